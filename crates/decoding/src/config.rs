@@ -1,0 +1,587 @@
+//! `GenerationConfig`: HF `generation_config.json` field names and HF defaults,
+//! parsed and validated once at the boundary. Everything downstream takes a
+//! [`ValidConfig`] and never re-checks.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// `eos_token_id` may be one id or a list, as in HF.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum TokenIds {
+    One(i64),
+    Many(Vec<i64>),
+}
+
+/// `stop_strings` may be one string or a list, as in HF.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Strings {
+    One(String),
+    Many(Vec<String>),
+}
+
+/// HF's `early_stopping`: `true`, `false` or `"never"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EarlyStopping {
+    #[default]
+    Heuristic,
+    Always,
+    Never,
+}
+
+impl Serialize for EarlyStopping {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            EarlyStopping::Heuristic => s.serialize_bool(false),
+            EarlyStopping::Always => s.serialize_bool(true),
+            EarlyStopping::Never => s.serialize_str("never"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for EarlyStopping {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::Bool(false) => Ok(EarlyStopping::Heuristic),
+            serde_json::Value::Bool(true) => Ok(EarlyStopping::Always),
+            serde_json::Value::String(s) if s == "never" => Ok(EarlyStopping::Never),
+            other => Err(serde::de::Error::custom(format!(
+                "`early_stopping` must be true, false or \"never\", got {other}"
+            ))),
+        }
+    }
+}
+
+/// The knobs, with HF names and HF defaults (transformers 5.x), plus `seed`
+/// and the OpenAI-style `frequency_penalty` / `presence_penalty`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GenerationConfig {
+    pub max_new_tokens: Option<i64>,
+    pub max_length: Option<i64>,
+    pub min_new_tokens: Option<i64>,
+    pub min_length: i64,
+    pub do_sample: bool,
+    pub temperature: f64,
+    pub top_k: Option<i64>,
+    pub top_p: f64,
+    pub min_p: Option<f64>,
+    pub typical_p: f64,
+    pub epsilon_cutoff: f64,
+    pub eta_cutoff: f64,
+    pub repetition_penalty: f64,
+    pub no_repeat_ngram_size: i64,
+    pub num_beams: i64,
+    pub length_penalty: f64,
+    pub early_stopping: EarlyStopping,
+    pub num_return_sequences: i64,
+    pub penalty_alpha: Option<f64>,
+    pub eos_token_id: Option<TokenIds>,
+    pub stop_strings: Option<Strings>,
+    pub seed: Option<u64>,
+    pub frequency_penalty: f64,
+    pub presence_penalty: f64,
+}
+
+impl Default for GenerationConfig {
+    fn default() -> Self {
+        GenerationConfig {
+            max_new_tokens: None,
+            max_length: None,
+            min_new_tokens: None,
+            min_length: 0,
+            do_sample: false,
+            temperature: 1.0,
+            top_k: Some(50),
+            top_p: 1.0,
+            min_p: None,
+            typical_p: 1.0,
+            epsilon_cutoff: 0.0,
+            eta_cutoff: 0.0,
+            repetition_penalty: 1.0,
+            no_repeat_ngram_size: 0,
+            num_beams: 1,
+            length_penalty: 1.0,
+            early_stopping: EarlyStopping::Heuristic,
+            num_return_sequences: 1,
+            penalty_alpha: None,
+            eos_token_id: None,
+            stop_strings: None,
+            seed: None,
+            frequency_penalty: 0.0,
+            presence_penalty: 0.0,
+        }
+    }
+}
+
+/// Keys that appear in real `generation_config.json` files but do not change
+/// decoding here; accepted and dropped so such files load unchanged.
+const IGNORED_KEYS: &[&str] = &[
+    "_from_model_config",
+    "transformers_version",
+    "bos_token_id",
+    "pad_token_id",
+    "decoder_start_token_id",
+    "use_cache",
+    "output_scores",
+    "output_logits",
+    "return_dict_in_generate",
+    "output_attentions",
+    "output_hidden_states",
+    "renormalize_logits",
+    "remove_invalid_values",
+];
+
+/// HF's default when neither `max_new_tokens` nor `max_length` is given: 20 new tokens.
+pub const DEFAULT_MAX_NEW_TOKENS: usize = 20;
+/// More beams than this would make a four-lane page crawl; HF has no cap.
+pub const MAX_BEAMS: usize = 16;
+
+/// A config error with a message a person can act on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigError {
+    /// The field at fault, when one is (so the UI can show the message next to it).
+    pub field: Option<String>,
+    pub message: String,
+}
+
+impl ConfigError {
+    fn new(field: &str, message: impl Into<String>) -> Self {
+        ConfigError { field: Some(field.to_string()), message: message.into() }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Which decoding loop a config selects (HF's `get_generation_mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    Greedy,
+    Sample,
+    Beam,
+    Contrastive,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Greedy => "greedy",
+            Mode::Sample => "sample",
+            Mode::Beam => "beam",
+            Mode::Contrastive => "contrastive",
+        }
+    }
+}
+
+/// A config that passed validation, with every knob resolved to the value the
+/// decoding loop uses. Built only by [`GenerationConfig::validate`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValidConfig {
+    pub source: GenerationConfig,
+    pub mode: Mode,
+    /// `None` means "20 new tokens, or `max_length` minus the prompt" (resolved per prompt).
+    pub max_new_tokens: Option<usize>,
+    pub max_length: Option<usize>,
+    pub min_new_tokens: usize,
+    pub min_length: usize,
+    pub temperature: f32,
+    pub top_k: usize,
+    pub top_p: f32,
+    pub min_p: Option<f32>,
+    pub typical_p: f32,
+    pub epsilon_cutoff: f32,
+    pub eta_cutoff: f32,
+    pub repetition_penalty: f32,
+    pub no_repeat_ngram_size: usize,
+    pub num_beams: usize,
+    pub length_penalty: f32,
+    pub early_stopping: EarlyStopping,
+    pub num_return_sequences: usize,
+    pub penalty_alpha: f32,
+    /// Empty means "the model's eos"; filled in by [`ValidConfig::with_model_eos`].
+    pub eos_token_ids: Vec<u32>,
+    pub stop_strings: Vec<String>,
+    pub seed: u64,
+    pub frequency_penalty: f32,
+    pub presence_penalty: f32,
+}
+
+impl GenerationConfig {
+    /// Parses a JSON object in `generation_config.json` form; missing fields take HF defaults.
+    pub fn from_json(text: &str) -> Result<GenerationConfig, ConfigError> {
+        let value: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| ConfigError { field: None, message: format!("config is not valid JSON: {e}") })?;
+        Self::from_value(value)
+    }
+
+    pub fn from_value(value: serde_json::Value) -> Result<GenerationConfig, ConfigError> {
+        let serde_json::Value::Object(mut map) = value else {
+            return Err(ConfigError { field: None, message: "config must be a JSON object of HF generation_config fields".into() });
+        };
+        for key in IGNORED_KEYS {
+            map.remove(*key);
+        }
+        // Report the first bad field by name, so a typo points at itself.
+        let defaults = serde_json::to_value(GenerationConfig::default()).expect("default config serialises");
+        let known = defaults.as_object().expect("object");
+        for key in map.keys() {
+            if !known.contains_key(key) {
+                let hint = closest(key, known.keys().map(String::as_str))
+                    .map(|k| format!("; did you mean `{k}`?"))
+                    .unwrap_or_default();
+                return Err(ConfigError::new(key, format!("unknown generation config field `{key}`{hint}")));
+            }
+        }
+        for (key, v) in &map {
+            let mut probe = known.clone();
+            probe.insert(key.clone(), v.clone());
+            if let Err(e) = serde_json::from_value::<GenerationConfig>(serde_json::Value::Object(probe)) {
+                return Err(ConfigError::new(key, format!("`{key}`: {}", strip_serde_position(&e.to_string()))));
+            }
+        }
+        serde_json::from_value(serde_json::Value::Object(map))
+            .map_err(|e| ConfigError { field: None, message: strip_serde_position(&e.to_string()) })
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("config serialises")
+    }
+
+    /// HF's mode selection: beams and sampling pick the loop; `penalty_alpha > 0`
+    /// with `top_k > 1` and no sampling selects contrastive search.
+    pub fn mode(&self) -> Mode {
+        let top_k = self.top_k.unwrap_or(0);
+        if self.num_beams > 1 {
+            Mode::Beam
+        } else if self.do_sample {
+            Mode::Sample
+        } else if self.penalty_alpha.is_some_and(|a| a > 0.0) && top_k > 1 {
+            Mode::Contrastive
+        } else {
+            Mode::Greedy
+        }
+    }
+
+    /// Checks every knob once, with HF's messages where HF has one.
+    pub fn validate(&self) -> Result<ValidConfig, ConfigError> {
+        let c = self;
+        let mode = c.mode();
+        let sampling = c.do_sample;
+        let nonneg = |field: &str, v: Option<i64>| -> Result<Option<usize>, ConfigError> {
+            match v {
+                Some(n) if n < 0 => Err(ConfigError::new(field, format!("`{field}` must be a non-negative integer, but is {n}"))),
+                Some(n) => Ok(Some(n as usize)),
+                None => Ok(None),
+            }
+        };
+        let finite = |field: &str, v: f64| -> Result<(), ConfigError> {
+            if v.is_finite() { Ok(()) } else { Err(ConfigError::new(field, format!("`{field}` must be a finite number, but is {v}"))) }
+        };
+        for (field, v) in [
+            ("temperature", c.temperature),
+            ("top_p", c.top_p),
+            ("typical_p", c.typical_p),
+            ("epsilon_cutoff", c.epsilon_cutoff),
+            ("eta_cutoff", c.eta_cutoff),
+            ("repetition_penalty", c.repetition_penalty),
+            ("length_penalty", c.length_penalty),
+            ("frequency_penalty", c.frequency_penalty),
+            ("presence_penalty", c.presence_penalty),
+        ] {
+            finite(field, v)?;
+        }
+
+        let max_new_tokens = nonneg("max_new_tokens", c.max_new_tokens)?;
+        if max_new_tokens == Some(0) {
+            return Err(ConfigError::new("max_new_tokens", "`max_new_tokens` must be greater than 0, but is 0"));
+        }
+        let max_length = nonneg("max_length", c.max_length)?;
+        let min_new_tokens = nonneg("min_new_tokens", c.min_new_tokens)?.unwrap_or(0);
+        let min_length = nonneg("min_length", Some(c.min_length))?.unwrap_or(0);
+
+        if c.num_beams < 1 {
+            return Err(ConfigError::new("num_beams", format!("`num_beams` has to be a strictly positive integer, but is {}", c.num_beams)));
+        }
+        let num_beams = c.num_beams as usize;
+        if num_beams > MAX_BEAMS {
+            return Err(ConfigError::new("num_beams", format!("`num_beams` is {num_beams}; this page allows at most {MAX_BEAMS} beams per lane")));
+        }
+        if c.num_return_sequences < 1 {
+            return Err(ConfigError::new("num_return_sequences", format!("`num_return_sequences` has to be a strictly positive integer, but is {}", c.num_return_sequences)));
+        }
+        let num_return_sequences = c.num_return_sequences as usize;
+        if num_beams > 1 && sampling {
+            return Err(ConfigError::new("do_sample", "beam sampling (`num_beams` > 1 with `do_sample=true`) is not supported; use beam search (`do_sample=false`) or sampling with `num_beams=1`"));
+        }
+        if mode == Mode::Beam {
+            if num_return_sequences > num_beams {
+                return Err(ConfigError::new("num_return_sequences", "`num_return_sequences` has to be smaller or equal to `num_beams`."));
+            }
+        } else if num_return_sequences > 1 && !sampling {
+            return Err(ConfigError::new("num_return_sequences", format!(
+                "Greedy methods without beam search do not support `num_return_sequences` different than 1 (got {num_return_sequences})."
+            )));
+        } else if num_return_sequences > 1 {
+            return Err(ConfigError::new("num_return_sequences", "one lane shows one sampled sequence: use several lanes with different seeds instead of `num_return_sequences` > 1 with sampling"));
+        }
+
+        if c.repetition_penalty <= 0.0 {
+            return Err(ConfigError::new("repetition_penalty", format!("`penalty` has to be a strictly positive float, but is {}", c.repetition_penalty)));
+        }
+        let no_repeat_ngram_size = nonneg("no_repeat_ngram_size", Some(c.no_repeat_ngram_size))?.unwrap_or(0);
+
+        let top_k = match c.top_k {
+            None => 0,
+            Some(k) if k < 0 => return Err(ConfigError::new("top_k", format!("`top_k` has to be a strictly positive integer, but is {k}"))),
+            Some(k) => k as usize,
+        };
+
+        if let Some(a) = c.penalty_alpha {
+            if !(0.0..=1.0).contains(&a) {
+                return Err(ConfigError::new("penalty_alpha", format!("`penalty_alpha` has to be a float in the [0, 1] interval, but is {a}")));
+            }
+        }
+
+        // Warper constraints are checked whether or not sampling is on: a knob that
+        // is invalid is a mistake even when this mode ignores it.
+        if sampling && c.temperature <= 0.0 {
+            return Err(ConfigError::new("temperature", format!(
+                "`temperature` (={}) has to be a strictly positive float, otherwise your next token scores will be invalid. If you're looking for greedy decoding strategies, set `do_sample=False`.",
+                c.temperature
+            )));
+        }
+        if c.temperature < 0.0 {
+            return Err(ConfigError::new("temperature", format!("`temperature` must not be negative, but is {}", c.temperature)));
+        }
+        if !(c.top_p > 0.0 && c.top_p <= 1.0) {
+            return Err(ConfigError::new("top_p", format!("`top_p` has to be a float > 0 and <= 1, but is {}", c.top_p)));
+        }
+        if let Some(p) = c.min_p {
+            if !(0.0..=1.0).contains(&p) || !p.is_finite() {
+                return Err(ConfigError::new("min_p", format!("`min_p` has to be a float in the [0, 1] interval, but is {p}")));
+            }
+        }
+        if !(c.typical_p > 0.0 && c.typical_p <= 1.0) {
+            return Err(ConfigError::new("typical_p", format!("`typical_p` has to be a float > 0 and <= 1, but is {}", c.typical_p)));
+        }
+        if !(0.0..1.0).contains(&c.epsilon_cutoff) {
+            return Err(ConfigError::new("epsilon_cutoff", format!("`epsilon_cutoff` has to be a float > 0 and < 1, but is {}", c.epsilon_cutoff)));
+        }
+        if !(0.0..1.0).contains(&c.eta_cutoff) {
+            return Err(ConfigError::new("eta_cutoff", format!("`eta_cutoff` has to be a float > 0 and < 1, but is {}", c.eta_cutoff)));
+        }
+
+        let eos_token_ids = match &c.eos_token_id {
+            None => vec![],
+            Some(TokenIds::One(id)) => vec![token_id("eos_token_id", *id)?],
+            Some(TokenIds::Many(ids)) => ids.iter().map(|id| token_id("eos_token_id", *id)).collect::<Result<_, _>>()?,
+        };
+        let stop_strings = match &c.stop_strings {
+            None => vec![],
+            Some(Strings::One(s)) => vec![s.clone()],
+            Some(Strings::Many(v)) => v.clone(),
+        };
+        if stop_strings.iter().any(String::is_empty) {
+            return Err(ConfigError::new("stop_strings", "`stop_strings` must not contain an empty string"));
+        }
+
+        Ok(ValidConfig {
+            source: c.clone(),
+            mode,
+            max_new_tokens,
+            max_length,
+            min_new_tokens,
+            min_length,
+            temperature: c.temperature as f32,
+            top_k,
+            top_p: c.top_p as f32,
+            min_p: c.min_p.map(|p| p as f32),
+            typical_p: c.typical_p as f32,
+            epsilon_cutoff: c.epsilon_cutoff as f32,
+            eta_cutoff: c.eta_cutoff as f32,
+            repetition_penalty: c.repetition_penalty as f32,
+            no_repeat_ngram_size,
+            num_beams,
+            length_penalty: c.length_penalty as f32,
+            early_stopping: c.early_stopping,
+            num_return_sequences,
+            penalty_alpha: c.penalty_alpha.unwrap_or(0.0) as f32,
+            eos_token_ids,
+            stop_strings,
+            seed: c.seed.unwrap_or(0),
+            frequency_penalty: c.frequency_penalty as f32,
+            presence_penalty: c.presence_penalty as f32,
+        })
+    }
+}
+
+impl ValidConfig {
+    /// HF takes eos from the model's generation config when the user gives none.
+    pub fn with_model_eos(mut self, model_eos: u32) -> Self {
+        if self.eos_token_ids.is_empty() && self.source.eos_token_id.is_none() {
+            self.eos_token_ids = vec![model_eos];
+        }
+        self
+    }
+
+    /// New tokens allowed for a prompt of `prompt_len` tokens (HF's `_prepare_generated_length`).
+    pub fn new_token_budget(&self, prompt_len: usize) -> usize {
+        match (self.max_new_tokens, self.max_length) {
+            (Some(n), _) => n,
+            (None, Some(total)) => total.saturating_sub(prompt_len),
+            (None, None) => DEFAULT_MAX_NEW_TOKENS,
+        }
+    }
+
+    /// The minimum number of new tokens before eos may be chosen, from both
+    /// `min_new_tokens` and `min_length` (which counts the prompt, as in HF).
+    pub fn min_new_tokens_for(&self, prompt_len: usize) -> usize {
+        self.min_new_tokens.max(self.min_length.saturating_sub(prompt_len))
+    }
+
+    pub fn is_sampling(&self) -> bool {
+        self.mode == Mode::Sample
+    }
+
+    /// The config as it ran: the user's fields plus the eos the model supplied.
+    pub fn effective(&self) -> GenerationConfig {
+        let mut c = self.source.clone();
+        c.eos_token_id = match self.eos_token_ids.as_slice() {
+            [] => None,
+            [one] => Some(TokenIds::One(*one as i64)),
+            many => Some(TokenIds::Many(many.iter().map(|&i| i as i64).collect())),
+        };
+        c
+    }
+}
+
+fn token_id(field: &str, id: i64) -> Result<u32, ConfigError> {
+    u32::try_from(id).map_err(|_| ConfigError::new(field, format!("`{field}` must hold non-negative token ids, but has {id}")))
+}
+
+fn strip_serde_position(msg: &str) -> String {
+    match msg.find(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
+}
+
+/// The known key nearest to a typo, if it is close enough to be a useful hint.
+fn closest<'a>(key: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    known
+        .map(|k| (edit_distance(key, k), k))
+        .filter(|(d, k)| *d <= 2.max(k.len() / 4))
+        .min()
+        .map(|(_, k)| k)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur.push((prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_hf_defaults() {
+        let c = GenerationConfig::from_json("{}").unwrap();
+        assert_eq!(c, GenerationConfig::default());
+        let v = c.validate().unwrap();
+        assert_eq!(v.mode, Mode::Greedy);
+        assert_eq!(v.top_k, 50);
+        assert_eq!(v.new_token_budget(7), 20);
+        assert_eq!(v.clone().with_model_eos(50256).eos_token_ids, vec![50256]);
+    }
+
+    #[test]
+    fn sampling_with_zero_temperature_is_rejected_with_hf_message() {
+        let e = GenerationConfig::from_json(r#"{"do_sample": true, "temperature": 0}"#).unwrap().validate().unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("temperature"));
+        assert!(e.message.contains("has to be a strictly positive float"), "{}", e.message);
+    }
+
+    #[test]
+    fn greedy_with_several_return_sequences_is_an_error() {
+        let e = GenerationConfig::from_json(r#"{"num_return_sequences": 2}"#).unwrap().validate().unwrap_err();
+        assert!(e.message.contains("Greedy methods without beam search"), "{}", e.message);
+    }
+
+    #[test]
+    fn more_return_sequences_than_beams_is_an_error() {
+        let e = GenerationConfig::from_json(r#"{"num_beams": 2, "num_return_sequences": 3}"#).unwrap().validate().unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("num_return_sequences"));
+    }
+
+    #[test]
+    fn typo_names_the_field_and_suggests_the_right_one() {
+        let e = GenerationConfig::from_json(r#"{"temprature": 0.7}"#).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("temprature"));
+        assert!(e.message.contains("did you mean `temperature`"), "{}", e.message);
+    }
+
+    #[test]
+    fn wrong_type_names_the_field() {
+        let e = GenerationConfig::from_json(r#"{"top_k": "fifty"}"#).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("top_k"));
+        let e = GenerationConfig::from_json(r#"{"top_k": -3}"#).unwrap().validate().unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("top_k"));
+    }
+
+    #[test]
+    fn top_p_outside_unit_interval_is_rejected() {
+        for p in ["0", "1.5", "-0.1"] {
+            let e = GenerationConfig::from_json(&format!(r#"{{"do_sample": true, "top_p": {p}}}"#)).unwrap().validate().unwrap_err();
+            assert_eq!(e.field.as_deref(), Some("top_p"), "top_p={p}");
+        }
+    }
+
+    #[test]
+    fn mode_selection_follows_hf() {
+        let mode = |j: &str| GenerationConfig::from_json(j).unwrap().mode();
+        assert_eq!(mode(r#"{"do_sample": true}"#), Mode::Sample);
+        assert_eq!(mode(r#"{"num_beams": 4}"#), Mode::Beam);
+        assert_eq!(mode(r#"{"penalty_alpha": 0.6, "top_k": 4}"#), Mode::Contrastive);
+        assert_eq!(mode(r#"{"penalty_alpha": 0.6, "top_k": 1}"#), Mode::Greedy);
+    }
+
+    #[test]
+    fn early_stopping_round_trips_all_three_forms() {
+        for (json, want) in [("false", EarlyStopping::Heuristic), ("true", EarlyStopping::Always), ("\"never\"", EarlyStopping::Never)] {
+            let c = GenerationConfig::from_json(&format!(r#"{{"early_stopping": {json}}}"#)).unwrap();
+            assert_eq!(c.early_stopping, want);
+            assert_eq!(GenerationConfig::from_json(&c.to_json()).unwrap(), c);
+        }
+    }
+
+    #[test]
+    fn real_generation_config_files_load() {
+        let c = GenerationConfig::from_json(r#"{"_from_model_config": true, "bos_token_id": 50256, "eos_token_id": 50256, "transformers_version": "4.26.0.dev0"}"#).unwrap();
+        assert_eq!(c.eos_token_id, Some(TokenIds::One(50256)));
+    }
+
+    #[test]
+    fn max_length_counts_the_prompt() {
+        let v = GenerationConfig::from_json(r#"{"max_length": 30}"#).unwrap().validate().unwrap();
+        assert_eq!(v.new_token_budget(7), 23);
+        let v = GenerationConfig::from_json(r#"{"min_length": 10}"#).unwrap().validate().unwrap();
+        assert_eq!(v.min_new_tokens_for(7), 3);
+    }
+}

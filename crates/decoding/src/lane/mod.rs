@@ -1,0 +1,97 @@
+//! One lane = one configuration decoding the shared prompt. Each lane is a
+//! small state machine: given its rows' outputs from the last batched forward
+//! pass, it records a step and says which rows and tokens to feed next.
+
+mod beam;
+mod contrastive;
+mod single;
+
+pub use beam::BeamLane;
+pub use contrastive::ContrastiveLane;
+pub use single::SingleLane;
+
+use crate::config::ValidConfig;
+use crate::processors::Pipeline;
+use crate::record::{Run, Step, StopReason};
+use crate::vocab::Vocab;
+
+/// The outputs of one lane's rows from the last forward pass.
+pub struct RowOutputs<'a> {
+    pub logits: &'a [f32],
+    pub hidden: &'a [f32],
+    pub vocab_size: usize,
+    pub hidden_size: usize,
+}
+
+impl<'a> RowOutputs<'a> {
+    pub fn rows(&self) -> usize {
+        self.logits.len() / self.vocab_size
+    }
+    pub fn logits(&self, row: usize) -> &'a [f32] {
+        &self.logits[row * self.vocab_size..(row + 1) * self.vocab_size]
+    }
+    pub fn hidden(&self, row: usize) -> &'a [f32] {
+        &self.hidden[row * self.hidden_size..(row + 1) * self.hidden_size]
+    }
+}
+
+/// What a lane wants next.
+pub enum Next {
+    /// Feed `tokens[i]` on a copy of the lane's row `src[i]`.
+    Feed { src: Vec<usize>, tokens: Vec<u32> },
+    Done(StopReason),
+}
+
+/// Shared facts every lane needs.
+pub struct LaneEnv<'a> {
+    pub vocab: &'a Vocab,
+    pub prompt: &'a [u32],
+    pub n_positions: usize,
+    pub top_n: usize,
+}
+
+pub trait Lane {
+    /// Consumes this lane's outputs; returns the new step (if one was decided) and what to feed.
+    fn advance(&mut self, out: &RowOutputs, env: &LaneEnv, draw: Option<f64>) -> (Option<Step>, Next);
+    /// Ends the lane early (cancel).
+    fn cancel(&mut self);
+    fn into_run(self: Box<Self>, env: &LaneEnv) -> Run;
+    fn generated(&self) -> &[u32];
+    fn uses_draws(&self) -> bool {
+        false
+    }
+}
+
+/// Builds the lane a config asks for.
+pub fn lane_for(cfg: ValidConfig, forced: Option<Vec<u32>>, prompt_hidden: &[f32], env: &LaneEnv) -> Box<dyn Lane> {
+    use crate::config::Mode;
+    let pipeline = Pipeline::for_config(&cfg, env.prompt.len());
+    match (cfg.mode, forced) {
+        (_, Some(forced)) => Box::new(SingleLane::new(cfg, pipeline, env.prompt, Some(forced))),
+        (Mode::Greedy | Mode::Sample, None) => Box::new(SingleLane::new(cfg, pipeline, env.prompt, None)),
+        (Mode::Beam, None) => Box::new(BeamLane::new(cfg, pipeline, env.prompt)),
+        (Mode::Contrastive, None) => Box::new(ContrastiveLane::new(cfg, pipeline, env.prompt, prompt_hidden)),
+    }
+}
+
+/// The stop check shared by the one-row lanes, after `ids` gained its newest token.
+pub(crate) fn stop_after(cfg: &ValidConfig, ids: &[u32], prompt_len: usize, n_positions: usize, vocab: &Vocab) -> Option<StopReason> {
+    let last = *ids.last()?;
+    let generated = ids.len() - prompt_len;
+    if cfg.eos_token_ids.contains(&last) {
+        return Some(StopReason::Eos);
+    }
+    if !cfg.stop_strings.is_empty() {
+        let text = vocab.concat_bytes(ids);
+        if crate::stop::stop_string_hit(&text, vocab.bytes(last).len(), &cfg.stop_strings) {
+            return Some(StopReason::StopString);
+        }
+    }
+    if generated >= cfg.new_token_budget(prompt_len) {
+        return Some(StopReason::MaxNewTokens);
+    }
+    if ids.len() >= n_positions {
+        return Some(StopReason::ContextFull);
+    }
+    None
+}

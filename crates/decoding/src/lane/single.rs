@@ -1,0 +1,95 @@
+//! Greedy and multinomial sampling (HF `_sample`), and teacher forcing for any mode.
+
+use super::{stop_after, Lane, LaneEnv, Next, RowOutputs};
+use crate::config::ValidConfig;
+use crate::observe::{observe, step_record, Input, StepInfo};
+use crate::processors::{Context, Pipeline};
+use crate::record::{Run, Sequence, Step, StopReason};
+use crate::sampler::{pick, Draws};
+use crate::scores::argmax;
+
+pub struct SingleLane {
+    cfg: ValidConfig,
+    pipeline: Pipeline,
+    ids: Vec<u32>,
+    prompt_len: usize,
+    draws: Draws,
+    forced: Option<Vec<u32>>,
+    steps: Vec<Step>,
+    stop: Option<StopReason>,
+}
+
+impl SingleLane {
+    pub fn new(cfg: ValidConfig, pipeline: Pipeline, prompt: &[u32], forced: Option<Vec<u32>>) -> SingleLane {
+        SingleLane {
+            draws: Draws::new(cfg.seed),
+            cfg,
+            pipeline,
+            ids: prompt.to_vec(),
+            prompt_len: prompt.len(),
+            forced,
+            steps: vec![],
+            stop: None,
+        }
+    }
+}
+
+impl Lane for SingleLane {
+    fn advance(&mut self, out: &RowOutputs, env: &LaneEnv, shared_draw: Option<f64>) -> (Option<Step>, Next) {
+        let logits = out.logits(0);
+        let ctx = Context { ids: &self.ids, prompt_len: self.prompt_len };
+        let obs = observe(&self.pipeline, &ctx, logits, Input::Logits);
+        let n = self.ids.len() - self.prompt_len;
+        let (chosen, draw, forced) = match &self.forced {
+            Some(f) => (f[n], None, true),
+            None if self.cfg.is_sampling() => {
+                let u = shared_draw.unwrap_or_else(|| self.draws.uniform());
+                (pick(&obs.probs, u) as u32, Some(u), false)
+            }
+            None => (argmax(&obs.processed) as u32, None, false),
+        };
+        let step = step_record(&obs, StepInfo { logits, chosen, draw, forced, top_n: env.top_n }, env.vocab);
+        self.ids.push(chosen);
+        self.steps.push(step.clone());
+        let stop = match &self.forced {
+            Some(f) if self.ids.len() - self.prompt_len >= f.len() => Some(StopReason::ForcedEnd),
+            Some(_) if self.ids.len() >= env.n_positions => Some(StopReason::ContextFull),
+            Some(_) => None,
+            None => stop_after(&self.cfg, &self.ids, self.prompt_len, env.n_positions, env.vocab),
+        };
+        let next = match stop {
+            Some(r) => {
+                self.stop = Some(r);
+                Next::Done(r)
+            }
+            None => Next::Feed { src: vec![0], tokens: vec![chosen] },
+        };
+        (Some(step), next)
+    }
+
+    fn cancel(&mut self) {
+        self.stop.get_or_insert(StopReason::Cancelled);
+    }
+
+    fn generated(&self) -> &[u32] {
+        &self.ids[self.prompt_len..]
+    }
+
+    fn uses_draws(&self) -> bool {
+        self.cfg.is_sampling() && self.forced.is_none()
+    }
+
+    fn into_run(self: Box<Self>, env: &LaneEnv) -> Run {
+        let token_ids = self.ids[self.prompt_len..].to_vec();
+        let text = env.vocab.decode(&token_ids);
+        Run {
+            config: self.cfg.effective(),
+            mode: self.cfg.mode.as_str().into(),
+            sequences: vec![Sequence { token_ids: token_ids.clone(), text: text.clone(), score: None }],
+            token_ids,
+            text,
+            stop_reason: self.stop.unwrap_or(StopReason::Cancelled),
+            steps: self.steps,
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! HF `transformers` `generate()` semantics on plain `f32` rows, with a record
+//! of what every knob did at every step. No tensors here: the model behind the
+//! [`model::LanguageModel`] trait does the math; this crate decides.
+
+pub mod config;
+pub mod generate;
+pub mod lane;
+pub mod model;
+pub mod observe;
+pub mod processors;
+pub mod record;
+pub mod sampler;
+pub mod scores;
+pub mod stop;
+pub mod vocab;
+
+pub use config::{ConfigError, GenerationConfig, Mode, ValidConfig};
+pub use generate::{generate, prepare_prompt, Event, LaneSpec, Options, Prompt};
+pub use model::{Forward, LanguageModel, ModelError};
+pub use record::{Document, Run, Step, StopReason};
+pub use vocab::Vocab;

@@ -1,0 +1,40 @@
+//! What the decoding loop needs from a language model. The cache is a value the
+//! caller owns (one row per sequence), so lanes, beams and branches can select,
+//! duplicate and reorder rows without hidden state in the model.
+
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelError(pub String);
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+pub struct Forward<C> {
+    pub cache: C,
+    /// Logits of the last position of each row: `rows * vocab_size`.
+    pub logits: Vec<f32>,
+    /// Final hidden states (after the last layer norm). For `prefill`: every
+    /// prompt position (`positions * hidden_size`); for `step`: one per row.
+    pub hidden: Vec<f32>,
+}
+
+pub trait LanguageModel {
+    type Cache: Clone;
+
+    fn vocab_size(&self) -> usize;
+    fn hidden_size(&self) -> usize;
+    fn n_positions(&self) -> usize;
+
+    /// Runs a prompt (one row) from an empty cache.
+    fn prefill(&self, ids: &[u32]) -> Result<Forward<Self::Cache>, ModelError>;
+    /// Feeds one token per cache row.
+    fn step(&self, cache: &Self::Cache, tokens: &[u32]) -> Result<Forward<Self::Cache>, ModelError>;
+    /// A cache whose row `i` is row `rows[i]` of `cache` (rows may repeat).
+    fn select(&self, cache: &Self::Cache, rows: &[usize]) -> Result<Self::Cache, ModelError>;
+}

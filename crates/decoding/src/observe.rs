@@ -1,0 +1,121 @@
+//! Runs a lane's processors on one row of logits and records what each knob did:
+//! the funnel, the processed distribution and the table behind the chosen token.
+
+use crate::processors::{Context, Pipeline};
+use crate::record::{Candidate, FunnelStage, Step};
+use crate::scores::{entropy, log_softmax, nucleus_sizes, softmax, top_indices};
+use crate::vocab::Vocab;
+
+/// Where processing starts: HF's greedy/sample/contrastive loops process raw
+/// logits; its beam search processes `log_softmax(logits)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Input {
+    Logits,
+    LogProbs,
+}
+
+pub struct Observed {
+    /// Scores after every knob (`-inf` = removed).
+    pub processed: Vec<f32>,
+    pub probs: Vec<f32>,
+    pub raw_probs: Vec<f32>,
+    pub funnel: Vec<FunnelStage>,
+}
+
+impl Observed {
+    pub fn kept(&self) -> usize {
+        self.funnel.last().map(|s| s.kept).unwrap_or(0)
+    }
+}
+
+pub fn observe(pipeline: &Pipeline, ctx: &Context, logits: &[f32], input: Input) -> Observed {
+    let raw_probs = softmax(logits);
+    let mut scores = match input {
+        Input::Logits => logits.to_vec(),
+        Input::LogProbs => log_softmax(logits),
+    };
+    let mut funnel = vec![FunnelStage {
+        name: "model".into(),
+        kept: scores.iter().filter(|s| s.is_finite()).count(),
+        removed_mass: 0.0,
+        entropy: entropy(&raw_probs),
+    }];
+    let mut before = raw_probs.clone();
+    for p in &pipeline.processors {
+        p.process(ctx, &mut scores);
+        let after = softmax(&scores);
+        let removed_mass = before
+            .iter()
+            .zip(&scores)
+            .filter(|(b, s)| **b > 0.0 && **s == f32::NEG_INFINITY)
+            .map(|(b, _)| *b)
+            .sum();
+        funnel.push(FunnelStage {
+            name: p.name().into(),
+            kept: scores.iter().filter(|s| s.is_finite()).count(),
+            removed_mass,
+            entropy: entropy(&after),
+        });
+        before = after;
+    }
+    Observed { processed: scores, probs: before, raw_probs, funnel }
+}
+
+pub struct StepInfo<'a> {
+    pub logits: &'a [f32],
+    pub chosen: u32,
+    pub draw: Option<f64>,
+    pub forced: bool,
+    pub top_n: usize,
+}
+
+/// The table behind one chosen token.
+pub fn step_record(obs: &Observed, info: StepInfo, vocab: &Vocab) -> Step {
+    let StepInfo { logits, chosen, draw, forced, top_n } = info;
+    let c = chosen as usize;
+    let kept = obs.kept();
+    let mut ids = top_indices(&obs.probs, top_n.min(kept));
+    if ids.len() < top_n {
+        // Fill with the best removed tokens so the table shows what the knobs cut.
+        let removed: Vec<usize> = top_indices(&obs.raw_probs, top_n + kept)
+            .into_iter()
+            .filter(|&i| obs.processed[i] == f32::NEG_INFINITY)
+            .take(top_n - ids.len())
+            .collect();
+        ids.extend(removed);
+    }
+    if c < logits.len() && !ids.contains(&c) {
+        ids.push(c);
+    }
+    let top = ids
+        .into_iter()
+        .map(|i| Candidate {
+            id: i as u32,
+            token: vocab.display(i as u32),
+            logit: logits[i],
+            raw_prob: obs.raw_probs[i],
+            score: obs.processed[i].is_finite().then_some(obs.processed[i]),
+            prob: obs.probs[i],
+        })
+        .collect();
+    let chosen_logit = logits.get(c).copied().unwrap_or(f32::NEG_INFINITY);
+    let rank = 1 + logits.iter().filter(|&&l| l > chosen_logit).count();
+    let n = nucleus_sizes(&obs.raw_probs, &[0.5, 0.9, 0.95]);
+    Step {
+        token_id: chosen,
+        token: vocab.display(chosen),
+        kept,
+        entropy: obs.funnel.last().map(|s| s.entropy).unwrap_or(0.0),
+        raw_entropy: obs.funnel[0].entropy,
+        rank,
+        chosen_raw_prob: obs.raw_probs.get(c).copied().unwrap_or(0.0),
+        chosen_prob: obs.probs.get(c).copied().unwrap_or(0.0),
+        nucleus: [n[0], n[1], n[2]],
+        funnel: obs.funnel.clone(),
+        top,
+        draw,
+        forced,
+        beams: None,
+        contrastive: None,
+    }
+}

@@ -1,0 +1,17 @@
+use super::{Context, LogitsProcessor};
+
+/// HF `TemperatureLogitsWarper`: scores / temperature.
+pub struct Temperature {
+    pub temperature: f64,
+}
+
+impl LogitsProcessor for Temperature {
+    fn name(&self) -> &'static str {
+        "temperature"
+    }
+    fn process(&self, _ctx: &Context, scores: &mut [f32]) {
+        // torch divides an f32 tensor by the Python float cast to f32.
+        let t = self.temperature as f32;
+        scores.iter_mut().for_each(|s| *s /= t);
+    }
+}

@@ -1,0 +1,148 @@
+//! What a run records: per step, the table behind the token; per run, the
+//! texts and why it stopped. One schema for the CLI's `--json`, the worker's
+//! messages and the page's export.
+
+use crate::config::GenerationConfig;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// An `eos_token_id` was chosen (it stays in the output).
+    Eos,
+    MaxNewTokens,
+    StopString,
+    /// The sequence filled the model's `n_positions`.
+    ContextFull,
+    /// Beam search ended by its own criterion (`early_stopping`).
+    BeamSearchDone,
+    /// A forced continuation (teacher forcing) ran out.
+    ForcedEnd,
+    Cancelled,
+}
+
+impl StopReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StopReason::Eos => "eos",
+            StopReason::MaxNewTokens => "max_new_tokens",
+            StopReason::StopString => "stop_string",
+            StopReason::ContextFull => "context_full",
+            StopReason::BeamSearchDone => "beam_search_done",
+            StopReason::ForcedEnd => "forced_end",
+            StopReason::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// One row of a step's table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Candidate {
+    pub id: u32,
+    pub token: String,
+    /// The model's raw logit.
+    pub logit: f32,
+    /// Probability before any knob.
+    pub raw_prob: f32,
+    /// Score after every knob; `None` where a knob removed the token.
+    pub score: Option<f32>,
+    /// Probability after every knob.
+    pub prob: f32,
+}
+
+/// One stage of the filter funnel: the distribution after one knob.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FunnelStage {
+    /// `model` for the raw distribution, otherwise the HF knob name.
+    pub name: String,
+    pub kept: usize,
+    /// Probability mass (of the distribution entering this stage) this stage removed.
+    pub removed_mass: f32,
+    pub entropy: f32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BeamCandidate {
+    /// Which running beam it extends.
+    pub beam: usize,
+    pub token_id: u32,
+    pub token: String,
+    /// Sum of log-probabilities of the hypothesis so far.
+    pub score: f32,
+    /// It ended here (eos, length or stop string).
+    pub finished: bool,
+    /// It is one of the beams that go on.
+    pub running: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ContrastiveCandidate {
+    pub id: u32,
+    pub token: String,
+    pub prob: f32,
+    /// Max cosine similarity to the context's hidden states.
+    pub degeneration_penalty: f32,
+    /// `(1 - alpha) * prob - alpha * degeneration_penalty`.
+    pub score: f32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    pub token_id: u32,
+    pub token: String,
+    /// Tokens with a finite processed score.
+    pub kept: usize,
+    /// Entropy (nats) of the processed distribution.
+    pub entropy: f32,
+    pub raw_entropy: f32,
+    /// 1-based rank of the chosen token in the raw distribution.
+    pub rank: usize,
+    pub chosen_raw_prob: f32,
+    pub chosen_prob: f32,
+    /// Tokens needed for 50%, 90% and 95% of the raw mass.
+    pub nucleus: [usize; 3],
+    pub funnel: Vec<FunnelStage>,
+    /// Sorted by processed probability, highest first; removed tokens last.
+    pub top: Vec<Candidate>,
+    /// The uniform number that picked a sampled token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<f64>,
+    /// The token was given (teacher forcing), not chosen.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub forced: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beams: Option<Vec<BeamCandidate>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contrastive: Option<Vec<ContrastiveCandidate>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Sequence {
+    pub token_ids: Vec<u32>,
+    pub text: String,
+    pub score: Option<f32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    pub config: GenerationConfig,
+    pub mode: String,
+    /// New tokens of the best sequence, eos included, no padding.
+    pub token_ids: Vec<u32>,
+    pub text: String,
+    pub stop_reason: StopReason,
+    pub sequences: Vec<Sequence>,
+    pub steps: Vec<Step>,
+}
+
+/// The whole document: `decode --json` output and the page's export.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Document {
+    pub prompt_ids: Vec<u32>,
+    #[serde(default)]
+    pub prompt: String,
+    /// Tokens cropped from the left of an over-long prompt.
+    #[serde(default)]
+    pub prompt_cropped: usize,
+    pub runs: Vec<Run>,
+}

@@ -1,0 +1,130 @@
+//! Numeric helpers on one row of scores, computed the way torch does in f32.
+
+/// `softmax` of a row; `-inf` entries get probability 0. An all-`-inf` row gives all zeros.
+pub fn softmax(scores: &[f32]) -> Vec<f32> {
+    let mut out = vec![0.0; scores.len()];
+    softmax_into(scores, &mut out);
+    out
+}
+
+pub fn softmax_into(scores: &[f32], out: &mut [f32]) {
+    let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    if max == f32::NEG_INFINITY {
+        out.iter_mut().for_each(|p| *p = 0.0);
+        return;
+    }
+    // Sums accumulate in f64: torch's pairwise f32 reductions are that accurate,
+    // a naive f32 loop over 50k terms is not.
+    let mut sum = 0.0f64;
+    for (o, &s) in out.iter_mut().zip(scores) {
+        let e = (s - max).exp();
+        *o = e;
+        sum += e as f64;
+    }
+    let inv = (1.0 / sum) as f32;
+    out.iter_mut().for_each(|p| *p *= inv);
+}
+
+/// `log_softmax` of a row (torch: `x - max - log(sum(exp(x - max)))`).
+pub fn log_softmax(scores: &[f32]) -> Vec<f32> {
+    let lse = logsumexp(scores);
+    scores.iter().map(|&s| s - lse).collect()
+}
+
+pub fn logsumexp(scores: &[f32]) -> f32 {
+    let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    if max == f32::NEG_INFINITY {
+        return f32::NEG_INFINITY;
+    }
+    let sum: f64 = scores.iter().map(|&s| (s - max).exp() as f64).sum();
+    max + sum.ln() as f32
+}
+
+/// Shannon entropy in nats of a probability row (zero-probability terms contribute 0).
+pub fn entropy(probs: &[f32]) -> f32 {
+    -probs.iter().filter(|&&p| p > 0.0).map(|&p| (p * p.ln()) as f64).sum::<f64>() as f32
+}
+
+/// Index of the first maximum (torch.argmax picks the first on ties).
+pub fn argmax(scores: &[f32]) -> usize {
+    let mut best = 0;
+    for (i, &s) in scores.iter().enumerate() {
+        if s > scores[best] {
+            best = i;
+        }
+    }
+    best
+}
+
+/// Indices of the `k` largest values, largest first; ties keep the lower index first.
+pub fn top_indices(values: &[f32], k: usize) -> Vec<usize> {
+    let k = k.min(values.len());
+    if k == 0 {
+        return vec![];
+    }
+    let mut idx: Vec<usize> = (0..values.len()).collect();
+    let cmp = |a: &usize, b: &usize| values[*b].total_cmp(&values[*a]).then(a.cmp(b));
+    if k < idx.len() {
+        idx.select_nth_unstable_by(k - 1, cmp);
+        idx.truncate(k);
+    }
+    idx.sort_by(cmp);
+    idx
+}
+
+/// The `k`-th largest value (1-based), as `torch.topk(scores, k)[0][-1]`.
+pub fn kth_largest(values: &[f32], k: usize) -> f32 {
+    let mut v: Vec<f32> = values.to_vec();
+    let k = k.clamp(1, v.len());
+    let (_, kth, _) = v.select_nth_unstable_by(k - 1, |a, b| b.total_cmp(a));
+    *kth
+}
+
+/// Number of tokens of highest probability needed to reach cumulative mass `p`
+/// (the lesson's `(cumsum < p).sum() + 1`).
+pub fn nucleus_sizes(probs: &[f32], masses: &[f32]) -> Vec<usize> {
+    let mut sorted: Vec<f32> = probs.iter().copied().filter(|&p| p > 0.0).collect();
+    sorted.sort_by(|a, b| b.total_cmp(a));
+    masses
+        .iter()
+        .map(|&m| {
+            let mut cum = 0.0f32;
+            let mut n = 0;
+            for &p in &sorted {
+                cum += p;
+                if cum < m {
+                    n += 1;
+                } else {
+                    break;
+                }
+            }
+            (n + 1).min(sorted.len().max(1))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn softmax_ignores_minus_infinity() {
+        let p = softmax(&[0.0, f32::NEG_INFINITY, 0.0]);
+        assert_eq!(p, vec![0.5, 0.0, 0.5]);
+    }
+
+    #[test]
+    fn top_indices_orders_ties_by_index() {
+        assert_eq!(top_indices(&[1.0, 3.0, 3.0, 2.0], 3), vec![1, 2, 3]);
+    }
+
+    #[test]
+    fn nucleus_counts_the_token_that_crosses_the_mass() {
+        assert_eq!(nucleus_sizes(&[0.6, 0.3, 0.1], &[0.5, 0.9, 0.95]), vec![1, 2, 3]);
+    }
+
+    #[test]
+    fn kth_largest_matches_topk_last() {
+        assert_eq!(kth_largest(&[5.0, 1.0, 4.0, 4.0], 3), 4.0);
+    }
+}

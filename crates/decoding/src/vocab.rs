@@ -1,0 +1,163 @@
+//! Token bytes and text: what every token *is* as bytes (byte-level BPE), how it
+//! is shown in tables, and how a stream of tokens becomes text without ever
+//! showing a broken UTF-8 character.
+
+/// Every token id's bytes.
+#[derive(Debug, Clone)]
+pub struct Vocab {
+    bytes: Vec<Vec<u8>>,
+}
+
+/// GPT-2's `bytes_to_unicode` inverted: the printable character a byte-level
+/// token uses for each byte back to the byte.
+fn unicode_to_byte() -> std::collections::HashMap<char, u8> {
+    let mut bs: Vec<u32> = (b'!' as u32..=b'~' as u32).chain(0xA1..=0xAC).chain(0xAE..=0xFF).collect();
+    let mut cs = bs.clone();
+    let mut n = 0;
+    for b in 0..256u32 {
+        if !bs.contains(&b) {
+            bs.push(b);
+            cs.push(256 + n);
+            n += 1;
+        }
+    }
+    bs.into_iter()
+        .zip(cs)
+        .map(|(b, c)| (char::from_u32(c).expect("valid char"), b as u8))
+        .collect()
+}
+
+impl Vocab {
+    /// From byte-level BPE token strings indexed by id (`Ġthe` -> b" the").
+    /// `special` marks added tokens whose text is literal (`<|endoftext|>`).
+    pub fn from_byte_level(tokens: &[String], special: impl Fn(usize) -> bool) -> Vocab {
+        let map = unicode_to_byte();
+        let bytes = tokens
+            .iter()
+            .enumerate()
+            .map(|(id, t)| {
+                if special(id) {
+                    return t.as_bytes().to_vec();
+                }
+                let mut out = Vec::with_capacity(t.len());
+                for ch in t.chars() {
+                    match map.get(&ch) {
+                        Some(&b) => out.push(b),
+                        None => out.extend_from_slice(ch.to_string().as_bytes()),
+                    }
+                }
+                out
+            })
+            .collect();
+        Vocab { bytes }
+    }
+
+    pub fn from_bytes(bytes: Vec<Vec<u8>>) -> Vocab {
+        Vocab { bytes }
+    }
+
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    pub fn bytes(&self, id: u32) -> &[u8] {
+        self.bytes.get(id as usize).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// A token as shown in a table: its text, with bytes that are not whole
+    /// UTF-8 characters on their own written as `<0xE2>`.
+    pub fn display(&self, id: u32) -> String {
+        display_bytes(self.bytes(id))
+    }
+
+    /// The text of a whole sequence (lossy only where the sequence itself ends mid-character).
+    pub fn decode(&self, ids: &[u32]) -> String {
+        let bytes: Vec<u8> = ids.iter().flat_map(|&id| self.bytes(id).iter().copied()).collect();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    pub fn concat_bytes(&self, ids: &[u32]) -> Vec<u8> {
+        ids.iter().flat_map(|&id| self.bytes(id).iter().copied()).collect()
+    }
+}
+
+pub fn display_bytes(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                out.push_str(s);
+                break;
+            }
+            Err(e) => {
+                let (good, bad) = rest.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(good).expect("valid prefix"));
+                let n = e.error_len().unwrap_or(bad.len()).max(1);
+                for b in &bad[..n] {
+                    out.push_str(&format!("<0x{b:02X}>"));
+                }
+                rest = &bad[n..];
+            }
+        }
+    }
+    out
+}
+
+/// The text of a growing byte stream, holding back an incomplete UTF-8 tail so a
+/// streamed text never shows half a character (the next token completes it).
+pub fn streamable_text(bytes: &[u8]) -> String {
+    let keep = incomplete_tail(bytes);
+    String::from_utf8_lossy(&bytes[..bytes.len() - keep]).into_owned()
+}
+
+/// Length of a trailing, possibly-completable UTF-8 sequence.
+fn incomplete_tail(bytes: &[u8]) -> usize {
+    for back in 1..=bytes.len().min(3) {
+        let b = bytes[bytes.len() - back];
+        if b & 0xC0 == 0x80 {
+            continue; // continuation byte: look further back for the lead
+        }
+        let need = match b {
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF7 => 4,
+            _ => 1,
+        };
+        return if need > back { back } else { 0 };
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_level_tokens_map_back_to_bytes() {
+        let v = Vocab::from_byte_level(&["Ġthe".into(), "Ċ".into(), "<|endoftext|>".into()], |id| id == 2);
+        assert_eq!(v.bytes(0), b" the");
+        assert_eq!(v.bytes(1), b"\n");
+        assert_eq!(v.bytes(2), b"<|endoftext|>");
+    }
+
+    #[test]
+    fn split_characters_are_held_back_until_complete() {
+        let crab = "a🦀".as_bytes();
+        for cut in 2..5 {
+            assert_eq!(streamable_text(&crab[..cut]), "a", "cut at {cut}");
+        }
+        assert_eq!(streamable_text(crab), "a🦀");
+        // A byte that can never become valid is shown, not held back forever.
+        assert_eq!(streamable_text(&[b'a', 0x80]), "a\u{FFFD}");
+    }
+
+    #[test]
+    fn partial_bytes_display_as_hex() {
+        assert_eq!(display_bytes(&[b' ', 0xF0, 0x9F]), " <0xF0><0x9F>");
+    }
+}
