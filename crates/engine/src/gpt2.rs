@@ -1,0 +1,136 @@
+//! GPT-2 in one file: learned positions, pre-LN blocks, fused `c_attn`
+//! (q|k|v thirds), `gelu_new`, `lm_head` tied to `wte`. HF stores its "Conv1D"
+//! weights `[in, out]`, so `x @ W + b` uses them as stored. `forward` is
+//! stateless: the caller passes the cache in and gets the extended one back.
+
+use crate::checkpoint::Checkpoint;
+use crate::error::LoadError;
+use crate::kv_cache::KvCache;
+use crate::model_config::ModelConfig;
+use candle_core::{DType, Device, Module, Result, Tensor};
+use candle_nn::LayerNorm;
+
+struct Linear {
+    /// `[in, out]`, as HF's Conv1D stores it.
+    weight: Tensor,
+    bias: Tensor,
+}
+
+impl Linear {
+    fn forward(&self, x2d: &Tensor) -> Result<Tensor> {
+        x2d.matmul(&self.weight)?.broadcast_add(&self.bias)
+    }
+}
+
+struct Block {
+    ln_1: LayerNorm,
+    c_attn: Linear,
+    c_proj: Linear,
+    ln_2: LayerNorm,
+    c_fc: Linear,
+    mlp_proj: Linear,
+}
+
+pub struct Gpt2 {
+    pub cfg: ModelConfig,
+    wte: Tensor,
+    wpe: Tensor,
+    blocks: Vec<Block>,
+    ln_f: LayerNorm,
+}
+
+pub struct Output {
+    /// Last position's logits, `[rows, vocab]`.
+    pub logits: Tensor,
+    /// Final hidden states after `ln_f`, `[rows, tokens, n_embd]`.
+    pub hidden: Tensor,
+    pub cache: KvCache,
+}
+
+impl Gpt2 {
+    pub fn load(cfg: ModelConfig, mut ck: Checkpoint) -> std::result::Result<Gpt2, LoadError> {
+        let d = cfg.n_embd;
+        let hint = Checkpoint::hint(&cfg);
+        let eps = cfg.layer_norm_epsilon;
+        let ln = |ck: &mut Checkpoint, p: &str| -> std::result::Result<LayerNorm, LoadError> {
+            Ok(LayerNorm::new(ck.take(&format!("{p}.weight"), &[d], &hint)?, ck.take(&format!("{p}.bias"), &[d], &hint)?, eps))
+        };
+        let lin = |ck: &mut Checkpoint, p: &str, i: usize, o: usize| -> std::result::Result<Linear, LoadError> {
+            Ok(Linear { weight: ck.take(&format!("{p}.weight"), &[i, o], &hint)?, bias: ck.take(&format!("{p}.bias"), &[o], &hint)? })
+        };
+        let wte = ck.take("wte.weight", &[cfg.vocab_size, d], &hint)?;
+        let wpe = ck.take("wpe.weight", &[cfg.n_positions, d], &hint)?;
+        let mut blocks = Vec::with_capacity(cfg.n_layer);
+        for l in 0..cfg.n_layer {
+            let p = format!("h.{l}");
+            blocks.push(Block {
+                ln_1: ln(&mut ck, &format!("{p}.ln_1"))?,
+                c_attn: lin(&mut ck, &format!("{p}.attn.c_attn"), d, 3 * d)?,
+                c_proj: lin(&mut ck, &format!("{p}.attn.c_proj"), d, d)?,
+                ln_2: ln(&mut ck, &format!("{p}.ln_2"))?,
+                c_fc: lin(&mut ck, &format!("{p}.mlp.c_fc"), d, 4 * d)?,
+                mlp_proj: lin(&mut ck, &format!("{p}.mlp.c_proj"), 4 * d, d)?,
+            });
+        }
+        let ln_f = ln(&mut ck, "ln_f")?;
+        Ok(Gpt2 { cfg, wte, wpe, blocks, ln_f })
+    }
+
+    pub fn parameter_count(&self) -> usize {
+        let d = self.cfg.n_embd;
+        let per_block = 2 * 2 * d + (d * 3 * d + 3 * d) + (d * d + d) + (d * 4 * d + 4 * d) + (4 * d * d + d);
+        self.cfg.vocab_size * d + self.cfg.n_positions * d + self.cfg.n_layer * per_block + 2 * d
+    }
+
+    /// Feeds `tokens` (`rows * t` ids, row-major) after `cache` (or from scratch).
+    pub fn forward(&self, tokens: &[u32], rows: usize, cache: Option<&KvCache>) -> Result<Output> {
+        let t = tokens.len() / rows;
+        let past = cache.map(|c| c.len()).unwrap_or(0);
+        let (d, h, hd) = (self.cfg.n_embd, self.cfg.n_head, self.cfg.head_dim());
+        let dev = Device::Cpu;
+        let ids = Tensor::from_slice(tokens, tokens.len(), &dev)?;
+        let pos = self.wpe.narrow(0, past, t)?;
+        let mut x = self.wte.index_select(&ids, 0)?.reshape((rows, t, d))?.broadcast_add(&pos)?;
+        let mask = (t > 1).then(|| causal_mask(t, past + t, past)).transpose()?;
+        let scale = 1.0 / (hd as f64).sqrt();
+        let mut layers = Vec::with_capacity(self.blocks.len());
+        for (l, b) in self.blocks.iter().enumerate() {
+            let a = b.ln_1.forward(&x)?.reshape((rows * t, d))?;
+            let qkv = b.c_attn.forward(&a)?.reshape((rows, t, 3, h, hd))?;
+            let q = qkv.narrow(2, 0, 1)?.squeeze(2)?.transpose(1, 2)?.contiguous()?;
+            let k = qkv.narrow(2, 1, 1)?.squeeze(2)?.transpose(1, 2)?.contiguous()?;
+            let v = qkv.narrow(2, 2, 1)?.squeeze(2)?.transpose(1, 2)?.contiguous()?;
+            let (k, v) = match cache {
+                Some(c) => {
+                    let (pk, pv) = &c.layers[l];
+                    (Tensor::cat(&[pk, &k], 2)?, Tensor::cat(&[pv, &v], 2)?)
+                }
+                None => (k, v),
+            };
+            let mut att = (q.matmul(&k.t()?)? * scale)?;
+            if let Some(m) = &mask {
+                att = att.broadcast_add(m)?;
+            }
+            let att = candle_nn::ops::softmax_last_dim(&att)?;
+            let y = att.matmul(&v)?.transpose(1, 2)?.reshape((rows * t, d))?;
+            x = (x + b.c_proj.forward(&y)?.reshape((rows, t, d))?)?;
+            let m = b.ln_2.forward(&x)?.reshape((rows * t, d))?;
+            let m = b.mlp_proj.forward(&b.c_fc.forward(&m)?.gelu()?)?;
+            x = (x + m.reshape((rows, t, d))?)?;
+            layers.push((k, v));
+        }
+        let hidden = self.ln_f.forward(&x)?;
+        let last = hidden.narrow(1, t - 1, 1)?.squeeze(1)?;
+        let logits = last.matmul(&self.wte.t()?)?;
+        Ok(Output { logits, hidden, cache: KvCache { layers } })
+    }
+}
+
+/// `[t, s]` additive mask: query `i` (at absolute position `past + i`) sees keys `0..=past + i`.
+fn causal_mask(t: usize, s: usize, past: usize) -> Result<Tensor> {
+    let m: Vec<f32> = (0..t)
+        .flat_map(|i| (0..s).map(move |j| if j > past + i { f32::NEG_INFINITY } else { 0.0 }))
+        .collect();
+    Tensor::from_vec(m, (t, s), &Device::Cpu)?.to_dtype(DType::F32)
+}
+

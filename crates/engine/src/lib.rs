@@ -1,0 +1,182 @@
+//! The engine: a GPT-2 checkpoint loaded from bytes, driven by `ntl-decoding`.
+//! Builds natively (CLI, tests, benchmarks) and for wasm32 (the page's worker).
+
+mod checkpoint;
+pub mod error;
+mod gpt2;
+mod kv_cache;
+pub mod model_config;
+pub mod tokenizer;
+
+pub use error::{LoadError, RunError};
+pub use kv_cache::KvCache;
+pub use model_config::ModelConfig;
+
+use gpt2::Gpt2;
+use ntl_decoding::{generate, prepare_prompt, Document, Event, Forward, GenerationConfig, LaneSpec, LanguageModel, ModelError, Options, Vocab};
+use serde::{Deserialize, Serialize};
+use std::ops::ControlFlow;
+use tokenizer::TextTokenizer;
+
+/// The three files of an HF GPT-2 checkpoint, as bytes.
+pub struct ModelFiles<'a> {
+    pub config: &'a [u8],
+    pub weights: &'a [u8],
+    pub tokenizer: &'a [u8],
+}
+
+/// What the page shows about the model in use.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelInfo {
+    pub parameters: usize,
+    pub n_layer: usize,
+    pub n_head: usize,
+    pub n_embd: usize,
+    pub vocab_size: usize,
+    pub n_positions: usize,
+    pub storage_dtype: String,
+    pub weight_bytes: usize,
+}
+
+pub struct Engine {
+    model: Gpt2,
+    tokenizer: TextTokenizer,
+    info: ModelInfo,
+}
+
+/// One lane of a run: a config in HF field names, optionally following given ids.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LaneRequest {
+    pub config: GenerationConfig,
+    #[serde(default)]
+    pub forced_ids: Option<Vec<u32>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunRequest {
+    pub prompt: String,
+    pub lanes: Vec<LaneRequest>,
+    #[serde(default = "default_top_n")]
+    pub top_n: usize,
+    #[serde(default)]
+    pub shared_seed: Option<u64>,
+}
+
+fn default_top_n() -> usize {
+    20
+}
+
+impl Engine {
+    pub fn load(files: ModelFiles) -> Result<Engine, LoadError> {
+        let cfg = ModelConfig::from_json(files.config)?;
+        let tokenizer = TextTokenizer::from_bytes(files.tokenizer, cfg.vocab_size)?;
+        let ck = checkpoint::Checkpoint::parse(files.weights)?;
+        let storage_dtype = ck.storage_dtype.clone();
+        let model = Gpt2::load(cfg.clone(), ck)?;
+        let info = ModelInfo {
+            parameters: model.parameter_count(),
+            n_layer: cfg.n_layer,
+            n_head: cfg.n_head,
+            n_embd: cfg.n_embd,
+            vocab_size: cfg.vocab_size,
+            n_positions: cfg.n_positions,
+            storage_dtype,
+            weight_bytes: files.weights.len(),
+        };
+        Ok(Engine { model, tokenizer, info })
+    }
+
+    pub fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+
+    pub fn config(&self) -> &ModelConfig {
+        &self.model.cfg
+    }
+
+    pub fn vocab(&self) -> &Vocab {
+        self.tokenizer.vocab()
+    }
+
+    pub fn encode(&self, text: &str) -> Result<Vec<u32>, String> {
+        self.tokenizer.encode(text)
+    }
+
+    /// Validates every lane, prepares the prompt and runs all lanes batched.
+    pub fn run(&self, req: &RunRequest, on_event: impl FnMut(Event) -> ControlFlow<()>) -> Result<Document, RunError> {
+        let cfg = &self.model.cfg;
+        let mut specs = Vec::with_capacity(req.lanes.len());
+        let mut longest = 1;
+        for (lane, l) in req.lanes.iter().enumerate() {
+            let valid = l
+                .config
+                .validate()
+                .map_err(|e| RunError::Config { lane, field: e.field, message: e.message })?
+                .with_model_eos(cfg.eos_token_id);
+            if let Some(bad) = valid.eos_token_ids.iter().find(|&&id| id as usize >= cfg.vocab_size) {
+                return Err(RunError::Config { lane, field: Some("eos_token_id".into()), message: format!("`eos_token_id` {bad} is outside the vocabulary of {}", cfg.vocab_size) });
+            }
+            if let Some(f) = &l.forced_ids {
+                if f.is_empty() || f.iter().any(|&id| id as usize >= cfg.vocab_size) {
+                    return Err(RunError::Config { lane, field: None, message: "the text to score must hold at least one token of this vocabulary".into() });
+                }
+                longest = longest.max(f.len());
+            }
+            longest = longest.max(valid.new_token_budget(0).min(cfg.n_positions));
+            specs.push(LaneSpec { config: valid, forced: l.forced_ids.clone() });
+        }
+        if specs.is_empty() {
+            return Err(RunError::Prompt("no lanes to run".into()));
+        }
+        let ids = self.encode(&req.prompt).map_err(RunError::Prompt)?;
+        let prompt = prepare_prompt(&ids, cfg.bos_token_id, cfg.n_positions, longest);
+        let opts = Options { top_n: req.top_n.clamp(1, 200), shared_seed: req.shared_seed };
+        let runs = generate(self, self.vocab(), &prompt.ids, specs, &opts, on_event).map_err(|e| RunError::Model(e.0))?;
+        Ok(Document { prompt_ids: prompt.ids, prompt: req.prompt.clone(), prompt_cropped: prompt.cropped, runs })
+    }
+
+    /// Raw last-position logits after `ids` (for parity tests and tools).
+    pub fn logits(&self, ids: &[u32]) -> Result<Vec<f32>, ModelError> {
+        self.prefill(ids).map(|f| f.logits)
+    }
+}
+
+fn model_err(e: candle_core::Error) -> ModelError {
+    ModelError(e.to_string())
+}
+
+impl LanguageModel for Engine {
+    type Cache = KvCache;
+
+    fn vocab_size(&self) -> usize {
+        self.model.cfg.vocab_size
+    }
+    fn hidden_size(&self) -> usize {
+        self.model.cfg.n_embd
+    }
+    fn n_positions(&self) -> usize {
+        self.model.cfg.n_positions
+    }
+
+    fn prefill(&self, ids: &[u32]) -> Result<Forward<KvCache>, ModelError> {
+        let out = self.model.forward(ids, 1, None).map_err(model_err)?;
+        Ok(Forward {
+            logits: out.logits.flatten_all().and_then(|t| t.to_vec1()).map_err(model_err)?,
+            hidden: out.hidden.flatten_all().and_then(|t| t.to_vec1()).map_err(model_err)?,
+            cache: out.cache,
+        })
+    }
+
+    fn step(&self, cache: &KvCache, tokens: &[u32]) -> Result<Forward<KvCache>, ModelError> {
+        let out = self.model.forward(tokens, tokens.len(), Some(cache)).map_err(model_err)?;
+        Ok(Forward {
+            logits: out.logits.flatten_all().and_then(|t| t.to_vec1()).map_err(model_err)?,
+            hidden: out.hidden.flatten_all().and_then(|t| t.to_vec1()).map_err(model_err)?,
+            cache: out.cache,
+        })
+    }
+
+    fn select(&self, cache: &KvCache, rows: &[usize]) -> Result<KvCache, ModelError> {
+        cache.select(rows).map_err(model_err)
+    }
+}

@@ -1,0 +1,58 @@
+//! `tokenizer.json` through the `tokenizers` crate, plus every token's bytes
+//! for tables, streaming and stop strings.
+
+use crate::error::LoadError;
+use ntl_decoding::Vocab;
+use tokenizers::models::ModelWrapper;
+use tokenizers::Tokenizer;
+
+pub struct TextTokenizer {
+    inner: Tokenizer,
+    vocab: Vocab,
+}
+
+fn err(m: impl Into<String>) -> LoadError {
+    LoadError::Tokenizer(m.into())
+}
+
+impl TextTokenizer {
+    pub fn from_bytes(bytes: &[u8], model_vocab: usize) -> Result<TextTokenizer, LoadError> {
+        let inner = Tokenizer::from_bytes(bytes).map_err(|e| err(format!("is not a valid tokenizer.json ({e})")))?;
+        let kind = match inner.get_model() {
+            ModelWrapper::BPE(_) => None,
+            ModelWrapper::WordPiece(_) => Some("WordPiece"),
+            ModelWrapper::WordLevel(_) => Some("WordLevel"),
+            ModelWrapper::Unigram(_) => Some("Unigram"),
+        };
+        if let Some(kind) = kind {
+            return Err(err(format!("uses a {kind} model; GPT-2 needs its byte-level BPE tokenizer")));
+        }
+        let vocab = inner.get_vocab(true);
+        let size = vocab.values().map(|&id| id as usize + 1).max().unwrap_or(0);
+        if size > model_vocab {
+            return Err(err(format!(
+                "has {size} tokens but the model's vocabulary has {model_vocab}: they do not belong together"
+            )));
+        }
+        if size == 0 {
+            return Err(err("has an empty vocabulary"));
+        }
+        let mut tokens = vec![String::new(); model_vocab];
+        for (t, id) in vocab {
+            tokens[id as usize] = t;
+        }
+        let special: std::collections::HashSet<u32> =
+            inner.get_added_tokens_decoder().into_iter().filter(|(_, t)| t.special).map(|(id, _)| id).collect();
+        let vocab = Vocab::from_byte_level(&tokens, |id| special.contains(&(id as u32)));
+        Ok(TextTokenizer { inner, vocab })
+    }
+
+    /// Token ids of a text; `<|endoftext|>` typed in the text is the special token, as in HF.
+    pub fn encode(&self, text: &str) -> Result<Vec<u32>, String> {
+        self.inner.encode(text, false).map(|e| e.get_ids().to_vec()).map_err(|e| format!("could not tokenize the text: {e}"))
+    }
+
+    pub fn vocab(&self) -> &Vocab {
+        &self.vocab
+    }
+}

