@@ -1,1 +1,160 @@
-fn main() {}
+//! `decode`: the page's engine on the command line.
+//!
+//! decode --model DIR --prompt TEXT [--config JSON]... [--force-ids ID,ID,...]
+//!        [--force-text TEXT] [--top N] [--shared-seed N] [--json]
+
+use ntl_decoding::{Document, GenerationConfig, Run};
+use ntl_engine::{Engine, LaneRequest, ModelFiles, RunRequest};
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: decode --model DIR --prompt TEXT [--config JSON]... [--force-ids ID,ID,...] [--force-text TEXT] [--top N] [--shared-seed N] [--json]
+
+  --model DIR       folder with config.json, model.safetensors, tokenizer.json
+  --prompt TEXT     the prompt (may be empty)
+  --config JSON     one lane: an HF generation_config object; repeat for more lanes
+                    (none = one greedy lane; missing fields take HF defaults)
+  --force-ids IDS   teacher forcing: every lane follows these ids and records its own distributions
+  --force-text TEXT the same, from text
+  --top N           candidates per step table (default 20)
+  --shared-seed N   sampling lanes share one random draw per step
+  --json            one JSON document (the page's export schema; see README)";
+
+struct Args {
+    model: PathBuf,
+    prompt: String,
+    configs: Vec<String>,
+    force_ids: Option<Vec<u32>>,
+    force_text: Option<String>,
+    top: usize,
+    shared_seed: Option<u64>,
+    json: bool,
+}
+
+fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut model = None;
+    let mut prompt = None;
+    let mut a = Args { model: PathBuf::new(), prompt: String::new(), configs: vec![], force_ids: None, force_text: None, top: 20, shared_seed: None, json: false };
+    while let Some(flag) = it.next() {
+        let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
+        match flag.as_str() {
+            "--model" => model = Some(PathBuf::from(value("--model")?)),
+            "--prompt" => prompt = Some(value("--prompt")?),
+            "--config" => a.configs.push(value("--config")?),
+            "--force-ids" => {
+                let v = value("--force-ids")?;
+                let ids = v
+                    .split(',')
+                    .map(|s| s.trim().parse::<u32>().map_err(|_| format!("--force-ids: `{s}` is not a token id")))
+                    .collect::<Result<Vec<_>, _>>()?;
+                a.force_ids = Some(ids);
+            }
+            "--force-text" => a.force_text = Some(value("--force-text")?),
+            "--top" => a.top = value("--top")?.parse().map_err(|_| "--top needs a whole number".to_string())?,
+            "--shared-seed" => a.shared_seed = Some(value("--shared-seed")?.parse().map_err(|_| "--shared-seed needs a whole number".to_string())?),
+            "--json" => a.json = true,
+            "-h" | "--help" => return Err(USAGE.into()),
+            other => return Err(format!("unknown argument `{other}`\n{USAGE}")),
+        }
+    }
+    a.model = model.ok_or_else(|| format!("--model is required\n{USAGE}"))?;
+    a.prompt = prompt.ok_or_else(|| format!("--prompt is required\n{USAGE}"))?;
+    if a.force_ids.is_some() && a.force_text.is_some() {
+        return Err("give --force-ids or --force-text, not both".into());
+    }
+    Ok(a)
+}
+
+fn read(dir: &std::path::Path, name: &str) -> Result<Vec<u8>, String> {
+    let path = dir.join(name);
+    std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+fn run(args: Args) -> Result<(), String> {
+    let mut lanes = Vec::new();
+    for (i, text) in args.configs.iter().enumerate() {
+        let config = GenerationConfig::from_json(text).map_err(|e| format!("--config #{}: {e}", i + 1))?;
+        lanes.push(LaneRequest { config, forced_ids: None });
+    }
+    if lanes.is_empty() {
+        lanes.push(LaneRequest { config: GenerationConfig::default(), forced_ids: None });
+    }
+    let (config, weights, tokenizer) = (read(&args.model, "config.json")?, read(&args.model, "model.safetensors")?, read(&args.model, "tokenizer.json")?);
+    let engine = Engine::load(ModelFiles { config: &config, weights: &weights, tokenizer: &tokenizer }).map_err(|e| e.to_string())?;
+    let forced = match (&args.force_ids, &args.force_text) {
+        (Some(ids), _) => Some(ids.clone()),
+        (None, Some(text)) => Some(engine.encode(text)?),
+        _ => None,
+    };
+    for l in &mut lanes {
+        l.forced_ids = forced.clone();
+    }
+    let req = RunRequest { prompt: args.prompt, lanes, top_n: args.top, shared_seed: args.shared_seed };
+    let doc = engine.run(&req, |_| ControlFlow::Continue(())).map_err(|e| e.to_string())?;
+    if args.json {
+        println!("{}", serde_json::to_string(&doc).map_err(|e| e.to_string())?);
+    } else {
+        print!("{}", human(&doc));
+    }
+    Ok(())
+}
+
+/// Shows whitespace in a token the way the page does.
+fn visible(token: &str) -> String {
+    token.replace('\n', "\\n").replace('\t', "\\t").replace(' ', "␣")
+}
+
+fn human(doc: &Document) -> String {
+    let mut out = String::new();
+    if doc.prompt_cropped > 0 {
+        out += &format!("note: the prompt was cropped by {} tokens from the left to fit the context\n", doc.prompt_cropped);
+    }
+    for (i, run) in doc.runs.iter().enumerate() {
+        out += &format!("== lane {} · {} · {} tokens · stop: {}\n", i + 1, run.mode, run.token_ids.len(), run.stop_reason.as_str());
+        out += &format!("{}{}\n", doc.prompt, run.text);
+        out += &lane_table(run);
+        if run.sequences.len() > 1 || run.sequences.first().is_some_and(|s| s.score.is_some()) {
+            for (k, s) in run.sequences.iter().enumerate() {
+                out += &format!("   sequence {} score {:.4}: {:?}\n", k + 1, s.score.unwrap_or(f32::NAN), s.text);
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn lane_table(run: &Run) -> String {
+    let mut out = format!("   {:>4}  {:<16} {:>7} {:>7} {:>6} {:>7}  {}\n", "step", "token", "p raw", "p", "kept", "entropy", "runners-up");
+    for (s, step) in run.steps.iter().enumerate() {
+        let others: Vec<String> = step
+            .top
+            .iter()
+            .filter(|c| c.id != step.token_id)
+            .take(3)
+            .map(|c| format!("{} {:.2}", visible(&c.token), c.prob))
+            .collect();
+        out += &format!(
+            "   {:>4}  {:<16} {:>7.4} {:>7.4} {:>6} {:>7.3}  {}\n",
+            s + 1,
+            visible(&step.token),
+            step.chosen_raw_prob,
+            step.chosen_prob,
+            step.kept,
+            step.entropy,
+            others.join(" | ")
+        );
+    }
+    out
+}
+
+fn main() -> ExitCode {
+    let result = parse_args(std::env::args().skip(1)).and_then(run);
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("decode: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -52,3 +52,23 @@ pub fn ids(v: &serde_json::Value) -> Vec<u32> {
 pub fn floats(v: &serde_json::Value) -> Vec<f32> {
     v.as_array().expect("float array").iter().map(|x| x.as_f64().expect("float") as f32).collect()
 }
+
+/// Re-serialises a safetensors file: `rename` maps (or drops) each key, `extra` adds tensors.
+pub fn rewrite_safetensors(
+    bytes: &[u8],
+    rename: impl Fn(&str) -> Option<String>,
+    extra: Vec<(String, safetensors::Dtype, Vec<usize>, Vec<u8>)>,
+) -> Vec<u8> {
+    let st = safetensors::SafeTensors::deserialize(bytes).unwrap();
+    let mut owned: Vec<(String, safetensors::Dtype, Vec<usize>, Vec<u8>)> = st
+        .tensors()
+        .into_iter()
+        .filter_map(|(name, v)| rename(&name).map(|n| (n, v.dtype(), v.shape().to_vec(), v.data().to_vec())))
+        .collect();
+    owned.extend(extra);
+    let views: Vec<(String, safetensors::tensor::TensorView)> = owned
+        .iter()
+        .map(|(n, d, s, data)| (n.clone(), safetensors::tensor::TensorView::new(*d, s.clone(), data).unwrap()))
+        .collect();
+    safetensors::serialize(views, None).unwrap()
+}

@@ -1,0 +1,185 @@
+//! The lessons' facts and the engine's own promises: determinism, seeds,
+//! context limits, prompts at the edges, streaming and cancel.
+
+mod common;
+
+use common::*;
+use ntl_decoding::{Event, GenerationConfig, StopReason};
+use ntl_engine::{Engine, LaneRequest, RunRequest};
+use std::ops::ControlFlow;
+
+fn cfg(json: &str) -> GenerationConfig {
+    GenerationConfig::from_json(json).unwrap()
+}
+
+fn run(e: &Engine, prompt: &str, configs: &[&str]) -> ntl_decoding::Document {
+    let lanes = configs.iter().map(|c| LaneRequest { config: cfg(c), forced_ids: None }).collect();
+    e.run(&RunRequest { prompt: prompt.into(), lanes, top_n: 10, shared_seed: None }, |_| ControlFlow::Continue(())).unwrap()
+}
+
+const P: &str = "The best way to learn programming is";
+
+#[test]
+fn greedy_twice_gives_the_same_text() {
+    let e = engine("tiny");
+    let a = run(&e, P, &[r#"{"max_new_tokens": 12}"#]);
+    let b = run(&e, P, &[r#"{"max_new_tokens": 12}"#]);
+    assert_eq!(a.runs[0].text, b.runs[0].text);
+}
+
+#[test]
+fn top_k_1_sampling_equals_greedy() {
+    let e = engine("tiny");
+    let d = run(&e, P, &[r#"{"max_new_tokens": 12}"#, r#"{"max_new_tokens": 12, "do_sample": true, "top_k": 1, "seed": 9}"#]);
+    assert_eq!(d.runs[0].token_ids, d.runs[1].token_ids);
+}
+
+#[test]
+fn same_seed_same_text_different_seeds_different_text() {
+    let e = engine("tiny");
+    let d = run(&e, P, &[
+        r#"{"max_new_tokens": 12, "do_sample": true, "seed": 1}"#,
+        r#"{"max_new_tokens": 12, "do_sample": true, "seed": 1}"#,
+        r#"{"max_new_tokens": 12, "do_sample": true, "seed": 2}"#,
+    ]);
+    assert_eq!(d.runs[0].token_ids, d.runs[1].token_ids);
+    assert_ne!(d.runs[0].token_ids, d.runs[2].token_ids);
+}
+
+#[test]
+fn four_lanes_batched_equal_each_lane_run_alone() {
+    let e = engine("tiny");
+    let configs = [
+        r#"{"max_new_tokens": 10}"#,
+        r#"{"max_new_tokens": 10, "do_sample": true, "temperature": 0.7, "top_p": 0.9, "seed": 4}"#,
+        r#"{"max_new_tokens": 10, "num_beams": 3}"#,
+        r#"{"max_new_tokens": 10, "penalty_alpha": 0.6, "top_k": 4}"#,
+    ];
+    let together = run(&e, P, &configs);
+    for (i, c) in configs.iter().enumerate() {
+        let alone = run(&e, P, &[c]);
+        assert_eq!(together.runs[i].token_ids, alone.runs[0].token_ids, "lane {i}");
+        for (a, b) in together.runs[i].steps.iter().zip(&alone.runs[0].steps) {
+            for (x, y) in a.top.iter().zip(&b.top) {
+                assert_eq!(x.id, y.id);
+                assert!((x.prob - y.prob).abs() < 1e-5, "lane {i}: batched probabilities drift");
+            }
+        }
+    }
+}
+
+#[test]
+fn generation_stops_with_context_full_at_n_positions() {
+    let e = engine("tiny"); // 64 positions
+    // An empty eos list: nothing ends the run but the context.
+    let d = run(&e, P, &[r#"{"max_new_tokens": 500, "eos_token_id": []}"#]);
+    let r = &d.runs[0];
+    assert_eq!(r.stop_reason, StopReason::ContextFull, "{:?}", r.stop_reason);
+    assert_eq!(d.prompt_ids.len() + r.token_ids.len(), 64);
+}
+
+#[test]
+fn an_over_long_prompt_is_cropped_from_the_left_and_reported() {
+    let e = engine("tiny");
+    let long = "word ".repeat(200);
+    let d = run(&e, &long, &[r#"{"max_new_tokens": 10}"#]);
+    assert!(d.prompt_cropped > 0);
+    assert_eq!(d.prompt_ids.len() + 10, 64, "room left for the new tokens");
+    assert_eq!(d.runs[0].token_ids.len(), 10);
+}
+
+#[test]
+fn an_empty_prompt_starts_from_endoftext() {
+    let e = engine("tiny");
+    let d = run(&e, "", &[r#"{"max_new_tokens": 3}"#]);
+    assert_eq!(d.prompt_ids, vec![50256]);
+    assert_eq!(d.runs[0].token_ids.len(), 3);
+}
+
+#[test]
+fn endoftext_typed_in_the_prompt_is_the_special_token() {
+    let e = engine("tiny");
+    assert_eq!(e.encode("<|endoftext|>").unwrap(), vec![50256]);
+}
+
+#[test]
+fn probabilities_in_a_table_never_sum_above_one_and_the_funnel_ends_at_kept() {
+    let e = engine("tiny");
+    let d = run(&e, P, &[r#"{"max_new_tokens": 6, "do_sample": true, "top_k": 30, "top_p": 0.8, "temperature": 0.9, "seed": 2}"#]);
+    for s in &d.runs[0].steps {
+        let sum: f32 = s.top.iter().map(|c| c.prob).sum();
+        assert!(sum <= 1.0 + 1e-5);
+        assert_eq!(s.funnel.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["model", "temperature", "top_k", "top_p"]);
+        assert_eq!(s.funnel.last().unwrap().kept, s.kept);
+        assert!(s.funnel[2].kept <= 30 && s.funnel[3].kept <= s.funnel[2].kept);
+        assert!(s.top.iter().any(|c| c.id == s.token_id && c.score.is_some()), "the chosen token was kept");
+    }
+}
+
+#[test]
+fn events_stream_every_step_and_a_break_cancels_all_lanes() {
+    let e = engine("tiny");
+    let lanes = vec![
+        LaneRequest { config: cfg(r#"{"max_new_tokens": 30}"#), forced_ids: None },
+        LaneRequest { config: cfg(r#"{"max_new_tokens": 30, "num_beams": 2}"#), forced_ids: None },
+    ];
+    let mut steps = 0;
+    let doc = e
+        .run(&RunRequest { prompt: P.into(), lanes, top_n: 5, shared_seed: None }, |ev| {
+            if let Event::Step { .. } = ev {
+                steps += 1;
+            }
+            if steps >= 6 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        })
+        .unwrap();
+    assert!(doc.runs.iter().all(|r| r.stop_reason == StopReason::Cancelled));
+    assert!(doc.runs.iter().all(|r| r.steps.len() <= 4), "stopped within a step");
+}
+
+#[test]
+fn shared_randomness_makes_identical_sampling_lanes_identical_whatever_their_seeds() {
+    let e = engine("tiny");
+    let lanes = vec![
+        LaneRequest { config: cfg(r#"{"max_new_tokens": 10, "do_sample": true, "seed": 1}"#), forced_ids: None },
+        LaneRequest { config: cfg(r#"{"max_new_tokens": 10, "do_sample": true, "seed": 2}"#), forced_ids: None },
+    ];
+    let d = e.run(&RunRequest { prompt: P.into(), lanes, top_n: 5, shared_seed: Some(7) }, |_| ControlFlow::Continue(())).unwrap();
+    assert_eq!(d.runs[0].token_ids, d.runs[1].token_ids);
+    assert!(d.runs[0].steps.iter().zip(&d.runs[1].steps).all(|(a, b)| a.draw == b.draw && a.draw.is_some()));
+}
+
+#[test]
+fn invalid_knobs_are_reported_with_their_lane_and_field() {
+    let e = engine("tiny");
+    let lanes = vec![
+        LaneRequest { config: cfg("{}"), forced_ids: None },
+        LaneRequest { config: cfg(r#"{"do_sample": true, "top_p": 1.5}"#), forced_ids: None },
+    ];
+    let err = e.run(&RunRequest { prompt: P.into(), lanes, top_n: 5, shared_seed: None }, |_| ControlFlow::Continue(())).unwrap_err();
+    match err {
+        ntl_engine::RunError::Config { lane, field, .. } => assert_eq!((lane, field.as_deref()), (1, Some("top_p"))),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn streamed_text_never_shows_a_broken_character() {
+    let e = engine("tiny");
+    // Force a crab emoji split over byte-level tokens.
+    let forced = e.encode(" I like 🦀 crabs").unwrap();
+    assert!(forced.len() > 4);
+    let lanes = vec![LaneRequest { config: cfg("{}"), forced_ids: Some(forced) }];
+    let mut texts = vec![];
+    let doc = e
+        .run(&RunRequest { prompt: P.into(), lanes, top_n: 5, shared_seed: None }, |ev| {
+            if let Event::Step { text, .. } = ev {
+                texts.push(text);
+            }
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+    assert!(texts.iter().all(|t| !t.contains('\u{FFFD}')), "{texts:?}");
+    assert_eq!(texts.last().unwrap(), " I like 🦀 crabs");
+    assert_eq!(doc.runs[0].text, " I like 🦀 crabs");
+    assert_eq!(doc.runs[0].stop_reason, StopReason::ForcedEnd);
+}
