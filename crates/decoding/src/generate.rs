@@ -8,6 +8,7 @@ use crate::record::{Run, Step, StopReason};
 use crate::sampler::Draws;
 use crate::vocab::{streamable_text, Vocab};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 pub struct LaneSpec {
     pub config: ValidConfig,
@@ -60,61 +61,91 @@ pub fn prepare_prompt(ids: &[u32], bos: u32, n_positions: usize, max_new_tokens:
     Prompt { ids: ids[cropped..].to_vec(), cropped }
 }
 
-/// Runs every lane to its end (or until `on_event` breaks) and returns one run per lane.
-pub fn generate<M: LanguageModel>(
-    model: &M,
-    vocab: &Vocab,
-    prompt: &[u32],
-    lanes: Vec<LaneSpec>,
-    opts: &Options,
-    mut on_event: impl FnMut(Event) -> ControlFlow<()>,
-) -> Result<Vec<Run>, ModelError> {
-    if prompt.is_empty() || prompt.len() >= model.n_positions() {
-        return Err(ModelError(format!(
-            "the prompt must hold 1 to {} tokens; prepare it with prepare_prompt",
-            model.n_positions() - 1
-        )));
+/// A run in progress. `advance` does one step of every lane and one batched
+/// forward pass, so a caller (the web worker) can yield between steps and
+/// honour a Stop without threads.
+pub struct Generation<M: LanguageModel> {
+    model: M,
+    vocab: Arc<Vocab>,
+    prompt: Vec<u32>,
+    top_n: usize,
+    lanes: Vec<Box<dyn Lane>>,
+    active: Vec<bool>,
+    shared: Option<Draws>,
+    steps_done: Vec<usize>,
+    cache: M::Cache,
+    cache_rows: usize,
+    logits: Vec<f32>,
+    hidden: Vec<f32>,
+    /// Each active lane's rows in the current outputs: (offset, count).
+    ranges: Vec<(usize, usize)>,
+}
+
+impl<M: LanguageModel> Generation<M> {
+    /// Runs the prompt once; every lane starts from that one row.
+    pub fn start(model: M, vocab: Arc<Vocab>, prompt: &[u32], lanes: Vec<LaneSpec>, opts: &Options) -> Result<Self, ModelError> {
+        if prompt.is_empty() || prompt.len() >= model.n_positions() {
+            return Err(ModelError(format!(
+                "the prompt must hold 1 to {} tokens; prepare it with prepare_prompt",
+                model.n_positions() - 1
+            )));
+        }
+        let pre = model.prefill(prompt)?;
+        let h = model.hidden_size();
+        let env = LaneEnv { vocab: &vocab, prompt, n_positions: model.n_positions(), top_n: opts.top_n };
+        let lanes: Vec<Box<dyn Lane>> = lanes.into_iter().map(|s| lane_for(s.config, s.forced, &pre.hidden, &env)).collect();
+        let last = pre.hidden.len() / h - 1;
+        let n = lanes.len();
+        Ok(Generation {
+            hidden: pre.hidden[last * h..].to_vec(),
+            logits: pre.logits,
+            cache: pre.cache,
+            cache_rows: 1,
+            ranges: vec![(0, 1); n],
+            active: vec![true; n],
+            steps_done: vec![0; n],
+            shared: opts.shared_seed.map(Draws::new),
+            top_n: opts.top_n,
+            prompt: prompt.to_vec(),
+            lanes,
+            model,
+            vocab,
+        })
     }
-    let env = LaneEnv { vocab, prompt, n_positions: model.n_positions(), top_n: opts.top_n };
-    let pre = model.prefill(prompt)?;
-    let h = model.hidden_size();
-    let v = model.vocab_size();
-    let mut lanes: Vec<Box<dyn Lane>> = lanes.into_iter().map(|s| lane_for(s.config, s.forced, &pre.hidden, &env)).collect();
-    let mut active = vec![true; lanes.len()];
-    let mut shared = opts.shared_seed.map(Draws::new);
-    let mut steps_done = vec![0usize; lanes.len()];
 
-    let mut cache = pre.cache;
-    let mut cache_rows = 1usize;
-    let mut logits = pre.logits;
-    let last = pre.hidden.len() / h - 1;
-    let mut hidden = pre.hidden[last * h..].to_vec();
-    // Each active lane's rows in the current outputs: (offset, count). After the
-    // prefill every lane reads the one shared row.
-    let mut ranges: Vec<(usize, usize)> = vec![(0, 1); lanes.len()];
-    let mut cancelled = false;
+    pub fn is_done(&self) -> bool {
+        !self.active.iter().any(|&a| a)
+    }
 
-    loop {
-        let draw = shared.as_mut().filter(|_| lanes.iter().zip(&active).any(|(l, &a)| a && l.uses_draws())).map(|d| d.uniform());
+    /// One step of every active lane, then the next batched forward pass.
+    /// Returns whether any lane is still running. A `Break` from `on_event`
+    /// cancels every lane at once.
+    pub fn advance(&mut self, on_event: &mut impl FnMut(Event) -> ControlFlow<()>) -> Result<bool, ModelError> {
+        let (v, h) = (self.model.vocab_size(), self.model.hidden_size());
+        let env = LaneEnv { vocab: &self.vocab, prompt: &self.prompt, n_positions: self.model.n_positions(), top_n: self.top_n };
+        let lanes = &mut self.lanes;
+        let active = &mut self.active;
+        let draw = self.shared.as_mut().filter(|_| lanes.iter().zip(active.iter()).any(|(l, &a)| a && l.uses_draws())).map(|d| d.uniform());
         let mut src = Vec::new();
         let mut tokens = Vec::new();
-        let mut next_ranges = ranges.clone();
+        let mut next_ranges = self.ranges.clone();
+        let mut cancelled = false;
         for i in 0..lanes.len() {
             if !active[i] {
                 continue;
             }
-            let (off, n) = ranges[i];
+            let (off, n) = self.ranges[i];
             let out = RowOutputs {
-                logits: &logits[off * v..(off + n) * v],
-                hidden: &hidden[off * h..(off + n) * h],
+                logits: &self.logits[off * v..(off + n) * v],
+                hidden: &self.hidden[off * h..(off + n) * h],
                 vocab_size: v,
                 hidden_size: h,
             };
             let (step, next) = lanes[i].advance(&out, &env, draw);
             if let Some(step) = &step {
-                let text = streamable_text(&vocab.concat_bytes(lanes[i].generated()));
-                let index = steps_done[i];
-                steps_done[i] += 1;
+                let text = streamable_text(&self.vocab.concat_bytes(lanes[i].generated()));
+                let index = self.steps_done[i];
+                self.steps_done[i] += 1;
                 if on_event(Event::Step { lane: i, step, index, text }).is_break() {
                     cancelled = true;
                 }
@@ -132,28 +163,52 @@ pub fn generate<M: LanguageModel>(
             }
         }
         if cancelled {
-            for (i, lane) in lanes.iter_mut().enumerate() {
-                if active[i] {
-                    lane.cancel();
-                    active[i] = false;
-                    let _ = on_event(Event::LaneDone { lane: i, reason: StopReason::Cancelled });
-                }
-            }
-            break;
+            self.cancel(on_event);
+            return Ok(false);
         }
         if tokens.is_empty() {
-            break;
+            return Ok(false);
         }
-        let identity = src.len() == cache_rows && src.iter().enumerate().all(|(i, &r)| i == r);
+        let identity = src.len() == self.cache_rows && src.iter().enumerate().all(|(i, &r)| i == r);
         if !identity {
-            cache = model.select(&cache, &src)?;
+            self.cache = self.model.select(&self.cache, &src)?;
         }
-        let fwd = model.step(&cache, &tokens)?;
-        cache = fwd.cache;
-        cache_rows = tokens.len();
-        logits = fwd.logits;
-        hidden = fwd.hidden;
-        ranges = next_ranges;
+        let fwd = self.model.step(&self.cache, &tokens)?;
+        self.cache = fwd.cache;
+        self.cache_rows = tokens.len();
+        self.logits = fwd.logits;
+        self.hidden = fwd.hidden;
+        self.ranges = next_ranges;
+        Ok(true)
     }
-    Ok(lanes.into_iter().map(|l| l.into_run(&env)).collect())
+
+    /// Ends every running lane with `cancelled`.
+    pub fn cancel(&mut self, on_event: &mut impl FnMut(Event) -> ControlFlow<()>) {
+        for (i, lane) in self.lanes.iter_mut().enumerate() {
+            if self.active[i] {
+                lane.cancel();
+                self.active[i] = false;
+                let _ = on_event(Event::LaneDone { lane: i, reason: StopReason::Cancelled });
+            }
+        }
+    }
+
+    pub fn finish(self) -> Vec<Run> {
+        let env = LaneEnv { vocab: &self.vocab, prompt: &self.prompt, n_positions: self.model.n_positions(), top_n: self.top_n };
+        self.lanes.into_iter().map(|l| l.into_run(&env)).collect()
+    }
+}
+
+/// Runs every lane to its end (or until `on_event` breaks) and returns one run per lane.
+pub fn generate<M: LanguageModel>(
+    model: M,
+    vocab: Arc<Vocab>,
+    prompt: &[u32],
+    lanes: Vec<LaneSpec>,
+    opts: &Options,
+    mut on_event: impl FnMut(Event) -> ControlFlow<()>,
+) -> Result<Vec<Run>, ModelError> {
+    let mut g = Generation::start(model, vocab, prompt, lanes, opts)?;
+    while g.advance(&mut on_event)? {}
+    Ok(g.finish())
 }

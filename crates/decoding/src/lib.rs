@@ -15,7 +15,7 @@ pub mod stop;
 pub mod vocab;
 
 pub use config::{ConfigError, GenerationConfig, Mode, ValidConfig};
-pub use generate::{generate, prepare_prompt, Event, LaneSpec, Options, Prompt};
+pub use generate::{generate, prepare_prompt, Event, Generation, LaneSpec, Options, Prompt};
 pub use model::{Forward, LanguageModel, ModelError};
 pub use record::{Document, Run, Step, StopReason};
 pub use vocab::Vocab;

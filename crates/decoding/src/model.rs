@@ -38,3 +38,21 @@ pub trait LanguageModel {
     /// A cache whose row `i` is row `rows[i]` of `cache` (rows may repeat).
     fn select(&self, cache: &Self::Cache, rows: &[usize]) -> Result<Self::Cache, ModelError>;
 }
+
+/// A shared or borrowed model is a model: the worker keeps its engine in an
+/// `Rc` while a run holds a handle to it.
+macro_rules! delegate_model {
+    ($($ty:ty),*) => {$(
+        impl<T: LanguageModel + ?Sized> LanguageModel for $ty {
+            type Cache = T::Cache;
+            fn vocab_size(&self) -> usize { (**self).vocab_size() }
+            fn hidden_size(&self) -> usize { (**self).hidden_size() }
+            fn n_positions(&self) -> usize { (**self).n_positions() }
+            fn prefill(&self, ids: &[u32]) -> Result<Forward<Self::Cache>, ModelError> { (**self).prefill(ids) }
+            fn step(&self, cache: &Self::Cache, tokens: &[u32]) -> Result<Forward<Self::Cache>, ModelError> { (**self).step(cache, tokens) }
+            fn select(&self, cache: &Self::Cache, rows: &[usize]) -> Result<Self::Cache, ModelError> { (**self).select(cache, rows) }
+        }
+    )*};
+}
+
+delegate_model!(&T, std::rc::Rc<T>, std::sync::Arc<T>);

@@ -13,8 +13,9 @@ pub use kv_cache::KvCache;
 pub use model_config::ModelConfig;
 
 use gpt2::Gpt2;
-use ntl_decoding::{generate, prepare_prompt, Document, Event, Forward, GenerationConfig, LaneSpec, LanguageModel, ModelError, Options, Vocab};
-use serde::{Deserialize, Serialize};
+pub use ntl_protocol::{LaneRequest, ModelInfo, RunRequest};
+
+use ntl_decoding::{generate, prepare_prompt, Document, Event, Forward, LaneSpec, LanguageModel, ModelError, Options, Prompt, Vocab};
 use std::ops::ControlFlow;
 use tokenizer::TextTokenizer;
 
@@ -25,45 +26,17 @@ pub struct ModelFiles<'a> {
     pub tokenizer: &'a [u8],
 }
 
-/// What the page shows about the model in use.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ModelInfo {
-    pub parameters: usize,
-    pub n_layer: usize,
-    pub n_head: usize,
-    pub n_embd: usize,
-    pub vocab_size: usize,
-    pub n_positions: usize,
-    pub storage_dtype: String,
-    pub weight_bytes: usize,
-}
-
 pub struct Engine {
     model: Gpt2,
     tokenizer: TextTokenizer,
     info: ModelInfo,
 }
 
-/// One lane of a run: a config in HF field names, optionally following given ids.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LaneRequest {
-    pub config: GenerationConfig,
-    #[serde(default)]
-    pub forced_ids: Option<Vec<u32>>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RunRequest {
-    pub prompt: String,
-    pub lanes: Vec<LaneRequest>,
-    #[serde(default = "default_top_n")]
-    pub top_n: usize,
-    #[serde(default)]
-    pub shared_seed: Option<u64>,
-}
-
-fn default_top_n() -> usize {
-    20
+/// A validated run, ready for [`Generation::start`].
+pub struct Prepared {
+    pub prompt: Prompt,
+    pub lanes: Vec<LaneSpec>,
+    pub options: Options,
 }
 
 impl Engine {
@@ -102,8 +75,8 @@ impl Engine {
         self.tokenizer.encode(text)
     }
 
-    /// Validates every lane, prepares the prompt and runs all lanes batched.
-    pub fn run(&self, req: &RunRequest, on_event: impl FnMut(Event) -> ControlFlow<()>) -> Result<Document, RunError> {
+    /// Validates every lane (once, here) and prepares the prompt.
+    pub fn prepare(&self, req: &RunRequest) -> Result<Prepared, RunError> {
         let cfg = &self.model.cfg;
         let mut specs = Vec::with_capacity(req.lanes.len());
         let mut longest = 1;
@@ -130,9 +103,15 @@ impl Engine {
         }
         let ids = self.encode(&req.prompt).map_err(RunError::Prompt)?;
         let prompt = prepare_prompt(&ids, cfg.bos_token_id, cfg.n_positions, longest);
-        let opts = Options { top_n: req.top_n.clamp(1, 200), shared_seed: req.shared_seed };
-        let runs = generate(self, self.vocab(), &prompt.ids, specs, &opts, on_event).map_err(|e| RunError::Model(e.0))?;
-        Ok(Document { prompt_ids: prompt.ids, prompt: req.prompt.clone(), prompt_cropped: prompt.cropped, runs })
+        let options = Options { top_n: req.top_n.clamp(1, 200), shared_seed: req.shared_seed };
+        Ok(Prepared { prompt, lanes: specs, options })
+    }
+
+    /// Runs all lanes batched to their end (or until `on_event` breaks).
+    pub fn run(&self, req: &RunRequest, on_event: impl FnMut(Event) -> ControlFlow<()>) -> Result<Document, RunError> {
+        let p = self.prepare(req)?;
+        let runs = generate(self, self.tokenizer.vocab_arc(), &p.prompt.ids, p.lanes, &p.options, on_event).map_err(|e| RunError::Model(e.0))?;
+        Ok(Document { prompt_ids: p.prompt.ids, prompt: req.prompt.clone(), prompt_cropped: p.prompt.cropped, runs })
     }
 
     /// Raw last-position logits after `ids` (for parity tests and tools).

@@ -3,12 +3,13 @@
 
 use crate::error::LoadError;
 use ntl_decoding::Vocab;
+use std::sync::Arc;
 use tokenizers::models::ModelWrapper;
 use tokenizers::Tokenizer;
 
 pub struct TextTokenizer {
     inner: Tokenizer,
-    vocab: Vocab,
+    vocab: Arc<Vocab>,
 }
 
 fn err(m: impl Into<String>) -> LoadError {
@@ -44,7 +45,7 @@ impl TextTokenizer {
         let special: std::collections::HashSet<u32> =
             inner.get_added_tokens_decoder().into_iter().filter(|(_, t)| t.special).map(|(id, _)| id).collect();
         let vocab = Vocab::from_byte_level(&tokens, |id| special.contains(&(id as u32)));
-        Ok(TextTokenizer { inner, vocab })
+        Ok(TextTokenizer { inner, vocab: Arc::new(vocab) })
     }
 
     /// Token ids of a text; `<|endoftext|>` typed in the text is the special token, as in HF.
@@ -54,5 +55,9 @@ impl TextTokenizer {
 
     pub fn vocab(&self) -> &Vocab {
         &self.vocab
+    }
+
+    pub fn vocab_arc(&self) -> Arc<Vocab> {
+        self.vocab.clone()
     }
 }

@@ -1,0 +1,144 @@
+//! The worker protocol. Messages travel as JSON strings; model files the user
+//! picks travel beside them as transferred `ArrayBuffer`s.
+
+use ntl_decoding::{Document, GenerationConfig, Step, StopReason};
+use serde::{Deserialize, Serialize};
+
+/// One lane of a run: a config in HF field names, optionally following given ids.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LaneRequest {
+    pub config: GenerationConfig,
+    #[serde(default)]
+    pub forced_ids: Option<Vec<u32>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunRequest {
+    pub prompt: String,
+    pub lanes: Vec<LaneRequest>,
+    #[serde(default = "default_top_n")]
+    pub top_n: usize,
+    /// Sampling lanes share one uniform draw per step (seeded by this).
+    #[serde(default)]
+    pub shared_seed: Option<u64>,
+}
+
+fn default_top_n() -> usize {
+    20
+}
+
+/// What the page shows about the model in use.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelInfo {
+    pub parameters: usize,
+    pub n_layer: usize,
+    pub n_head: usize,
+    pub n_embd: usize,
+    pub vocab_size: usize,
+    pub n_positions: usize,
+    pub storage_dtype: String,
+    pub weight_bytes: usize,
+}
+
+/// Where the worker gets a model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ModelSource {
+    /// Served with the page: `{base}/config.json` etc.
+    Bundled { base: String },
+    /// A public model hub repo such as `distilbert/distilgpt2`.
+    Hub { repo: String },
+    /// Files the user picked; their bytes arrive as transferred buffers.
+    Files { names: Vec<String> },
+}
+
+impl ModelSource {
+    pub fn label(&self) -> String {
+        match self {
+            ModelSource::Bundled { .. } => "bundled KJV-GPT-2 (offline)".into(),
+            ModelSource::Hub { repo } => format!("{repo} (model hub)"),
+            ModelSource::Files { names } => format!("local files ({})", names.join(", ")),
+        }
+    }
+}
+
+/// A hub repo id: `owner/name` of letters, digits, `-`, `_`, `.`; nothing that
+/// could turn a share link into a fetch of some other address.
+pub fn valid_repo_id(repo: &str) -> bool {
+    let parts: Vec<&str> = repo.split('/').collect();
+    parts.len() == 2
+        && parts.iter().all(|p| {
+            !p.is_empty() && p.len() <= 96 && !p.starts_with('.') && p.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        })
+        && !repo.contains("..")
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ToWorker {
+    Load { source: ModelSource },
+    Run { run_id: u64, request: RunRequest },
+    Cancel { run_id: u64 },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LaneStart {
+    pub mode: String,
+    pub config: GenerationConfig,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum FromWorker {
+    /// The worker's wasm is running and listening.
+    Ready,
+    Progress { file: String, loaded: u64, total: Option<u64> },
+    Loaded { info: ModelInfo, label: String, load_ms: f64 },
+    LoadFailed {
+        /// Which file was at fault, when one was.
+        file: Option<String>,
+        message: String,
+        /// The network could not be reached (offer the bundled model).
+        network: bool,
+    },
+    Started { run_id: u64, prompt_ids: Vec<u32>, prompt_tokens: Vec<String>, prompt_cropped: usize, lanes: Vec<LaneStart> },
+    Step { run_id: u64, lane: usize, index: usize, step: Box<Step>, text: String },
+    LaneDone { run_id: u64, lane: usize, reason: StopReason },
+    Finished { run_id: u64, document: Document, ms: f64, forward_passes: usize },
+    RunFailed { run_id: u64, lane: Option<usize>, field: Option<String>, message: String },
+}
+
+impl FromWorker {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("protocol messages serialise")
+    }
+}
+
+impl ToWorker {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("protocol messages serialise")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repo_ids_are_owner_slash_name_only() {
+        assert!(valid_repo_id("distilbert/distilgpt2"));
+        assert!(valid_repo_id("openai-community/gpt2"));
+        for bad in ["distilgpt2", "a/b/c", "../x", "a/..", "https://evil.example/x", "a/b?c", "a/ b", "/x", "a/"] {
+            assert!(!valid_repo_id(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn messages_round_trip_as_json() {
+        let m = ToWorker::Run {
+            run_id: 3,
+            request: RunRequest { prompt: "Hi".into(), lanes: vec![LaneRequest { config: GenerationConfig::default(), forced_ids: None }], top_n: 20, shared_seed: Some(1) },
+        };
+        assert_eq!(serde_json::from_str::<ToWorker>(&m.to_json()).unwrap(), m);
+    }
+}
