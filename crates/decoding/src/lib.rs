@@ -17,5 +17,5 @@ pub mod vocab;
 pub use config::{ConfigError, GenerationConfig, Mode, ValidConfig};
 pub use generate::{generate, prepare_prompt, Event, Generation, LaneSpec, Options, Prompt};
 pub use model::{Forward, LanguageModel, ModelError};
-pub use record::{Document, Run, Step, StopReason};
+pub use record::{Document, Run, Sequence, Step, StopReason};
 pub use vocab::Vocab;

@@ -71,6 +71,10 @@ impl Engine {
         self.tokenizer.vocab()
     }
 
+    pub fn tokenizer_vocab(&self) -> std::sync::Arc<Vocab> {
+        self.tokenizer.vocab_arc()
+    }
+
     pub fn encode(&self, text: &str) -> Result<Vec<u32>, String> {
         self.tokenizer.encode(text)
     }

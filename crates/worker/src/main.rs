@@ -1,0 +1,172 @@
+//! The web worker: owns the engine, loads models, runs lanes step by step and
+//! yields to its event loop between steps so that Stop (and a new Run) are
+//! seen within one step. The page never touches tensors.
+
+mod fetch;
+mod post;
+
+use ntl_decoding::{Event, Generation};
+use ntl_engine::{Engine, ModelFiles, RunError};
+use ntl_protocol::{FromWorker, LaneStart, ModelSource, ToWorker};
+use post::post;
+use std::cell::{Cell, RefCell};
+use std::ops::ControlFlow;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+#[derive(Default)]
+struct State {
+    engine: RefCell<Option<Rc<Engine>>>,
+    /// The run that may go on; any other run cancels itself at its next step.
+    current_run: Cell<u64>,
+    loading: Cell<bool>,
+}
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn now_ms() -> f64 {
+    scope().performance().map(|p| p.now()).unwrap_or(0.0)
+}
+
+fn main() {
+    let state = Rc::new(State::default());
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        let state = state.clone();
+        let data = ev.data();
+        // Picked files arrive as { json, buffers: [config, weights, tokenizer] }.
+        let (json, buffers) = if let Some(s) = data.as_string() {
+            (s, None)
+        } else {
+            let json = js_sys::Reflect::get(&data, &"json".into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+            let buffers = js_sys::Reflect::get(&data, &"buffers".into()).ok().map(|v: JsValue| js_sys::Array::from(&v));
+            (json, buffers)
+        };
+        match serde_json::from_str::<ToWorker>(&json) {
+            Ok(msg) => handle(state, msg, buffers),
+            Err(e) => post(&FromWorker::RunFailed { run_id: 0, lane: None, field: None, message: format!("bad message to the worker: {e}") }),
+        }
+    });
+    scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    post(&FromWorker::Ready);
+}
+
+fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
+    match msg {
+        ToWorker::Load { source } => {
+            if state.loading.replace(true) {
+                post(&FromWorker::LoadFailed { file: None, message: "a model is already loading".into(), network: false });
+                return;
+            }
+            wasm_bindgen_futures::spawn_local(async move {
+                load(&state, source, buffers).await;
+                state.loading.set(false);
+            });
+        }
+        ToWorker::Run { run_id, request } => {
+            state.current_run.set(run_id);
+            let Some(engine) = state.engine.borrow().clone() else {
+                post(&FromWorker::RunFailed { run_id, lane: None, field: None, message: "no model is loaded yet".into() });
+                return;
+            };
+            wasm_bindgen_futures::spawn_local(async move { run(&state, engine, run_id, request).await });
+        }
+        ToWorker::Cancel { run_id } => {
+            if state.current_run.get() == run_id {
+                state.current_run.set(0);
+            }
+        }
+    }
+}
+
+async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>) {
+    let started = now_ms();
+    let label = source.label();
+    let files = match &source {
+        ModelSource::Files { .. } => match buffers {
+            Some(b) if b.length() == 3 => Ok((0..3).map(|i| js_sys::Uint8Array::new(&b.get(i)).to_vec()).collect::<Vec<_>>()),
+            _ => Err(fetch::LoadFailure { file: None, message: "pick three files: config.json, model.safetensors and tokenizer.json".into(), network: false }),
+        },
+        ModelSource::Bundled { base } => fetch::model_files(base).await,
+        ModelSource::Hub { repo } => {
+            if !ntl_protocol::valid_repo_id(repo) {
+                Err(fetch::LoadFailure { file: None, message: format!("`{repo}` is not a model hub repo id (owner/name)"), network: false })
+            } else {
+                fetch::model_files(&format!("https://huggingface.co/{repo}/resolve/main")).await
+            }
+        }
+    };
+    let files = match files {
+        Ok(f) => f,
+        Err(e) => return post(&FromWorker::LoadFailed { file: e.file, message: e.message, network: e.network }),
+    };
+    // Drop the previous model before building the next one: two would double the memory.
+    state.engine.borrow_mut().take();
+    match Engine::load(ModelFiles { config: &files[0], weights: &files[1], tokenizer: &files[2] }) {
+        Ok(engine) => {
+            let info = engine.info().clone();
+            *state.engine.borrow_mut() = Some(Rc::new(engine));
+            post(&FromWorker::Loaded { info, label, load_ms: now_ms() - started });
+        }
+        Err(e) => post(&FromWorker::LoadFailed { file: Some(e.file().into()), message: e.to_string(), network: false }),
+    }
+}
+
+async fn run(state: &State, engine: Rc<Engine>, run_id: u64, request: ntl_protocol::RunRequest) {
+    let fail = |lane, field, message| post(&FromWorker::RunFailed { run_id, lane, field, message });
+    let prepared = match engine.prepare(&request) {
+        Ok(p) => p,
+        Err(RunError::Config { lane, field, message }) => return fail(Some(lane), field, message),
+        Err(e) => return fail(None, None, e.to_string()),
+    };
+    let started = now_ms();
+    post(&FromWorker::Started {
+        run_id,
+        prompt_tokens: prepared.prompt.ids.iter().map(|&id| engine.vocab().display(id)).collect(),
+        prompt_ids: prepared.prompt.ids.clone(),
+        prompt_cropped: prepared.prompt.cropped,
+        lanes: prepared.lanes.iter().map(|l| LaneStart { mode: l.config.mode.as_str().into(), config: l.config.effective() }).collect(),
+    });
+    let prompt = prepared.prompt.clone();
+    let mut generation = match Generation::start(engine.clone(), engine.tokenizer_vocab(), &prompt.ids, prepared.lanes, &prepared.options) {
+        Ok(g) => g,
+        Err(e) => return fail(None, None, e.to_string()),
+    };
+    let mut forward_passes = 1;
+    let mut on_event = |ev: Event| {
+        match ev {
+            Event::Step { lane, step, index, text } => {
+                post(&FromWorker::Step { run_id, lane, index, step: Box::new(step.clone()), text });
+            }
+            Event::LaneDone { lane, reason } => post(&FromWorker::LaneDone { run_id, lane, reason }),
+        }
+        if state.current_run.get() == run_id { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+    };
+    loop {
+        match generation.advance(&mut on_event) {
+            Ok(true) => forward_passes += 1,
+            Ok(false) => break,
+            Err(e) => return fail(None, None, format!("the model failed: {e}")),
+        }
+        yield_to_event_loop().await;
+        if state.current_run.get() != run_id {
+            generation.cancel(&mut on_event);
+            break;
+        }
+    }
+    let runs = generation.finish();
+    let document = ntl_decoding::Document { prompt_ids: prompt.ids, prompt: request.prompt, prompt_cropped: prompt.cropped, runs };
+    post(&FromWorker::Finished { run_id, document, ms: now_ms() - started, forward_passes });
+}
+
+/// Lets queued messages (Stop, a new Run) be handled before the next step.
+async fn yield_to_event_loop() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = scope().set_timeout_with_callback(&resolve);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}

@@ -1,0 +1,44 @@
+// A static server for dist/ on 127.0.0.1 only, with the right MIME types and
+// the page's Content-Security-Policy as a header (so the worker gets it too).
+// Usage: node scripts/serve.mjs DIR [PORT]   (PORT 0 = any free port; prints the URL)
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve } from 'node:path';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json',
+  '.safetensors': 'application/octet-stream', '.png': 'image/png', '.svg': 'image/svg+xml',
+};
+
+export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; " +
+  "connect-src 'self' https://huggingface.co https://*.huggingface.co https://*.hf.co; style-src 'self' 'unsafe-inline'; " +
+  "img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'";
+
+export function serve(dir, port = 0) {
+  const root = resolve(dir);
+  const server = createServer(async (req, res) => {
+    try {
+      const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      let file = normalize(join(root, path));
+      if (!file.startsWith(root)) { res.writeHead(403).end(); return; }
+      if ((await stat(file).catch(() => null))?.isDirectory()) file = join(file, 'index.html');
+      const body = await readFile(file);
+      const headers = { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream', 'Content-Length': body.length, 'Cache-Control': 'no-cache' };
+      // The page's own CSP (with its loader's hash) is in index.html; workers and other files get the header.
+      if (extname(file) !== '.html') headers['Content-Security-Policy'] = CSP;
+      res.writeHead(200, headers).end(body);
+    } catch {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+    }
+  });
+  return new Promise((ok) => server.listen(port, '127.0.0.1', () => ok(server)));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const dir = process.argv[2] || 'dist';
+  const port = Number(process.argv[3] ?? 8080);
+  const server = await serve(dir, port);
+  const { port: p } = server.address();
+  console.log(`serving ${dir} at http://127.0.0.1:${p}/  (bundled offline model: http://127.0.0.1:${p}/?model=bundled)`);
+}

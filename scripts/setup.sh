@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what building and testing need, skipping what is already there.
+# Everything comes from the package registries (crates.io, npm, Debian).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_browser=${NEED_BROWSER:-1}
+log() { printf '\n== %s\n' "$*"; }
+
+rustup target list --installed | grep -q wasm32-unknown-unknown || { log "wasm32 target"; rustup target add wasm32-unknown-unknown; }
+
+# Trunk 0.22 needs a newer rustc than this machine's 1.95.
+if ! trunk --version 2>/dev/null | grep -q '0.21.14'; then
+  log "trunk 0.21.14 (about 15-27 minutes, once)"
+  cargo install --locked trunk --version 0.21.14
+fi
+
+# Trunk would download wasm-bindgen from GitHub; give it the exact version Cargo.lock uses.
+wb=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock)
+if ! wasm-bindgen --version 2>/dev/null | grep -q " $wb\$"; then
+  log "wasm-bindgen-cli $wb (about 6 minutes, once)"
+  # Not --locked: its lockfile pins a crate version this registry mirror lacks.
+  cargo install wasm-bindgen-cli --version "$wb"
+fi
+
+# wasm-opt (binaryen 132 from npm; Debian's is too old) and playwright-core.
+if [ ! -x tests/e2e/node_modules/.bin/wasm-opt ] || [ ! -d tests/e2e/node_modules/playwright-core ]; then
+  log "npm packages for the build and the browser tests"
+  (cd tests/e2e && npm ci --no-audit --no-fund)
+fi
+
+if [ "$need_browser" = 1 ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; }; then
+  log "chromium and chromedriver (Debian)"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+fi

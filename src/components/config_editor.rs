@@ -1,0 +1,66 @@
+//! One lane's knobs, by HF name, with errors shown next to the knob at fault.
+
+use crate::lane_config::{knobs_for, LaneConfig};
+use ntl_decoding::{ConfigError, Mode};
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub index: usize,
+    pub config: LaneConfig,
+    pub error: Option<ConfigError>,
+    pub on_field: Callback<(&'static str, String)>,
+    pub on_mode: Callback<Mode>,
+    pub on_json: Callback<String>,
+}
+
+const MODES: [(Mode, &str); 4] = [(Mode::Greedy, "greedy"), (Mode::Sample, "sample"), (Mode::Beam, "beam search"), (Mode::Contrastive, "contrastive")];
+
+#[function_component(ConfigEditor)]
+pub fn config_editor(p: &Props) -> Html {
+    let mode = p.config.mode();
+    let on_mode = {
+        let cb = p.on_mode.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            if let Some((m, _)) = MODES.iter().find(|(_, n)| *n == v) {
+                cb.emit(*m);
+            }
+        })
+    };
+    let error_field = p.error.as_ref().and_then(|e| e.field.clone());
+    let knob = |field: &'static str| {
+        let cb = p.on_field.clone();
+        let onchange = Callback::from(move |e: Event| cb.emit((field, e.target_unchecked_into::<HtmlInputElement>().value())));
+        let bad = error_field.as_deref() == Some(field);
+        html! {
+            <label class={classes!("knob", bad.then_some("bad"))} title={field}>
+                <span>{ field }</span>
+                <input data-knob={field} value={p.config.text(field)} placeholder={LaneConfig::default_text(field)} {onchange} />
+            </label>
+        }
+    };
+    let on_json = {
+        let cb = p.on_json.clone();
+        Callback::from(move |e: Event| cb.emit(e.target_unchecked_into::<HtmlTextAreaElement>().value()))
+    };
+    html! {
+        <div class="config">
+            <label class="mode">
+                <span>{ "mode" }</span>
+                <select data-knob="mode" onchange={on_mode}>
+                    { for MODES.iter().map(|(m, n)| html! { <option value={*n} selected={*m == mode}>{ *n }</option> }) }
+                </select>
+            </label>
+            <div class="knobs">{ for knobs_for(mode).into_iter().map(knob) }</div>
+            if let Some(e) = &p.error {
+                <div class="lane-error" data-testid="lane-error" role="alert">{ e.message.clone() }</div>
+            }
+            <details class="json">
+                <summary>{ "generation_config.json" }</summary>
+                <textarea data-testid={format!("lane-json-{}", p.index)} rows="6" value={p.config.to_json()} onchange={on_json} />
+            </details>
+        </div>
+    }
+}

@@ -1,0 +1,52 @@
+//! One lane: its knobs, its text as it streams, its status line.
+
+use super::config_editor::ConfigEditor;
+use super::lane_text::LaneText;
+use crate::app::LaneResult;
+use crate::lane_config::LaneConfig;
+use ntl_decoding::{ConfigError, Mode};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub index: usize,
+    pub config: LaneConfig,
+    pub error: Option<ConfigError>,
+    pub result: Option<LaneResult>,
+    pub running: bool,
+    pub selected: Option<usize>,
+    pub on_field: Callback<(&'static str, String)>,
+    pub on_mode: Callback<Mode>,
+    pub on_json: Callback<String>,
+    pub on_select: Callback<usize>,
+}
+
+#[function_component(LaneColumn)]
+pub fn lane_column(p: &Props) -> Html {
+    let status = match &p.result {
+        None => "not run yet".to_string(),
+        Some(r) => {
+            let mode = if r.mode.is_empty() { p.config.mode().as_str().to_string() } else { r.mode.clone() };
+            let speed = r.tokens_per_s().map(|t| format!(" · {t:.1} tokens/s")).unwrap_or_default();
+            let state = match r.stop {
+                Some(s) => format!("stopped: {}", s.as_str()),
+                None => "running…".into(),
+            };
+            format!("{mode} · {} tokens{speed} · {state}", r.steps.len())
+        }
+    };
+    html! {
+        <section class="lane" data-testid={format!("lane-{}", p.index)}>
+            <h2>{ format!("Lane {}", p.index + 1) }</h2>
+            <ConfigEditor index={p.index} config={p.config.clone()} error={p.error.clone()}
+                on_field={p.on_field.clone()} on_mode={p.on_mode.clone()} on_json={p.on_json.clone()} />
+            <LaneText result={p.result.clone()} selected={p.selected} on_select={p.on_select.clone()} />
+            <div class="lane-status" data-testid="lane-status" data-run={p.result.as_ref().map(|r| r.run_id.to_string()).unwrap_or_default()} data-stop={p.result.as_ref().and_then(|r| r.stop).map(|s| s.as_str()).unwrap_or("")}>{ status }</div>
+            if let Some(r) = p.result.as_ref().filter(|r| r.sequences.len() > 1) {
+                <ol class="sequences">
+                    { for r.sequences.iter().map(|s| html! { <li>{ format!("{:.3} · {}", s.score.unwrap_or(f32::NAN), s.text) }</li> }) }
+                </ol>
+            }
+        </section>
+    }
+}

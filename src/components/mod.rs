@@ -1,0 +1,7 @@
+//! The page's views. They receive state and callbacks; they never hold model data of their own.
+
+pub mod config_editor;
+pub mod lane_column;
+pub mod lane_text;
+pub mod model_panel;
+pub mod step_table;

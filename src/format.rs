@@ -1,0 +1,60 @@
+//! How numbers and tokens look on the page.
+
+/// Whitespace made visible, as tables show tokens: `␣` for a space, `↵` for a newline.
+pub fn visible(token: &str) -> String {
+    let mut out = String::with_capacity(token.len());
+    for c in token.chars() {
+        match c {
+            ' ' => out.push('␣'),
+            '\n' => out.push('↵'),
+            '\t' => out.push('⇥'),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+pub fn prob(p: f32) -> String {
+    if p == 0.0 {
+        "0".into()
+    } else if p >= 0.001 {
+        format!("{:.1}%", p * 100.0)
+    } else {
+        format!("{:.1e}", p)
+    }
+}
+
+pub fn num(x: f32) -> String {
+    format!("{x:.3}")
+}
+
+pub fn bytes(n: u64) -> String {
+    if n >= 1 << 20 {
+        format!("{:.1} MB", n as f64 / 1_048_576.0)
+    } else {
+        format!("{:.0} kB", n as f64 / 1024.0)
+    }
+}
+
+/// Background tint for a token chosen with probability `p`: likely tokens pale, surprising ones strong.
+pub fn tint(p: f32) -> String {
+    let surprise = (1.0 - p.clamp(0.0, 1.0)).powf(1.5);
+    format!("background-color: rgba(255, 140, 0, {:.2})", 0.08 + 0.55 * surprise)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whitespace_is_visible() {
+        assert_eq!(visible(" the\n"), "␣the↵");
+    }
+
+    #[test]
+    fn probabilities_read_as_percent_or_scientific() {
+        assert_eq!(prob(0.4567), "45.7%");
+        assert_eq!(prob(0.00012), "1.2e-4");
+    }
+}

@@ -1,0 +1,60 @@
+//! The page's end of the worker protocol: spawn, send, receive, terminate.
+
+use ntl_protocol::{FromWorker, ToWorker};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{ErrorEvent, MessageEvent, Worker};
+use yew::Callback;
+
+pub struct WorkerLink {
+    worker: Worker,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+/// Trunk's loader shim boots the worker's wasm (no-modules build).
+const WORKER_URL: &str = "./worker_loader.js";
+
+impl WorkerLink {
+    pub fn spawn(on_message: Callback<FromWorker>, on_crash: Callback<String>) -> Result<WorkerLink, String> {
+        let worker = Worker::new(WORKER_URL).map_err(|e| format!("could not start the worker: {e:?}"))?;
+        let crash = on_crash.clone();
+        let on_msg = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+            match ev.data().as_string().map(|s| serde_json::from_str::<FromWorker>(&s)) {
+                Some(Ok(msg)) => on_message.emit(msg),
+                Some(Err(e)) => crash.emit(format!("unreadable message from the worker: {e}")),
+                None => crash.emit("unreadable message from the worker".into()),
+            }
+        });
+        let on_err = Closure::<dyn FnMut(ErrorEvent)>::new(move |ev: ErrorEvent| {
+            ev.prevent_default();
+            let what = ev.message();
+            on_crash.emit(if what.is_empty() { "the model worker stopped (out of memory?)".into() } else { format!("the model worker crashed: {what}") });
+        });
+        worker.set_onmessage(Some(on_msg.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_err.as_ref().unchecked_ref()));
+        Ok(WorkerLink { worker, _on_message: on_msg, _on_error: on_err })
+    }
+
+    pub fn send(&self, msg: &ToWorker) {
+        let _ = self.worker.post_message(&msg.to_json().into());
+    }
+
+    /// Sends a message with buffers moved (not copied) to the worker.
+    pub fn send_with_buffers(&self, msg: &ToWorker, buffers: Vec<js_sys::ArrayBuffer>) {
+        let list = js_sys::Array::new();
+        for b in &buffers {
+            list.push(b);
+        }
+        let obj = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&obj, &"json".into(), &msg.to_json().into());
+        let _ = js_sys::Reflect::set(&obj, &"buffers".into(), &list);
+        let _ = self.worker.post_message_with_transfer(&obj, &list);
+    }
+}
+
+impl Drop for WorkerLink {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}

@@ -1,0 +1,64 @@
+// Shared by the browser tests: serve dist/ on 127.0.0.1, launch Debian's
+// Chromium headless with a fresh profile, open the page on the bundled model.
+import { chromium } from 'playwright-core';
+import { mkdtempSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '../../scripts/serve.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const ROOT = join(here, '..', '..');
+export const ARTIFACTS = join(here, 'artifacts');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+export async function start() {
+  const server = await serve(join(ROOT, 'dist'), 0);
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const profile = mkdtempSync(join(tmpdir(), 'ntl-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1500, height: 1000 },
+  });
+  const errors = [];
+  const open = async (query = '?model=bundled') => {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(base + query);
+    return page;
+  };
+  const close = async () => { await context.close(); server.close(); };
+  return { base, context, open, close, errors };
+}
+
+export async function modelReady(page, timeout = 120_000) {
+  await page.waitForSelector('[data-testid="model-status"][data-state="ready"]', { timeout });
+}
+
+/// Clicks Run and waits until every lane reports a stop reason.
+export async function runAll(page, timeout = 300_000) {
+  const before = Number(await page.getAttribute('.page', 'data-run'));
+  await page.click('[data-testid="run"]');
+  await page.waitForFunction((prev) => {
+    const run = document.querySelector('.page').dataset;
+    const s = [...document.querySelectorAll('[data-testid="lane-status"]')];
+    return Number(run.run) > prev && run.running === 'false' && s.length === 4 && s.every((e) => e.dataset.stop && e.dataset.run === run.run);
+  }, before, { timeout });
+}
+
+export async function laneTexts(page) {
+  return page.$$eval('[data-testid^="lane-"] [data-testid="lane-text"]', (els) => els.map((e) => e.innerText));
+}
+
+export async function setKnob(page, lane, knob, value) {
+  const input = page.locator(`[data-testid="lane-${lane}"] [data-knob="${knob}"]`);
+  await input.fill(String(value));
+  await input.dispatchEvent('change');
+}
