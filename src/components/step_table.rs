@@ -21,7 +21,7 @@ pub fn step_table(p: &Props) -> Html {
     let how = if s.forced {
         "given (scoring a text)".to_string()
     } else if let Some(u) = s.draw {
-        format!("drawn at random (u = {u:.3})")
+        format!("won the seeded random race (Gumbel-max; its u = {u:.3})")
     } else if s.beams.is_some() {
         "the best-scoring beam continuation".to_string()
     } else if s.contrastive.is_some() {

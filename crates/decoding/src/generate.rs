@@ -20,7 +20,7 @@ pub struct LaneSpec {
 pub struct Options {
     /// Candidates kept per step table.
     pub top_n: usize,
-    /// When set, every sampling lane uses the same uniform draw at each step
+    /// When set, every sampling lane uses the same uniforms at each step
     /// (seeded by this), so lanes differ by their knobs, not by luck.
     pub shared_seed: Option<u64>,
 }
@@ -125,7 +125,7 @@ impl<M: LanguageModel> Generation<M> {
         let env = LaneEnv { vocab: &self.vocab, prompt: &self.prompt, n_positions: self.model.n_positions(), top_n: self.top_n };
         let lanes = &mut self.lanes;
         let active = &mut self.active;
-        let draw = self.shared.as_mut().filter(|_| lanes.iter().zip(active.iter()).any(|(l, &a)| a && l.uses_draws())).map(|d| d.uniform());
+        let draws = self.shared.as_mut().filter(|_| lanes.iter().zip(active.iter()).any(|(l, &a)| a && l.uses_draws())).map(|d| d.uniforms(v));
         let mut src = Vec::new();
         let mut tokens = Vec::new();
         let mut next_ranges = self.ranges.clone();
@@ -141,7 +141,7 @@ impl<M: LanguageModel> Generation<M> {
                 vocab_size: v,
                 hidden_size: h,
             };
-            let (step, next) = lanes[i].advance(&out, &env, draw);
+            let (step, next) = lanes[i].advance(&out, &env, draws.as_deref());
             if let Some(step) = &step {
                 let text = streamable_text(&self.vocab.concat_bytes(lanes[i].generated()));
                 let index = self.steps_done[i];

@@ -104,7 +104,8 @@ pub struct Step {
     pub funnel: Vec<FunnelStage>,
     /// Sorted by processed probability, highest first; removed tokens last.
     pub top: Vec<Candidate>,
-    /// The uniform number that picked a sampled token.
+    /// For a sampled token: the uniform `u` it drew in the Gumbel-max race
+    /// (the winner has the largest `ln p − ln(−ln u)`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub draw: Option<f64>,
     /// The token was given (teacher forcing), not chosen.

@@ -1,5 +1,12 @@
-//! Drawing a token from a processed distribution, reproducibly: ChaCha8 seeded
-//! with the lane's seed gives the same draws natively and in wasm.
+//! Drawing a token from a processed distribution, reproducibly on every target.
+//!
+//! Gumbel-max: each token gets its own uniform `u` (ChaCha8, seeded) and the
+//! token with the largest `ln p − ln(−ln u)` wins. That samples exactly from
+//! `p`, and unlike an inverse-CDF walk it does not depend on sorting or
+//! summing thousands of probabilities, so the last-bit differences between
+//! native and wasm matrix kernels cannot change the token (only a near-exact
+//! tie between the two best keys could). Lanes that share the uniforms are
+//! coupled token by token: they differ only where their knobs differ.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -13,27 +20,29 @@ impl Draws {
         Draws { rng: ChaCha8Rng::seed_from_u64(seed) }
     }
 
-    /// Uniform in [0, 1) with 53 random bits.
+    /// Uniform in (0, 1) with 53 random bits.
     pub fn uniform(&mut self) -> f64 {
-        (self.rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+        ((self.rng.next_u64() >> 11) as f64 + 0.5) * (1.0 / (1u64 << 53) as f64)
+    }
+
+    /// One uniform per token of the vocabulary (the stream advances by `n` every step).
+    pub fn uniforms(&mut self, n: usize) -> Vec<f64> {
+        (0..n).map(|_| self.uniform()).collect()
     }
 }
 
-/// Inverse CDF over tokens ordered by probability, highest first: a small draw
-/// picks a likely token, so lanes sharing draws differ only by their knobs.
-pub fn pick(probs: &[f32], u: f64) -> usize {
-    let mut order: Vec<usize> = (0..probs.len()).filter(|&i| probs[i] > 0.0).collect();
-    order.sort_by(|&a, &b| probs[b].total_cmp(&probs[a]).then(a.cmp(&b)));
-    let total: f64 = order.iter().map(|&i| probs[i] as f64).sum();
-    let target = u * total;
-    let mut cum = 0.0f64;
-    for &i in &order {
-        cum += probs[i] as f64;
-        if target < cum {
-            return i;
+/// The Gumbel-max winner among tokens with non-zero probability.
+pub fn pick(probs: &[f32], uniforms: &[f64]) -> usize {
+    let mut best = (f64::NEG_INFINITY, 0usize);
+    for (i, (&p, &u)) in probs.iter().zip(uniforms).enumerate() {
+        if p > 0.0 {
+            let key = (p as f64).ln() - (-u.ln()).ln();
+            if key > best.0 {
+                best = (key, i);
+            }
         }
     }
-    *order.last().unwrap_or(&0)
+    best.1
 }
 
 #[cfg(test)]
@@ -42,19 +51,31 @@ mod tests {
 
     #[test]
     fn same_seed_same_draws_and_different_seeds_differ() {
-        let a: Vec<f64> = { let mut d = Draws::new(1); (0..4).map(|_| d.uniform()).collect() };
-        let b: Vec<f64> = { let mut d = Draws::new(1); (0..4).map(|_| d.uniform()).collect() };
-        let c: Vec<f64> = { let mut d = Draws::new(2); (0..4).map(|_| d.uniform()).collect() };
-        assert_eq!(a, b);
-        assert_ne!(a, c);
-        assert!(a.iter().all(|u| (0.0..1.0).contains(u)));
+        let a = Draws::new(1).uniforms(4);
+        assert_eq!(a, Draws::new(1).uniforms(4));
+        assert_ne!(a, Draws::new(2).uniforms(4));
+        assert!(a.iter().all(|u| *u > 0.0 && *u < 1.0));
     }
 
     #[test]
-    fn pick_walks_from_the_most_likely_token() {
-        let probs = [0.1, 0.6, 0.0, 0.3];
-        assert_eq!(pick(&probs, 0.0), 1);
-        assert_eq!(pick(&probs, 0.65), 3);
-        assert_eq!(pick(&probs, 0.95), 0);
+    fn never_picks_a_removed_token_and_a_single_survivor_always_wins() {
+        let mut d = Draws::new(3);
+        for _ in 0..100 {
+            assert_eq!(pick(&[0.0, 1.0, 0.0], &d.uniforms(3)), 1);
+        }
+    }
+
+    #[test]
+    fn frequencies_follow_the_distribution() {
+        let probs = [0.5f32, 0.3, 0.2];
+        let mut d = Draws::new(7);
+        let mut counts = [0usize; 3];
+        let n = 20_000;
+        for _ in 0..n {
+            counts[pick(&probs, &d.uniforms(3))] += 1;
+        }
+        for (c, p) in counts.iter().zip(probs) {
+            assert!((*c as f32 / n as f32 - p).abs() < 0.015, "{counts:?}");
+        }
     }
 }

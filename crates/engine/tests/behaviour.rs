@@ -3,6 +3,9 @@
 
 mod common;
 
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 use common::*;
 use ntl_decoding::{Event, GenerationConfig, StopReason};
 use ntl_engine::{Engine, LaneRequest, RunRequest};
@@ -19,7 +22,8 @@ fn run(e: &Engine, prompt: &str, configs: &[&str]) -> ntl_decoding::Document {
 
 const P: &str = "The best way to learn programming is";
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn greedy_twice_gives_the_same_text() {
     let e = engine("tiny");
     let a = run(&e, P, &[r#"{"max_new_tokens": 12}"#]);
@@ -27,14 +31,16 @@ fn greedy_twice_gives_the_same_text() {
     assert_eq!(a.runs[0].text, b.runs[0].text);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn top_k_1_sampling_equals_greedy() {
     let e = engine("tiny");
     let d = run(&e, P, &[r#"{"max_new_tokens": 12}"#, r#"{"max_new_tokens": 12, "do_sample": true, "top_k": 1, "seed": 9}"#]);
     assert_eq!(d.runs[0].token_ids, d.runs[1].token_ids);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn same_seed_same_text_different_seeds_different_text() {
     let e = engine("tiny");
     let d = run(&e, P, &[
@@ -46,7 +52,8 @@ fn same_seed_same_text_different_seeds_different_text() {
     assert_ne!(d.runs[0].token_ids, d.runs[2].token_ids);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn four_lanes_batched_equal_each_lane_run_alone() {
     let e = engine("tiny");
     let configs = [
@@ -68,7 +75,8 @@ fn four_lanes_batched_equal_each_lane_run_alone() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn generation_stops_with_context_full_at_n_positions() {
     let e = engine("tiny"); // 64 positions
     // An empty eos list: nothing ends the run but the context.
@@ -78,7 +86,8 @@ fn generation_stops_with_context_full_at_n_positions() {
     assert_eq!(d.prompt_ids.len() + r.token_ids.len(), 64);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn an_over_long_prompt_is_cropped_from_the_left_and_reported() {
     let e = engine("tiny");
     let long = "word ".repeat(200);
@@ -88,7 +97,8 @@ fn an_over_long_prompt_is_cropped_from_the_left_and_reported() {
     assert_eq!(d.runs[0].token_ids.len(), 10);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn an_empty_prompt_starts_from_endoftext() {
     let e = engine("tiny");
     let d = run(&e, "", &[r#"{"max_new_tokens": 3}"#]);
@@ -96,13 +106,15 @@ fn an_empty_prompt_starts_from_endoftext() {
     assert_eq!(d.runs[0].token_ids.len(), 3);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn endoftext_typed_in_the_prompt_is_the_special_token() {
     let e = engine("tiny");
     assert_eq!(e.encode("<|endoftext|>").unwrap(), vec![50256]);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn probabilities_in_a_table_never_sum_above_one_and_the_funnel_ends_at_kept() {
     let e = engine("tiny");
     let d = run(&e, P, &[r#"{"max_new_tokens": 6, "do_sample": true, "top_k": 30, "top_p": 0.8, "temperature": 0.9, "seed": 2}"#]);
@@ -116,7 +128,8 @@ fn probabilities_in_a_table_never_sum_above_one_and_the_funnel_ends_at_kept() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn events_stream_every_step_and_a_break_cancels_all_lanes() {
     let e = engine("tiny");
     let lanes = vec![
@@ -136,7 +149,8 @@ fn events_stream_every_step_and_a_break_cancels_all_lanes() {
     assert!(doc.runs.iter().all(|r| r.steps.len() <= 4), "stopped within a step");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn shared_randomness_makes_identical_sampling_lanes_identical_whatever_their_seeds() {
     let e = engine("tiny");
     let lanes = vec![
@@ -148,7 +162,8 @@ fn shared_randomness_makes_identical_sampling_lanes_identical_whatever_their_see
     assert!(d.runs[0].steps.iter().zip(&d.runs[1].steps).all(|(a, b)| a.draw == b.draw && a.draw.is_some()));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn invalid_knobs_are_reported_with_their_lane_and_field() {
     let e = engine("tiny");
     let lanes = vec![
@@ -162,7 +177,8 @@ fn invalid_knobs_are_reported_with_their_lane_and_field() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn streamed_text_never_shows_a_broken_character() {
     let e = engine("tiny");
     // Force a crab emoji split over byte-level tokens.
@@ -182,4 +198,20 @@ fn streamed_text_never_shows_a_broken_character() {
     assert_eq!(texts.last().unwrap(), " I like 🦀 crabs");
     assert_eq!(doc.runs[0].text, " I like 🦀 crabs");
     assert_eq!(doc.runs[0].stop_reason, StopReason::ForcedEnd);
+}
+
+/// The same seed must give the same tokens natively and in wasm: these ids were
+/// recorded natively (tests/fixtures/native-sampling.json) and both targets check them.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn seeded_sampling_gives_the_recorded_tokens_on_every_target() {
+    let e = engine("tiny");
+    let want = hf("native-sampling.json");
+    for case in want["cases"].as_array().unwrap() {
+        let config = case["config"].to_string();
+        let d = run(&e, P, &[config.as_str()]);
+        assert_eq!(d.runs[0].token_ids, ids(&case["token_ids"]), "{config}");
+        let p0 = case["first_step_top_prob"].as_f64().unwrap() as f32;
+        assert!((d.runs[0].steps[0].top[0].prob - p0).abs() < 1e-5);
+    }
 }

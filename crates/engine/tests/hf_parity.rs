@@ -4,6 +4,9 @@
 
 mod common;
 
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 use common::*;
 use ntl_decoding::{GenerationConfig, LanguageModel};
 use ntl_engine::{Engine, LaneRequest, RunRequest};
@@ -17,7 +20,8 @@ fn run_one(engine: &Engine, prompt: &str, config: &serde_json::Value, forced: Op
     engine.run(&req, |_| std::ops::ControlFlow::Continue(())).expect("run")
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn tokenizer_matches_hf_ids_including_the_lesson_prompt() {
     let e = engine("tiny");
     assert_eq!(e.encode("The best way to learn programming is").unwrap(), vec![464, 1266, 835, 284, 2193, 8300, 318]);
@@ -55,12 +59,14 @@ fn check_logits(model: &str, fixture: &str) {
     assert!(checked >= 20, "only {checked} logit rows checked");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn logits_match_hf_through_the_kv_cache_f16_checkpoint() {
     check_logits("tiny", "tiny.json");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn logits_match_hf_bf16_checkpoint() {
     check_logits("tiny-bf16", "tiny-bf16.json");
 }
@@ -69,7 +75,8 @@ fn is_sampling(cfg: &serde_json::Value) -> bool {
     cfg.get("do_sample").and_then(|v| v.as_bool()).unwrap_or(false)
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn deterministic_modes_match_hf_token_ids_and_beam_scores() {
     let e = engine("tiny");
     let mut n = 0;
@@ -96,7 +103,8 @@ fn deterministic_modes_match_hf_token_ids_and_beam_scores() {
     assert!(n >= 40, "only {n} deterministic runs checked");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn contrastive_search_matches_transformers_4_55() {
     let e = engine("tiny");
     let runs = hf("tiny-contrastive.json");
@@ -110,7 +118,8 @@ fn contrastive_search_matches_transformers_4_55() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn sampling_distributions_match_hf_at_every_step_on_hf_sampled_tokens() {
     let e = engine("tiny");
     let mut steps_checked = 0;

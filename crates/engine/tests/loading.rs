@@ -3,6 +3,9 @@
 
 mod common;
 
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 use common::*;
 use ntl_engine::LoadError;
 
@@ -15,7 +18,8 @@ fn load_err(f: &Files) -> LoadError {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn keys_without_prefix_and_attn_bias_buffers_load_to_the_same_logits() {
     let base = files("tiny");
     let want = base.load().unwrap().logits(PROMPT).unwrap();
@@ -35,7 +39,8 @@ fn keys_without_prefix_and_attn_bias_buffers_load_to_the_same_logits() {
     assert_eq!(got, want);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn truncated_download_is_named_as_such() {
     let mut f = files("tiny");
     f.weights.truncate(f.weights.len() / 2);
@@ -44,7 +49,8 @@ fn truncated_download_is_named_as_such() {
     assert!(e.to_string().contains("truncated"), "{e}");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_file_that_is_not_safetensors_is_refused() {
     for junk in [b"<html>Not Found</html>".to_vec(), vec![0u8; 3], b"\xff\xff\xff\xff\xff\xff\xff\xffjunk".to_vec()] {
         let f = Files { weights: junk, ..files("tiny") };
@@ -52,7 +58,8 @@ fn a_file_that_is_not_safetensors_is_refused() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_header_that_lies_about_offsets_is_refused() {
     let mut f = files("tiny");
     let n = u64::from_le_bytes(f.weights[..8].try_into().unwrap()) as usize;
@@ -68,7 +75,8 @@ fn a_header_that_lies_about_offsets_is_refused() {
     assert_eq!(e.file(), "model.safetensors", "{e}");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_missing_tensor_is_named() {
     let base = files("tiny");
     let f = Files { weights: rewrite_safetensors(&base.weights, |k| (k != "transformer.h.1.mlp.c_fc.weight").then(|| k.to_string()), vec![]), ..files("tiny") };
@@ -76,7 +84,8 @@ fn a_missing_tensor_is_named() {
     assert!(e.to_string().contains("h.1.mlp.c_fc.weight"), "{e}");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn weights_that_do_not_match_the_config_say_which_tensor_and_why() {
     let mut f = files("tiny");
     let mut cfg: serde_json::Value = serde_json::from_slice(&f.config).unwrap();
@@ -86,7 +95,8 @@ fn weights_that_do_not_match_the_config_say_which_tensor_and_why() {
     assert!(e.to_string().contains("has shape") && e.to_string().contains("n_embd=64"), "{e}");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_llama_config_is_refused_by_name() {
     let f = Files { config: br#"{"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32}"#.to_vec(), ..files("tiny") };
     let e = load_err(&f);
@@ -94,7 +104,8 @@ fn a_llama_config_is_refused_by_name() {
     assert!(e.to_string().contains("llama"), "{e}");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn tokenizer_larger_than_the_model_vocabulary_is_refused() {
     let mut f = files("tiny");
     let mut cfg: serde_json::Value = serde_json::from_slice(&f.config).unwrap();
@@ -107,7 +118,8 @@ fn tokenizer_larger_than_the_model_vocabulary_is_refused() {
     assert!(e.to_string().contains("do not belong together"), "{e}");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn malformed_and_non_bpe_tokenizers_are_refused() {
     let f = Files { tokenizer: b"{ not json".to_vec(), ..files("tiny") };
     assert_eq!(load_err(&f).file(), "tokenizer.json");
@@ -117,7 +129,8 @@ fn malformed_and_non_bpe_tokenizers_are_refused() {
     assert!(e.to_string().contains("WordPiece"), "{e}");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn model_info_reports_shapes_and_storage() {
     let e = engine("tiny");
     let info = e.info();

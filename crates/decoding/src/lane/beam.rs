@@ -92,7 +92,7 @@ impl BeamLane {
 }
 
 impl Lane for BeamLane {
-    fn advance(&mut self, out: &RowOutputs, env: &LaneEnv, _draw: Option<f64>) -> (Option<Step>, Next) {
+    fn advance(&mut self, out: &RowOutputs, env: &LaneEnv, _shared: Option<&[f64]>) -> (Option<Step>, Next) {
         let nb = self.num_beams;
         let v = out.vocab_size;
         let prompt_len = self.prompt.len();

@@ -51,7 +51,7 @@ impl ContrastiveLane {
 }
 
 impl Lane for ContrastiveLane {
-    fn advance(&mut self, out: &RowOutputs, env: &LaneEnv, _draw: Option<f64>) -> (Option<Step>, Next) {
+    fn advance(&mut self, out: &RowOutputs, env: &LaneEnv, _shared: Option<&[f64]>) -> (Option<Step>, Next) {
         let alpha = self.cfg.penalty_alpha;
         let mut step = None;
         let (next_logits, src_row) = match self.pending.take() {

@@ -52,7 +52,7 @@ pub struct LaneEnv<'a> {
 
 pub trait Lane {
     /// Consumes this lane's outputs; returns the new step (if one was decided) and what to feed.
-    fn advance(&mut self, out: &RowOutputs, env: &LaneEnv, draw: Option<f64>) -> (Option<Step>, Next);
+    fn advance(&mut self, out: &RowOutputs, env: &LaneEnv, shared: Option<&[f64]>) -> (Option<Step>, Next);
     /// Ends the lane early (cancel).
     fn cancel(&mut self);
     fn into_run(self: Box<Self>, env: &LaneEnv) -> Run;

@@ -35,7 +35,7 @@ impl SingleLane {
 }
 
 impl Lane for SingleLane {
-    fn advance(&mut self, out: &RowOutputs, env: &LaneEnv, shared_draw: Option<f64>) -> (Option<Step>, Next) {
+    fn advance(&mut self, out: &RowOutputs, env: &LaneEnv, shared: Option<&[f64]>) -> (Option<Step>, Next) {
         let logits = out.logits(0);
         let ctx = Context { ids: &self.ids, prompt_len: self.prompt_len };
         let obs = observe(&self.pipeline, &ctx, logits, Input::Logits);
@@ -43,8 +43,16 @@ impl Lane for SingleLane {
         let (chosen, draw, forced) = match &self.forced {
             Some(f) => (f[n], None, true),
             None if self.cfg.is_sampling() => {
-                let u = shared_draw.unwrap_or_else(|| self.draws.uniform());
-                (pick(&obs.probs, u) as u32, Some(u), false)
+                let own;
+                let u = match shared {
+                    Some(u) => u,
+                    None => {
+                        own = self.draws.uniforms(obs.probs.len());
+                        &own
+                    }
+                };
+                let chosen = pick(&obs.probs, u);
+                (chosen as u32, Some(u[chosen]), false)
             }
             None => (argmax(&obs.processed) as u32, None, false),
         };

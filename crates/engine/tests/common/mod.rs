@@ -3,10 +3,12 @@
 #![allow(dead_code)]
 
 use ntl_engine::{Engine, ModelFiles};
-use std::path::PathBuf;
 
-pub fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
+// Fixtures are compiled in, so the same tests run natively and in the browser.
+macro_rules! fixture {
+    ($path:literal) => {
+        include_bytes!(concat!("../../../../tests/fixtures/", $path))
+    };
 }
 
 pub struct Files {
@@ -16,9 +18,12 @@ pub struct Files {
 }
 
 pub fn files(model: &str) -> Files {
-    let dir = fixtures().join("models").join(model);
-    let read = |name: &str| std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{}/{name}: {e}", dir.display()));
-    Files { config: read("config.json"), weights: read("model.safetensors"), tokenizer: read("tokenizer.json") }
+    let tokenizer = fixture!("models/tokenizer.json").to_vec();
+    match model {
+        "tiny" => Files { config: fixture!("models/tiny/config.json").to_vec(), weights: fixture!("models/tiny/model.safetensors").to_vec(), tokenizer },
+        "tiny-bf16" => Files { config: fixture!("models/tiny-bf16/config.json").to_vec(), weights: fixture!("models/tiny-bf16/model.safetensors").to_vec(), tokenizer },
+        other => panic!("no fixture model {other}"),
+    }
 }
 
 impl Files {
@@ -32,8 +37,14 @@ pub fn engine(model: &str) -> Engine {
 }
 
 pub fn hf(name: &str) -> serde_json::Value {
-    let path = fixtures().join("hf").join(name);
-    serde_json::from_slice(&std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).expect("fixture JSON")
+    let bytes: &[u8] = match name {
+        "tiny.json" => fixture!("hf/tiny.json"),
+        "tiny-bf16.json" => fixture!("hf/tiny-bf16.json"),
+        "tiny-contrastive.json" => fixture!("hf/tiny-contrastive.json"),
+        "native-sampling.json" => fixture!("native-sampling.json"),
+        other => panic!("no fixture {other}"),
+    };
+    serde_json::from_slice(bytes).expect("fixture JSON")
 }
 
 pub fn prompt_text(run_name: &str) -> &'static str {
