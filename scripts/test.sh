@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The README's "run every test" command: native tests, the engine as wasm in
+# headless Chromium, then the built page end to end in headless Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+export PATH="$PWD/tests/e2e/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+echo "== native: decoding, protocol, engine (HF parity), CLI, page logic"
+cargo test --workspace --exclude ntl-worker
+
+echo "== wasm in headless Chromium: the engine against the same fixtures"
+CHROMEDRIVER=/usr/bin/chromedriver \
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+WASM_BINDGEN_TEST_TIMEOUT=1200 \
+  cargo test -p ntl-engine --target wasm32-unknown-unknown --test hf_parity --test behaviour --test loading
+
+echo "== the page, built and served on 127.0.0.1, driven in headless Chromium"
+scripts/build.sh
+(cd tests/e2e && npm test)
