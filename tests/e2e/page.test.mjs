@@ -103,3 +103,15 @@ test('a broken model file shows an error naming it, and the page still runs afte
   assert.ok((await laneTexts(page))[0].trim().length > 0);
   await page.close();
 });
+
+test('when the model hub cannot be reached the page says so and runs the bundled model', async () => {
+  // No ?model=: the default is distilgpt2 from the hub, which this machine cannot reach.
+  const page = await env.open('');
+  await modelReady(page, 180_000);
+  const notice = await page.textContent('[data-testid="model-notice"]');
+  assert.match(notice, /could not be reached/);
+  assert.match(await page.textContent('[data-testid="model-status"]'), /bundled/i);
+  await runAll(page);
+  assert.ok((await laneTexts(page))[0].trim().length > 0);
+  await page.close();
+});
