@@ -51,6 +51,7 @@ pub enum Msg {
     WorkerCrashed(String),
     RestartWorker,
     Prompt(String),
+    Preset(usize),
     Run,
     Stop,
     LaneField { lane: usize, field: &'static str, value: String },
@@ -74,6 +75,7 @@ pub struct App {
     hub_is_default: bool,
     notice: Option<String>,
     hub_repo: String,
+    preset: usize,
     prompt: String,
     lanes: [LaneConfig; LANES],
     lane_errors: [Option<ConfigError>; LANES],
@@ -252,7 +254,7 @@ impl Component for App {
     type Properties = ();
 
     fn create(ctx: &Context<Self>) -> Self {
-        let preset = &presets::FOUR_RUNS;
+        let preset = &presets::PRESETS[0];
         let (source, hub_is_default) = initial_source();
         let mut app = App {
             link: None,
@@ -262,6 +264,7 @@ impl Component for App {
             hub_is_default,
             notice: None,
             hub_repo: DEFAULT_HUB_REPO.into(),
+            preset: 0,
             prompt: preset.prompt.into(),
             lanes: presets::lanes(preset),
             lane_errors: Default::default(),
@@ -295,6 +298,14 @@ impl Component for App {
                 }
             }
             Msg::Prompt(p) => self.prompt = p,
+            Msg::Preset(i) => {
+                if let Some(p) = presets::PRESETS.get(i) {
+                    self.preset = i;
+                    self.prompt = p.prompt.into();
+                    self.lanes = presets::lanes(p);
+                    self.lane_errors = Default::default();
+                }
+            }
             Msg::Run => self.start_run(),
             Msg::Stop => {
                 if let (Some(link), Some(run_id)) = (&self.link, self.running) {
@@ -371,6 +382,15 @@ impl Component for App {
                     />
                 </header>
                 <section class="prompt-row">
+                    <div class="preset-row">
+                        <label for="preset">{ "Lesson" }</label>
+                        <select id="preset" data-testid="preset" onchange={link.callback(|e: Event| Msg::Preset(
+                            e.target_unchecked_into::<web_sys::HtmlSelectElement>().value().parse().unwrap_or(0)))}>
+                            { for presets::PRESETS.iter().enumerate().map(|(i, p)| html! {
+                                <option value={i.to_string()} selected={i == self.preset}>{ p.name }</option>
+                            }) }
+                        </select>
+                    </div>
                     <label for="prompt">{ "Prompt" }</label>
                     <textarea id="prompt" data-testid="prompt" rows="2" value={self.prompt.clone()} oninput={on_prompt} />
                     <div class="actions">
@@ -381,7 +401,7 @@ impl Component for App {
                     if self.prompt_cropped > 0 {
                         <p class="notice">{ format!("The prompt was longer than the model's context: its first {} tokens were left out.", self.prompt_cropped) }</p>
                     }
-                    <p class="hint"><strong>{ presets::FOUR_RUNS.name }</strong>{ ": " }{ presets::FOUR_RUNS.notice }</p>
+                    <p class="hint" data-testid="preset-notice"><strong>{ presets::PRESETS[self.preset].name }</strong>{ ": " }{ presets::PRESETS[self.preset].notice }</p>
                 </section>
                 if let Some(e) = &self.error {
                     <div class="error" data-testid="error" role="alert">{ e }</div>

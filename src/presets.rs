@@ -1,4 +1,4 @@
-//! Ready comparisons. The default is the lesson's "four runs, one prompt".
+//! The lessons as one-click comparisons, each with one sentence on what to notice.
 
 use crate::lane_config::LaneConfig;
 
@@ -10,17 +10,96 @@ pub struct Preset {
     pub notice: &'static str,
 }
 
-pub const FOUR_RUNS: Preset = Preset {
-    name: "Four runs, one prompt",
-    prompt: "The best way to learn programming is",
-    lanes: [
-        r#"{"max_new_tokens": 40}"#,
-        r#"{"do_sample": true, "temperature": 0.7, "top_p": 0.9, "max_new_tokens": 40, "seed": 0}"#,
-        r#"{"do_sample": true, "temperature": 1.5, "max_new_tokens": 40, "seed": 0}"#,
-        r#"{"no_repeat_ngram_size": 3, "max_new_tokens": 40}"#,
-    ],
-    notice: "Greedy repeats itself; temperature 0.7 with top-p stays fluent but varies; 1.5 falls apart; banning repeated 3-grams breaks greedy's loop.",
-};
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "Four runs, one prompt",
+        prompt: "The best way to learn programming is",
+        lanes: [
+            r#"{"max_new_tokens": 40}"#,
+            r#"{"do_sample": true, "temperature": 0.7, "top_p": 0.9, "max_new_tokens": 40, "seed": 0}"#,
+            r#"{"do_sample": true, "temperature": 1.5, "max_new_tokens": 40, "seed": 0}"#,
+            r#"{"no_repeat_ngram_size": 3, "max_new_tokens": 40}"#,
+        ],
+        notice: "Greedy repeats itself; temperature 0.7 with top-p stays fluent but varies; 1.5 falls apart; banning repeated 3-grams breaks greedy's loop.",
+    },
+    Preset {
+        name: "Temperature sweep",
+        prompt: "The best way to learn programming is",
+        lanes: [
+            r#"{"do_sample": true, "temperature": 0.1, "top_k": 0, "max_new_tokens": 30, "seed": 0}"#,
+            r#"{"do_sample": true, "temperature": 1.0, "top_k": 0, "max_new_tokens": 30, "seed": 0}"#,
+            r#"{"do_sample": true, "temperature": 2.0, "top_k": 0, "max_new_tokens": 30, "seed": 0}"#,
+            r#"{"max_new_tokens": 30}"#,
+        ],
+        notice: "Temperature 0.1 reads almost like greedy (compare lane 4); 2.0 flattens the distribution until the text stops being English — watch the entropy in each step's funnel.",
+    },
+    Preset {
+        name: "Top-k vs top-p",
+        prompt: "The best way to learn programming is",
+        lanes: [
+            r#"{"do_sample": true, "top_k": 5, "max_new_tokens": 30, "seed": 0}"#,
+            r#"{"do_sample": true, "top_k": 50, "max_new_tokens": 30, "seed": 0}"#,
+            r#"{"do_sample": true, "top_k": 0, "top_p": 0.9, "max_new_tokens": 30, "seed": 0}"#,
+            r#"{"max_new_tokens": 30}"#,
+        ],
+        notice: "top-k keeps a fixed number of candidates whatever the model's confidence; top-p keeps as many as it takes to reach 90% — few when the model is sure, many when it is not (see 'kept' in each table).",
+    },
+    Preset {
+        name: "Repetition: penalty and stop",
+        prompt: "The history of computers is",
+        lanes: [
+            r#"{"max_new_tokens": 40}"#,
+            r#"{"repetition_penalty": 1.3, "max_new_tokens": 40}"#,
+            r#"{"repetition_penalty": 1.8, "max_new_tokens": 40}"#,
+            r#"{"repetition_penalty": 1.3, "eos_token_id": 13, "max_new_tokens": 40}"#,
+        ],
+        notice: "Greedy walks into a loop; a repetition penalty divides the logits of every token already seen and knocks it out; making '.' (id 13) the eos token ends the answer at the first full stop.",
+    },
+    Preset {
+        name: "Greedy = top-k 1",
+        prompt: "The best way to learn programming is",
+        lanes: [
+            r#"{"max_new_tokens": 20}"#,
+            r#"{"do_sample": true, "top_k": 1, "max_new_tokens": 20, "seed": 0}"#,
+            r#"{"do_sample": true, "top_k": 1, "max_new_tokens": 20, "seed": 1}"#,
+            r#"{"do_sample": true, "top_k": 2, "max_new_tokens": 20, "seed": 0}"#,
+        ],
+        notice: "Sampling from one candidate is greedy, whatever the seed; allow two candidates and the randomness is back.",
+    },
+    Preset {
+        name: "Seeds at low temperature",
+        prompt: "The best way to learn programming is",
+        lanes: [
+            r#"{"do_sample": true, "temperature": 0.1, "top_k": 0, "max_new_tokens": 20, "seed": 0}"#,
+            r#"{"do_sample": true, "temperature": 0.1, "top_k": 0, "max_new_tokens": 20, "seed": 1}"#,
+            r#"{"do_sample": true, "temperature": 0.1, "top_k": 0, "max_new_tokens": 20, "seed": 2}"#,
+            r#"{"max_new_tokens": 20}"#,
+        ],
+        notice: "At temperature 0.1 different seeds mostly agree with greedy, and split only where the model is torn between two tokens.",
+    },
+    Preset {
+        name: "Beam search vs greedy",
+        prompt: "The best way to learn programming is",
+        lanes: [
+            r#"{"max_new_tokens": 20}"#,
+            r#"{"num_beams": 4, "max_new_tokens": 20}"#,
+            r#"{"num_beams": 4, "no_repeat_ngram_size": 2, "num_return_sequences": 3, "max_new_tokens": 20}"#,
+            r#"{"num_beams": 8, "length_penalty": 2.0, "early_stopping": true, "max_new_tokens": 20}"#,
+        ],
+        notice: "Beam search keeps several hypotheses and returns the one with the best total log-probability — often blander than greedy; each step's table lists every continuation it weighed.",
+    },
+    Preset {
+        name: "Contrastive search",
+        prompt: "The best way to learn programming is",
+        lanes: [
+            r#"{"max_new_tokens": 40}"#,
+            r#"{"penalty_alpha": 0.6, "top_k": 4, "max_new_tokens": 40}"#,
+            r#"{"penalty_alpha": 0.3, "top_k": 6, "max_new_tokens": 40}"#,
+            r#"{"do_sample": true, "top_p": 0.9, "top_k": 0, "max_new_tokens": 40, "seed": 0}"#,
+        ],
+        notice: "Contrastive search stays deterministic like greedy but penalises candidates whose hidden state resembles what was already said, so it avoids greedy's loop without sampling.",
+    },
+];
 
 pub fn lanes(p: &Preset) -> [LaneConfig; 4] {
     p.lanes.map(|j| LaneConfig::from_json(j).expect("presets are valid"))
@@ -32,8 +111,11 @@ mod tests {
 
     #[test]
     fn every_preset_lane_validates() {
-        for l in lanes(&FOUR_RUNS) {
-            l.validate().unwrap();
+        for p in PRESETS {
+            for l in lanes(p) {
+                l.validate().unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            }
+            assert!(!p.notice.is_empty() && p.notice.ends_with('.'));
         }
     }
 }

@@ -4,6 +4,7 @@ use super::config_editor::ConfigEditor;
 use super::lane_text::LaneText;
 use crate::app::LaneResult;
 use crate::lane_config::LaneConfig;
+use ntl_decoding::warnings::config_warnings;
 use ntl_decoding::{ConfigError, Mode};
 use yew::prelude::*;
 
@@ -23,6 +24,7 @@ pub struct Props {
 
 #[function_component(LaneColumn)]
 pub fn lane_column(p: &Props) -> Html {
+    let warnings = p.config.config().map(|c| config_warnings(&c)).unwrap_or_default();
     let status = match &p.result {
         None => "not run yet".to_string(),
         Some(r) => {
@@ -40,6 +42,11 @@ pub fn lane_column(p: &Props) -> Html {
             <h2>{ format!("Lane {}", p.index + 1) }</h2>
             <ConfigEditor index={p.index} config={p.config.clone()} error={p.error.clone()}
                 on_field={p.on_field.clone()} on_mode={p.on_mode.clone()} on_json={p.on_json.clone()} />
+            if !warnings.is_empty() {
+                <ul class="warnings" data-testid="lane-warnings">
+                    { for warnings.iter().map(|w| html! { <li data-field={w.field.clone()}>{ w.message.clone() }</li> }) }
+                </ul>
+            }
             <LaneText result={p.result.clone()} selected={p.selected} on_select={p.on_select.clone()} />
             <div class="lane-status" data-testid="lane-status" data-run={p.result.as_ref().map(|r| r.run_id.to_string()).unwrap_or_default()} data-stop={p.result.as_ref().and_then(|r| r.stop).map(|s| s.as_str()).unwrap_or("")}>{ status }</div>
             if let Some(r) = p.result.as_ref().filter(|r| r.sequences.len() > 1) {

@@ -13,6 +13,7 @@ pub mod sampler;
 pub mod scores;
 pub mod stop;
 pub mod vocab;
+pub mod warnings;
 
 pub use config::{ConfigError, GenerationConfig, Mode, ValidConfig};
 pub use generate::{generate, prepare_prompt, Event, Generation, LaneSpec, Options, Prompt};

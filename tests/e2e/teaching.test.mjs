@@ -1,0 +1,53 @@
+// Lesson presets, "this knob does nothing" warnings, and text that is never HTML.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, modelReady, runAll, laneTexts } from './harness.mjs';
+
+let env;
+before(async () => { env = await start(); });
+after(async () => { await env?.close(); });
+
+test('a lesson preset sets the prompt, all four lanes and its note, and runs', async () => {
+  const page = await env.open();
+  await modelReady(page);
+  await page.selectOption('[data-testid="preset"]', { label: 'Repetition: penalty and stop' });
+  assert.equal(await page.inputValue('[data-testid="prompt"]'), 'The history of computers is');
+  assert.match(await page.inputValue('[data-testid="lane-json-3"]'), /"eos_token_id": 13/);
+  assert.match(await page.inputValue('[data-testid="lane-json-1"]'), /"repetition_penalty": 1.3/);
+  assert.match(await page.textContent('[data-testid="preset-notice"]'), /repetition penalty/);
+  await runAll(page);
+  const stops = await page.$$eval('[data-testid="lane-status"]', (els) => els.map((e) => e.dataset.stop));
+  assert.ok(['eos', 'max_new_tokens'].includes(stops[3]), stops.join());
+  if (stops[3] === 'eos') assert.match((await laneTexts(page))[3], /\.$/, 'eos "." ends the text');
+  await page.close();
+});
+
+test('knobs that do nothing are flagged: temperature under greedy, the silent top_k=50', async () => {
+  const page = await env.open();
+  await modelReady(page);
+  await page.click('[data-testid="lane-0"] details.json summary');
+  await page.fill('[data-testid="lane-json-0"]', '{"temperature": 0.7, "max_new_tokens": 5}');
+  await page.dispatchEvent('[data-testid="lane-json-0"]', 'change');
+  const w0 = await page.textContent('[data-testid="lane-0"] [data-testid="lane-warnings"]');
+  assert.match(w0, /`temperature` does nothing/);
+  const w1 = await page.textContent('[data-testid="lane-1"] [data-testid="lane-warnings"]');
+  assert.match(w1, /top_k=50/);
+  assert.equal(await page.locator('[data-testid="lane-3"] [data-testid="lane-warnings"]').count(), 0);
+  await page.close();
+});
+
+test('prompts and generated text are shown as text, never run as HTML', async () => {
+  const page = await env.open();
+  await modelReady(page);
+  const hostile = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+  await page.fill('[data-testid="prompt"]', hostile);
+  await page.click('[data-testid="lane-0"] details.json summary');
+  await page.fill('[data-testid="lane-json-0"]', JSON.stringify({ max_new_tokens: 8, stop_strings: ['<b onmouseover=alert(1)>'] }));
+  await page.dispatchEvent('[data-testid="lane-json-0"]', 'change');
+  await runAll(page);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await page.locator('.lanes img, .lanes script, .lanes b').count(), 0);
+  assert.equal(await page.inputValue('[data-testid="prompt"]'), hostile, 'the prompt is kept as typed');
+  assert.match(await page.inputValue('[data-testid="lane-json-0"]'), /<b onmouseover/);
+  await page.close();
+});
