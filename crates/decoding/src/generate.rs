@@ -46,17 +46,17 @@ pub struct Prompt {
 }
 
 /// An empty prompt starts from `bos` (HF does the same for GPT-2). A prompt
-/// longer than the context keeps its last tokens, leaving room for
+/// that does not fit the context keeps its last tokens, leaving room for
 /// `max_new_tokens` (at most half the context), as a `block_size` crop does.
 pub fn prepare_prompt(ids: &[u32], bos: u32, n_positions: usize, max_new_tokens: usize) -> Prompt {
     if ids.is_empty() {
         return Prompt { ids: vec![bos], cropped: 0 };
     }
-    let room = max_new_tokens.clamp(1, (n_positions / 2).max(1));
-    let keep = n_positions.saturating_sub(room).max(1);
-    if ids.len() <= keep.max(n_positions - 1) && ids.len() < n_positions {
+    if ids.len() < n_positions {
         return Prompt { ids: ids.to_vec(), cropped: 0 };
     }
+    let room = max_new_tokens.clamp(1, (n_positions / 2).max(1));
+    let keep = n_positions.saturating_sub(room).max(1);
     let cropped = ids.len() - keep;
     Prompt { ids: ids[cropped..].to_vec(), cropped }
 }
@@ -211,4 +211,19 @@ pub fn generate<M: LanguageModel>(
     let mut g = Generation::start(model, vocab, prompt, lanes, opts)?;
     while g.advance(&mut on_event)? {}
     Ok(g.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prompts_that_fit_are_kept_and_the_rest_cropped_from_the_left_leaving_room() {
+        assert_eq!(prepare_prompt(&[], 9, 8, 2), Prompt { ids: vec![9], cropped: 0 });
+        assert_eq!(prepare_prompt(&[1, 2, 3], 9, 8, 2).cropped, 0);
+        let p = prepare_prompt(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0, 8, 2);
+        assert_eq!(p, Prompt { ids: vec![5, 6, 7, 8, 9, 10], cropped: 4 });
+        // Room is capped at half the context.
+        assert_eq!(prepare_prompt(&[1; 20], 0, 8, 100).ids.len(), 4);
+    }
 }
