@@ -1,6 +1,6 @@
 //! The page's state and what changes it. Views live in `components`.
 
-use crate::components::{lane_column::LaneColumn, model_panel::ModelPanel, step_table::StepTable};
+use crate::components::{lane_column::LaneColumn, model_panel::ModelPanel, plots::Plots, step_table::StepTable};
 use crate::lane_config::LaneConfig;
 use crate::presets;
 use crate::worker_link::WorkerLink;
@@ -422,6 +422,7 @@ impl Component for App {
                         />
                     }) }
                 </main>
+                <Plots results={self.results.to_vec()} on_select={link.callback(|(lane, step)| Msg::Select { lane, step })} />
                 if let Some((lane, step, mode, index)) = selected {
                     <StepTable lane={lane} index={index} step={step} mode={mode} on_close={link.callback(|_| Msg::CloseTable)} />
                 }

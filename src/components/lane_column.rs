@@ -2,6 +2,7 @@
 
 use super::config_editor::ConfigEditor;
 use super::lane_text::LaneText;
+use super::plots::LANE_COLORS;
 use crate::app::LaneResult;
 use crate::lane_config::LaneConfig;
 use ntl_decoding::warnings::config_warnings;
@@ -39,7 +40,7 @@ pub fn lane_column(p: &Props) -> Html {
     };
     html! {
         <section class="lane" data-testid={format!("lane-{}", p.index)}>
-            <h2>{ format!("Lane {}", p.index + 1) }</h2>
+            <h2 style={format!("color: {}", LANE_COLORS[p.index % LANE_COLORS.len()])}>{ format!("Lane {}", p.index + 1) }</h2>
             <ConfigEditor index={p.index} config={p.config.clone()} error={p.error.clone()}
                 on_field={p.on_field.clone()} on_mode={p.on_mode.clone()} on_json={p.on_json.clone()} />
             if !warnings.is_empty() {

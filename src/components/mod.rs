@@ -4,4 +4,5 @@ pub mod config_editor;
 pub mod lane_column;
 pub mod lane_text;
 pub mod model_panel;
+pub mod plots;
 pub mod step_table;

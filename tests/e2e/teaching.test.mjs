@@ -51,3 +51,19 @@ test('prompts and generated text are shown as text, never run as HTML', async ()
   assert.match(await page.inputValue('[data-testid="lane-json-0"]'), /<b onmouseover/);
   await page.close();
 });
+
+test('the per-step plots show all four lanes and a point opens its step', async () => {
+  const page = await env.open();
+  await modelReady(page);
+  await runAll(page);
+  assert.equal(await page.locator('[data-testid="plot"]').count(), 4);
+  for (let i = 0; i < 4; i++) {
+    assert.equal(await page.locator(`[data-testid="plot"] >> nth=${i} >> g.series`).count(), 4, `plot ${i} has four lanes`);
+  }
+  // Points of other lanes may overlap this one; dispatch the click on it directly.
+  await page.locator('[data-testid="plot"] >> nth=0 >> g.series[data-lane="2"] circle >> nth=3').dispatchEvent('click');
+  const title = await page.textContent('[data-testid="step-table"] h3');
+  assert.match(title, /Lane 3 · step 4/);
+  await page.screenshot({ path: new URL('./artifacts/plots.png', import.meta.url).pathname, fullPage: true });
+  await page.close();
+});
