@@ -5,7 +5,7 @@
 //! `sum_logprobs / generated_len ** length_penalty`; `early_stopping` is one of
 //! HF's three behaviours.
 
-use super::{Lane, LaneEnv, Next, RowOutputs};
+use super::{finish_run, sequence, Lane, LaneEnv, Next, RowOutputs};
 use crate::config::{EarlyStopping, ValidConfig};
 use crate::observe::{observe, step_record, Input, StepInfo};
 use crate::processors::{Context, Pipeline};
@@ -211,25 +211,12 @@ impl Lane for BeamLane {
 
     fn into_run(self: Box<Self>, env: &LaneEnv) -> Run {
         let n = self.cfg.num_return_sequences;
-        let mut sequences: Vec<Sequence> = self
-            .finished
-            .iter()
-            .filter(|f| f.done)
-            .take(n)
-            .map(|f| Sequence { token_ids: f.tokens.clone(), text: env.vocab.decode(&f.tokens), score: Some(f.score) })
-            .collect();
+        let mut sequences: Vec<Sequence> =
+            self.finished.iter().filter(|f| f.done).take(n).map(|f| sequence(&f.tokens, Some(f.score), env.vocab)).collect();
         if sequences.is_empty() {
             // Cancelled before any hypothesis finished: show the best running beam.
-            sequences.push(Sequence { token_ids: self.running[0].clone(), text: env.vocab.decode(&self.running[0]), score: None });
+            sequences.push(sequence(&self.running[0], None, env.vocab));
         }
-        Run {
-            config: self.cfg.effective(),
-            mode: self.cfg.mode.as_str().into(),
-            token_ids: sequences[0].token_ids.clone(),
-            text: sequences[0].text.clone(),
-            stop_reason: self.stop.unwrap_or(StopReason::Cancelled),
-            sequences,
-            steps: self.steps,
-        }
+        finish_run(&self.cfg, sequences, self.stop, self.steps)
     }
 }

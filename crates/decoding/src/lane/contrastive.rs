@@ -3,11 +3,11 @@
 //! the one maximising `(1 - alpha) * p - alpha * max cosine(h, context)` where
 //! the hidden states are the final layer's (after `ln_f`).
 
-use super::{stop_after, Lane, LaneEnv, Next, RowOutputs};
+use super::{finish_run, sequence, stop_after, Lane, LaneEnv, Next, RowOutputs};
 use crate::config::ValidConfig;
 use crate::observe::{observe, step_record, Input, Observed, StepInfo};
 use crate::processors::{Context, Pipeline};
-use crate::record::{ContrastiveCandidate, Run, Sequence, Step, StopReason};
+use crate::record::{ContrastiveCandidate, Run, Step, StopReason};
 use crate::scores::top_indices;
 
 struct Pending {
@@ -113,16 +113,7 @@ impl Lane for ContrastiveLane {
     }
 
     fn into_run(self: Box<Self>, env: &LaneEnv) -> Run {
-        let token_ids = self.ids[self.prompt_len..].to_vec();
-        let text = env.vocab.decode(&token_ids);
-        Run {
-            config: self.cfg.effective(),
-            mode: self.cfg.mode.as_str().into(),
-            sequences: vec![Sequence { token_ids: token_ids.clone(), text: text.clone(), score: None }],
-            token_ids,
-            text,
-            stop_reason: self.stop.unwrap_or(StopReason::Cancelled),
-            steps: self.steps,
-        }
+        let best = sequence(&self.ids[self.prompt_len..], None, env.vocab);
+        finish_run(&self.cfg, vec![best], self.stop, self.steps)
     }
 }

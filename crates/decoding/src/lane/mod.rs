@@ -12,7 +12,7 @@ pub use single::SingleLane;
 
 use crate::config::ValidConfig;
 use crate::processors::Pipeline;
-use crate::record::{Run, Step, StopReason};
+use crate::record::{Run, Sequence, Step, StopReason};
 use crate::vocab::Vocab;
 
 /// The outputs of one lane's rows from the last forward pass.
@@ -72,6 +72,23 @@ pub fn lane_for(cfg: ValidConfig, forced: Option<Vec<u32>>, prompt_hidden: &[f32
         (Mode::Beam, None) => Box::new(BeamLane::new(cfg, pipeline, env.prompt)),
         (Mode::Contrastive, None) => Box::new(ContrastiveLane::new(cfg, pipeline, env.prompt, prompt_hidden)),
     }
+}
+
+/// A lane's finished record; the first sequence is the best.
+pub(crate) fn finish_run(cfg: &ValidConfig, sequences: Vec<Sequence>, stop: Option<StopReason>, steps: Vec<Step>) -> Run {
+    Run {
+        config: cfg.effective(),
+        mode: cfg.mode.as_str().into(),
+        token_ids: sequences[0].token_ids.clone(),
+        text: sequences[0].text.clone(),
+        stop_reason: stop.unwrap_or(StopReason::Cancelled),
+        sequences,
+        steps,
+    }
+}
+
+pub(crate) fn sequence(token_ids: &[u32], score: Option<f32>, vocab: &Vocab) -> Sequence {
+    Sequence { token_ids: token_ids.to_vec(), text: vocab.decode(token_ids), score }
 }
 
 /// The stop check shared by the one-row lanes, after `ids` gained its newest token.

@@ -1,10 +1,10 @@
 //! Greedy and multinomial sampling (HF `_sample`), and teacher forcing for any mode.
 
-use super::{stop_after, Lane, LaneEnv, Next, RowOutputs};
+use super::{finish_run, sequence, stop_after, Lane, LaneEnv, Next, RowOutputs};
 use crate::config::ValidConfig;
 use crate::observe::{observe, step_record, Input, StepInfo};
 use crate::processors::{Context, Pipeline};
-use crate::record::{Run, Sequence, Step, StopReason};
+use crate::record::{Run, Step, StopReason};
 use crate::sampler::{pick, Draws};
 use crate::scores::argmax;
 
@@ -88,16 +88,7 @@ impl Lane for SingleLane {
     }
 
     fn into_run(self: Box<Self>, env: &LaneEnv) -> Run {
-        let token_ids = self.ids[self.prompt_len..].to_vec();
-        let text = env.vocab.decode(&token_ids);
-        Run {
-            config: self.cfg.effective(),
-            mode: self.cfg.mode.as_str().into(),
-            sequences: vec![Sequence { token_ids: token_ids.clone(), text: text.clone(), score: None }],
-            token_ids,
-            text,
-            stop_reason: self.stop.unwrap_or(StopReason::Cancelled),
-            steps: self.steps,
-        }
+        let best = sequence(&self.ids[self.prompt_len..], None, env.vocab);
+        finish_run(&self.cfg, vec![best], self.stop, self.steps)
     }
 }
