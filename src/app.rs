@@ -52,6 +52,8 @@ pub enum Msg {
     RestartWorker,
     Prompt(String),
     Preset(usize),
+    SharedRandomness(bool),
+    Reroll,
     Run,
     Stop,
     LaneField { lane: usize, field: &'static str, value: String },
@@ -76,6 +78,9 @@ pub struct App {
     notice: Option<String>,
     hub_repo: String,
     preset: usize,
+    /// All sampling lanes use the same uniforms each step (differences come from the knobs).
+    shared_randomness: bool,
+    shared_seed: u64,
     prompt: String,
     lanes: [LaneConfig; LANES],
     lane_errors: [Option<ConfigError>; LANES],
@@ -149,7 +154,8 @@ impl App {
         let run_id = self.next_run;
         self.running = Some(run_id);
         self.error = None;
-        link.send(&ToWorker::Run { run_id, request: RunRequest { prompt: self.prompt.clone(), lanes, top_n: 20, shared_seed: None } });
+        let shared_seed = self.shared_randomness.then_some(self.shared_seed);
+        link.send(&ToWorker::Run { run_id, request: RunRequest { prompt: self.prompt.clone(), lanes, top_n: 20, shared_seed } });
     }
 
     fn on_worker(&mut self, msg: FromWorker) {
@@ -265,6 +271,8 @@ impl Component for App {
             notice: None,
             hub_repo: DEFAULT_HUB_REPO.into(),
             preset: 0,
+            shared_randomness: false,
+            shared_seed: 0,
             prompt: preset.prompt.into(),
             lanes: presets::lanes(preset),
             lane_errors: Default::default(),
@@ -305,6 +313,18 @@ impl Component for App {
                     self.lanes = presets::lanes(p);
                     self.lane_errors = Default::default();
                 }
+            }
+            Msg::SharedRandomness(on) => self.shared_randomness = on,
+            Msg::Reroll => {
+                // New randomness, visibly: every sampling lane's seed moves on, and so does the shared one.
+                self.shared_seed += 1;
+                for (lane, err) in self.lanes.iter_mut().zip(self.lane_errors.iter_mut()) {
+                    if lane.mode() == Mode::Sample {
+                        let next = lane.config().ok().and_then(|c| c.seed).unwrap_or(0) + 1;
+                        *err = lane.set("seed", &next.to_string()).err();
+                    }
+                }
+                self.start_run();
             }
             Msg::Run => self.start_run(),
             Msg::Stop => {
@@ -397,7 +417,15 @@ impl Component for App {
                         <button data-testid="run" class="primary" disabled={!model_ready}
                             onclick={link.callback(|_| Msg::Run)}>{ if self.running.is_some() { "Run again" } else { "Run" } }</button>
                         <button data-testid="stop" disabled={self.running.is_none()} onclick={link.callback(|_| Msg::Stop)}>{ "Stop" }</button>
+                        <button data-testid="reroll" disabled={!model_ready} title="new seeds for every sampling lane, then run"
+                            onclick={link.callback(|_| Msg::Reroll)}>{ "Re-roll" }</button>
                     </div>
+                    <label class="shared" title="every sampling lane uses the same random numbers at each step, so lanes differ only by their knobs">
+                        <input type="checkbox" data-testid="shared-randomness" checked={self.shared_randomness}
+                            onchange={link.callback(|e: Event| Msg::SharedRandomness(e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()))} />
+                        { " Shared randomness: sampling lanes draw the same random numbers, so they differ only by their knobs" }
+                        if self.shared_randomness { { format!(" (shared seed {})", self.shared_seed) } }
+                    </label>
                     if self.prompt_cropped > 0 {
                         <p class="notice">{ format!("The prompt was longer than the model's context: its first {} tokens were left out.", self.prompt_cropped) }</p>
                     }

@@ -5,9 +5,12 @@ public-domain English: the King James Bible from Debian's `bible-kjv-text`.
 It writes readable (if Biblical) English, greedy visibly loops, and the knobs
 visibly matter — what the lessons need. It is not distilgpt2; the page says so.
 
-Reproduce:
+Reproduce (the shipped model: 75 minutes, then continued with --init at a lower rate;
+training.json beside the model records tokens seen and losses):
   apt-get install bible-kjv bible-kjv-text
-  python training/train_bundled_model.py --minutes 60 --out www/models/kjv-gpt2
+  python training/train_bundled_model.py --minutes 75 --out /tmp/kjv
+  python training/train_bundled_model.py --init /tmp/kjv --lr 1e-3 --minutes 45 --out www/models/kjv-gpt2
+  cp tests/fixtures/models/tokenizer.json www/models/kjv-gpt2/
 
 Needs torch, transformers and safetensors (see tests/reference for the install).
 Checkpoints are written every few minutes, so a stopped run still leaves a model.
@@ -59,6 +62,8 @@ def main():
     ap.add_argument("--minutes", type=float, default=60)
     ap.add_argument("--out", default=os.path.join(HERE, "..", "www", "models", "kjv-gpt2"))
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--init", help="continue from the model in this folder (a previous --out)")
+    ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     args = ap.parse_args()
 
     from safetensors.torch import save_file
@@ -76,17 +81,23 @@ def main():
         vocab_size=50257, n_positions=256, n_embd=128, n_layer=4, n_head=4,
         bos_token_id=50256, eos_token_id=50256, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
     )
-    model = GPT2LMHeadModel(config)
+    if args.init:
+        model = GPT2LMHeadModel.from_pretrained(args.init, torch_dtype=torch.float32)
+        with open(os.path.join(args.init, "training.json")) as f:
+            previous = json.load(f)
+    else:
+        model = GPT2LMHeadModel(config)
+        previous = {"tokens_seen": 0, "minutes": 0.0}
     print(f"{sum(p.numel() for p in model.parameters())} parameters", flush=True)
     block, batch = 128, 16
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, betas=(0.9, 0.95), weight_decay=0.05)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, betas=(0.9, 0.95), weight_decay=0.05)
     budget = args.minutes * 60
     warmup = 200
     start = time.time()
     last_save = start
 
     def lr_at(frac, step):
-        return 3e-3 * min(1.0, (step + 1) / warmup) * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(frac, 1.0))))
+        return args.lr * min(1.0, (step + 1) / warmup) * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(frac, 1.0))))
 
     def batch_of(src):
         ix = torch.randint(0, len(src) - block - 1, (batch,))
@@ -99,8 +110,10 @@ def main():
         state = {k: v.detach().to(torch.float16).contiguous() for k, v in model.state_dict().items() if k != "lm_head.weight"}
         save_file(state, os.path.join(args.out, "model.safetensors"), metadata={"format": "pt"})
         with open(os.path.join(args.out, "training.json"), "w") as f:
-            json.dump({"corpus": "King James Bible (Debian bible-kjv-text), public domain", "tokens_seen": step * block * batch,
-                       "minutes": (time.time() - start) / 60, "train_loss": ema, "val_loss": val_loss, "tag": tag}, f, indent=1)
+            json.dump({"corpus": "King James Bible (Debian bible-kjv-text), public domain",
+                       "tokens_seen": previous["tokens_seen"] + step * block * batch,
+                       "minutes": previous["minutes"] + (time.time() - start) / 60,
+                       "train_loss": ema, "val_loss": val_loss, "tag": tag}, f, indent=1)
 
     step, ema, val_loss = 0, None, None
     model.train()

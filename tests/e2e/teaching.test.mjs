@@ -67,3 +67,31 @@ test('the per-step plots show all four lanes and a point opens its step', async 
   await page.screenshot({ path: new URL('./artifacts/plots.png', import.meta.url).pathname, fullPage: true });
   await page.close();
 });
+
+test('shared randomness makes same-distribution lanes identical; re-roll changes the seeds and the text', async () => {
+  const page = await env.open();
+  await modelReady(page);
+  await page.selectOption('[data-testid="preset"]', { label: 'Temperature sweep' });
+  // Three sampling lanes with the same knobs but different seeds.
+  for (const lane of [0, 1, 2]) {
+    await page.click(`[data-testid="lane-${lane}"] details.json summary`);
+    await page.fill(`[data-testid="lane-json-${lane}"]`, JSON.stringify({ do_sample: true, top_k: 0, max_new_tokens: 15, seed: lane }));
+    await page.dispatchEvent(`[data-testid="lane-json-${lane}"]`, 'change');
+  }
+  await page.check('[data-testid="shared-randomness"]');
+  await runAll(page);
+  const shared = await laneTexts(page);
+  assert.equal(shared[0], shared[1]);
+  assert.equal(shared[1], shared[2]);
+  await page.uncheck('[data-testid="shared-randomness"]');
+  await runAll(page);
+  const own = await laneTexts(page);
+  assert.ok(own[0] !== own[1] || own[1] !== own[2], 'own seeds differ');
+  const before = await page.inputValue('[data-testid="lane-json-0"]');
+  const runBefore = Number(await page.getAttribute('.page', 'data-run'));
+  await page.click('[data-testid="reroll"]');
+  await page.waitForFunction((prev) => Number(document.querySelector('.page').dataset.run) > prev && document.querySelector('.page').dataset.running === 'false', runBefore);
+  assert.match(before, /"seed": 0/);
+  assert.match(await page.inputValue('[data-testid="lane-json-0"]'), /"seed": 1/);
+  await page.close();
+});
