@@ -113,10 +113,6 @@ impl<M: LanguageModel> Generation<M> {
         })
     }
 
-    pub fn is_done(&self) -> bool {
-        !self.active.iter().any(|&a| a)
-    }
-
     /// One step of every active lane, then the next batched forward pass.
     /// Returns whether any lane is still running. A `Break` from `on_event`
     /// cancels every lane at once.

@@ -52,10 +52,6 @@ impl Vocab {
         Vocab { bytes }
     }
 
-    pub fn from_bytes(bytes: Vec<Vec<u8>>) -> Vocab {
-        Vocab { bytes }
-    }
-
     pub fn len(&self) -> usize {
         self.bytes.len()
     }

@@ -11,10 +11,6 @@ pub struct KvCache {
 }
 
 impl KvCache {
-    pub fn rows(&self) -> usize {
-        self.layers.first().map(|(k, _)| k.dim(0).unwrap_or(0)).unwrap_or(0)
-    }
-
     /// Positions already cached.
     pub fn len(&self) -> usize {
         self.layers.first().map(|(k, _)| k.dim(2).unwrap_or(0)).unwrap_or(0)

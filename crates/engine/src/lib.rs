@@ -63,10 +63,6 @@ impl Engine {
         &self.info
     }
 
-    pub fn config(&self) -> &ModelConfig {
-        &self.model.cfg
-    }
-
     pub fn vocab(&self) -> &Vocab {
         self.tokenizer.vocab()
     }

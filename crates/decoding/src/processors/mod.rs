@@ -104,10 +104,6 @@ impl Pipeline {
             p.process(ctx, scores);
         }
     }
-
-    pub fn names(&self) -> Vec<&'static str> {
-        self.processors.iter().map(|p| p.name()).collect()
-    }
 }
 
 /// Removes entries by setting them to `-inf`, HF's `filter_value`.
