@@ -40,6 +40,11 @@ pub struct LaneResult {
 }
 
 impl LaneResult {
+    /// Run-based notes ("`top_p` removed nothing in this run"), from the streamed steps.
+    pub fn run_warnings(&self) -> Vec<ntl_decoding::warnings::Warning> {
+        ntl_decoding::warnings::run_warnings(&self.mode, &self.steps)
+    }
+
     pub fn tokens_per_s(&self) -> Option<f64> {
         let dt = self.last_ms - self.started_ms;
         (dt > 0.0 && !self.steps.is_empty()).then(|| self.steps.len() as f64 * 1000.0 / dt)

@@ -26,6 +26,7 @@ pub struct Props {
 #[function_component(LaneColumn)]
 pub fn lane_column(p: &Props) -> Html {
     let warnings = p.config.config().map(|c| config_warnings(&c)).unwrap_or_default();
+    let run_notes = p.result.as_ref().filter(|r| r.stop.is_some()).map(LaneResult::run_warnings).unwrap_or_default();
     let status = match &p.result {
         None => "not run yet".to_string(),
         Some(r) => {
@@ -50,6 +51,11 @@ pub fn lane_column(p: &Props) -> Html {
             }
             <LaneText result={p.result.clone()} selected={p.selected} on_select={p.on_select.clone()} />
             <div class="lane-status" data-testid="lane-status" data-run={p.result.as_ref().map(|r| r.run_id.to_string()).unwrap_or_default()} data-stop={p.result.as_ref().and_then(|r| r.stop).map(|s| s.as_str()).unwrap_or("")}>{ status }</div>
+            if !run_notes.is_empty() {
+                <ul class="warnings" data-testid="run-warnings">
+                    { for run_notes.iter().map(|w| html! { <li data-field={w.field.clone()}>{ w.message.clone() }</li> }) }
+                </ul>
+            }
             if let Some(r) = p.result.as_ref().filter(|r| r.sequences.len() > 1) {
                 <ol class="sequences">
                     { for r.sequences.iter().map(|s| html! { <li>{ format!("{:.3} · {}", s.score.unwrap_or(f32::NAN), s.text) }</li> }) }

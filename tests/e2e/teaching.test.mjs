@@ -95,3 +95,20 @@ test('shared randomness makes same-distribution lanes identical; re-roll changes
   assert.match(await page.inputValue('[data-testid="lane-json-0"]'), /"seed": 1/);
   await page.close();
 });
+
+test('after a run, idle knobs are reported: top_p behind top_k, a penalty that changed nothing', async () => {
+  const page = await env.open();
+  await modelReady(page);
+  const set = async (lane, cfg) => {
+    await page.click(`[data-testid="lane-${lane}"] details.json summary`);
+    await page.fill(`[data-testid="lane-json-${lane}"]`, JSON.stringify(cfg));
+    await page.dispatchEvent(`[data-testid="lane-json-${lane}"]`, 'change');
+  };
+  await set(0, { repetition_penalty: 1.0001, max_new_tokens: 6 });
+  // One candidate left by top_k: top_p cannot remove anything from it.
+  await set(1, { do_sample: true, top_k: 1, top_p: 0.5, max_new_tokens: 6, seed: 0 });
+  await runAll(page);
+  assert.match(await page.textContent('[data-testid="lane-0"] [data-testid="run-warnings"]'), /`repetition_penalty` changed no choice/);
+  assert.match(await page.textContent('[data-testid="lane-1"] [data-testid="run-warnings"]'), /`top_p` removed nothing in this run — `top_k` had already cut more/);
+  await page.close();
+});

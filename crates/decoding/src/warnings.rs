@@ -2,6 +2,7 @@
 //! from the config alone (HF silently ignores these).
 
 use crate::config::{EarlyStopping, GenerationConfig, Mode};
+use crate::record::Step;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -69,9 +70,80 @@ pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning> {
     out
 }
 
+/// Knobs that reshape scores rather than remove tokens.
+const RESHAPING: [&str; 3] = ["repetition_penalty", "frequency_presence_penalty", "temperature"];
+
+/// What a finished run shows about its knobs: filters that never removed a
+/// token, and (for greedy lanes) penalties that never changed a choice.
+pub fn run_warnings(mode: &str, steps: &[Step]) -> Vec<Warning> {
+    let mut out = Vec::new();
+    let Some(first) = steps.first() else { return out };
+    for (stage, f) in first.funnel.iter().enumerate().skip(1) {
+        let name = f.name.as_str();
+        if RESHAPING.contains(&name) {
+            continue;
+        }
+        let idle = steps.iter().all(|s| s.funnel.get(stage).is_some_and(|f| f.removed_mass == 0.0 && f.kept == s.funnel[stage - 1].kept));
+        if idle {
+            let earlier = first.funnel[1..stage].iter().rev().find(|e| !RESHAPING.contains(&e.name.as_str()));
+            let why = earlier.map(|e| format!(" — `{}` had already cut more", e.name)).unwrap_or_default();
+            out.push(w(name, format!("`{name}` removed nothing in this run{why}")));
+        }
+    }
+    if mode == "greedy" && steps.iter().all(|s| s.rank == 1) {
+        for f in &first.funnel {
+            if f.name == "repetition_penalty" || f.name == "frequency_presence_penalty" {
+                out.push(w(&f.name, format!("`{}` changed no choice in this run: every token was the model's own first choice", f.name)));
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::FunnelStage;
+
+    fn stage(name: &str, kept: usize, removed_mass: f32) -> FunnelStage {
+        FunnelStage { name: name.into(), kept, removed_mass, entropy: 1.0 }
+    }
+
+    fn notes(mode: &str, funnels: Vec<Vec<FunnelStage>>, rank: usize) -> Vec<Warning> {
+        let steps: Vec<Step> = funnels
+            .into_iter()
+            .map(|funnel| Step {
+                token_id: 0, token: "a".into(), kept: funnel.last().unwrap().kept, entropy: 1.0, raw_entropy: 1.0, rank,
+                chosen_raw_prob: 0.5, chosen_prob: 0.5, nucleus: [1, 1, 1], funnel, top: vec![], draw: None, forced: false,
+                beams: None, contrastive: None,
+            })
+            .collect();
+        run_warnings(mode, &steps)
+    }
+
+    #[test]
+    fn a_filter_that_never_removed_anything_is_reported_with_the_filter_before_it() {
+        let f = || vec![stage("model", 100, 0.0), stage("temperature", 100, 0.0), stage("top_k", 5, 0.4), stage("top_p", 5, 0.0)];
+        let ws = notes("sample", vec![f(), f()], 2);
+        assert_eq!(ws.len(), 1);
+        assert_eq!(ws[0].message, "`top_p` removed nothing in this run — `top_k` had already cut more");
+    }
+
+    #[test]
+    fn a_filter_that_removed_something_once_is_not_reported() {
+        let a = vec![stage("model", 100, 0.0), stage("top_p", 100, 0.0)];
+        let b = vec![stage("model", 100, 0.0), stage("top_p", 40, 0.1)];
+        assert!(notes("sample", vec![a, b], 2).is_empty());
+    }
+
+    #[test]
+    fn a_penalty_that_never_changed_greedys_choice_is_reported() {
+        let f = || vec![stage("model", 100, 0.0), stage("repetition_penalty", 100, 0.0)];
+        let ws = notes("greedy", vec![f(), f()], 1);
+        assert_eq!(ws.len(), 1);
+        assert!(ws[0].message.contains("changed no choice"));
+        assert!(notes("greedy", vec![f(), f()], 2).is_empty());
+    }
 
     fn fields(json: &str) -> Vec<String> {
         config_warnings(&GenerationConfig::from_json(json).unwrap()).into_iter().map(|w| w.field).collect()
