@@ -41,25 +41,27 @@ const PAD_B: f64 = 20.0;
 fn chart(m: &Metric, results: &[Option<LaneResult>], on_select: &Callback<(usize, usize)>) -> Html {
     let tr = |v: f64| if m.log { v.max(1.0).log10() } else { v };
     let mut max_steps = 1usize;
-    let mut hi = if m.log { 1.0 } else { 0.0f64 };
+    let mut max_value = if m.log { 1.0 } else { 0.0f64 };
     for r in results.iter().flatten() {
         max_steps = max_steps.max(r.steps.len());
         for s in &r.steps {
-            hi = hi.max(tr((m.value)(s)));
+            max_value = max_value.max((m.value)(s));
         }
     }
+    let hi = tr(max_value);
     let hi = if hi <= 0.0 { 1.0 } else { hi * 1.05 };
     let hi = m.cap.map_or(hi, |c| hi.min(tr(c)));
     let x = |i: usize| PAD_L + (W - PAD_L - PAD_R) * if max_steps > 1 { i as f64 / (max_steps - 1) as f64 } else { 0.5 };
     let y = |v: f64| PAD_T + (H - PAD_T - PAD_B) * (1.0 - tr(v) / hi);
-    let top_label = if m.log { (m.fmt)(10f64.powf(hi)) } else { (m.fmt)(hi) };
+    // The axis top is padded; its label names the largest value plotted.
+    let top_label = (m.fmt)(max_value);
     html! {
         <figure class="plot" data-testid="plot">
             <figcaption>{ m.title }</figcaption>
             <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={m.title}>
                 <line x1={PAD_L.to_string()} y1={(H - PAD_B).to_string()} x2={(W - PAD_R).to_string()} y2={(H - PAD_B).to_string()} class="axis" />
                 <line x1={PAD_L.to_string()} y1={PAD_T.to_string()} x2={PAD_L.to_string()} y2={(H - PAD_B).to_string()} class="axis" />
-                <text x={(PAD_L - 4.0).to_string()} y={(PAD_T + 8.0).to_string()} class="tick" text-anchor="end">{ top_label }</text>
+                <text x={(PAD_L - 4.0).to_string()} y={format!("{:.1}", y(max_value) + 3.0)} class="tick" text-anchor="end">{ top_label }</text>
                 <text x={(PAD_L - 4.0).to_string()} y={(H - PAD_B).to_string()} class="tick" text-anchor="end">{ if m.log { "1" } else { "0" } }</text>
                 <text x={(W - PAD_R).to_string()} y={(H - 4.0).to_string()} class="tick" text-anchor="end">{ format!("step {max_steps}") }</text>
                 { for results.iter().enumerate().filter_map(|(lane, r)| r.as_ref().map(|r| (lane, r))).map(|(lane, r)| {
