@@ -82,15 +82,10 @@ fn run(args: Args) -> Result<(), String> {
     }
     let (config, weights, tokenizer) = (read(&args.model, "config.json")?, read(&args.model, "model.safetensors")?, read(&args.model, "tokenizer.json")?);
     let engine = Engine::load(ModelFiles { config: &config, weights: &weights, tokenizer: &tokenizer }).map_err(|e| e.to_string())?;
-    let forced = match (&args.force_ids, &args.force_text) {
-        (Some(ids), _) => Some(ids.clone()),
-        (None, Some(text)) => Some(engine.encode(text)?),
-        _ => None,
-    };
     for l in &mut lanes {
-        l.forced_ids = forced.clone();
+        l.forced_ids = args.force_ids.clone();
     }
-    let req = RunRequest { prompt: args.prompt, lanes, top_n: args.top, shared_seed: args.shared_seed };
+    let req = RunRequest { prompt: args.prompt, lanes, top_n: args.top, shared_seed: args.shared_seed, forced_text: args.force_text, ..Default::default() };
     let doc = engine.run(&req, |_| ControlFlow::Continue(())).map_err(|e| e.to_string())?;
     if args.json {
         println!("{}", serde_json::to_string(&doc).map_err(|e| e.to_string())?);

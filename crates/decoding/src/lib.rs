@@ -3,6 +3,7 @@
 //! [`model::LanguageModel`] trait does the math; this crate decides.
 
 pub mod config;
+pub mod divergence;
 pub mod generate;
 pub mod lane;
 pub mod model;

@@ -20,6 +20,8 @@ pub struct Observed {
     pub probs: Vec<f32>,
     pub raw_probs: Vec<f32>,
     pub funnel: Vec<FunnelStage>,
+    /// Per token: the funnel stage that removed it (0 = not removed by a knob).
+    pub removed_at: Vec<u8>,
 }
 
 impl Observed {
@@ -41,15 +43,17 @@ pub fn observe(pipeline: &Pipeline, ctx: &Context, logits: &[f32], input: Input)
         entropy: entropy(&raw_probs),
     }];
     let mut before = raw_probs.clone();
-    for p in &pipeline.processors {
+    let mut removed_at = vec![0u8; scores.len()];
+    for (stage, p) in pipeline.processors.iter().enumerate() {
         p.process(ctx, &mut scores);
         let after = softmax(&scores);
-        let removed_mass = before
-            .iter()
-            .zip(&scores)
-            .filter(|(b, s)| **b > 0.0 && **s == f32::NEG_INFINITY)
-            .map(|(b, _)| *b)
-            .sum();
+        let mut removed_mass = 0.0;
+        for (i, (b, s)) in before.iter().zip(&scores).enumerate() {
+            if *b > 0.0 && *s == f32::NEG_INFINITY {
+                removed_mass += *b;
+                removed_at[i] = (stage + 1).min(u8::MAX as usize) as u8;
+            }
+        }
         funnel.push(FunnelStage {
             name: p.name().into(),
             kept: scores.iter().filter(|s| s.is_finite()).count(),
@@ -58,7 +62,7 @@ pub fn observe(pipeline: &Pipeline, ctx: &Context, logits: &[f32], input: Input)
         });
         before = after;
     }
-    Observed { processed: scores, probs: before, raw_probs, funnel }
+    Observed { processed: scores, probs: before, raw_probs, funnel, removed_at }
 }
 
 pub struct StepInfo<'a> {
@@ -96,6 +100,7 @@ pub fn step_record(obs: &Observed, info: StepInfo, vocab: &Vocab) -> Step {
             raw_prob: obs.raw_probs[i],
             score: obs.processed[i].is_finite().then_some(obs.processed[i]),
             prob: obs.probs[i],
+            removed_by: obs.funnel.get(obs.removed_at[i] as usize).filter(|_| obs.removed_at[i] > 0).map(|f| f.name.clone()),
         })
         .collect();
     let chosen_logit = logits.get(c).copied().unwrap_or(f32::NEG_INFINITY);

@@ -48,6 +48,9 @@ pub struct Candidate {
     pub score: Option<f32>,
     /// Probability after every knob.
     pub prob: f32,
+    /// The knob that removed it (HF name), when one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removed_by: Option<String>,
 }
 
 /// One stage of the filter funnel: the distribution after one knob.

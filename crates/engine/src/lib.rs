@@ -78,6 +78,10 @@ impl Engine {
     /// Validates every lane (once, here) and prepares the prompt.
     pub fn prepare(&self, req: &RunRequest) -> Result<Prepared, RunError> {
         let cfg = &self.model.cfg;
+        let scored = match &req.forced_text {
+            Some(text) => Some(self.encode(text).map_err(RunError::Prompt)?),
+            None => None,
+        };
         let mut specs = Vec::with_capacity(req.lanes.len());
         let mut longest = 1;
         for (lane, l) in req.lanes.iter().enumerate() {
@@ -89,19 +93,28 @@ impl Engine {
             if let Some(bad) = valid.eos_token_ids.iter().find(|&&id| id as usize >= cfg.vocab_size) {
                 return Err(RunError::Config { lane, field: Some("eos_token_id".into()), message: format!("`eos_token_id` {bad} is outside the vocabulary of {}", cfg.vocab_size) });
             }
-            if let Some(f) = &l.forced_ids {
+            let forced = l.forced_ids.as_ref().or(scored.as_ref());
+            if let Some(f) = forced {
                 if f.is_empty() || f.iter().any(|&id| id as usize >= cfg.vocab_size) {
                     return Err(RunError::Config { lane, field: None, message: "the text to score must hold at least one token of this vocabulary".into() });
                 }
                 longest = longest.max(f.len());
             }
             longest = longest.max(valid.new_token_budget(0).min(cfg.n_positions));
-            specs.push(LaneSpec { config: valid, forced: l.forced_ids.clone() });
+            specs.push(LaneSpec { config: valid, forced: forced.cloned() });
         }
         if specs.is_empty() {
             return Err(RunError::Prompt("no lanes to run".into()));
         }
-        let ids = self.encode(&req.prompt).map_err(RunError::Prompt)?;
+        let ids = match &req.prompt_ids {
+            Some(ids) => {
+                if let Some(bad) = ids.iter().find(|&&id| id as usize >= cfg.vocab_size) {
+                    return Err(RunError::Prompt(format!("prompt token id {bad} is outside the vocabulary of {}", cfg.vocab_size)));
+                }
+                ids.clone()
+            }
+            None => self.encode(&req.prompt).map_err(RunError::Prompt)?,
+        };
         let prompt = prepare_prompt(&ids, cfg.bos_token_id, cfg.n_positions, longest);
         let options = Options { top_n: req.top_n.clamp(1, 200), shared_seed: req.shared_seed };
         Ok(Prepared { prompt, lanes: specs, options })

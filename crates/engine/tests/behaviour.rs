@@ -17,7 +17,7 @@ fn cfg(json: &str) -> GenerationConfig {
 
 fn run(e: &Engine, prompt: &str, configs: &[&str]) -> ntl_decoding::Document {
     let lanes = configs.iter().map(|c| LaneRequest { config: cfg(c), forced_ids: None }).collect();
-    e.run(&RunRequest { prompt: prompt.into(), lanes, top_n: 10, shared_seed: None }, |_| ControlFlow::Continue(())).unwrap()
+    e.run(&RunRequest { prompt: prompt.into(), lanes, top_n: 10, shared_seed: None, ..Default::default() }, |_| ControlFlow::Continue(())).unwrap()
 }
 
 const P: &str = "The best way to learn programming is";
@@ -138,7 +138,7 @@ fn events_stream_every_step_and_a_break_cancels_all_lanes() {
     ];
     let mut steps = 0;
     let doc = e
-        .run(&RunRequest { prompt: P.into(), lanes, top_n: 5, shared_seed: None }, |ev| {
+        .run(&RunRequest { prompt: P.into(), lanes, top_n: 5, shared_seed: None, ..Default::default() }, |ev| {
             if let Event::Step { .. } = ev {
                 steps += 1;
             }
@@ -157,7 +157,7 @@ fn shared_randomness_makes_identical_sampling_lanes_identical_whatever_their_see
         LaneRequest { config: cfg(r#"{"max_new_tokens": 10, "do_sample": true, "seed": 1}"#), forced_ids: None },
         LaneRequest { config: cfg(r#"{"max_new_tokens": 10, "do_sample": true, "seed": 2}"#), forced_ids: None },
     ];
-    let d = e.run(&RunRequest { prompt: P.into(), lanes, top_n: 5, shared_seed: Some(7) }, |_| ControlFlow::Continue(())).unwrap();
+    let d = e.run(&RunRequest { prompt: P.into(), lanes, top_n: 5, shared_seed: Some(7), ..Default::default() }, |_| ControlFlow::Continue(())).unwrap();
     assert_eq!(d.runs[0].token_ids, d.runs[1].token_ids);
     assert!(d.runs[0].steps.iter().zip(&d.runs[1].steps).all(|(a, b)| a.draw == b.draw && a.draw.is_some()));
 }
@@ -170,7 +170,7 @@ fn invalid_knobs_are_reported_with_their_lane_and_field() {
         LaneRequest { config: cfg("{}"), forced_ids: None },
         LaneRequest { config: cfg(r#"{"do_sample": true, "top_p": 1.5}"#), forced_ids: None },
     ];
-    let err = e.run(&RunRequest { prompt: P.into(), lanes, top_n: 5, shared_seed: None }, |_| ControlFlow::Continue(())).unwrap_err();
+    let err = e.run(&RunRequest { prompt: P.into(), lanes, top_n: 5, shared_seed: None, ..Default::default() }, |_| ControlFlow::Continue(())).unwrap_err();
     match err {
         ntl_engine::RunError::Config { lane, field, .. } => assert_eq!((lane, field.as_deref()), (1, Some("top_p"))),
         other => panic!("{other:?}"),
@@ -187,7 +187,7 @@ fn streamed_text_never_shows_a_broken_character() {
     let lanes = vec![LaneRequest { config: cfg("{}"), forced_ids: Some(forced) }];
     let mut texts = vec![];
     let doc = e
-        .run(&RunRequest { prompt: P.into(), lanes, top_n: 5, shared_seed: None }, |ev| {
+        .run(&RunRequest { prompt: P.into(), lanes, top_n: 5, shared_seed: None, ..Default::default() }, |ev| {
             if let Event::Step { text, .. } = ev {
                 texts.push(text);
             }
@@ -214,4 +214,47 @@ fn seeded_sampling_gives_the_recorded_tokens_on_every_target() {
         let p0 = case["first_step_top_prob"].as_f64().unwrap() as f32;
         assert!((d.runs[0].steps[0].top[0].prob - p0).abs() < 1e-5);
     }
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_branch_from_given_ids_continues_like_the_run_it_came_from() {
+    // Branching at step 4 with the token greedy chose there must reproduce greedy's tail.
+    let e = engine("tiny");
+    let whole = run(&e, P, &[r#"{"max_new_tokens": 10}"#]);
+    let mut ids = whole.prompt_ids.clone();
+    ids.extend(&whole.runs[0].token_ids[..5]);
+    let req = RunRequest {
+        prompt: "ignored when ids are given".into(),
+        lanes: vec![LaneRequest { config: cfg(r#"{"max_new_tokens": 5}"#), forced_ids: None }],
+        prompt_ids: Some(ids.clone()),
+        ..Default::default()
+    };
+    let branch = e.run(&req, |_| ControlFlow::Continue(())).unwrap();
+    assert_eq!(branch.prompt_ids, ids);
+    assert_eq!(branch.runs[0].token_ids, whole.runs[0].token_ids[5..]);
+    let bad = RunRequest { prompt_ids: Some(vec![1, 99_999]), ..req };
+    assert!(e.run(&bad, |_| ControlFlow::Continue(())).unwrap_err().to_string().contains("outside the vocabulary"));
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_scored_text_is_followed_by_every_lane_with_each_lanes_own_probabilities() {
+    let e = engine("tiny");
+    let lanes = vec![
+        LaneRequest { config: cfg("{}"), forced_ids: None },
+        LaneRequest { config: cfg(r#"{"do_sample": true, "top_k": 2}"#), forced_ids: None },
+    ];
+    let req = RunRequest { prompt: P.into(), lanes, forced_text: Some(" to read and write code".into()), ..Default::default() };
+    let d = e.run(&req, |_| ControlFlow::Continue(())).unwrap();
+    let want = e.encode(" to read and write code").unwrap();
+    for r in &d.runs {
+        assert_eq!(r.token_ids, want);
+        assert_eq!(r.stop_reason, StopReason::ForcedEnd);
+        assert!(r.steps.iter().all(|s| s.forced));
+    }
+    // Greedy leaves every token possible; top_k=2 makes most of them impossible.
+    assert!(d.runs[0].steps.iter().all(|s| s.chosen_prob > 0.0));
+    let impossible = d.runs[1].steps.iter().filter(|s| s.chosen_prob == 0.0).count();
+    assert!(impossible > 0, "top_k=2 should exclude some of the text's tokens on a random model");
 }

@@ -16,7 +16,7 @@ const PROB_TOL: f32 = 1e-4;
 
 fn run_one(engine: &Engine, prompt: &str, config: &serde_json::Value, forced: Option<Vec<u32>>) -> ntl_decoding::Document {
     let config = GenerationConfig::from_value(config.clone()).expect("fixture config parses");
-    let req = RunRequest { prompt: prompt.into(), lanes: vec![LaneRequest { config, forced_ids: forced }], top_n: 64, shared_seed: None };
+    let req = RunRequest { prompt: prompt.into(), lanes: vec![LaneRequest { config, forced_ids: forced }], top_n: 64, shared_seed: None, ..Default::default() };
     engine.run(&req, |_| std::ops::ControlFlow::Continue(())).expect("run")
 }
 

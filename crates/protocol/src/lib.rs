@@ -4,6 +4,8 @@
 use ntl_decoding::{Document, GenerationConfig, Step, StopReason};
 use serde::{Deserialize, Serialize};
 
+pub mod share;
+
 /// One lane of a run: a config in HF field names, optionally following given ids.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LaneRequest {
@@ -21,10 +23,24 @@ pub struct RunRequest {
     /// Sampling lanes share one uniform draw per step (seeded by this).
     #[serde(default)]
     pub shared_seed: Option<u64>,
+    /// Branching: start from these token ids instead of encoding `prompt`
+    /// (the prompt, the tokens up to a step and the candidate picked there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_ids: Option<Vec<u32>>,
+    /// Scoring a text: every lane without its own `forced_ids` follows this
+    /// text's tokens and records what its configuration gave each of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forced_text: Option<String>,
 }
 
 fn default_top_n() -> usize {
     20
+}
+
+impl Default for RunRequest {
+    fn default() -> Self {
+        RunRequest { prompt: String::new(), lanes: vec![], top_n: default_top_n(), shared_seed: None, prompt_ids: None, forced_text: None }
+    }
 }
 
 /// What the page shows about the model in use.
@@ -137,7 +153,7 @@ mod tests {
     fn messages_round_trip_as_json() {
         let m = ToWorker::Run {
             run_id: 3,
-            request: RunRequest { prompt: "Hi".into(), lanes: vec![LaneRequest { config: GenerationConfig::default(), forced_ids: None }], top_n: 20, shared_seed: Some(1) },
+            request: RunRequest { prompt: "Hi".into(), lanes: vec![LaneRequest { config: GenerationConfig::default(), forced_ids: None }], top_n: 20, shared_seed: Some(1), prompt_ids: Some(vec![1, 2]), forced_text: None },
         };
         assert_eq!(serde_json::from_str::<ToWorker>(&m.to_json()).unwrap(), m);
     }
