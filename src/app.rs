@@ -1,12 +1,15 @@
 //! The page's state and what changes it. Views live in `components`.
 
-use crate::components::{lane_column::LaneColumn, model_panel::ModelPanel, plots::Plots, step_table::StepTable};
+use crate::components::lesson_panel::{Export, LessonPanel};
+use crate::components::{divergence_note::DivergenceNote, lane_column::LaneColumn, model_panel::ModelPanel, plots::Plots, step_table::StepTable};
 use crate::lane_config::LaneConfig;
-use crate::presets;
+use crate::lane_result::LaneResult;
 use crate::worker_link::WorkerLink;
-use ntl_decoding::{ConfigError, Mode, Sequence, Step, StopReason};
+use crate::{download, export, page_url, presets};
+use ntl_decoding::divergence::{first_divergence, LanePath};
+use ntl_decoding::{ConfigError, Document, Mode};
+use ntl_protocol::share::{Shared, BUNDLED};
 use ntl_protocol::{FromWorker, LaneRequest, ModelInfo, ModelSource, RunRequest, ToWorker};
-use wasm_bindgen::JsCast;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
@@ -22,34 +25,16 @@ pub enum ModelState {
     Failed { message: String, file: Option<String>, network: bool },
 }
 
-/// What one lane produced in its latest run.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LaneResult {
-    pub run_id: u64,
-    pub mode: String,
-    pub steps: Vec<Step>,
-    /// The text each step added, for clickable token spans (empty for beam lanes,
-    /// whose best hypothesis can change under earlier tokens).
-    pub pieces: Vec<String>,
-    pub text: String,
-    pub rewritten: bool,
-    pub stop: Option<StopReason>,
-    pub started_ms: f64,
-    pub last_ms: f64,
-    pub sequences: Vec<Sequence>,
+/// What a run does: generate, or follow a given text in every lane.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RunKind {
+    Generate,
+    Score,
 }
 
-impl LaneResult {
-    /// Run-based notes ("`top_p` removed nothing in this run"), from the streamed steps.
-    pub fn run_warnings(&self) -> Vec<ntl_decoding::warnings::Warning> {
-        ntl_decoding::warnings::run_warnings(&self.mode, &self.steps)
-    }
-
-    pub fn tokens_per_s(&self) -> Option<f64> {
-        let dt = self.last_ms - self.started_ms;
-        (dt > 0.0 && !self.steps.is_empty()).then(|| self.steps.len() as f64 * 1000.0 / dt)
-    }
-}
+/// The largest recorded run the page reads back (a long four-lane run with
+/// 20-row tables is a few MB).
+const MAX_REPLAY_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
 
 pub enum Msg {
     Worker(FromWorker),
@@ -61,6 +46,14 @@ pub enum Msg {
     Reroll,
     Run,
     Stop,
+    ScoreInput(String),
+    Score,
+    Branch { lane: usize, step: usize, token_id: u32 },
+    Share,
+    Embed,
+    Export(Export),
+    ReplayFile(web_sys::File),
+    Replayed(Result<(String, Document), String>),
     LaneField { lane: usize, field: &'static str, value: String },
     LaneMode { lane: usize, mode: Mode },
     LaneJson { lane: usize, text: String },
@@ -69,7 +62,7 @@ pub enum Msg {
     LoadBundled,
     LoadHub,
     HubInput(String),
-    FilesPicked(Result<(Vec<String>, Vec<js_sys::ArrayBuffer>), String>),
+    FilesPicked(crate::model_files::PickedFiles),
 }
 
 pub struct App {
@@ -96,23 +89,36 @@ pub struct App {
     prompt_cropped: usize,
     selected: Option<(usize, usize)>,
     error: Option<String>,
+    /// `?embed=1`: the lanes without the editors, for a course page's iframe.
+    embed: bool,
+    /// Run as soon as the model is ready (a share link, an embed).
+    pending_run: Option<RunKind>,
+    /// The prompt and its token ids behind the results on screen (for branching).
+    ran_prompt: String,
+    prompt_ids: Vec<u32>,
+    /// A branch's exact token ids; editing the prompt drops them.
+    branch_ids: Option<Vec<u32>>,
+    score_text: String,
+    last_kind: RunKind,
+    /// The finished (or replayed) run, for export.
+    document: Option<Document>,
+    /// Viewing a recorded run loaded from this file.
+    replay: Option<String>,
+    share_link: Option<String>,
+    embed_code: Option<String>,
 }
 
 fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
 }
 
-/// `?model=bundled` or `?model=owner/name` picks the first model; only the
-/// bundled model or a valid hub repo id are accepted.
-fn initial_source() -> (ModelSource, bool) {
-    let param = web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok())
-        .and_then(|p| p.get("model"));
-    match param.as_deref() {
-        Some("bundled") => (ModelSource::Bundled { base: BUNDLED_BASE.into() }, false),
-        Some(repo) if ntl_protocol::valid_repo_id(repo) => (ModelSource::Hub { repo: repo.into() }, false),
-        _ => (ModelSource::Hub { repo: DEFAULT_HUB_REPO.into() }, true),
+/// A share link's model, else `?model=bundled` or `?model=owner/name`, else the
+/// hub default; only the bundled model or a valid hub repo id are accepted.
+fn initial_source(requested: Option<&str>) -> ModelSource {
+    match requested {
+        Some(BUNDLED) => ModelSource::Bundled { base: BUNDLED_BASE.into() },
+        Some(repo) if ntl_protocol::valid_repo_id(repo) => ModelSource::Hub { repo: repo.into() },
+        _ => ModelSource::Hub { repo: DEFAULT_HUB_REPO.into() },
     }
 }
 
@@ -133,7 +139,15 @@ impl App {
         }
     }
 
-    fn start_run(&mut self) {
+    fn start_run(&mut self, kind: RunKind) {
+        let forced_text = match kind {
+            RunKind::Score if self.score_text.is_empty() => {
+                self.error = Some("type a continuation to score first".into());
+                return;
+            }
+            RunKind::Score => Some(self.score_text.clone()),
+            RunKind::Generate => None,
+        };
         let mut lanes = Vec::with_capacity(LANES);
         let mut ok = true;
         for (i, l) in self.lanes.iter().enumerate() {
@@ -159,8 +173,113 @@ impl App {
         let run_id = self.next_run;
         self.running = Some(run_id);
         self.error = None;
+        self.replay = None;
+        self.last_kind = kind;
+        self.ran_prompt = self.prompt.clone();
         let shared_seed = self.shared_randomness.then_some(self.shared_seed);
-        link.send(&ToWorker::Run { run_id, request: RunRequest { prompt: self.prompt.clone(), lanes, top_n: 20, shared_seed } });
+        let request = RunRequest { prompt: self.prompt.clone(), lanes, top_n: 20, shared_seed, prompt_ids: self.branch_ids.clone(), forced_text };
+        link.send(&ToWorker::Run { run_id, request });
+    }
+
+    /// The page as a share link holds it.
+    fn shared_state(&self) -> Shared {
+        Shared {
+            prompt: self.prompt.clone(),
+            lanes: self.lanes.iter().map(|l| l.fields().clone()).collect(),
+            shared_seed: self.shared_randomness.then_some(self.shared_seed),
+            model: match &self.source {
+                Some(ModelSource::Bundled { .. }) => Some(BUNDLED.into()),
+                Some(ModelSource::Hub { repo }) => Some(repo.clone()),
+                // Picked files cannot travel in a link; it opens on the default model.
+                Some(ModelSource::Files { .. }) | None => None,
+            },
+            score: (self.last_kind == RunKind::Score && !self.score_text.is_empty()).then(|| self.score_text.clone()),
+        }
+    }
+
+    /// Restores a share link's page; lanes it does not hold keep the first preset's.
+    fn apply_shared(&mut self, s: Shared) {
+        self.prompt = s.prompt;
+        let defaults = presets::lanes(&presets::PRESETS[0]);
+        for (i, slot) in self.lanes.iter_mut().enumerate() {
+            *slot = match s.lanes.get(i) {
+                Some(fields) => LaneConfig::from_fields(fields.clone()).unwrap_or_default(),
+                None => defaults[i].clone(),
+            };
+            self.lane_errors[i] = slot.validate().err();
+        }
+        self.shared_randomness = s.shared_seed.is_some();
+        self.shared_seed = s.shared_seed.unwrap_or(0);
+        self.score_text = s.score.clone().unwrap_or_default();
+        self.pending_run = Some(if s.score.is_some() { RunKind::Score } else { RunKind::Generate });
+    }
+
+    /// Every lane continues from the prompt, `lane`'s tokens before `step`, and `token_id`.
+    fn branch(&mut self, lane: usize, step: usize, token_id: u32) {
+        let Some(r) = self.results[lane].as_ref() else { return };
+        if r.rewritten || step > r.steps.len() || self.prompt_ids.is_empty() {
+            return;
+        }
+        let token = r.steps[step].top.iter().find(|c| c.id == token_id).map(|c| c.token.clone()).unwrap_or_default();
+        let mut ids = self.prompt_ids.clone();
+        ids.extend(r.steps[..step].iter().map(|s| s.token_id));
+        ids.push(token_id);
+        self.prompt = format!("{}{}{}", self.ran_prompt, r.pieces[..step].concat(), token);
+        self.notice = Some(format!(
+            "Branched from lane {} at step {} with “{}”: every lane continues from these exact {} tokens. Editing the prompt starts afresh.",
+            lane + 1,
+            step + 1,
+            crate::format::visible(&token),
+            ids.len()
+        ));
+        self.branch_ids = Some(ids);
+        self.selected = None;
+        self.start_run(RunKind::Generate);
+    }
+
+    /// Shows a recorded run: texts, tables, plots, no model needed.
+    fn replayed(&mut self, name: String, doc: Document) {
+        if doc.runs.is_empty() {
+            self.error = Some(format!("`{name}` holds no runs to replay"));
+            return;
+        }
+        if doc.runs.len() > LANES {
+            self.notice = Some(format!("`{name}` holds {} runs; the first {LANES} are shown.", doc.runs.len()));
+        }
+        self.next_run += 1;
+        self.running = None;
+        self.selected = None;
+        self.error = None;
+        self.branch_ids = None;
+        self.prompt = doc.prompt.clone();
+        self.ran_prompt = doc.prompt.clone();
+        self.prompt_ids = doc.prompt_ids.clone();
+        self.prompt_cropped = doc.prompt_cropped;
+        self.results = Default::default();
+        for (i, run) in doc.runs.iter().take(LANES).enumerate() {
+            self.lanes[i] = LaneConfig::from_json(&export::config_diff(&run.config)).unwrap_or_default();
+            self.lane_errors[i] = None;
+            self.results[i] = Some(LaneResult::from_run(self.next_run, run.clone()));
+        }
+        self.last_kind = if doc.runs.iter().all(|r| r.steps.iter().all(|s| s.forced)) { RunKind::Score } else { RunKind::Generate };
+        self.document = Some(doc);
+        self.replay = Some(name);
+    }
+
+    fn export(&mut self, kind: Export) {
+        let Some(doc) = &self.document else { return };
+        let saved = match kind {
+            Export::Json => download::save("next-token-lab-run.json", "application/json", &export::json(doc)),
+            Export::Csv => download::save("next-token-lab-steps.csv", "text/csv", &export::csv(doc)),
+            Export::Markdown => download::save("next-token-lab-lanes.md", "text/markdown", &export::markdown(doc)),
+            Export::PlotsSvg => match download::plots_svg() {
+                Some(svg) => download::save("next-token-lab-plots.svg", "image/svg+xml", &svg),
+                None => Err("there are no plots to save yet".into()),
+            },
+        };
+        if let Err(e) = saved {
+            self.error = Some(e);
+        }
     }
 
     fn on_worker(&mut self, msg: FromWorker) {
@@ -180,6 +299,9 @@ impl App {
             }
             FromWorker::Loaded { info, label, load_ms } => {
                 self.model = ModelState::Ready { info, label, load_ms };
+                if let Some(kind) = self.pending_run.take() {
+                    self.start_run(kind);
+                }
             }
             FromWorker::LoadFailed { file, message, network } => {
                 let hub = matches!(self.source, Some(ModelSource::Hub { .. }));
@@ -191,8 +313,9 @@ impl App {
                     self.model = ModelState::Failed { message, file, network };
                 }
             }
-            FromWorker::Started { run_id, prompt_tokens, prompt_cropped, .. } if Some(run_id) == self.running => {
+            FromWorker::Started { run_id, prompt_tokens, prompt_ids, prompt_cropped, .. } if Some(run_id) == self.running => {
                 self.prompt_tokens = prompt_tokens;
+                self.prompt_ids = prompt_ids;
                 self.prompt_cropped = prompt_cropped;
             }
             FromWorker::Step { run_id, lane, index, step, text } if lane < LANES => {
@@ -200,31 +323,12 @@ impl App {
                 let slot = &mut self.results[lane];
                 if slot.as_ref().map(|r| r.run_id) != Some(run_id) {
                     // The first step of a new run replaces this lane's old result.
-                    *slot = Some(LaneResult {
-                        run_id,
-                        mode: String::new(),
-                        steps: vec![],
-                        pieces: vec![],
-                        text: String::new(),
-                        rewritten: false,
-                        stop: None,
-                        started_ms: now,
-                        last_ms: now,
-                        sequences: vec![],
-                    });
+                    *slot = Some(LaneResult::new(run_id, now));
                     if self.selected.map(|(l, _)| l) == Some(lane) {
                         self.selected = None;
                     }
                 }
-                let r = slot.as_mut().expect("set above");
-                if index == r.steps.len() {
-                    let piece = text.strip_prefix(r.text.as_str()).map(str::to_string);
-                    r.rewritten |= piece.is_none() || step.beams.is_some();
-                    r.pieces.push(piece.unwrap_or_default());
-                    r.steps.push(*step);
-                    r.text = text;
-                    r.last_ms = now;
-                }
+                slot.as_mut().expect("set above").push(index, *step, text, now);
             }
             FromWorker::LaneDone { run_id, lane, reason } if lane < LANES => {
                 if let Some(r) = self.results[lane].as_mut().filter(|r| r.run_id == run_id) {
@@ -232,14 +336,12 @@ impl App {
                 }
             }
             FromWorker::Finished { run_id, document, .. } => {
+                if self.running == Some(run_id) {
+                    self.document = Some(document.clone());
+                }
                 for (lane, run) in document.runs.into_iter().enumerate().take(LANES) {
                     if let Some(r) = self.results[lane].as_mut().filter(|r| r.run_id == run_id) {
-                        r.mode = run.mode;
-                        r.stop = Some(run.stop_reason);
-                        r.sequences = run.sequences;
-                        if r.rewritten {
-                            r.text = run.text;
-                        }
+                        r.finish(run);
                     }
                 }
                 if self.running == Some(run_id) {
@@ -266,7 +368,15 @@ impl Component for App {
 
     fn create(ctx: &Context<Self>) -> Self {
         let preset = &presets::PRESETS[0];
-        let (source, hub_is_default) = initial_source();
+        let requested = page_url::read();
+        let (shared, link_error) = match requested.shared {
+            Some(Ok(s)) => (Some(s), None),
+            Some(Err(e)) => (None, Some(e.to_string())),
+            None => (None, None),
+        };
+        let source = initial_source(shared.as_ref().and_then(|s| s.model.as_deref()).or(requested.model.as_deref()));
+        // The default hub model falls back to the bundled one, with a notice, when offline.
+        let hub_is_default = matches!(&source, ModelSource::Hub { repo } if repo == DEFAULT_HUB_REPO);
         let mut app = App {
             link: None,
             worker_ready: false,
@@ -287,8 +397,22 @@ impl Component for App {
             prompt_tokens: vec![],
             prompt_cropped: 0,
             selected: None,
-            error: None,
+            error: link_error,
+            embed: requested.embed,
+            pending_run: requested.embed.then_some(RunKind::Generate),
+            ran_prompt: String::new(),
+            prompt_ids: vec![],
+            branch_ids: None,
+            score_text: String::new(),
+            last_kind: RunKind::Generate,
+            document: None,
+            replay: None,
+            share_link: None,
+            embed_code: None,
         };
+        if let Some(s) = shared {
+            app.apply_shared(s);
+        }
         app.spawn_worker(ctx);
         app
     }
@@ -310,9 +434,13 @@ impl Component for App {
                     self.load(s);
                 }
             }
-            Msg::Prompt(p) => self.prompt = p,
+            Msg::Prompt(p) => {
+                self.prompt = p;
+                self.branch_ids = None;
+            }
             Msg::Preset(i) => {
                 if let Some(p) = presets::PRESETS.get(i) {
+                    self.branch_ids = None;
                     self.preset = i;
                     self.prompt = p.prompt.into();
                     self.lanes = presets::lanes(p);
@@ -329,9 +457,42 @@ impl Component for App {
                         *err = lane.set("seed", &next.to_string()).err();
                     }
                 }
-                self.start_run();
+                self.start_run(RunKind::Generate);
             }
-            Msg::Run => self.start_run(),
+            Msg::Run => self.start_run(RunKind::Generate),
+            Msg::ScoreInput(t) => self.score_text = t,
+            Msg::Score => self.start_run(RunKind::Score),
+            Msg::Branch { lane, step, token_id } => self.branch(lane, step, token_id),
+            Msg::Share => {
+                let url = page_url::share_url(&self.shared_state());
+                download::copy(&url);
+                self.share_link = Some(url);
+            }
+            Msg::Embed => {
+                let code = page_url::embed_code(&self.shared_state());
+                download::copy(&code);
+                self.embed_code = Some(code);
+            }
+            Msg::Export(kind) => self.export(kind),
+            Msg::ReplayFile(file) => {
+                let name = file.name();
+                if file.size() > MAX_REPLAY_BYTES {
+                    self.error = Some(format!("`{name}` is {:.0} MB; a recorded run is at most {:.0} MB", file.size() / 1e6, MAX_REPLAY_BYTES / 1e6));
+                } else {
+                    let cb = ctx.link().callback(Msg::Replayed);
+                    wasm_bindgen_futures::spawn_local(async move {
+                        let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
+                        cb.emit(match text {
+                            None => Err(format!("could not read `{name}`")),
+                            Some(t) => serde_json::from_str::<Document>(&t)
+                                .map(|d| (name.clone(), d))
+                                .map_err(|e| format!("`{name}` is not a run exported by this page (JSON export or `decode --json`): {e}")),
+                        });
+                    });
+                }
+            }
+            Msg::Replayed(Ok((name, doc))) => self.replayed(name, doc),
+            Msg::Replayed(Err(e)) => self.error = Some(e),
             Msg::Stop => {
                 if let (Some(link), Some(run_id)) = (&self.link, self.running) {
                     link.send(&ToWorker::Cancel { run_id });
@@ -386,38 +547,64 @@ impl Component for App {
         let link = ctx.link();
         let model_ready = matches!(self.model, ModelState::Ready { .. });
         let on_prompt = link.callback(|e: InputEvent| Msg::Prompt(e.target_unchecked_into::<HtmlTextAreaElement>().value()));
+        let on_score_text = link.callback(|e: InputEvent| Msg::ScoreInput(e.target_unchecked_into::<web_sys::HtmlInputElement>().value()));
         let selected = self.selected.and_then(|(lane, step)| {
             let r = self.results[lane].as_ref()?;
-            Some((lane, r.steps.get(step)?.clone(), r.mode.clone(), step))
+            Some((lane, r.steps.get(step)?.clone(), r.mode.clone(), step, !r.rewritten))
         });
+        let paths: Vec<LanePath> = self
+            .results
+            .iter()
+            .enumerate()
+            .filter_map(|(lane, r)| r.as_ref().map(|r| LanePath { lane, mode: &r.mode, steps: &r.steps }))
+            .collect();
+        // Only once every lane is done: mid-run the answer would move under the reader.
+        let divergence = (self.running.is_none()).then(|| first_divergence(&paths)).flatten();
+        let diverge_at = |lane: usize| divergence.as_ref().filter(|d| d.lanes.iter().any(|l| l.lane == lane)).map(|d| d.step);
+        let embed = self.embed;
         html! {
-            <div class="page" data-run={self.next_run.to_string()} data-running={self.running.is_some().to_string()}>
+            <div class={classes!("page", embed.then_some("embed"))} data-run={self.next_run.to_string()} data-running={self.running.is_some().to_string()}
+                data-replay={self.replay.is_some().to_string()}>
                 <header>
-                    <h1>{ "How does the model pick the next token?" }</h1>
+                    if embed {
+                        <h1 class="embed-title">{ "How does the model pick the next token?" }
+                            <a class="full-page" data-testid="open-full-page" href={page_url::share_url(&self.shared_state())} target="_blank" rel="noopener">{ "Open the full page ↗" }</a>
+                        </h1>
+                    } else {
+                        <h1>{ "How does the model pick the next token?" }</h1>
+                    }
                     <ModelPanel
                         model={self.model.clone()}
                         notice={self.notice.clone()}
                         hub_repo={self.hub_repo.clone()}
                         worker_alive={self.link.is_some()}
+                        compact={embed}
                         on_bundled={link.callback(|_| Msg::LoadBundled)}
                         on_hub={link.callback(|_| Msg::LoadHub)}
                         on_hub_input={link.callback(Msg::HubInput)}
                         on_files={link.callback(Msg::FilesPicked)}
                         on_restart={link.callback(|_| Msg::RestartWorker)}
                     />
+                    if let Some(name) = &self.replay {
+                        <p class="notice" data-testid="replay-notice">{ format!("Replaying the recorded run in `{name}`: tables and plots as recorded, no model needed. Run to generate afresh.") }</p>
+                    }
                 </header>
                 <section class="prompt-row">
-                    <div class="preset-row">
-                        <label for="preset">{ "Lesson" }</label>
-                        <select id="preset" data-testid="preset" onchange={link.callback(|e: Event| Msg::Preset(
-                            e.target_unchecked_into::<web_sys::HtmlSelectElement>().value().parse().unwrap_or(0)))}>
-                            { for presets::PRESETS.iter().enumerate().map(|(i, p)| html! {
-                                <option value={i.to_string()} selected={i == self.preset}>{ p.name }</option>
-                            }) }
-                        </select>
-                    </div>
-                    <label for="prompt">{ "Prompt" }</label>
-                    <textarea id="prompt" data-testid="prompt" rows="2" value={self.prompt.clone()} oninput={on_prompt} />
+                    if embed {
+                        <p class="embed-prompt" data-testid="embed-prompt"><span class="label">{ "Prompt: " }</span>{ self.prompt.clone() }</p>
+                    } else {
+                        <div class="preset-row">
+                            <label for="preset">{ "Lesson" }</label>
+                            <select id="preset" data-testid="preset" onchange={link.callback(|e: Event| Msg::Preset(
+                                e.target_unchecked_into::<web_sys::HtmlSelectElement>().value().parse().unwrap_or(0)))}>
+                                { for presets::PRESETS.iter().enumerate().map(|(i, p)| html! {
+                                    <option value={i.to_string()} selected={i == self.preset}>{ p.name }</option>
+                                }) }
+                            </select>
+                        </div>
+                        <label for="prompt">{ "Prompt" }</label>
+                        <textarea id="prompt" data-testid="prompt" rows="2" value={self.prompt.clone()} oninput={on_prompt} />
+                    }
                     <div class="actions">
                         <button data-testid="run" class="primary" disabled={!model_ready}
                             onclick={link.callback(|_| Msg::Run)}>{ if self.running.is_some() { "Run again" } else { "Run" } }</button>
@@ -425,19 +612,33 @@ impl Component for App {
                         <button data-testid="reroll" disabled={!model_ready} title="new seeds for every sampling lane, then run"
                             onclick={link.callback(|_| Msg::Reroll)}>{ "Re-roll" }</button>
                     </div>
-                    <label class="shared" title="every sampling lane uses the same random numbers at each step, so lanes differ only by their knobs">
-                        <input type="checkbox" data-testid="shared-randomness" checked={self.shared_randomness}
-                            onchange={link.callback(|e: Event| Msg::SharedRandomness(e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()))} />
-                        { " Shared randomness: sampling lanes draw the same random numbers, so they differ only by their knobs" }
-                        if self.shared_randomness { { format!(" (shared seed {})", self.shared_seed) } }
-                    </label>
+                    if !embed {
+                        <label class="shared" title="every sampling lane uses the same random numbers at each step, so lanes differ only by their knobs">
+                            <input type="checkbox" data-testid="shared-randomness" checked={self.shared_randomness}
+                                onchange={link.callback(|e: Event| Msg::SharedRandomness(e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()))} />
+                            { " Shared randomness: sampling lanes draw the same random numbers, so they differ only by their knobs" }
+                            if self.shared_randomness { { format!(" (shared seed {})", self.shared_seed) } }
+                        </label>
+                        <div class="score-row">
+                            <label for="score-text" title="teacher forcing: every lane follows this text and shows what its knobs made of each token">{ "Score a text: " }</label>
+                            <input id="score-text" data-testid="score-text" placeholder=" a continuation of the prompt, e.g.  to practice every day"
+                                value={self.score_text.clone()} oninput={on_score_text} />
+                            <button data-testid="score" disabled={!model_ready || self.running.is_some()} onclick={link.callback(|_| Msg::Score)}
+                                title="each lane shows the probability its configuration gave every token of this text">{ "Score in every lane" }</button>
+                        </div>
+                    }
                     if self.prompt_cropped > 0 {
                         <p class="notice">{ format!("The prompt was longer than the model's context: its first {} tokens were left out.", self.prompt_cropped) }</p>
                     }
-                    <p class="hint" data-testid="preset-notice"><strong>{ presets::PRESETS[self.preset].name }</strong>{ ": " }{ presets::PRESETS[self.preset].notice }</p>
+                    if !embed {
+                        <p class="hint" data-testid="preset-notice"><strong>{ presets::PRESETS[self.preset].name }</strong>{ ": " }{ presets::PRESETS[self.preset].notice }</p>
+                    }
                 </section>
                 if let Some(e) = &self.error {
                     <div class="error" data-testid="error" role="alert">{ e }</div>
+                }
+                if let Some(d) = &divergence {
+                    <DivergenceNote divergence={d.clone()} on_select={link.callback(|(lane, step)| Msg::Select { lane, step })} />
                 }
                 <main class="lanes">
                     { for (0..LANES).map(|i| html! {
@@ -448,6 +649,8 @@ impl Component for App {
                             result={self.results[i].clone()}
                             running={self.running.is_some()}
                             selected={self.selected.filter(|(l, _)| *l == i).map(|(_, s)| s)}
+                            diverge={diverge_at(i)}
+                            compact={embed}
                             on_field={link.callback(move |(field, value)| Msg::LaneField { lane: i, field, value })}
                             on_mode={link.callback(move |mode| Msg::LaneMode { lane: i, mode })}
                             on_json={link.callback(move |text| Msg::LaneJson { lane: i, text })}
@@ -456,45 +659,18 @@ impl Component for App {
                     }) }
                 </main>
                 <Plots results={self.results.to_vec()} on_select={link.callback(|(lane, step)| Msg::Select { lane, step })} />
-                if let Some((lane, step, mode, index)) = selected {
-                    <StepTable lane={lane} index={index} step={step} mode={mode} on_close={link.callback(|_| Msg::CloseTable)} />
+                if let Some((lane, step, mode, index, one_path)) = selected {
+                    <StepTable lane={lane} index={index} step={step} mode={mode}
+                        can_branch={one_path && model_ready && !self.prompt_ids.is_empty()}
+                        on_branch={link.callback(move |token_id| Msg::Branch { lane, step: index, token_id })}
+                        on_close={link.callback(|_| Msg::CloseTable)} />
+                }
+                if !embed {
+                    <LessonPanel has_document={self.document.is_some()} share_link={self.share_link.clone()} embed_code={self.embed_code.clone()}
+                        on_share={link.callback(|_| Msg::Share)} on_embed={link.callback(|_| Msg::Embed)}
+                        on_export={link.callback(Msg::Export)} on_replay={link.callback(Msg::ReplayFile)} />
                 }
             </div>
         }
     }
-}
-
-/// Reads picked files as buffers, matched by name to the three HF files.
-pub async fn read_model_files(files: Vec<web_sys::File>) -> Result<(Vec<String>, Vec<js_sys::ArrayBuffer>), String> {
-    let mut found: [Option<web_sys::File>; 3] = Default::default();
-    for f in files {
-        let name = f.name();
-        let slot = if name.ends_with(".safetensors") {
-            1
-        } else if name == "tokenizer.json" {
-            2
-        } else if name.ends_with(".json") && name.contains("config") {
-            0
-        } else {
-            return Err(format!("`{name}` is not one of config.json, model.safetensors, tokenizer.json"));
-        };
-        found[slot] = Some(f);
-    }
-    let missing: Vec<&str> = ["config.json", "model.safetensors", "tokenizer.json"]
-        .iter()
-        .zip(&found)
-        .filter(|(_, f)| f.is_none())
-        .map(|(n, _)| *n)
-        .collect();
-    if !missing.is_empty() {
-        return Err(format!("missing {}: pick all three files together", missing.join(" and ")));
-    }
-    let mut names = vec![];
-    let mut buffers = vec![];
-    for f in found.into_iter().flatten() {
-        names.push(f.name());
-        let buf = wasm_bindgen_futures::JsFuture::from(f.array_buffer()).await.map_err(|_| format!("could not read {}", f.name()))?;
-        buffers.push(buf.unchecked_into());
-    }
-    Ok((names, buffers))
 }

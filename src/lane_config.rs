@@ -38,9 +38,13 @@ impl LaneConfig {
         Ok(LaneConfig { fields })
     }
 
-    #[cfg(test)]
     pub fn fields(&self) -> &Map<String, Value> {
         &self.fields
+    }
+
+    /// A lane from a share link's field map (already checked by the link decoder).
+    pub fn from_fields(fields: Map<String, Value>) -> Result<LaneConfig, ConfigError> {
+        LaneConfig::from_json(&Value::Object(fields).to_string())
     }
 
     /// The lane's config as `generation_config.json` text (only what was set).

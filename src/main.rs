@@ -4,8 +4,13 @@
 
 mod app;
 mod components;
+mod download;
+mod export;
 mod format;
 mod lane_config;
+mod lane_result;
+mod model_files;
+mod page_url;
 mod presets;
 mod worker_link;
 

@@ -3,7 +3,7 @@
 use super::config_editor::ConfigEditor;
 use super::lane_text::LaneText;
 use super::plots::LANE_COLORS;
-use crate::app::LaneResult;
+use crate::lane_result::LaneResult;
 use crate::lane_config::LaneConfig;
 use ntl_decoding::warnings::config_warnings;
 use ntl_decoding::{ConfigError, Mode};
@@ -17,6 +17,9 @@ pub struct Props {
     pub result: Option<LaneResult>,
     pub running: bool,
     pub selected: Option<usize>,
+    pub diverge: Option<usize>,
+    /// Embed mode: text and status only, no editors.
+    pub compact: bool,
     pub on_field: Callback<(&'static str, String)>,
     pub on_mode: Callback<Mode>,
     pub on_json: Callback<String>,
@@ -42,14 +45,28 @@ pub fn lane_column(p: &Props) -> Html {
     html! {
         <section class="lane" data-testid={format!("lane-{}", p.index)}>
             <h2 style={format!("color: {}", LANE_COLORS[p.index % LANE_COLORS.len()])}>{ format!("Lane {}", p.index + 1) }</h2>
-            <ConfigEditor index={p.index} config={p.config.clone()} error={p.error.clone()}
-                on_field={p.on_field.clone()} on_mode={p.on_mode.clone()} on_json={p.on_json.clone()} />
+            if p.compact {
+                <p class="config-summary" data-testid="config-summary"><code>{ p.config.to_json().split_whitespace().collect::<Vec<_>>().join(" ") }</code></p>
+                if let Some(e) = &p.error { <p class="error" data-testid="lane-error">{ e.to_string() }</p> }
+            } else {
+                <ConfigEditor index={p.index} config={p.config.clone()} error={p.error.clone()}
+                    on_field={p.on_field.clone()} on_mode={p.on_mode.clone()} on_json={p.on_json.clone()} />
+            }
             if !warnings.is_empty() {
                 <ul class="warnings" data-testid="lane-warnings">
                     { for warnings.iter().map(|w| html! { <li data-field={w.field.clone()}>{ w.message.clone() }</li> }) }
                 </ul>
             }
-            <LaneText result={p.result.clone()} selected={p.selected} on_select={p.on_select.clone()} />
+            <LaneText result={p.result.clone()} selected={p.selected} diverge={p.diverge} on_select={p.on_select.clone()} />
+            if let Some(sc) = p.result.as_ref().filter(|r| r.stop.is_some()).and_then(LaneResult::score) {
+                <p class="score" data-testid="lane-score" data-impossible={sc.impossible.to_string()}>
+                    { if sc.impossible > 0 {
+                        format!("This lane's knobs made {} of the {} tokens impossible (struck out): the text has probability 0 here.", sc.impossible, sc.tokens)
+                    } else {
+                        format!("log p = {:.2} over {} tokens · perplexity {:.1}", sc.log_prob, sc.tokens, sc.perplexity())
+                    } }
+                </p>
+            }
             <div class="lane-status" data-testid="lane-status" data-run={p.result.as_ref().map(|r| r.run_id.to_string()).unwrap_or_default()} data-stop={p.result.as_ref().and_then(|r| r.stop).map(|s| s.as_str()).unwrap_or("")}>{ status }</div>
             if !run_notes.is_empty() {
                 <ul class="warnings" data-testid="run-warnings">

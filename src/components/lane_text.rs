@@ -1,7 +1,7 @@
 //! A lane's generated text: each token a span tinted by how likely it was,
 //! clickable to open its step's table.
 
-use crate::app::LaneResult;
+use crate::lane_result::LaneResult;
 use crate::format;
 use yew::prelude::*;
 
@@ -9,6 +9,8 @@ use yew::prelude::*;
 pub struct Props {
     pub result: Option<LaneResult>,
     pub selected: Option<usize>,
+    /// The step where the lanes first part ways, marked ◆.
+    pub diverge: Option<usize>,
     pub on_select: Callback<usize>,
 }
 
@@ -37,10 +39,18 @@ pub fn lane_text(p: &Props) -> Html {
         <div class="lane-text" data-testid="lane-text">
             { for r.pieces.iter().zip(&r.steps).enumerate().map(|(i, (piece, s))| {
                 let cb = p.on_select.clone();
+                // Scoring a text: a token this lane's knobs made impossible is struck out.
+                let impossible = s.forced && s.chosen_prob == 0.0;
+                let diverge = p.diverge == Some(i);
+                let title = if impossible {
+                    format!("step {} · impossible under this lane's knobs (model p = {})", i + 1, format::prob(s.chosen_raw_prob))
+                } else {
+                    format!("step {} · p = {}{}", i + 1, format::prob(s.chosen_prob), if diverge { " · the lanes part ways here" } else { "" })
+                };
                 html! {
-                    <span class={classes!("tok", (p.selected == Some(i)).then_some("selected"))}
-                        data-testid="token" data-step={i.to_string()} style={format::tint(s.chosen_prob)}
-                        title={format!("step {} · p = {}", i + 1, format::prob(s.chosen_prob))}
+                    <span class={classes!("tok", (p.selected == Some(i)).then_some("selected"), impossible.then_some("impossible"), diverge.then_some("diverge"))}
+                        data-testid="token" data-step={i.to_string()} data-impossible={impossible.then_some("true")} style={format::tint(s.chosen_prob)}
+                        title={title}
                         onclick={Callback::from(move |_| cb.emit(i))}>
                         { if piece.is_empty() { "·".to_string() } else { piece.clone() } }
                     </span>

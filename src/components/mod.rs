@@ -1,8 +1,10 @@
 //! The page's views. They receive state and callbacks; they never hold model data of their own.
 
 pub mod config_editor;
+pub mod divergence_note;
 pub mod lane_column;
 pub mod lane_text;
+pub mod lesson_panel;
 pub mod model_panel;
 pub mod plots;
 pub mod step_table;

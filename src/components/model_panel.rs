@@ -1,6 +1,7 @@
 //! Which model is in use, how far its download is, and how to pick another.
 
-use crate::app::{read_model_files, ModelState};
+use crate::app::ModelState;
+use crate::model_files::read_model_files;
 use crate::format;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -11,10 +12,12 @@ pub struct Props {
     pub notice: Option<String>,
     pub hub_repo: String,
     pub worker_alive: bool,
+    /// Embed mode: the status line only.
+    pub compact: bool,
     pub on_bundled: Callback<()>,
     pub on_hub: Callback<()>,
     pub on_hub_input: Callback<String>,
-    pub on_files: Callback<Result<(Vec<String>, Vec<js_sys::ArrayBuffer>), String>>,
+    pub on_files: Callback<crate::model_files::PickedFiles>,
     pub on_restart: Callback<()>,
 }
 
@@ -87,6 +90,7 @@ pub fn model_panel(p: &Props) -> Html {
             if let Some(n) = &p.notice {
                 <div class="notice" data-testid="model-notice">{ n.clone() }</div>
             }
+            if !p.compact {
             <details class="model-choice">
                 <summary>{ "Change model" }</summary>
                 <div class="row">
@@ -99,6 +103,7 @@ pub fn model_panel(p: &Props) -> Html {
                 </div>
                 <p class="hint">{ "GPT-2-family checkpoints: config.json, model.safetensors, tokenizer.json (drop them here or pick them). distilgpt2 is about 350 MB; it is cached by the browser after the first download." }</p>
             </details>
+            }
             if !p.worker_alive {
                 <button data-testid="restart-worker" onclick={restart}>{ "Restart the model worker" }</button>
             }

@@ -2,7 +2,7 @@
 //! chosen token's probability, the raw nucleus size for p = 0.9, and how many
 //! tokens the knobs kept. A point opens that step's table.
 
-use crate::app::LaneResult;
+use crate::lane_result::LaneResult;
 use ntl_decoding::Step;
 use yew::prelude::*;
 

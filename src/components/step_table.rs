@@ -11,6 +11,9 @@ pub struct Props {
     pub index: usize,
     pub step: Step,
     pub mode: String,
+    /// Branching is possible (a model is loaded and this lane is one path).
+    pub can_branch: bool,
+    pub on_branch: Callback<u32>,
     pub on_close: Callback<()>,
 }
 
@@ -51,7 +54,8 @@ pub fn step_table(p: &Props) -> Html {
                 }) }
             </ol>
             <table>
-                <thead><tr><th>{ "token" }</th><th>{ "id" }</th><th>{ "logit" }</th><th>{ "p model" }</th><th>{ "score after knobs" }</th><th>{ "p after knobs" }</th></tr></thead>
+                <thead><tr><th>{ "token" }</th><th>{ "id" }</th><th>{ "logit" }</th><th>{ "p model" }</th><th>{ "score after knobs" }</th><th>{ "p after knobs" }</th><th>{ "removed by" }</th>
+                    if p.can_branch { <th title="every lane continues from the text up to here plus this token">{ "branch" }</th> }</tr></thead>
                 <tbody>
                     { for s.top.iter().map(|c| {
                         let chosen = c.id == s.token_id;
@@ -65,6 +69,12 @@ pub fn step_table(p: &Props) -> Html {
                                 <td>{ prob(c.raw_prob) }</td>
                                 <td>{ c.score.map(num).unwrap_or_else(|| "removed".into()) }</td>
                                 <td>{ prob(c.prob) }</td>
+                                <td class="knob">{ c.removed_by.clone().unwrap_or_default() }</td>
+                                if p.can_branch {
+                                    <td><button class="branch" data-testid="branch" data-token-id={c.id.to_string()}
+                                        title={format!("every lane continues from here with “{}”", visible(&c.token))}
+                                        onclick={p.on_branch.reform({ let id = c.id; move |_: MouseEvent| id })}>{ "↳ branch" }</button></td>
+                                }
                             </tr>
                         }
                     }) }

@@ -1,0 +1,176 @@
+//! What one lane produced in a run, as the page shows it: built step by step
+//! from the worker's stream, or at once from a recorded document (replay).
+
+use ntl_decoding::record::Run;
+use ntl_decoding::{Sequence, Step, StopReason};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct LaneResult {
+    pub run_id: u64,
+    pub mode: String,
+    pub steps: Vec<Step>,
+    /// The text each step added, for clickable token spans (empty for beam lanes,
+    /// whose best hypothesis can change under earlier tokens).
+    pub pieces: Vec<String>,
+    pub text: String,
+    pub rewritten: bool,
+    pub stop: Option<StopReason>,
+    pub started_ms: f64,
+    pub last_ms: f64,
+    pub sequences: Vec<Sequence>,
+}
+
+/// A scored text under one lane's configuration (teacher forcing).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Score {
+    pub tokens: usize,
+    /// Sum of ln p over the text's tokens (−∞ when one was impossible).
+    pub log_prob: f64,
+    /// Tokens this configuration made impossible (p = 0 after its knobs).
+    pub impossible: usize,
+}
+
+impl Score {
+    pub fn perplexity(&self) -> f64 {
+        (-self.log_prob / self.tokens.max(1) as f64).exp()
+    }
+}
+
+impl LaneResult {
+    pub fn new(run_id: u64, now: f64) -> Self {
+        LaneResult {
+            run_id,
+            mode: String::new(),
+            steps: vec![],
+            pieces: vec![],
+            text: String::new(),
+            rewritten: false,
+            stop: None,
+            started_ms: now,
+            last_ms: now,
+            sequences: vec![],
+        }
+    }
+
+    /// Adds a streamed step; `text` is the lane's whole text so far. A step
+    /// that arrives twice or out of order is ignored.
+    pub fn push(&mut self, index: usize, step: Step, text: String, now: f64) {
+        if index != self.steps.len() {
+            return;
+        }
+        let piece = text.strip_prefix(self.text.as_str()).map(str::to_string);
+        self.rewritten |= piece.is_none() || step.beams.is_some();
+        self.pieces.push(piece.unwrap_or_default());
+        self.steps.push(step);
+        self.text = text;
+        self.last_ms = now;
+    }
+
+    /// The finished run's final word on mode, stop reason, sequences and text.
+    pub fn finish(&mut self, run: Run) {
+        self.mode = run.mode;
+        self.stop = Some(run.stop_reason);
+        self.sequences = run.sequences;
+        if self.rewritten {
+            self.text = run.text;
+        }
+    }
+
+    /// A recorded run, for replay. Token pieces come from the step tables; where
+    /// they do not add up to the text (split characters, beams) the text is
+    /// shown whole with step chips, as for beam lanes.
+    pub fn from_run(run_id: u64, run: Run) -> Self {
+        let mut r = LaneResult::new(run_id, 0.0);
+        r.pieces = run.steps.iter().map(|s| s.token.clone()).collect();
+        r.rewritten = run.steps.iter().any(|s| s.beams.is_some()) || r.pieces.concat() != run.text;
+        r.steps = run.steps.clone();
+        r.text = run.text.clone();
+        r.finish(run);
+        r
+    }
+
+    /// Run-based notes ("`top_p` removed nothing in this run"), from the steps.
+    pub fn run_warnings(&self) -> Vec<ntl_decoding::warnings::Warning> {
+        ntl_decoding::warnings::run_warnings(&self.mode, &self.steps)
+    }
+
+    pub fn tokens_per_s(&self) -> Option<f64> {
+        let dt = self.last_ms - self.started_ms;
+        (dt > 0.0 && !self.steps.is_empty()).then(|| self.steps.len() as f64 * 1000.0 / dt)
+    }
+
+    /// When the lane followed a given text, how likely its configuration found it.
+    pub fn score(&self) -> Option<Score> {
+        if self.steps.is_empty() || !self.steps.iter().all(|s| s.forced) {
+            return None;
+        }
+        Some(Score {
+            tokens: self.steps.len(),
+            log_prob: self.steps.iter().map(|s| (s.chosen_prob as f64).ln()).sum(),
+            impossible: self.steps.iter().filter(|s| s.chosen_prob == 0.0).count(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ntl_decoding::GenerationConfig;
+
+    fn step(token: &str, p: f32, forced: bool) -> Step {
+        Step {
+            token_id: 1,
+            token: token.into(),
+            kept: 1,
+            entropy: 0.0,
+            raw_entropy: 0.0,
+            rank: 1,
+            chosen_raw_prob: p,
+            chosen_prob: p,
+            nucleus: [1, 1, 1],
+            funnel: vec![],
+            top: vec![],
+            draw: None,
+            forced,
+            beams: None,
+            contrastive: None,
+        }
+    }
+
+    fn run(text: &str, steps: Vec<Step>) -> Run {
+        Run { config: GenerationConfig::default(), mode: "greedy".into(), token_ids: vec![1; steps.len()], text: text.into(), stop_reason: StopReason::ForcedEnd, sequences: vec![], steps }
+    }
+
+    #[test]
+    fn streamed_steps_become_pieces_and_repeats_are_ignored() {
+        let mut r = LaneResult::new(1, 0.0);
+        r.push(0, step(" a", 0.5, false), " a".into(), 10.0);
+        r.push(0, step(" a", 0.5, false), " a".into(), 11.0);
+        r.push(1, step(" b", 0.5, false), " a b".into(), 20.0);
+        assert_eq!(r.pieces, vec![" a", " b"]);
+        assert!(!r.rewritten);
+        assert_eq!(r.tokens_per_s(), Some(100.0));
+    }
+
+    #[test]
+    fn a_replayed_run_keeps_its_token_spans_when_they_add_up_to_the_text() {
+        let r = LaneResult::from_run(3, run(" a b", vec![step(" a", 0.5, false), step(" b", 0.5, false)]));
+        assert!(!r.rewritten);
+        assert_eq!(r.stop, Some(StopReason::ForcedEnd));
+        let split = LaneResult::from_run(3, run("é", vec![step("<0xC3>", 0.5, false), step("<0xA9>", 0.5, false)]));
+        assert!(split.rewritten, "split characters show the text whole");
+        assert_eq!(split.text, "é");
+    }
+
+    #[test]
+    fn a_scored_text_reports_log_probability_perplexity_and_impossible_tokens() {
+        let r = LaneResult::from_run(1, run(" a b", vec![step(" a", 0.5, true), step(" b", 0.25, true)]));
+        let s = r.score().unwrap();
+        assert!((s.log_prob - (0.5f64.ln() + 0.25f64.ln())).abs() < 1e-9);
+        assert!((s.perplexity() - (8.0f64).sqrt()).abs() < 1e-9);
+        assert_eq!(s.impossible, 0);
+        let r = LaneResult::from_run(1, run(" a b", vec![step(" a", 0.5, true), step(" b", 0.0, true)]));
+        assert_eq!(r.score().unwrap().impossible, 1);
+        assert_eq!(LaneResult::from_run(1, run(" a", vec![step(" a", 0.5, false)])).score(), None);
+    }
+}

@@ -1,0 +1,49 @@
+//! The page's address: what it asks for (`?embed=1`, `?model=`, a share link
+//! in `#run=`) and the links it hands out (share, embed, full page).
+
+use ntl_protocol::share::{self, Shared};
+
+/// What the address asks for, read once at start.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Requested {
+    pub embed: bool,
+    pub model: Option<String>,
+    pub shared: Option<Result<Shared, share::ShareError>>,
+}
+
+fn location() -> Option<web_sys::Location> {
+    web_sys::window().map(|w| w.location())
+}
+
+pub fn read() -> Requested {
+    let Some(loc) = location() else { return Requested::default() };
+    let params = loc.search().ok().and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok());
+    let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
+    let hash = loc.hash().unwrap_or_default();
+    Requested {
+        embed: matches!(get("embed").as_deref(), Some("1" | "true")),
+        model: get("model"),
+        shared: hash.strip_prefix("#run=").map(share::decode),
+    }
+}
+
+/// The page's own address without query or fragment.
+fn base() -> String {
+    location().map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default()
+}
+
+pub fn share_url(s: &Shared) -> String {
+    format!("{}#run={}", base(), share::encode(s))
+}
+
+pub fn embed_url(s: &Shared) -> String {
+    format!("{}?embed=1#run={}", base(), share::encode(s))
+}
+
+/// A copy-paste `<iframe>` for a course page.
+pub fn embed_code(s: &Shared) -> String {
+    format!(
+        "<iframe src=\"{}\" title=\"Next-token lab: how a language model picks its next token\" width=\"100%\" height=\"720\" style=\"border:1px solid #ddd;border-radius:8px\" loading=\"lazy\"></iframe>",
+        embed_url(s).replace('&', "&amp;").replace('"', "&quot;")
+    )
+}
