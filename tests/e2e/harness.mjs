@@ -53,6 +53,16 @@ export async function runAll(page, timeout = 300_000) {
   }, before, { timeout });
 }
 
+/// Waits until a run newer than `prev` (the page's data-run) has finished in every lane.
+export async function waitRunDone(page, prev, timeout = 300_000) {
+  if (prev === undefined) prev = Number(await page.getAttribute('.page', 'data-run')) - 1;
+  await page.waitForFunction((prev) => {
+    const run = document.querySelector('.page')?.dataset;
+    const s = [...document.querySelectorAll('[data-testid="lane-status"]')];
+    return run && Number(run.run) > prev && run.running === 'false' && s.length === 4 && s.every((e) => e.dataset.stop && e.dataset.run === run.run);
+  }, prev, { timeout });
+}
+
 export async function laneTexts(page) {
   return page.$$eval('[data-testid^="lane-"] [data-testid="lane-text"]', (els) => els.map((e) => e.innerText));
 }

@@ -47,7 +47,7 @@ pub fn first_divergence(paths: &[LanePath]) -> Option<Divergence> {
         let lanes = here
             .iter()
             .map(|(p, s)| {
-                let others: Vec<u32> = unique(here.iter().map(|(_, o)| o.token_id).filter(|&t| t != s.token_id));
+                let others = unique(here.iter().map(|(_, o)| (o.token_id, o.token.as_str())).filter(|&(t, _)| t != s.token_id));
                 LaneReason { lane: p.lane, token: s.token.clone(), reason: explain(p.mode, s, &others) }
             })
             .collect();
@@ -56,11 +56,11 @@ pub fn first_divergence(paths: &[LanePath]) -> Option<Divergence> {
     None
 }
 
-fn unique(ids: impl Iterator<Item = u32>) -> Vec<u32> {
-    let mut out: Vec<u32> = Vec::new();
-    for id in ids {
-        if !out.contains(&id) {
-            out.push(id);
+fn unique<'a>(tokens: impl Iterator<Item = (u32, &'a str)>) -> Vec<(u32, &'a str)> {
+    let mut out: Vec<(u32, &str)> = Vec::new();
+    for t in tokens {
+        if !out.iter().any(|o| o.0 == t.0) {
+            out.push(t);
         }
     }
     out
@@ -75,13 +75,21 @@ fn pct(p: f32) -> String {
 }
 
 /// Why this lane chose `step.token_id` over each of `others`.
-fn explain(mode: &str, step: &Step, others: &[u32]) -> String {
+fn explain(mode: &str, step: &Step, others: &[(u32, &str)]) -> String {
     let mine = format!("“{}”", step.token);
     let parts: Vec<String> = others
         .iter()
-        .map(|&o| {
+        .map(|&(o, token)| {
             let Some(c) = step.top.iter().find(|c| c.id == o) else {
-                return format!("the other choice was not among this lane's top {} candidates", step.top.len());
+                // Outside the table: less likely than every row shown, so also below the chosen token.
+                let how = if step.forced {
+                    "was given"
+                } else if step.draw.is_some() {
+                    "was drawn"
+                } else {
+                    "scored highest"
+                };
+                return format!("“{token}” was not even among this lane's top {} (p below {}); {mine} {how} at {}", step.top.len(), pct(step.top.iter().map(|c| c.prob).filter(|p| *p > 0.0).fold(1.0, f32::min)), pct(step.chosen_prob));
             };
             let theirs = format!("“{}”", c.token);
             if let Some(knob) = &c.removed_by {
@@ -191,5 +199,13 @@ mod tests {
         let a = vec![step(1, vec![cand(1, 0.5, 0.5, None)], None, &[])];
         let b = vec![step(2, vec![cand(2, 0.5, 0.5, None)], None, &[])];
         assert_eq!(first_divergence(&[LanePath { lane: 0, mode: "greedy", steps: &a }, LanePath { lane: 1, mode: "beam", steps: &b }]), None);
+    }
+
+    #[test]
+    fn a_token_outside_the_table_is_named_with_the_tables_floor() {
+        let a = vec![step(1, vec![cand(1, 0.5, 0.5, None), cand(2, 0.3, 0.3, None)], None, &[])];
+        let b = vec![step(9, vec![cand(9, 0.01, 0.02, None)], Some(0.5), &["temperature"])];
+        let d = first_divergence(&[LanePath { lane: 0, mode: "greedy", steps: &a }, LanePath { lane: 1, mode: "sample", steps: &b }]).unwrap();
+        assert_eq!(d.lanes[0].reason, "“t9” was not even among this lane's top 2 (p below 30.0%); “t1” scored highest at 50.0%");
     }
 }

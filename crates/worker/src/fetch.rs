@@ -28,8 +28,12 @@ pub async fn model_files(base: &str) -> Result<Vec<Vec<u8>>, LoadFailure> {
     Ok(out)
 }
 
+/// The Cache API exists only in secure contexts: an iframe in a plain-http
+/// course page (or an opaque parent) has no `caches` at all. Then every load
+/// downloads afresh instead of crashing the worker.
 async fn open_cache() -> Option<Cache> {
-    let caches = super::scope().caches().ok()?;
+    let caches = js_sys::Reflect::get(&super::scope(), &JsValue::from_str("caches")).ok()?;
+    let caches: web_sys::CacheStorage = caches.dyn_into().ok()?;
     JsFuture::from(caches.open(CACHE)).await.ok()?.dyn_into().ok()
 }
 
