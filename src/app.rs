@@ -318,7 +318,7 @@ impl App {
                 self.prompt_ids = prompt_ids;
                 self.prompt_cropped = prompt_cropped;
             }
-            FromWorker::Step { run_id, lane, index, step, text } if lane < LANES => {
+            FromWorker::Step { run_id, lane, index, step, text } if lane < LANES && self.running == Some(run_id) => {
                 let now = now_ms();
                 let slot = &mut self.results[lane];
                 if slot.as_ref().map(|r| r.run_id) != Some(run_id) {

@@ -1,8 +1,9 @@
 //! One lane's knobs, by HF name, with errors shown next to the knob at fault.
 
+use super::draft_field::DraftField;
 use crate::lane_config::{knobs_for, LaneConfig};
 use ntl_decoding::{ConfigError, Mode};
-use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -31,19 +32,14 @@ pub fn config_editor(p: &Props) -> Html {
     };
     let error_field = p.error.as_ref().and_then(|e| e.field.clone());
     let knob = |field: &'static str| {
-        let cb = p.on_field.clone();
-        let onchange = Callback::from(move |e: Event| cb.emit((field, e.target_unchecked_into::<HtmlInputElement>().value())));
+        let on_commit = p.on_field.reform(move |v: String| (field, v));
         let bad = error_field.as_deref() == Some(field);
         html! {
             <label class={classes!("knob", bad.then_some("bad"))} title={field}>
                 <span>{ field }</span>
-                <input data-knob={field} value={p.config.text(field)} placeholder={LaneConfig::default_text(field)} {onchange} />
+                <DraftField knob={field} value={p.config.text(field)} placeholder={LaneConfig::default_text(field)} {on_commit} />
             </label>
         }
-    };
-    let on_json = {
-        let cb = p.on_json.clone();
-        Callback::from(move |e: Event| cb.emit(e.target_unchecked_into::<HtmlTextAreaElement>().value()))
     };
     html! {
         <div class="config">
@@ -59,7 +55,7 @@ pub fn config_editor(p: &Props) -> Html {
             }
             <details class="json">
                 <summary>{ "generation_config.json" }</summary>
-                <textarea data-testid={format!("lane-json-{}", p.index)} rows="6" value={p.config.to_json()} onchange={on_json} />
+                <DraftField multiline=true rows={6} testid={format!("lane-json-{}", p.index)} value={p.config.to_json()} on_commit={p.on_json.clone()} />
             </details>
         </div>
     }

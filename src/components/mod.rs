@@ -2,6 +2,7 @@
 
 pub mod config_editor;
 pub mod divergence_note;
+pub mod draft_field;
 pub mod lane_column;
 pub mod lane_text;
 pub mod lesson_panel;

@@ -553,6 +553,46 @@ mod tests {
         }
     }
 
+    /// The knob rows of the bad-input matrix: each refused at the boundary with
+    /// the field it concerns, never a panic later.
+    #[test]
+    fn bad_knobs_are_refused_by_field() {
+        let cases: &[(&str, &str)] = &[
+            (r#"{"do_sample": true, "temperature": -0.5}"#, "temperature"),
+            (r#"{"do_sample": true, "temperature": 0}"#, "temperature"),
+            (r#"{"do_sample": true, "top_p": 0}"#, "top_p"),
+            (r#"{"do_sample": true, "top_p": 1.01}"#, "top_p"),
+            (r#"{"top_k": -1}"#, "top_k"),
+            (r#"{"num_beams": 0}"#, "num_beams"),
+            (r#"{"num_beams": 100000}"#, "num_beams"),
+            (r#"{"num_beams": 2, "num_return_sequences": 3}"#, "num_return_sequences"),
+            (r#"{"temperature": "hot"}"#, "temperature"),
+            (r#"{"temperature": null}"#, "temperature"),
+            (r#"{"top_k": "NaN"}"#, "top_k"),
+            (r#"{"max_new_tokens": -5}"#, "max_new_tokens"),
+            (r#"{"max_new_tokens": 1e30}"#, "max_new_tokens"),
+            (r#"{"repetition_penalty": 0}"#, "repetition_penalty"),
+            (r#"{"no_repeat_ngram_size": -2}"#, "no_repeat_ngram_size"),
+            (r#"{"eos_token_id": "."}"#, "eos_token_id"),
+        ];
+        for (json, field) in cases {
+            let e = GenerationConfig::from_json(json).and_then(|c| c.validate().map(|_| c)).expect_err(json);
+            assert_eq!(e.field.as_deref(), Some(*field), "{json}: {e}");
+            assert!(!e.message.is_empty());
+        }
+        // JSON has no NaN; a literal one is a parse error with a message, not a panic.
+        assert!(GenerationConfig::from_json(r#"{"temperature": NaN}"#).unwrap_err().message.contains("not valid JSON"));
+        assert!(GenerationConfig::from_json("[1, 2]").is_err());
+    }
+
+    #[test]
+    fn contradictory_settings_warn_but_run() {
+        // Temperature with greedy: HF ignores it; we run and the page warns.
+        let c = GenerationConfig::from_json(r#"{"temperature": 0.7, "top_p": 0.5}"#).unwrap();
+        assert!(c.validate().is_ok());
+        assert!(crate::warnings::config_warnings(&c).iter().any(|w| w.field == "temperature"));
+    }
+
     #[test]
     fn mode_selection_follows_hf() {
         let mode = |j: &str| GenerationConfig::from_json(j).unwrap().mode();

@@ -258,3 +258,11 @@ fn a_scored_text_is_followed_by_every_lane_with_each_lanes_own_probabilities() {
     let impossible = d.runs[1].steps.iter().filter(|s| s.chosen_prob == 0.0).count();
     assert!(impossible > 0, "top_k=2 should exclude some of the text's tokens on a random model");
 }
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_whitespace_only_prompt_runs() {
+    let d = run(&engine("tiny"), "  \n\t ", &[r#"{"max_new_tokens": 4}"#]);
+    assert!(!d.prompt_ids.is_empty());
+    assert_eq!(d.runs[0].token_ids.len(), 4);
+}

@@ -139,3 +139,24 @@ fn model_info_reports_shapes_and_storage() {
     assert_eq!(engine("tiny-bf16").info().storage_dtype, "BF16");
     assert!(info.parameters > 50257 * 32);
 }
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_huge_header_is_refused_without_allocating_it() {
+    let mut f = files("tiny");
+    f.weights[..8].copy_from_slice(&(1u64 << 40).to_le_bytes());
+    let e = load_err(&f);
+    assert_eq!(e.file(), "model.safetensors");
+    assert!(e.to_string().contains("header"), "{e}");
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_missing_or_malformed_config_is_named() {
+    for bad in [&b""[..], b"{ \"n_layer\": ", b"[]", br#"{"model_type": "gpt2", "n_layer": "six"}"#, br#"{"model_type": "gpt2", "n_embd": 100, "n_head": 3}"#] {
+        let f = Files { config: bad.to_vec(), ..files("tiny") };
+        let e = load_err(&f);
+        assert_eq!(e.file(), "config.json", "{}", String::from_utf8_lossy(bad));
+        assert!(!e.to_string().is_empty());
+    }
+}

@@ -1,6 +1,7 @@
 //! Fetching model files with byte progress, through the Cache API so that a
-//! second visit works offline. An entry is written only once a file arrived
-//! whole, so a cut-off download is never served later.
+//! second visit works offline. The Cache API stores an entry only when its
+//! body arrived whole, and entries of files the engine then refuses are
+//! deleted, so neither a cut-off download nor a bad file is served later.
 
 use crate::post::post;
 use ntl_protocol::FromWorker;
@@ -16,6 +17,10 @@ pub struct LoadFailure {
 }
 
 const CACHE: &str = "ntl-models-v1";
+
+pub fn hub_base(repo: &str) -> String {
+    format!("https://huggingface.co/{repo}/resolve/main")
+}
 pub const FILES: [&str; 3] = ["config.json", "model.safetensors", "tokenizer.json"];
 
 pub async fn model_files(base: &str) -> Result<Vec<Vec<u8>>, LoadFailure> {
@@ -23,9 +28,24 @@ pub async fn model_files(base: &str) -> Result<Vec<Vec<u8>>, LoadFailure> {
     let mut out = Vec::with_capacity(3);
     for name in FILES {
         let url = format!("{}/{name}", base.trim_end_matches('/'));
-        out.push(fetch_one(&url, name, cache.as_ref()).await?);
+        match fetch_one(&url, name, cache.as_ref()).await {
+            Ok(bytes) => out.push(bytes),
+            Err(e) => {
+                forget(base).await;
+                return Err(e);
+            }
+        }
     }
     Ok(out)
+}
+
+/// Drops the cached files of `base` (after the engine refused them).
+pub async fn forget(base: &str) {
+    if let Some(cache) = open_cache().await {
+        for name in FILES {
+            let _ = JsFuture::from(cache.delete_with_str(&format!("{}/{name}", base.trim_end_matches('/')))).await;
+        }
+    }
 }
 
 /// The Cache API exists only in secure contexts: an iframe in a plain-http
@@ -59,17 +79,17 @@ async fn fetch_one(url: &str, name: &str, cache: Option<&Cache>) -> Result<Vec<u
         return Err(fail(name, format!("{url} answered HTTP {} {}", resp.status(), resp.status_text()), false));
     }
     let total = resp.headers().get("content-length").ok().flatten().and_then(|v| v.parse::<u64>().ok());
+    // The browser streams a copy into the cache beside our read: no second
+    // copy of the weights in wasm memory, and no entry if the body breaks off.
+    let put = cache.and_then(|c| resp.clone().ok().map(|copy| c.put_with_str(url, &copy)));
     let bytes = read_body(&resp, name, total).await?;
     if let Some(t) = total {
         if (bytes.len() as u64) < t {
             return Err(fail(name, format!("the download of {name} stopped at {} of {t} bytes; try again", bytes.len()), true));
         }
     }
-    if let Some(cache) = cache {
-        let copy = js_sys::Uint8Array::from(bytes.as_slice());
-        if let Ok(r) = Response::new_with_opt_buffer_source(Some(&copy)) {
-            let _ = JsFuture::from(cache.put_with_str(url, &r)).await;
-        }
+    if let Some(put) = put {
+        let _ = JsFuture::from(put).await;
     }
     Ok(bytes)
 }

@@ -96,7 +96,7 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
             if !ntl_protocol::valid_repo_id(repo) {
                 Err(fetch::LoadFailure { file: None, message: format!("`{repo}` is not a model hub repo id (owner/name)"), network: false })
             } else {
-                fetch::model_files(&format!("https://huggingface.co/{repo}/resolve/main")).await
+                fetch::model_files(&fetch::hub_base(repo)).await
             }
         }
     };
@@ -112,7 +112,15 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
             *state.engine.borrow_mut() = Some(Rc::new(engine));
             post(&FromWorker::Loaded { info, label, load_ms: now_ms() - started });
         }
-        Err(e) => post(&FromWorker::LoadFailed { file: Some(e.file().into()), message: e.to_string(), network: false }),
+        Err(e) => {
+            // A refused file must not come back from the cache on the next try.
+            match &source {
+                ModelSource::Bundled { base } => fetch::forget(base).await,
+                ModelSource::Hub { repo } => fetch::forget(&fetch::hub_base(repo)).await,
+                ModelSource::Files { .. } => {}
+            }
+            post(&FromWorker::LoadFailed { file: Some(e.file().into()), message: e.to_string(), network: false })
+        }
     }
 }
 

@@ -1,0 +1,96 @@
+// Bad input and bad luck never break the page: a dying worker, a download cut
+// off half-way, Run while running, Stop in the middle of beam search.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { start, modelReady, runAll, laneTexts, setKnob, waitRunDone, ROOT } from './harness.mjs';
+
+let env;
+before(async () => { env = await start(); });
+after(async () => { await env?.close(); });
+
+test('when the worker dies the page says so, keeps the prompt and settings, and a restarted worker runs again', async () => {
+  const page = await env.open();
+  await modelReady(page);
+  await page.fill('[data-testid="prompt"]', 'My own prompt, not to be lost');
+  await setKnob(page, 2, 'temperature', 0.9);
+  const [worker] = page.workers();
+  assert.ok(worker, 'the model runs in a dedicated worker');
+  // What a browser reports when a worker runs out of memory: an uncaught error in the worker.
+  await worker.evaluate(() => setTimeout(() => { throw new RangeError('WebAssembly.Memory.grow(): Maximum memory size exceeded'); }, 0));
+  await page.waitForSelector('[data-testid="restart-worker"]');
+  assert.match(await page.textContent('[data-testid="error"]'), /worker crashed.*Maximum memory size exceeded.*prompt and settings are kept/s);
+  assert.equal(await page.getAttribute('[data-testid="model-status"]', 'data-state'), 'failed');
+  assert.ok(await page.isDisabled('[data-testid="run"]'));
+  await page.click('[data-testid="restart-worker"]');
+  await modelReady(page);
+  assert.equal(await page.inputValue('[data-testid="prompt"]'), 'My own prompt, not to be lost');
+  assert.equal(await page.inputValue('[data-testid="lane-2"] [data-knob="temperature"]'), '0.9');
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 4);
+  await runAll(page);
+  assert.ok((await laneTexts(page))[0].length > 0);
+  await page.close();
+});
+
+test('a download cut off half-way gives a clear retry, and the broken file is never served from the cache', async () => {
+  const weights = readFileSync(join(ROOT, 'dist', 'models', 'kjv-gpt2', 'model.safetensors'));
+  // Start with an empty model cache (earlier tests filled it).
+  const clean = await env.open();
+  await modelReady(clean);
+  assert.equal(await clean.evaluate(() => caches.delete('ntl-models-v1')), true);
+  await clean.close();
+  const pattern = '**/models/kjv-gpt2/model.safetensors';
+  await env.context.route(pattern, (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: weights.subarray(0, weights.length >> 1) }));
+  const page = await env.open();
+  await page.waitForSelector('[data-testid="model-status"][data-state="failed"]', { timeout: 60_000 });
+  const msg = await page.textContent('[data-testid="model-status"]');
+  assert.match(msg, /model\.safetensors/);
+  assert.match(msg, /truncated|stopped at|broke off/);
+  await env.context.unroute(pattern);
+  // Retry: must download afresh, not reuse what arrived before.
+  await page.click('.model-choice summary');
+  await page.click('text=Bundled offline model');
+  await modelReady(page);
+  // And a fresh page (cache hit now) loads the good file too.
+  const again = await env.open();
+  await modelReady(again);
+  await again.close();
+  await page.close();
+});
+
+test('Run while running starts the new run and the old one stops streaming into the lanes', async () => {
+  const page = await env.open();
+  await modelReady(page);
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 150);
+  await page.click('[data-testid="run"]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="lane-0"] [data-testid="token"]').length >= 3);
+  const first = Number(await page.getAttribute('.page', 'data-run'));
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 6);
+  await page.click('[data-testid="run"]');
+  await waitRunDone(page, first);
+  const runs = await page.$$eval('[data-testid="lane-status"]', (els) => els.map((e) => Number(e.dataset.run)));
+  assert.deepEqual(runs, [first + 1, first + 1, first + 1, first + 1]);
+  assert.equal(await page.locator('[data-testid="lane-0"] [data-testid="token"]').count(), 6);
+  await page.close();
+});
+
+test('Stop in the middle of beam search ends every lane and Run works again', async () => {
+  const page = await env.open();
+  await modelReady(page);
+  await page.selectOption('[data-testid="preset"]', { label: 'Beam search vs greedy' });
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 120);
+  await setKnob(page, 3, 'min_new_tokens', 120);
+  await page.click('[data-testid="run"]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="lane-3"] [data-testid="token"]').length >= 2);
+  await page.click('[data-testid="stop"]');
+  await page.waitForFunction(() => document.querySelector('.page').dataset.running === 'false');
+  const stops = await page.$$eval('[data-testid="lane-status"]', (els) => els.map((e) => e.dataset.stop));
+  assert.equal(stops[3], 'cancelled', stops.join());
+  assert.ok((await laneTexts(page))[3].length > 0, 'the beam lane shows its best hypothesis so far');
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 3);
+  await setKnob(page, 3, 'min_new_tokens', 0);
+  await runAll(page);
+  assert.deepEqual(env.errors, []);
+  await page.close();
+});
