@@ -83,8 +83,25 @@ pub fn kth_largest(values: &[f32], k: usize) -> f32 {
 /// Number of tokens of highest probability needed to reach cumulative mass `p`
 /// (the lesson's `(cumsum < p).sum() + 1`).
 pub fn nucleus_sizes(probs: &[f32], masses: &[f32]) -> Vec<usize> {
-    let mut sorted: Vec<f32> = probs.iter().copied().filter(|&p| p > 0.0).collect();
-    sorted.sort_by(|a, b| b.total_cmp(a));
+    let positive: Vec<f32> = probs.iter().copied().filter(|&p| p > 0.0).collect();
+    let want = masses.iter().copied().fold(0.0f32, f32::max);
+    // Sort only the head of the distribution, growing it until it holds the
+    // largest mass asked for: a peaked row needs a few dozen tokens, not 50k.
+    let mut k = 64.min(positive.len());
+    let sorted = loop {
+        let mut head = positive.clone();
+        if k < head.len() {
+            head.select_nth_unstable_by(k - 1, |a, b| b.total_cmp(a));
+            head.truncate(k);
+        }
+        // Equal values are interchangeable in a running sum: an unstable sort will do.
+        head.sort_unstable_by(|a, b| b.total_cmp(a));
+        let mass: f32 = head.iter().sum();
+        if k >= positive.len() || mass >= want {
+            break head;
+        }
+        k = (k * 4).min(positive.len());
+    };
     masses
         .iter()
         .map(|&m| {
@@ -98,7 +115,7 @@ pub fn nucleus_sizes(probs: &[f32], masses: &[f32]) -> Vec<usize> {
                     break;
                 }
             }
-            (n + 1).min(sorted.len().max(1))
+            (n + 1).min(positive.len().max(1))
         })
         .collect()
 }
@@ -121,6 +138,26 @@ mod tests {
     #[test]
     fn nucleus_counts_the_token_that_crosses_the_mass() {
         assert_eq!(nucleus_sizes(&[0.6, 0.3, 0.1], &[0.5, 0.9, 0.95]), vec![1, 2, 3]);
+    }
+
+    #[test]
+    fn nucleus_sizes_on_a_flat_row_match_a_full_sort() {
+        // 5000 nearly equal tokens: the head must grow past its first guess.
+        let raw: Vec<f32> = (0..5000).map(|i| 1.0 + (i % 97) as f32 * 1e-3).collect();
+        let total: f32 = raw.iter().sum();
+        let probs: Vec<f32> = raw.iter().map(|r| r / total).collect();
+        let mut sorted = probs.clone();
+        sorted.sort_by(|a, b| b.total_cmp(a));
+        let full = |m: f32| {
+            let (mut cum, mut n) = (0.0f32, 0);
+            for &p in &sorted {
+                cum += p;
+                if cum < m { n += 1 } else { break }
+            }
+            n + 1
+        };
+        assert_eq!(nucleus_sizes(&probs, &[0.5, 0.9, 0.95]), vec![full(0.5), full(0.9), full(0.95)]);
+        assert!(full(0.9) > 1000);
     }
 
     #[test]

@@ -43,9 +43,7 @@ impl Engine {
     pub fn load(files: ModelFiles) -> Result<Engine, LoadError> {
         let cfg = ModelConfig::from_json(files.config)?;
         let tokenizer = TextTokenizer::from_bytes(files.tokenizer, cfg.vocab_size)?;
-        let ck = checkpoint::Checkpoint::parse(files.weights)?;
-        let storage_dtype = ck.storage_dtype.clone();
-        let model = Gpt2::load(cfg.clone(), ck)?;
+        let (model, storage_dtype) = load_model(&cfg, files.weights)?;
         let info = ModelInfo {
             parameters: model.parameter_count(),
             n_layer: cfg.n_layer,
@@ -131,6 +129,19 @@ impl Engine {
     pub fn logits(&self, ids: &[u32]) -> Result<Vec<f32>, ModelError> {
         self.prefill(ids).map(|f| f.logits)
     }
+}
+
+fn load_model(cfg: &ModelConfig, weights: &[u8]) -> Result<(Gpt2, String), LoadError> {
+    let ck = checkpoint::Checkpoint::parse(weights)?;
+    let storage_dtype = ck.storage_dtype.clone();
+    Ok((Gpt2::load(cfg.clone(), ck)?, storage_dtype))
+}
+
+/// Loads a config and its weights without a tokenizer and returns the
+/// parameter count: the checkpoint loader alone, for fuzzing and tools.
+pub fn check_weights(config: &[u8], weights: &[u8]) -> Result<usize, LoadError> {
+    let cfg = ModelConfig::from_json(config)?;
+    load_model(&cfg, weights).map(|(m, _)| m.parameter_count())
 }
 
 fn model_err(e: candle_core::Error) -> ModelError {

@@ -117,8 +117,13 @@ pub(crate) fn remove(scores: &mut [f32], remove: impl Fn(usize, f32) -> bool) {
 
 /// Indices sorted by score ascending, ties by index (a stable `torch.sort`).
 pub(crate) fn argsort_ascending(values: &[f32]) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..values.len()).collect();
-    idx.sort_by(|&a, &b| values[a].total_cmp(&values[b]).then(a.cmp(&b)));
+    argsort_ascending_subset(values, (0..values.len()).collect())
+}
+
+/// `idx` ordered by value, then index: a total order, so any subset keeps the
+/// relative order it has in the full argsort.
+pub(crate) fn argsort_ascending_subset(values: &[f32], mut idx: Vec<usize>) -> Vec<usize> {
+    idx.sort_unstable_by(|&a, &b| values[a].total_cmp(&values[b]).then(a.cmp(&b)));
     idx
 }
 

@@ -1,4 +1,4 @@
-use super::{argsort_ascending, Context, LogitsProcessor};
+use super::{argsort_ascending_subset, Context, LogitsProcessor};
 use crate::scores::softmax;
 
 /// HF `TopPLogitsWarper`: sort ascending, remove tokens whose cumulative
@@ -13,7 +13,11 @@ impl LogitsProcessor for TopP {
         "top_p"
     }
     fn process(&self, _ctx: &Context, scores: &mut [f32]) {
-        let order = argsort_ascending(scores);
+        // Removed tokens (-inf) sort first in HF's ascending order and add exactly 0
+        // to the cumulative sum, so leaving them out changes nothing but the cost:
+        // after top_k=50 this sorts 50 tokens instead of the whole vocabulary.
+        let finite: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] != f32::NEG_INFINITY).collect();
+        let order = argsort_ascending_subset(scores, finite);
         let sorted: Vec<f32> = order.iter().map(|&i| scores[i]).collect();
         let probs = softmax(&sorted);
         // torch compares the f32 cumsum with the Python float `1 - top_p` cast to f32.
@@ -42,6 +46,17 @@ mod tests {
         let out = run(&TopP { top_p: 0.75, min_tokens_to_keep: 1 }, &[], 0, &logits);
         assert!(out[0].is_finite() && out[1].is_finite());
         assert_eq!(out[2], NEG);
+    }
+
+    #[test]
+    fn tokens_already_removed_do_not_change_the_cut() {
+        let logits: Vec<f32> = [0.5f32, 0.3, 0.2].iter().map(|p| p.ln()).collect();
+        let mut with_removed = vec![NEG, NEG];
+        with_removed.extend(&logits);
+        let a = run(&TopP { top_p: 0.75, min_tokens_to_keep: 1 }, &[], 0, &logits);
+        let b = run(&TopP { top_p: 0.75, min_tokens_to_keep: 1 }, &[], 0, &with_removed);
+        assert_eq!(b[2..], a[..]);
+        assert_eq!(run(&TopP { top_p: 1e-9, min_tokens_to_keep: 2 }, &[], 0, &[NEG, 1.0, 2.0, 3.0]), vec![NEG, NEG, 2.0, 3.0]);
     }
 
     #[test]

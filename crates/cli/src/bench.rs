@@ -1,0 +1,182 @@
+//! ntl-bench: the speed benchmark's native side.
+//!
+//!   ntl-bench make-checkpoint OUT_DIR TOKENIZER_JSON
+//!       a random checkpoint with distilgpt2's exact shapes (F32, ~330 MB)
+//!   ntl-bench run MODEL_DIR [--runs N]
+//!       the workload below, N times; prints one JSON object of medians
+//!
+//! Workload (issue #5): prompt "The best way to learn programming is", the
+//! page's four default lanes, 64 new tokens each (`min_new_tokens` = 64).
+
+use ntl_decoding::{Event, GenerationConfig};
+use ntl_engine::{Engine, LaneRequest, ModelFiles, RunRequest};
+use std::ops::ControlFlow;
+use std::path::Path;
+use std::time::Instant;
+
+pub const PROMPT: &str = "The best way to learn programming is";
+pub const NEW_TOKENS: usize = 64;
+/// The page's default lanes (lesson "four runs, one prompt"), lengthened to 64 tokens.
+pub const LANES: [&str; 4] = [
+    r#"{}"#,
+    r#"{"do_sample": true, "temperature": 0.7, "top_p": 0.9, "seed": 0}"#,
+    r#"{"do_sample": true, "temperature": 1.5, "seed": 0}"#,
+    r#"{"no_repeat_ngram_size": 3}"#,
+];
+
+fn lane(json: &str) -> LaneRequest {
+    let mut v: serde_json::Value = serde_json::from_str(json).expect("lane json");
+    v["max_new_tokens"] = NEW_TOKENS.into();
+    v["min_new_tokens"] = NEW_TOKENS.into();
+    LaneRequest { config: GenerationConfig::from_value(v).expect("lane config"), forced_ids: None }
+}
+
+/// Splitmix64: reproducible weights without pulling an RNG crate in.
+struct Mix(u64);
+impl Mix {
+    fn next(&mut self) -> f32 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        ((z >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.04
+    }
+}
+
+fn make_checkpoint(out: &Path, tokenizer: &Path) -> Result<(), String> {
+    let (v, p, d, layers) = (50257usize, 1024usize, 768usize, 6usize);
+    let mut shapes: Vec<(String, Vec<usize>)> = vec![("wte.weight".into(), vec![v, d]), ("wpe.weight".into(), vec![p, d])];
+    for l in 0..layers {
+        for (name, shape) in [
+            ("ln_1.weight", vec![d]),
+            ("ln_1.bias", vec![d]),
+            ("attn.c_attn.weight", vec![d, 3 * d]),
+            ("attn.c_attn.bias", vec![3 * d]),
+            ("attn.c_proj.weight", vec![d, d]),
+            ("attn.c_proj.bias", vec![d]),
+            ("ln_2.weight", vec![d]),
+            ("ln_2.bias", vec![d]),
+            ("mlp.c_fc.weight", vec![d, 4 * d]),
+            ("mlp.c_fc.bias", vec![4 * d]),
+            ("mlp.c_proj.weight", vec![4 * d, d]),
+            ("mlp.c_proj.bias", vec![d]),
+        ] {
+            shapes.push((format!("h.{l}.{name}"), shape));
+        }
+    }
+    shapes.push(("ln_f.weight".into(), vec![d]));
+    shapes.push(("ln_f.bias".into(), vec![d]));
+    let mut rng = Mix(5);
+    let data: Vec<Vec<u8>> = shapes
+        .iter()
+        .map(|(name, shape)| {
+            let n: usize = shape.iter().product();
+            // LayerNorm gains of 1 keep activations in a sane range.
+            let ones = name.contains("ln_") && name.ends_with("weight");
+            (0..n).flat_map(|_| if ones { 1.0f32 } else { rng.next() }.to_le_bytes()).collect()
+        })
+        .collect();
+    let views: Vec<(String, safetensors::tensor::TensorView)> = shapes
+        .iter()
+        .zip(&data)
+        .map(|((n, s), bytes)| (n.clone(), safetensors::tensor::TensorView::new(safetensors::Dtype::F32, s.clone(), bytes).expect("view")))
+        .collect();
+    std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
+    safetensors::serialize_to_file(views, None, &out.join("model.safetensors")).map_err(|e| e.to_string())?;
+    let config = serde_json::json!({
+        "model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "vocab_size": v, "n_positions": p, "n_ctx": p,
+        "n_embd": d, "n_layer": layers, "n_head": 12, "layer_norm_epsilon": 1e-5, "activation_function": "gelu_new",
+        "bos_token_id": 50256, "eos_token_id": 50256, "tie_word_embeddings": true,
+        "_comment": "random weights with distilgpt2's exact shapes, for speed measurements only"
+    });
+    std::fs::write(out.join("config.json"), serde_json::to_vec_pretty(&config).expect("json")).map_err(|e| e.to_string())?;
+    std::fs::copy(tokenizer, out.join("tokenizer.json")).map_err(|e| format!("{}: {e}", tokenizer.display()))?;
+    Ok(())
+}
+
+/// Peak resident memory of this process, from the kernel (Linux).
+fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb: u64 = status.lines().find(|l| l.starts_with("VmHWM:"))?.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+struct Timing {
+    first_token_ms: f64,
+    total_ms: f64,
+    tokens: usize,
+}
+
+fn timed(engine: &Engine, lanes: Vec<LaneRequest>) -> Timing {
+    let req = RunRequest { prompt: PROMPT.into(), lanes, ..Default::default() };
+    let start = Instant::now();
+    let mut first = None;
+    let doc = engine
+        .run(&req, |ev| {
+            if let (Event::Step { .. }, None) = (&ev, first) {
+                first = Some(start.elapsed().as_secs_f64() * 1e3);
+            }
+            ControlFlow::Continue(())
+        })
+        .expect("benchmark run");
+    Timing { first_token_ms: first.unwrap_or(0.0), total_ms: start.elapsed().as_secs_f64() * 1e3, tokens: doc.runs.iter().map(|r| r.token_ids.len()).sum() }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+}
+
+fn run(dir: &Path, runs: usize) -> Result<serde_json::Value, String> {
+    let read = |n: &str| std::fs::read(dir.join(n)).map_err(|e| format!("{}: {e}", dir.join(n).display()));
+    let (config, weights, tokenizer) = (read("config.json")?, read("model.safetensors")?, read("tokenizer.json")?);
+    let weight_bytes = weights.len() as u64;
+    let mut load = vec![];
+    let mut engine = None;
+    for _ in 0..runs.min(3) {
+        drop(engine.take());
+        let t = Instant::now();
+        engine = Some(Engine::load(ModelFiles { config: &config, weights: &weights, tokenizer: &tokenizer }).map_err(|e| e.to_string())?);
+        load.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    drop((config, weights, tokenizer));
+    let engine = engine.expect("loaded");
+    let four: Vec<LaneRequest> = LANES.iter().map(|l| lane(l)).collect();
+    let _warm = timed(&engine, vec![lane(LANES[0])]);
+    let (mut one_total, mut one_first, mut four_total, mut four_first, mut four_tokens) = (vec![], vec![], vec![], vec![], 0);
+    for _ in 0..runs {
+        let t1 = timed(&engine, vec![lane(LANES[0])]);
+        one_total.push(t1.total_ms);
+        one_first.push(t1.first_token_ms);
+        let t4 = timed(&engine, four.clone());
+        four_total.push(t4.total_ms);
+        four_first.push(t4.first_token_ms);
+        four_tokens = t4.tokens;
+    }
+    let (one, four_ms) = (median(one_total), median(four_total));
+    Ok(serde_json::json!({
+        "engine": "native",
+        "runs": runs,
+        "load_ms": median(load),
+        "weight_bytes": weight_bytes,
+        "peak_memory_bytes": peak_rss_bytes(),
+        "four_lanes": { "tokens": four_tokens, "total_ms": four_ms, "first_token_ms": median(four_first), "tokens_per_s": four_tokens as f64 * 1e3 / four_ms, "step_ms": four_ms / NEW_TOKENS as f64 },
+        "one_lane": { "tokens": NEW_TOKENS, "total_ms": one, "first_token_ms": median(one_first), "tokens_per_s": NEW_TOKENS as f64 * 1e3 / one, "step_ms": one / NEW_TOKENS as f64 },
+    }))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        ["make-checkpoint", out, tok] => make_checkpoint(Path::new(out), Path::new(tok)).map(|_| println!("wrote {out}")),
+        ["run", dir] => run(Path::new(dir), 3).map(|v| println!("{v}")),
+        ["run", dir, "--runs", n] => n.parse().map_err(|_| "--runs takes a number".to_string()).and_then(|n: usize| run(Path::new(dir), n.max(1))).map(|v| println!("{v}")),
+        _ => Err("usage: ntl-bench make-checkpoint OUT_DIR TOKENIZER_JSON | ntl-bench run MODEL_DIR [--runs N]".into()),
+    };
+    if let Err(e) = result {
+        eprintln!("ntl-bench: {e}");
+        std::process::exit(2);
+    }
+}

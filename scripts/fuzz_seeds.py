@@ -1,0 +1,41 @@
+"""Writes one valid seed per fuzz target: a tiny GPT-2 safetensors file that
+matches the checkpoint target's config, a generation config, a share link."""
+import base64, json, os, struct, sys, zlib
+
+out = sys.argv[1]
+
+def write(target, name, data):
+    os.makedirs(os.path.join(out, target), exist_ok=True)
+    with open(os.path.join(out, target, name), "wb") as f:
+        f.write(data)
+
+# vocab 16, positions 8, width 8, 1 layer: the shapes fuzz_targets/checkpoint.rs expects.
+V, P, E = 16, 8, 8
+shapes = {
+    "wte.weight": [V, E], "wpe.weight": [P, E],
+    "h.0.ln_1.weight": [E], "h.0.ln_1.bias": [E],
+    "h.0.attn.c_attn.weight": [E, 3 * E], "h.0.attn.c_attn.bias": [3 * E],
+    "h.0.attn.c_proj.weight": [E, E], "h.0.attn.c_proj.bias": [E],
+    "h.0.ln_2.weight": [E], "h.0.ln_2.bias": [E],
+    "h.0.mlp.c_fc.weight": [E, 4 * E], "h.0.mlp.c_fc.bias": [4 * E],
+    "h.0.mlp.c_proj.weight": [4 * E, E], "h.0.mlp.c_proj.bias": [E],
+    "ln_f.weight": [E], "ln_f.bias": [E],
+}
+header, data = {}, b""
+for name, shape in shapes.items():
+    n = 1
+    for d in shape:
+        n *= d
+    blob = struct.pack(f"<{n}e", *[((i % 7) - 3) / 10 for i in range(n)])  # F16
+    header[name] = {"dtype": "F16", "shape": shape, "data_offsets": [len(data), len(data) + len(blob)]}
+    data += blob
+h = json.dumps(header).encode()
+write("checkpoint", "tiny-f16.safetensors", struct.pack("<Q", len(h)) + h + data)
+
+write("generation_config", "sample.json", json.dumps({"do_sample": True, "temperature": 0.7, "top_p": 0.9, "top_k": 0, "max_new_tokens": 40, "seed": 3, "stop_strings": ["."], "eos_token_id": [13, 50256]}).encode())
+write("generation_config", "beam.json", json.dumps({"num_beams": 4, "early_stopping": "never", "length_penalty": -0.5, "num_return_sequences": 2, "no_repeat_ngram_size": 2}).encode())
+
+state = {"prompt": "The best way to learn programming is", "lanes": [{}, {"do_sample": True, "temperature": 0.7, "top_p": 0.9}, {"num_beams": 4}, {"penalty_alpha": 0.6, "top_k": 4}], "shared_seed": 1, "model": "bundled", "score": " to practice"}
+c = zlib.compressobj(9, zlib.DEFLATED, -15)
+packed = c.compress(json.dumps(state).encode()) + c.flush()
+write("share_link", "lesson", ("1." + base64.urlsafe_b64encode(packed).decode().rstrip("=")).encode())
