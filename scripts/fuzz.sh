@@ -15,13 +15,13 @@ unset CARGO_TARGET_DIR # cargo-fuzz keeps its sanitizer builds in fuzz/target
 # Seeds: one valid input per target, so mutations start from the real format.
 python3 scripts/fuzz_seeds.py fuzz/corpus
 
-for target in share_link generation_config checkpoint; do
+for target in ${FUZZ_TARGETS:-share_link generation_config checkpoint}; do
   log="fuzz/logs/$target.log"
   mkdir -p fuzz/logs "fuzz/corpus/$target"
   echo "== $target: ${BUDGET}s"
   cargo +nightly fuzz build "$target" >"$log" 2>&1 || { tail -20 "$log"; exit 1; }
-  cargo +nightly fuzz run "$target" "fuzz/corpus/$target" -- -max_total_time="$BUDGET" -max_len=65536 -timeout=10 -rss_limit_mb=4096 >>"$log" 2>&1 || true
-  execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}' | tail -1)
+  cargo +nightly fuzz run "$target" "fuzz/corpus/$target" -- -max_total_time="$BUDGET" -print_final_stats=1 -max_len=65536 -timeout=10 -rss_limit_mb=4096 >>"$log" 2>&1 || true
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)
   crashes=$(ls "fuzz/artifacts/$target" 2>/dev/null | wc -l)
   echo "$target: ${execs:-?} executions, $crashes crash/timeout artifacts (log: $log)"
 done

@@ -297,7 +297,7 @@ impl App {
                 };
                 self.model = ModelState::Loading { label, file, loaded, total };
             }
-            FromWorker::Loaded { info, label, load_ms } => {
+            FromWorker::Loaded { info, label, load_ms, .. } => {
                 self.model = ModelState::Ready { info, label, load_ms };
                 if let Some(kind) = self.pending_run.take() {
                     self.start_run(kind);

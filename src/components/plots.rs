@@ -71,11 +71,12 @@ fn chart(m: &Metric, results: &[Option<LaneResult>], on_select: &Callback<(usize
                         <g class="series" data-lane={lane.to_string()}>
                             <polyline points={points} fill="none" stroke={color} stroke-width="1.6" />
                             { for r.steps.iter().enumerate().map(|(i, s)| {
-                                let cb = on_select.clone();
+                                let (cb, hover) = (on_select.clone(), on_select.clone());
                                 let v = (m.value)(s);
                                 html! {
                                     <circle cx={format!("{:.1}", x(i))} cy={format!("{:.1}", y(v))} r="2.6" fill={color}
-                                        onclick={Callback::from(move |_| cb.emit((lane, i)))}>
+                                        onclick={Callback::from(move |_| cb.emit((lane, i)))}
+                                        onmouseenter={Callback::from(move |_| hover.emit((lane, i)))}>
                                         <title>{ format!("lane {} · step {} · {} · {}", lane + 1, i + 1, s.token, (m.fmt)(v)) }</title>
                                     </circle>
                                 }
@@ -97,7 +98,7 @@ pub fn plots(p: &Props) -> Html {
         <section class="plots" aria-label="per-step plots">
             <div class="legend">
                 { for (0..4).map(|i| html! { <span style={format!("color: {}", LANE_COLORS[i])}>{ format!("● Lane {}", i + 1) }</span> }) }
-                <span class="hint">{ "Click a point to open that step's table." }</span>
+                <span class="hint">{ "Hover or click a point to open that step's table." }</span>
             </div>
             <div class="charts">{ for METRICS.iter().map(|m| chart(m, &p.results, &p.on_select)) }</div>
         </section>

@@ -52,7 +52,7 @@ test('prompts and generated text are shown as text, never run as HTML', async ()
   await page.close();
 });
 
-test('the per-step plots show all four lanes and a point opens its step', async () => {
+test('the per-step plots show all four lanes and hovering or clicking a point opens its step', async () => {
   const page = await env.open();
   await modelReady(page);
   await runAll(page);
@@ -64,6 +64,9 @@ test('the per-step plots show all four lanes and a point opens its step', async 
   await page.locator('[data-testid="plot"] >> nth=0 >> g.series[data-lane="2"] circle >> nth=3').dispatchEvent('click');
   const title = await page.textContent('[data-testid="step-table"] h3');
   assert.match(title, /Lane 3 · step 4/);
+  // Hovering a point shows its step too.
+  await page.locator('[data-testid="plot"] >> nth=1 >> g.series[data-lane="1"] circle >> nth=5').dispatchEvent('mouseenter');
+  assert.match(await page.textContent('[data-testid="step-table"] h3'), /Lane 2 · step 6/);
   await page.screenshot({ path: new URL('./artifacts/plots.png', import.meta.url).pathname, fullPage: true });
   await page.close();
 });

@@ -109,7 +109,14 @@ pub enum FromWorker {
     /// The worker's wasm is running and listening.
     Ready,
     Progress { file: String, loaded: u64, total: Option<u64> },
-    Loaded { info: ModelInfo, label: String, load_ms: f64 },
+    Loaded {
+        info: ModelInfo,
+        label: String,
+        load_ms: f64,
+        /// The worker's wasm memory after loading (it never shrinks: a peak).
+        #[serde(default)]
+        memory_bytes: Option<u64>,
+    },
     LoadFailed {
         /// Which file was at fault, when one was.
         file: Option<String>,
@@ -120,7 +127,17 @@ pub enum FromWorker {
     Started { run_id: u64, prompt_ids: Vec<u32>, prompt_tokens: Vec<String>, prompt_cropped: usize, lanes: Vec<LaneStart> },
     Step { run_id: u64, lane: usize, index: usize, step: Box<Step>, text: String },
     LaneDone { run_id: u64, lane: usize, reason: StopReason },
-    Finished { run_id: u64, document: Document, ms: f64, forward_passes: usize },
+    Finished {
+        run_id: u64,
+        document: Document,
+        ms: f64,
+        forward_passes: usize,
+        /// Time from the request to the first streamed step.
+        #[serde(default)]
+        first_step_ms: Option<f64>,
+        #[serde(default)]
+        memory_bytes: Option<u64>,
+    },
     RunFailed { run_id: u64, lane: Option<usize>, field: Option<String>, message: String },
 }
 

@@ -110,7 +110,7 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
         Ok(engine) => {
             let info = engine.info().clone();
             *state.engine.borrow_mut() = Some(Rc::new(engine));
-            post(&FromWorker::Loaded { info, label, load_ms: now_ms() - started });
+            post(&FromWorker::Loaded { info, label, load_ms: now_ms() - started, memory_bytes: memory_bytes() });
         }
         Err(e) => {
             // A refused file must not come back from the cache on the next try.
@@ -125,13 +125,14 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
 }
 
 async fn run(state: &State, engine: Rc<Engine>, run_id: u64, request: ntl_protocol::RunRequest) {
+    let started = now_ms();
     let fail = |lane, field, message| post(&FromWorker::RunFailed { run_id, lane, field, message });
     let prepared = match engine.prepare(&request) {
         Ok(p) => p,
         Err(RunError::Config { lane, field, message }) => return fail(Some(lane), field, message),
         Err(e) => return fail(None, None, e.to_string()),
     };
-    let started = now_ms();
+    
     post(&FromWorker::Started {
         run_id,
         prompt_tokens: prepared.prompt.ids.iter().map(|&id| engine.vocab().display(id)).collect(),
@@ -145,9 +146,11 @@ async fn run(state: &State, engine: Rc<Engine>, run_id: u64, request: ntl_protoc
         Err(e) => return fail(None, None, e.to_string()),
     };
     let mut forward_passes = 1;
+    let mut first_step_ms = None;
     let mut on_event = |ev: Event| {
         match ev {
             Event::Step { lane, step, index, text } => {
+                first_step_ms.get_or_insert_with(|| now_ms() - started);
                 post(&FromWorker::Step { run_id, lane, index, step: Box::new(step.clone()), text });
             }
             Event::LaneDone { lane, reason } => post(&FromWorker::LaneDone { run_id, lane, reason }),
@@ -168,7 +171,14 @@ async fn run(state: &State, engine: Rc<Engine>, run_id: u64, request: ntl_protoc
     }
     let runs = generation.finish();
     let document = ntl_decoding::Document { prompt_ids: prompt.ids, prompt: request.prompt, prompt_cropped: prompt.cropped, runs };
-    post(&FromWorker::Finished { run_id, document, ms: now_ms() - started, forward_passes });
+    post(&FromWorker::Finished { run_id, document, ms: now_ms() - started, forward_passes, first_step_ms, memory_bytes: memory_bytes() });
+}
+
+/// Size of the worker's wasm linear memory (it only grows, so this is its peak).
+fn memory_bytes() -> Option<u64> {
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().dyn_into().ok()?;
+    let buffer: js_sys::ArrayBuffer = memory.buffer().dyn_into().ok()?;
+    Some(buffer.byte_length() as u64)
 }
 
 /// Lets queued messages (Stop, a new Run) be handled before the next step.

@@ -1,0 +1,64 @@
+// Writes BENCHMARKS.md from the JSON figures of one scripts/bench.sh run.
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { execSync } from 'node:child_process';
+import { join } from 'node:path';
+import { LANES, PROMPT, NEW_TOKENS } from './workload.mjs';
+
+const dir = process.argv[2] || 'bench/out';
+const read = (n) => (existsSync(join(dir, n)) ? JSON.parse(readFileSync(join(dir, n), 'utf8')) : null);
+const native = read('native.json'), browser = read('browser.json'), hf = read('hf.json');
+const f = (x, d = 1) => (x == null ? '—' : Number(x).toFixed(d));
+const mb = (b) => (b == null ? '—' : `${(b / 2 ** 20).toFixed(0)} MB`);
+const chromium = (() => { try { return execSync('chromium --version', { encoding: 'utf8' }).trim(); } catch { return 'chromium'; } })();
+const rustc = (() => { try { return execSync('rustc --version', { encoding: 'utf8' }).trim(); } catch { return 'rustc'; } })();
+
+const row = (name, r) => r ? `| ${name} | ${f(r.four_lanes.tokens_per_s)} | ${f(r.four_lanes.step_ms)} | ${f(r.one_lane.step_ms)} | ${f(r.four_lanes.step_ms / r.one_lane.step_ms, 2)} | ${f(r.one_lane.first_token_ms)} | ${f(r.one_lane.total_ms, 0)} | ${f(r.load_ms, 0)} | ${mb(r.peak_memory_bytes)} |` : `| ${name} | not run | | | | | | | |`;
+const ratio = (a, b) => (a == null || b == null ? null : a / b);
+const r1 = ratio(browser?.four_lanes.tokens_per_s, hf?.four_lanes.tokens_per_s);
+const r2 = ratio(browser?.four_lanes.tokens_per_s, native?.four_lanes.tokens_per_s);
+const r3 = ratio(browser?.four_lanes.step_ms, browser?.one_lane.step_ms);
+const r4t = ratio(browser?.one_lane.first_token_ms, browser?.one_lane.total_ms);
+const r4m = ratio(browser?.peak_memory_bytes, browser?.weight_bytes);
+const verdict = (v, ok) => (v == null ? 'not measured' : `${f(v, 2)} — ${ok(v) ? 'met' : 'not met'}`);
+
+console.log(`# Benchmarks
+
+Measured by \`scripts/bench.sh\` (${new Date().toISOString().slice(0, 10)}); every figure is the median of ${native?.runs ?? '?'} runs,
+all three engines in one run on the same machine. Timing on this shared machine is noisy: read the
+ratios, which compare engines measured minutes apart, not the absolute numbers.
+
+## Method
+
+- **Checkpoint**: random weights with distilgpt2's exact shapes (6 layers, 12 heads, 768 wide, 50257
+  vocabulary, 1024 positions; F32, ${mb(native?.weight_bytes)}), made by \`ntl-bench make-checkpoint\`, never committed.
+  Values do not change speed.
+- **Workload**: prompt "${PROMPT}" (8 tokens), the page's four default lanes
+  (${LANES.map((l) => '`' + JSON.stringify(l) + '`').join(', ')}), ${NEW_TOKENS} new tokens each
+  (\`min_new_tokens\` = ${NEW_TOKENS}, so no lane stops early), 20-row step tables recorded as on the page.
+- **Engines**: the native \`ntl-bench\` (this repo's engine, release build, one thread); the page's engine —
+  the same worker wasm the page uses, in headless ${chromium}, driven through the worker protocol by
+  \`bench/browser.mjs\`, figures as the worker reports them; HF \`transformers\` \`generate()\` ${hf ? `(torch ${hf.torch}, 2 threads; one call per lane: HF cannot batch different configs)` : '(not run: no torch)'}.
+- **Figures**: aggregate new tokens/s over the four lanes; one step of four lanes batched vs one lane alone;
+  time to first token (request → first streamed step: prefill and the first decode); load time from bytes in
+  memory to ready; peak memory (native: the process's peak RSS; browser: the worker's wasm memory, which only grows).
+- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; ${rustc}.
+
+## Results
+
+| engine | 4 lanes: tokens/s | 4-lane step (ms) | 1-lane step (ms) | step 4 ÷ 1 | first token, 1 lane (ms) | 64 tokens, 1 lane (ms) | load (ms) | peak memory |
+|---|---|---|---|---|---|---|---|---|
+${row('native (ntl-bench)', native)}
+${row('browser (worker wasm)', browser)}
+${hf ? `| HF transformers | ${f(hf.four_lanes.tokens_per_s)} | ${f(hf.four_lanes.step_ms)} | ${f(hf.one_lane.step_ms)} | ${f(hf.four_lanes.step_ms / hf.one_lane.step_ms, 2)} | — | ${f(hf.one_lane.total_ms, 0)} | ${f(hf.load_ms, 0)} | — |` : '| HF transformers | not run | | | | | | | |'}
+
+## Targets
+
+| ratio | target | measured |
+|---|---|---|
+| R1: browser 4-lane throughput ÷ HF transformers | ≥ 2.0 | ${verdict(r1, (v) => v >= 2)} |
+| R2: browser ÷ native engine | ≥ 0.7 | ${verdict(r2, (v) => v >= 0.7)} |
+| R3: one 4-lane step ÷ one 1-lane step (browser) | ≤ 1.6 | ${verdict(r3, (v) => v <= 1.6)} |
+| R4a: time to first token ÷ 64 tokens, 1 lane (browser) | ≤ 0.15 | ${verdict(r4t, (v) => v <= 0.15)} |
+| R4b: peak worker memory ÷ weight bytes | ≤ 1.3 | ${verdict(r4m, (v) => v <= 1.3)} |
+`);
