@@ -23,6 +23,9 @@ pub enum ModelState {
     Loading { label: String, file: String, loaded: u64, total: Option<u64> },
     Ready { info: ModelInfo, label: String, load_ms: f64 },
     Failed { message: String, file: Option<String>, network: bool },
+    /// A share link names a hub model other than the default: nothing is
+    /// fetched until the user says so.
+    Confirm { repo: String },
 }
 
 /// What a run does: generate, or follow a given text in every lane.
@@ -59,6 +62,7 @@ pub enum Msg {
     LaneJson { lane: usize, text: String },
     Select { lane: usize, step: usize },
     CloseTable,
+    ConfirmModel,
     LoadBundled,
     LoadHub,
     HubInput(String),
@@ -286,7 +290,7 @@ impl App {
         match msg {
             FromWorker::Ready => {
                 self.worker_ready = true;
-                if let Some(source) = self.source.clone() {
+                if let (Some(source), false) = (self.source.clone(), matches!(self.model, ModelState::Confirm { .. })) {
                     self.load(source);
                 }
             }
@@ -377,10 +381,14 @@ impl Component for App {
         let source = initial_source(shared.as_ref().and_then(|s| s.model.as_deref()).or(requested.model.as_deref()));
         // The default hub model falls back to the bundled one, with a notice, when offline.
         let hub_is_default = matches!(&source, ModelSource::Hub { repo } if repo == DEFAULT_HUB_REPO);
+        let model = match (&source, shared.is_some()) {
+            (ModelSource::Hub { repo }, true) if !hub_is_default => ModelState::Confirm { repo: repo.clone() },
+            _ => ModelState::Starting,
+        };
         let mut app = App {
             link: None,
             worker_ready: false,
-            model: ModelState::Starting,
+            model,
             source: Some(source),
             hub_is_default,
             notice: None,
@@ -514,6 +522,11 @@ impl Component for App {
             },
             Msg::Select { lane, step } => self.selected = Some((lane, step)),
             Msg::CloseTable => self.selected = None,
+            Msg::ConfirmModel => {
+                if let Some(s) = self.source.clone() {
+                    self.load(s);
+                }
+            }
             Msg::LoadBundled => {
                 self.notice = None;
                 self.load(ModelSource::Bundled { base: BUNDLED_BASE.into() });
@@ -580,6 +593,7 @@ impl Component for App {
                         worker_alive={self.link.is_some()}
                         compact={embed}
                         on_bundled={link.callback(|_| Msg::LoadBundled)}
+                        on_confirm={link.callback(|_| Msg::ConfirmModel)}
                         on_hub={link.callback(|_| Msg::LoadHub)}
                         on_hub_input={link.callback(Msg::HubInput)}
                         on_files={link.callback(Msg::FilesPicked)}

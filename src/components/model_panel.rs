@@ -15,6 +15,7 @@ pub struct Props {
     /// Embed mode: the status line only.
     pub compact: bool,
     pub on_bundled: Callback<()>,
+    pub on_confirm: Callback<()>,
     pub on_hub: Callback<()>,
     pub on_hub_input: Callback<String>,
     pub on_files: Callback<crate::model_files::PickedFiles>,
@@ -41,6 +42,14 @@ pub fn model_panel(p: &Props) -> Html {
                 { format!(" · {:.1} M parameters · {} layers · {} heads · {} wide · {} positions · {} · {} · loaded in {:.1} s",
                     info.parameters as f64 / 1e6, info.n_layer, info.n_head, info.n_embd, info.n_positions,
                     info.storage_dtype, format::bytes(info.weight_bytes as u64), load_ms / 1000.0) }
+            </span>
+        },
+        ModelState::Confirm { repo } => html! {
+            <span class="confirm" data-testid="confirm-model">
+                { format!("This link asks for the model `{repo}` from the model hub. Nothing has been downloaded; its size shows as soon as the download starts (GPT-2-sized models are 250–550 MB). ") }
+                <button class="primary" data-testid="confirm-load" onclick={p.on_confirm.reform(|_: MouseEvent| ())}>{ format!("Download {repo}") }</button>
+                { " " }
+                <button data-testid="confirm-bundled" onclick={p.on_bundled.reform(|_: MouseEvent| ())}>{ "Use the bundled offline model" }</button>
             </span>
         },
         ModelState::Failed { message, file, .. } => html! {
@@ -84,7 +93,7 @@ pub fn model_panel(p: &Props) -> Html {
     let restart = p.on_restart.reform(|_: MouseEvent| ());
     html! {
         <section class="model-panel" ondragover={Callback::from(|e: DragEvent| e.prevent_default())} ondrop={on_drop}>
-            <div class="model-status" data-testid="model-status" data-state={match p.model { ModelState::Ready { .. } => "ready", ModelState::Failed { .. } => "failed", _ => "loading" }}>
+            <div class="model-status" data-testid="model-status" data-state={match p.model { ModelState::Ready { .. } => "ready", ModelState::Failed { .. } => "failed", ModelState::Confirm { .. } => "confirm", _ => "loading" }}>
                 { status }
             </div>
             if let Some(n) = &p.notice {

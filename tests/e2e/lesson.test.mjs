@@ -130,6 +130,22 @@ test('a damaged or hostile share link is refused with a reason and the page stil
   assert.deepEqual(env.errors, []);
 });
 
+test('a link naming another hub model asks before downloading anything', async () => {
+  const hub = [];
+  await env.context.route('https://huggingface.co/**', (route) => { hub.push(route.request().url()); route.abort(); });
+  const page = await env.open('#run=' + pack({ prompt: 'In the beginning', lanes: [{ max_new_tokens: 5 }], model: 'someone/gpt2-variant' }));
+  await page.waitForSelector('[data-testid="model-status"][data-state="confirm"]');
+  assert.match(await page.textContent('[data-testid="confirm-model"]'), /someone\/gpt2-variant/);
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.deepEqual(hub, [], 'nothing fetched before the click');
+  await page.click('[data-testid="confirm-bundled"]');
+  await waitRunDone(page, 0);
+  assert.equal(await page.inputValue('[data-testid="prompt"]'), 'In the beginning');
+  assert.equal(await page.locator('[data-testid="lane-0"] [data-testid="token"]').count(), 5);
+  await page.close();
+  await env.context.unroute('https://huggingface.co/**');
+});
+
 test('embed mode: the copied iframe shows the lanes without editors, runs, and links to the full page', async () => {
   const page = await env.open();
   await modelReady(page);
@@ -206,9 +222,11 @@ test('a run exports as JSON, CSV, Markdown and a plot image, and the JSON replay
   await page.close();
 
   // Replay on a page whose model can never load.
+  // (The bundled model may sit in the browser's cache by now: ask for a hub model the network refuses.)
   const offline = await env.context.newPage();
-  await offline.route('**/models/**', (r) => r.abort());
-  await offline.goto(env.base + '?model=bundled');
+  await offline.route('https://huggingface.co/**', (r) => r.abort());
+  await offline.goto(env.base + '?model=nobody/unreachable');
+  await offline.waitForSelector('[data-testid="model-status"][data-state="failed"]');
   await offline.setInputFiles('[data-testid="replay-file"]', json.path);
   await offline.waitForSelector('[data-testid="replay-notice"]');
   assert.equal(await offline.getAttribute('[data-testid="model-status"]', 'data-state') === 'ready', false);

@@ -96,6 +96,8 @@ async fn fetch_one(url: &str, name: &str, cache: Option<&Cache>) -> Result<Vec<u
 
 async fn read_body(resp: &Response, name: &str, total: Option<u64>) -> Result<Vec<u8>, LoadFailure> {
     let body = resp.body().ok_or_else(|| fail(name, format!("{name}: the response has no body"), false))?;
+    // The size is on screen as soon as the headers arrive, before the bytes.
+    post(&FromWorker::Progress { file: name.into(), loaded: 0, total });
     let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
     let mut bytes = Vec::with_capacity(total.unwrap_or(0).min(2 << 30) as usize);
     let mut reported = 0usize;
