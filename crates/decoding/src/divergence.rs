@@ -81,6 +81,13 @@ fn explain(mode: &str, step: &Step, others: &[(u32, &str)]) -> String {
         .iter()
         .map(|&(o, token)| {
             let Some(c) = step.top.iter().find(|c| c.id == o) else {
+                // Every kept token is in the table: one missing from it was removed.
+                let kept_rows = step.top.iter().filter(|c| c.score.is_some()).count();
+                if kept_rows >= step.kept && step.funnel.len() > 1 {
+                    let cutters: Vec<&str> = step.funnel.iter().skip(1).filter(|f| f.removed_mass > 0.0).map(|f| f.name.as_str()).collect();
+                    let noun = if step.kept == 1 { "token" } else { "tokens" };
+                    return format!("the knobs ({}) removed “{token}”: this lane kept only {} {noun}", cutters.join(", "), step.kept);
+                }
                 // Outside the table: less likely than every row shown, so also below the chosen token.
                 let how = if step.forced {
                     "was given"
@@ -199,6 +206,15 @@ mod tests {
         let a = vec![step(1, vec![cand(1, 0.5, 0.5, None)], None, &[])];
         let b = vec![step(2, vec![cand(2, 0.5, 0.5, None)], None, &[])];
         assert_eq!(first_divergence(&[LanePath { lane: 0, mode: "greedy", steps: &a }, LanePath { lane: 1, mode: "beam", steps: &b }]), None);
+    }
+
+    #[test]
+    fn a_token_missing_from_a_table_that_holds_every_kept_token_was_removed() {
+        let a = vec![step(1, vec![cand(1, 0.5, 0.5, None), cand(2, 0.3, 0.3, None)], None, &[])];
+        let mut s = step(2, vec![cand(2, 0.3, 1.0, None), cand(3, 0.2, 0.0, Some("top_k"))], Some(0.5), &["top_k"]);
+        s.kept = 1;
+        let d = first_divergence(&[LanePath { lane: 0, mode: "greedy", steps: &a }, LanePath { lane: 1, mode: "sample", steps: &[s] }]).unwrap();
+        assert_eq!(d.lanes[1].reason, "the knobs (top_k) removed “t1”: this lane kept only 1 token");
     }
 
     #[test]
