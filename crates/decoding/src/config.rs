@@ -585,6 +585,19 @@ mod tests {
         assert!(GenerationConfig::from_json("[1, 2]").is_err());
     }
 
+    /// Found by fuzzing (generation_config target): a long decimal parsed one
+    /// ULP off, so an exported config did not import back equal.
+    #[test]
+    fn configs_round_trip_exactly_through_json() {
+        let text = r#"{"do_sample": true, "temperature": 888888888888888888888888888888888888888888888880.7, "top_p": 0, "eos_token_id": [13, 50256]}"#;
+        let c = GenerationConfig::from_json(text).unwrap();
+        assert_eq!(GenerationConfig::from_json(&c.to_json()).unwrap(), c);
+        for t in ["0.1", "0.7000000000000001", "1e-300", "2.2250738585072014e-308"] {
+            let c = GenerationConfig::from_json(&format!(r#"{{"temperature": {t}}}"#)).unwrap();
+            assert_eq!(GenerationConfig::from_json(&c.to_json()).unwrap(), c, "{t}");
+        }
+    }
+
     #[test]
     fn contradictory_settings_warn_but_run() {
         // Temperature with greedy: HF ignores it; we run and the page warns.

@@ -1,15 +1,52 @@
-//! Reads `model.safetensors` from bytes: HF key layouts with or without the
+//! Reads `model.safetensors`: HF key layouts with or without the
 //! `transformer.` prefix, F32/F16/BF16 storage (computed in f32), every shape
 //! checked against the config with a message naming the tensor.
+//!
+//! The file is read tensor by tensor from a [`WeightSource`], so the page's
+//! worker never holds the whole file in wasm memory beside the f32 weights:
+//! peak memory stays near one copy of the weights.
 
 use crate::error::LoadError;
 use crate::model_config::ModelConfig;
 use candle_core::{Device, Tensor};
-use safetensors::{Dtype, SafeTensors};
 use std::collections::HashMap;
 
-pub struct Checkpoint {
-    tensors: HashMap<String, (Vec<usize>, Vec<f32>)>,
+/// Where the checkpoint's bytes are: a slice natively, a JS buffer in the worker.
+pub trait WeightSource {
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Copies `out.len()` bytes starting at `offset` (always within `len`).
+    fn read(&self, offset: usize, out: &mut [u8]);
+}
+
+impl WeightSource for &[u8] {
+    fn len(&self) -> usize {
+        <[u8]>::len(self)
+    }
+    fn read(&self, offset: usize, out: &mut [u8]) {
+        out.copy_from_slice(&self[offset..offset + out.len()]);
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Storage {
+    F32,
+    F16,
+    BF16,
+}
+
+struct Entry {
+    storage: Storage,
+    shape: Vec<usize>,
+    /// Absolute byte offset in the source.
+    start: usize,
+}
+
+pub struct Checkpoint<'a> {
+    source: &'a dyn WeightSource,
+    tensors: HashMap<String, Entry>,
     pub storage_dtype: String,
 }
 
@@ -17,47 +54,15 @@ fn err(m: impl Into<String>) -> LoadError {
     LoadError::Weights(m.into())
 }
 
-/// Says "truncated" when the header promises more bytes than the file has — the
-/// usual result of a cut-off download — before safetensors' own checks run.
-fn check_truncation(bytes: &[u8]) -> Result<(), LoadError> {
-    if bytes.len() < 8 {
-        return Err(err(format!("is {} bytes long; a safetensors file starts with an 8-byte header length", bytes.len())));
-    }
-    let n = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"));
-    if n > 100_000_000 {
-        return Err(err(format!("declares a {n}-byte header; this is not a safetensors file (or it is corrupt)")));
-    }
-    let n = n as usize;
-    if bytes.len() < 8 + n {
-        return Err(err(format!("is truncated: its header needs {} bytes but the file has {}", 8 + n, bytes.len())));
-    }
-    let header: serde_json::Value = serde_json::from_slice(&bytes[8..8 + n])
-        .map_err(|_| err("does not start with a safetensors JSON header; is it really a .safetensors file?"))?;
-    let end = header
-        .as_object()
-        .map(|o| {
-            o.values()
-                .filter_map(|t| t.get("data_offsets")?.as_array()?.get(1)?.as_u64())
-                .max()
-                .unwrap_or(0)
-        })
-        .unwrap_or(0);
-    let have = (bytes.len() - 8 - n) as u64;
-    if end > have {
-        return Err(err(format!(
-            "is truncated: its tensors need {} bytes of data but only {have} arrived (an interrupted download?)",
-            end
-        )));
-    }
-    Ok(())
-}
-
-fn to_f32(dtype: Dtype, data: &[u8], name: &str) -> Result<Vec<f32>, LoadError> {
-    Ok(match dtype {
-        Dtype::F32 => data.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect(),
-        Dtype::F16 => data.chunks_exact(2).map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f32()).collect(),
-        Dtype::BF16 => data.chunks_exact(2).map(|c| half::bf16::from_le_bytes([c[0], c[1]]).to_f32()).collect(),
-        other => return Err(err(format!("tensor `{name}` is stored as {other:?}; only F32, F16 and BF16 are supported"))),
+/// Bytes per element of every safetensors dtype (to check sizes, even of
+/// tensors we skip); `None` for a name safetensors does not define.
+fn element_size(dtype: &str) -> Option<usize> {
+    Some(match dtype {
+        "F64" | "I64" | "U64" | "C64" => 8,
+        "F32" | "I32" | "U32" => 4,
+        "F16" | "BF16" | "I16" | "U16" => 2,
+        "I8" | "U8" | "BOOL" | "F8_E5M2" | "F8_E4M3" | "F8_E8M0" => 1,
+        _ => return None,
     })
 }
 
@@ -66,33 +71,113 @@ fn is_buffer(key: &str) -> bool {
     key.ends_with(".attn.bias") || key.ends_with(".attn.masked_bias")
 }
 
-impl Checkpoint {
-    pub fn parse(bytes: &[u8]) -> Result<Checkpoint, LoadError> {
-        check_truncation(bytes)?;
-        let st = SafeTensors::deserialize(bytes).map_err(|e| err(format!("is not a valid safetensors file ({e})")))?;
+impl<'a> Checkpoint<'a> {
+    /// Reads and checks the header; tensors are read later, one by one, by `take`.
+    pub fn parse(source: &'a dyn WeightSource) -> Result<Checkpoint<'a>, LoadError> {
+        let len = source.len();
+        if len < 8 {
+            return Err(err(format!("is {len} bytes long; a safetensors file starts with an 8-byte header length")));
+        }
+        let mut n8 = [0u8; 8];
+        source.read(0, &mut n8);
+        let n = u64::from_le_bytes(n8);
+        if n > 100_000_000 {
+            return Err(err(format!("declares a {n}-byte header; this is not a safetensors file (or it is corrupt)")));
+        }
+        let n = n as usize;
+        if len < 8 + n {
+            return Err(err(format!("is truncated: its header needs {} bytes but the file has {len}", 8 + n)));
+        }
+        let mut header = vec![0u8; n];
+        source.read(8, &mut header);
+        let not_safetensors = || err("does not start with a safetensors JSON header; is it really a .safetensors file?");
+        let header: serde_json::Value = serde_json::from_slice(&header).map_err(|_| not_safetensors())?;
+        let entries = header.as_object().ok_or_else(not_safetensors)?;
+        let data_start = 8 + n;
+        let have = (len - data_start) as u64;
+        let mut parsed = Vec::with_capacity(entries.len());
+        let mut need = 0u64;
+        for (name, t) in entries {
+            if name == "__metadata__" {
+                continue;
+            }
+            let bad = |why: &str| err(format!("is not a valid safetensors file (tensor `{name}`: {why})"));
+            let dtype = t.get("dtype").and_then(|d| d.as_str()).ok_or_else(|| bad("no dtype"))?;
+            let size = element_size(dtype).ok_or_else(|| bad(&format!("unknown dtype {dtype}")))? as u64;
+            let shape: Vec<usize> = t
+                .get("shape")
+                .and_then(|s| s.as_array())
+                .and_then(|a| a.iter().map(|d| d.as_u64().and_then(|d| usize::try_from(d).ok())).collect::<Option<Vec<_>>>())
+                .ok_or_else(|| bad("no shape"))?;
+            let offsets = t.get("data_offsets").and_then(|o| o.as_array()).filter(|o| o.len() == 2).ok_or_else(|| bad("no data_offsets"))?;
+            let (begin, end) = match (offsets[0].as_u64(), offsets[1].as_u64()) {
+                (Some(b), Some(e)) if b <= e => (b, e),
+                _ => return Err(bad("data_offsets out of order")),
+            };
+            let bytes = shape.iter().try_fold(size, |acc, &d| acc.checked_mul(d as u64)).ok_or_else(|| bad("shape too large"))?;
+            if end - begin != bytes {
+                return Err(bad(&format!("its shape {shape:?} needs {bytes} bytes but its offsets span {}", end - begin)));
+            }
+            need = need.max(end);
+            parsed.push((name.clone(), dtype.to_string(), shape, begin));
+        }
+        if need > have {
+            return Err(err(format!("is truncated: its tensors need {need} bytes of data but only {have} arrived (an interrupted download?)")));
+        }
         let mut tensors = HashMap::new();
         let mut dtypes = std::collections::BTreeSet::new();
-        for (name, view) in st.tensors() {
+        for (name, dtype, shape, begin) in parsed {
             let key = name.strip_prefix("transformer.").unwrap_or(&name).to_string();
             if is_buffer(&key) || key == "lm_head.weight" {
                 continue; // lm_head is tied to wte in GPT-2
             }
-            dtypes.insert(format!("{:?}", view.dtype()));
-            let data = to_f32(view.dtype(), view.data(), &name)?;
-            tensors.insert(key, (view.shape().to_vec(), data));
+            let storage = match dtype.as_str() {
+                "F32" => Storage::F32,
+                "F16" => Storage::F16,
+                "BF16" => Storage::BF16,
+                other => return Err(err(format!("tensor `{name}` is stored as {other}; only F32, F16 and BF16 are supported"))),
+            };
+            dtypes.insert(dtype);
+            tensors.insert(key, Entry { storage, shape, start: data_start + begin as usize });
         }
-        Ok(Checkpoint { tensors, storage_dtype: dtypes.into_iter().collect::<Vec<_>>().join("+") })
+        Ok(Checkpoint { source, tensors, storage_dtype: dtypes.into_iter().collect::<Vec<_>>().join("+") })
+    }
+
+    /// One tensor's values in f32, read straight into their final buffer (F32)
+    /// or through a half-size buffer (F16/BF16).
+    fn read_f32(&self, e: &Entry) -> Vec<f32> {
+        let n: usize = e.shape.iter().product();
+        match e.storage {
+            Storage::F32 => {
+                let mut v = vec![0f32; n];
+                self.source.read(e.start, bytemuck::cast_slice_mut(&mut v));
+                if cfg!(target_endian = "big") {
+                    v.iter_mut().for_each(|x| *x = f32::from_le_bytes(x.to_ne_bytes()));
+                }
+                v
+            }
+            Storage::F16 | Storage::BF16 => {
+                let mut h = vec![0u16; n];
+                self.source.read(e.start, bytemuck::cast_slice_mut(&mut h));
+                let bits = |x: u16| u16::from_le_bytes(x.to_ne_bytes());
+                if e.storage == Storage::F16 {
+                    h.into_iter().map(|x| half::f16::from_bits(bits(x)).to_f32()).collect()
+                } else {
+                    h.into_iter().map(|x| half::bf16::from_bits(bits(x)).to_f32()).collect()
+                }
+            }
+        }
     }
 
     /// Takes a tensor by its key without prefix, checking its shape.
     pub fn take(&mut self, key: &str, shape: &[usize], cfg_hint: &str) -> Result<Tensor, LoadError> {
-        let (have, data) = self.tensors.remove(key).ok_or_else(|| {
+        let entry = self.tensors.remove(key).ok_or_else(|| {
             err(format!("has no tensor `{key}` (nor `transformer.{key}`); is this a GPT-2 checkpoint that matches config.json?"))
         })?;
-        if have != shape {
-            return Err(err(format!("tensor `{key}` has shape {have:?}, but config.json ({cfg_hint}) needs {shape:?}")));
+        if entry.shape != shape {
+            return Err(err(format!("tensor `{key}` has shape {:?}, but config.json ({cfg_hint}) needs {shape:?}", entry.shape)));
         }
-        Tensor::from_vec(data, shape, &Device::Cpu).map_err(|e| err(format!("tensor `{key}`: {e}")))
+        Tensor::from_vec(self.read_f32(&entry), shape, &Device::Cpu).map_err(|e| err(format!("tensor `{key}`: {e}")))
     }
 
     pub fn hint(cfg: &ModelConfig) -> String {

@@ -2,6 +2,7 @@
 //! Builds natively (CLI, tests, benchmarks) and for wasm32 (the page's worker).
 
 mod checkpoint;
+pub use checkpoint::WeightSource;
 pub mod error;
 mod gpt2;
 mod kv_cache;
@@ -41,9 +42,15 @@ pub struct Prepared {
 
 impl Engine {
     pub fn load(files: ModelFiles) -> Result<Engine, LoadError> {
-        let cfg = ModelConfig::from_json(files.config)?;
-        let tokenizer = TextTokenizer::from_bytes(files.tokenizer, cfg.vocab_size)?;
-        let (model, storage_dtype) = load_model(&cfg, files.weights)?;
+        Engine::load_from(files.config, &files.weights, files.tokenizer)
+    }
+
+    /// Loads with the weights read tensor by tensor from `weights` (the worker
+    /// reads them from a JS buffer without copying the whole file into wasm).
+    pub fn load_from(config: &[u8], weights: &dyn WeightSource, tokenizer: &[u8]) -> Result<Engine, LoadError> {
+        let cfg = ModelConfig::from_json(config)?;
+        let tokenizer = TextTokenizer::from_bytes(tokenizer, cfg.vocab_size)?;
+        let (model, storage_dtype) = load_model(&cfg, weights)?;
         let info = ModelInfo {
             parameters: model.parameter_count(),
             n_layer: cfg.n_layer,
@@ -52,7 +59,7 @@ impl Engine {
             vocab_size: cfg.vocab_size,
             n_positions: cfg.n_positions,
             storage_dtype,
-            weight_bytes: files.weights.len(),
+            weight_bytes: weights.len(),
         };
         Ok(Engine { model, tokenizer, info })
     }
@@ -131,7 +138,7 @@ impl Engine {
     }
 }
 
-fn load_model(cfg: &ModelConfig, weights: &[u8]) -> Result<(Gpt2, String), LoadError> {
+fn load_model(cfg: &ModelConfig, weights: &dyn WeightSource) -> Result<(Gpt2, String), LoadError> {
     let ck = checkpoint::Checkpoint::parse(weights)?;
     let storage_dtype = ck.storage_dtype.clone();
     Ok((Gpt2::load(cfg.clone(), ck)?, storage_dtype))
@@ -141,7 +148,7 @@ fn load_model(cfg: &ModelConfig, weights: &[u8]) -> Result<(Gpt2, String), LoadE
 /// parameter count: the checkpoint loader alone, for fuzzing and tools.
 pub fn check_weights(config: &[u8], weights: &[u8]) -> Result<usize, LoadError> {
     let cfg = ModelConfig::from_json(config)?;
-    load_model(&cfg, weights).map(|(m, _)| m.parameter_count())
+    load_model(&cfg, &weights).map(|(m, _)| m.parameter_count())
 }
 
 fn model_err(e: candle_core::Error) -> ModelError {

@@ -7,6 +7,7 @@ use crate::post::post;
 use ntl_protocol::FromWorker;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
+use js_sys::Uint8Array;
 use web_sys::{Cache, ReadableStreamDefaultReader, Response};
 
 pub struct LoadFailure {
@@ -23,7 +24,9 @@ pub fn hub_base(repo: &str) -> String {
 }
 pub const FILES: [&str; 3] = ["config.json", "model.safetensors", "tokenizer.json"];
 
-pub async fn model_files(base: &str) -> Result<Vec<Vec<u8>>, LoadFailure> {
+/// The three files as JS byte arrays: the weights stay outside wasm memory
+/// until the engine reads them tensor by tensor.
+pub async fn model_files(base: &str) -> Result<Vec<Uint8Array>, LoadFailure> {
     let cache = open_cache().await;
     let mut out = Vec::with_capacity(3);
     for name in FILES {
@@ -61,7 +64,7 @@ fn fail(file: &str, message: String, network: bool) -> LoadFailure {
     LoadFailure { file: Some(file.into()), message, network }
 }
 
-async fn fetch_one(url: &str, name: &str, cache: Option<&Cache>) -> Result<Vec<u8>, LoadFailure> {
+async fn fetch_one(url: &str, name: &str, cache: Option<&Cache>) -> Result<Uint8Array, LoadFailure> {
     if let Some(cache) = cache {
         if let Ok(hit) = JsFuture::from(cache.match_with_str(url)).await {
             if let Ok(resp) = hit.dyn_into::<Response>() {
@@ -84,8 +87,8 @@ async fn fetch_one(url: &str, name: &str, cache: Option<&Cache>) -> Result<Vec<u
     let put = cache.and_then(|c| resp.clone().ok().map(|copy| c.put_with_str(url, &copy)));
     let bytes = read_body(&resp, name, total).await?;
     if let Some(t) = total {
-        if (bytes.len() as u64) < t {
-            return Err(fail(name, format!("the download of {name} stopped at {} of {t} bytes; try again", bytes.len()), true));
+        if (bytes.length() as u64) < t {
+            return Err(fail(name, format!("the download of {name} stopped at {} of {t} bytes; try again", bytes.length()), true));
         }
     }
     if let Some(put) = put {
@@ -94,32 +97,40 @@ async fn fetch_one(url: &str, name: &str, cache: Option<&Cache>) -> Result<Vec<u
     Ok(bytes)
 }
 
-async fn read_body(resp: &Response, name: &str, total: Option<u64>) -> Result<Vec<u8>, LoadFailure> {
+/// Reads a body into one JS byte array (never through wasm memory), with progress.
+async fn read_body(resp: &Response, name: &str, total: Option<u64>) -> Result<Uint8Array, LoadFailure> {
     let body = resp.body().ok_or_else(|| fail(name, format!("{name}: the response has no body"), false))?;
     // The size is on screen as soon as the headers arrive, before the bytes.
     post(&FromWorker::Progress { file: name.into(), loaded: 0, total });
     let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-    let mut bytes = Vec::with_capacity(total.unwrap_or(0).min(2 << 30) as usize);
+    let chunks = js_sys::Array::new();
+    let mut loaded = 0usize;
     let mut reported = 0usize;
     loop {
         let chunk = JsFuture::from(reader.read())
             .await
-            .map_err(|_| fail(name, format!("the download of {name} broke off after {} bytes; try again", bytes.len()), true))?;
+            .map_err(|_| fail(name, format!("the download of {name} broke off after {loaded} bytes; try again"), true))?;
         let done = js_sys::Reflect::get(&chunk, &JsValue::from_str("done")).ok().and_then(|v| v.as_bool()).unwrap_or(true);
         if done {
             break;
         }
         if let Ok(value) = js_sys::Reflect::get(&chunk, &JsValue::from_str("value")) {
-            let arr = js_sys::Uint8Array::new(&value);
-            let start = bytes.len();
-            bytes.resize(start + arr.length() as usize, 0);
-            arr.copy_to(&mut bytes[start..]);
+            let arr = Uint8Array::new(&value);
+            loaded += arr.length() as usize;
+            chunks.push(&arr);
         }
-        if bytes.len() - reported > (1 << 20) {
-            reported = bytes.len();
-            post(&FromWorker::Progress { file: name.into(), loaded: bytes.len() as u64, total });
+        if loaded - reported > (1 << 20) {
+            reported = loaded;
+            post(&FromWorker::Progress { file: name.into(), loaded: loaded as u64, total });
         }
     }
-    post(&FromWorker::Progress { file: name.into(), loaded: bytes.len() as u64, total: total.or(Some(bytes.len() as u64)) });
+    let bytes = Uint8Array::new_with_length(loaded as u32);
+    let mut at = 0u32;
+    for c in chunks.iter() {
+        let c: Uint8Array = c.unchecked_into();
+        bytes.set(&c, at);
+        at += c.length();
+    }
+    post(&FromWorker::Progress { file: name.into(), loaded: loaded as u64, total: total.or(Some(loaded as u64)) });
     Ok(bytes)
 }

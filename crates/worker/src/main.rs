@@ -6,7 +6,7 @@ mod fetch;
 mod post;
 
 use ntl_decoding::{Event, Generation};
-use ntl_engine::{Engine, ModelFiles, RunError};
+use ntl_engine::{Engine, RunError, WeightSource};
 use ntl_protocol::{FromWorker, LaneStart, ModelSource, ToWorker};
 use post::post;
 use std::cell::{Cell, RefCell};
@@ -22,6 +22,18 @@ struct State {
     /// The run that may go on; any other run cancels itself at its next step.
     current_run: Cell<u64>,
     loading: Cell<bool>,
+}
+
+/// The checkpoint as the browser holds it; the engine copies one tensor at a time.
+struct JsBytes(js_sys::Uint8Array);
+
+impl WeightSource for JsBytes {
+    fn len(&self) -> usize {
+        self.0.length() as usize
+    }
+    fn read(&self, offset: usize, out: &mut [u8]) {
+        self.0.subarray(offset as u32, (offset + out.len()) as u32).copy_to(out);
+    }
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -88,7 +100,7 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
     let label = source.label();
     let files = match &source {
         ModelSource::Files { .. } => match buffers {
-            Some(b) if b.length() == 3 => Ok((0..3).map(|i| js_sys::Uint8Array::new(&b.get(i)).to_vec()).collect::<Vec<_>>()),
+            Some(b) if b.length() == 3 => Ok((0..3).map(|i| js_sys::Uint8Array::new(&b.get(i))).collect::<Vec<_>>()),
             _ => Err(fetch::LoadFailure { file: None, message: "pick three files: config.json, model.safetensors and tokenizer.json".into(), network: false }),
         },
         ModelSource::Bundled { base } => fetch::model_files(base).await,
@@ -106,7 +118,8 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
     };
     // Drop the previous model before building the next one: two would double the memory.
     state.engine.borrow_mut().take();
-    match Engine::load(ModelFiles { config: &files[0], weights: &files[1], tokenizer: &files[2] }) {
+    let (config, tokenizer) = (files[0].to_vec(), files[2].to_vec());
+    match Engine::load_from(&config, &JsBytes(files[1].clone()), &tokenizer) {
         Ok(engine) => {
             let info = engine.info().clone();
             *state.engine.borrow_mut() = Some(Rc::new(engine));
