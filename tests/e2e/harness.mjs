@@ -46,16 +46,11 @@ export async function modelReady(page, timeout = 120_000) {
 export async function runAll(page, timeout = 300_000) {
   const before = Number(await page.getAttribute('.page', 'data-run'));
   await page.click('[data-testid="run"]');
-  await page.waitForFunction((prev) => {
-    const run = document.querySelector('.page').dataset;
-    const s = [...document.querySelectorAll('[data-testid="lane-status"]')];
-    return Number(run.run) > prev && run.running === 'false' && s.length === 4 && s.every((e) => e.dataset.stop && e.dataset.run === run.run);
-  }, before, { timeout });
+  await waitRunDone(page, before, timeout);
 }
 
 /// Waits until a run newer than `prev` (the page's data-run) has finished in every lane.
 export async function waitRunDone(page, prev, timeout = 300_000) {
-  if (prev === undefined) prev = Number(await page.getAttribute('.page', 'data-run')) - 1;
   await page.waitForFunction((prev) => {
     const run = document.querySelector('.page')?.dataset;
     const s = [...document.querySelectorAll('[data-testid="lane-status"]')];
