@@ -121,8 +121,31 @@ impl Gpt2 {
         }
         let hidden = self.ln_f.forward(&x)?;
         let last = hidden.narrow(1, t - 1, 1)?.squeeze(1)?;
-        let logits = last.matmul(&self.wte.t()?)?;
+        let logits = self.head(&last)?;
         Ok(Output { logits, hidden, cache: KvCache { layers } })
+    }
+}
+
+impl Gpt2 {
+    /// `last` (`[rows, d]`) against the tied `wte`. In wasm (one thread) a
+    /// small-batch kernel makes one pass over `wte` for four rows; natively
+    /// candle's multi-threaded gemm is faster.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn head(&self, last: &Tensor) -> Result<Tensor> {
+        last.matmul(&self.wte.t()?)
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn head(&self, last: &Tensor) -> Result<Tensor> {
+        let (rows, d) = last.dims2()?;
+        let h = last.contiguous()?.flatten_all()?.to_vec1::<f32>()?;
+        let (storage, layout) = self.wte.storage_and_layout();
+        let w = match (&*storage, layout.is_contiguous()) {
+            (candle_core::Storage::Cpu(candle_core::CpuStorage::F32(w)), true) => &w[layout.start_offset()..layout.start_offset() + self.cfg.vocab_size * d],
+            _ => return last.matmul(&self.wte.t()?),
+        };
+        let logits = crate::head::logits(&h, rows, w, d);
+        Tensor::from_vec(logits, (rows, self.cfg.vocab_size), &Device::Cpu)
     }
 }
 

@@ -5,6 +5,9 @@ mod checkpoint;
 pub use checkpoint::WeightSource;
 pub mod error;
 mod gpt2;
+// Natively only its tests use it (candle's threaded gemm is faster there).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+mod head;
 mod kv_cache;
 pub mod model_config;
 pub mod tokenizer;
