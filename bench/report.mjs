@@ -70,12 +70,14 @@ ${hf ? `| HF transformers | ${f(hf.four_lanes.tokens_per_s)} | ${f(hf.four_lanes
 | the worker keeps the downloaded file in JS memory; the engine reads it tensor by tensor into the f32 weights | ≥ 2.0 × weights in wasm memory by construction (whole file copied in, then f32 weights) | 1.13 × (measured) | yes |
 | wasm \`+simd128\` (candle's SIMD helpers, auto-vectorised decoding loops; gemm had SIMD kernels already) | browser 1-lane step 78.6 ms, 4-lane 159.7 ms | 63.8 ms, 163.6 ms | yes |
 | wasm only: a small-batch kernel for the tied output head (\`simd128\`, one pass over the 154 MB \`wte\` for up to four rows, instead of candle's single-threaded gemm) | browser 1-lane step 63.8 ms, 4-lane 163.6 ms | 54.6 ms, 136.9 ms (3 runs); natively it lost to candle's two-thread gemm (4-lane 76 → 150 ms), so native keeps gemm | yes (wasm) |
+| wasm: the same idea for the blocks' Conv1D products (\`[in, out]\` weights, 16 output columns × 4 rows in SIMD registers, each weight loaded once) | browser 4-lane step 136.9 ms, 1-lane 54.6 ms | 204.4 ms, 85.3 ms (3 runs): slower than candle's gemm — 21 live SIMD values spill on x86's 16 registers and the column blocks walk \`W\` with a large stride | no (reverted) |
 | where the 4-lane step goes: four greedy lanes (no knobs) instead of the default four | 4-lane step 163.6 ms | 154.7 ms | — (decoding costs ~6 %; the batched forward pass costs ~2.5 × one row) |
 
 Not reached: R1–R3 need the whole four-row forward pass near one row's cost. The head
 now makes one pass for four rows; the blocks' \`[rows ≤ 4] × [768, 2304 | 768 | 3072]\` and
 \`[rows, 3072] × [3072, 768]\` products (Conv1D weights stored \`[in, out]\`, ~170 MB per
-step) still go through candle's one-thread gemm in wasm. Next: the same kind of kernel in
-the axpy form for those layouts, then, with COOP/COEP headers and nightly, threads
-(\`wasm-bindgen-rayon\`).
+step) still go through candle's one-thread gemm in wasm; a naive register-blocked axpy
+kernel lost to it (above). Next: a kernel that packs \`W\` panels once at load (so the
+inner loop reads contiguous memory) with ≤ 12 live SIMD accumulators, then, with
+COOP/COEP headers and nightly, threads (\`wasm-bindgen-rayon\`).
 `);
