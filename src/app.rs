@@ -89,7 +89,6 @@ pub struct App {
     results: [Option<LaneResult>; LANES],
     running: Option<u64>,
     next_run: u64,
-    prompt_tokens: Vec<String>,
     prompt_cropped: usize,
     selected: Option<(usize, usize)>,
     error: Option<String>,
@@ -221,7 +220,7 @@ impl App {
     /// Every lane continues from the prompt, `lane`'s tokens before `step`, and `token_id`.
     fn branch(&mut self, lane: usize, step: usize, token_id: u32) {
         let Some(r) = self.results[lane].as_ref() else { return };
-        if r.rewritten || step > r.steps.len() || self.prompt_ids.is_empty() {
+        if r.rewritten || step >= r.steps.len() || self.prompt_ids.is_empty() {
             return;
         }
         let token = r.steps[step].top.iter().find(|c| c.id == token_id).map(|c| c.token.clone()).unwrap_or_default();
@@ -263,7 +262,7 @@ impl App {
         for (i, run) in doc.runs.iter().take(LANES).enumerate() {
             self.lanes[i] = LaneConfig::from_json(&export::config_diff(&run.config)).unwrap_or_default();
             self.lane_errors[i] = None;
-            self.results[i] = Some(LaneResult::from_run(self.next_run, run.clone()));
+            self.results[i] = Some(LaneResult::from_run(self.next_run, run));
         }
         self.last_kind = if doc.runs.iter().all(|r| r.steps.iter().all(|s| s.forced)) { RunKind::Score } else { RunKind::Generate };
         self.document = Some(doc);
@@ -317,8 +316,7 @@ impl App {
                     self.model = ModelState::Failed { message, file, network };
                 }
             }
-            FromWorker::Started { run_id, prompt_tokens, prompt_ids, prompt_cropped, .. } if Some(run_id) == self.running => {
-                self.prompt_tokens = prompt_tokens;
+            FromWorker::Started { run_id, prompt_ids, prompt_cropped, .. } if Some(run_id) == self.running => {
                 self.prompt_ids = prompt_ids;
                 self.prompt_cropped = prompt_cropped;
             }
@@ -340,16 +338,14 @@ impl App {
                 }
             }
             FromWorker::Finished { run_id, document, .. } => {
-                if self.running == Some(run_id) {
-                    self.document = Some(document.clone());
-                }
-                for (lane, run) in document.runs.into_iter().enumerate().take(LANES) {
+                for (lane, run) in document.runs.iter().enumerate().take(LANES) {
                     if let Some(r) = self.results[lane].as_mut().filter(|r| r.run_id == run_id) {
                         r.finish(run);
                     }
                 }
                 if self.running == Some(run_id) {
                     self.running = None;
+                    self.document = Some(document);
                 }
             }
             FromWorker::RunFailed { run_id, lane, field, message } => {
@@ -402,7 +398,6 @@ impl Component for App {
             results: Default::default(),
             running: None,
             next_run: 0,
-            prompt_tokens: vec![],
             prompt_cropped: 0,
             selected: None,
             error: link_error,
