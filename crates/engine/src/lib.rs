@@ -98,12 +98,12 @@ impl Engine {
                 .validate()
                 .map_err(|e| RunError::Config { lane, field: e.field, message: e.message })?
                 .with_model_eos(cfg.eos_token_id);
-            if let Some(bad) = valid.eos_token_ids.iter().find(|&&id| id as usize >= cfg.vocab_size) {
+            if let Some(bad) = outside_vocab(&valid.eos_token_ids, cfg.vocab_size) {
                 return Err(RunError::Config { lane, field: Some("eos_token_id".into()), message: format!("`eos_token_id` {bad} is outside the vocabulary of {}", cfg.vocab_size) });
             }
             let forced = l.forced_ids.as_ref().or(scored.as_ref());
             if let Some(f) = forced {
-                if f.is_empty() || f.iter().any(|&id| id as usize >= cfg.vocab_size) {
+                if f.is_empty() || outside_vocab(f, cfg.vocab_size).is_some() {
                     return Err(RunError::Config { lane, field: None, message: "the text to score must hold at least one token of this vocabulary".into() });
                 }
                 longest = longest.max(f.len());
@@ -116,7 +116,7 @@ impl Engine {
         }
         let ids = match &req.prompt_ids {
             Some(ids) => {
-                if let Some(bad) = ids.iter().find(|&&id| id as usize >= cfg.vocab_size) {
+                if let Some(bad) = outside_vocab(ids, cfg.vocab_size) {
                     return Err(RunError::Prompt(format!("prompt token id {bad} is outside the vocabulary of {}", cfg.vocab_size)));
                 }
                 ids.clone()
@@ -139,6 +139,11 @@ impl Engine {
     pub fn logits(&self, ids: &[u32]) -> Result<Vec<f32>, ModelError> {
         self.prefill(ids).map(|f| f.logits)
     }
+}
+
+/// The first id that is not a token of a vocabulary of `vocab_size`.
+fn outside_vocab(ids: &[u32], vocab_size: usize) -> Option<u32> {
+    ids.iter().copied().find(|&id| id as usize >= vocab_size)
 }
 
 fn load_model(cfg: &ModelConfig, weights: &dyn WeightSource) -> Result<(Gpt2, String), LoadError> {

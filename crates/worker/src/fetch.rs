@@ -18,11 +18,15 @@ pub struct LoadFailure {
 }
 
 const CACHE: &str = "ntl-models-v1";
+pub const FILES: [&str; 3] = ["config.json", "model.safetensors", "tokenizer.json"];
 
 pub fn hub_base(repo: &str) -> String {
     format!("https://huggingface.co/{repo}/resolve/main")
 }
-pub const FILES: [&str; 3] = ["config.json", "model.safetensors", "tokenizer.json"];
+
+fn file_url(base: &str, name: &str) -> String {
+    format!("{}/{name}", base.trim_end_matches('/'))
+}
 
 /// The three files as JS byte arrays: the weights stay outside wasm memory
 /// until the engine reads them tensor by tensor.
@@ -30,8 +34,7 @@ pub async fn model_files(base: &str) -> Result<Vec<Uint8Array>, LoadFailure> {
     let cache = open_cache().await;
     let mut out = Vec::with_capacity(3);
     for name in FILES {
-        let url = format!("{}/{name}", base.trim_end_matches('/'));
-        match fetch_one(&url, name, cache.as_ref()).await {
+        match fetch_one(&file_url(base, name), name, cache.as_ref()).await {
             Ok(bytes) => out.push(bytes),
             Err(e) => {
                 forget(base).await;
@@ -46,7 +49,7 @@ pub async fn model_files(base: &str) -> Result<Vec<Uint8Array>, LoadFailure> {
 pub async fn forget(base: &str) {
     if let Some(cache) = open_cache().await {
         for name in FILES {
-            let _ = JsFuture::from(cache.delete_with_str(&format!("{}/{name}", base.trim_end_matches('/')))).await;
+            let _ = JsFuture::from(cache.delete_with_str(&file_url(base, name))).await;
         }
     }
 }

@@ -98,19 +98,21 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
 async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>) {
     let started = now_ms();
     let label = source.label();
-    let files = match &source {
-        ModelSource::Files { .. } => match buffers {
+    // Where downloaded files come from (and are cached under); none for picked files.
+    let base = match &source {
+        ModelSource::Files { .. } => None,
+        ModelSource::Bundled { base } => Some(base.clone()),
+        ModelSource::Hub { repo } => Some(fetch::hub_base(repo)),
+    };
+    let files = match (&source, &base) {
+        (ModelSource::Hub { repo }, _) if !ntl_protocol::valid_repo_id(repo) => {
+            Err(fetch::LoadFailure { file: None, message: format!("`{repo}` is not a model hub repo id (owner/name)"), network: false })
+        }
+        (_, Some(base)) => fetch::model_files(base).await,
+        (_, None) => match buffers {
             Some(b) if b.length() == 3 => Ok((0..3).map(|i| js_sys::Uint8Array::new(&b.get(i))).collect::<Vec<_>>()),
             _ => Err(fetch::LoadFailure { file: None, message: "pick three files: config.json, model.safetensors and tokenizer.json".into(), network: false }),
         },
-        ModelSource::Bundled { base } => fetch::model_files(base).await,
-        ModelSource::Hub { repo } => {
-            if !ntl_protocol::valid_repo_id(repo) {
-                Err(fetch::LoadFailure { file: None, message: format!("`{repo}` is not a model hub repo id (owner/name)"), network: false })
-            } else {
-                fetch::model_files(&fetch::hub_base(repo)).await
-            }
-        }
     };
     let files = match files {
         Ok(f) => f,
@@ -127,10 +129,8 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
         }
         Err(e) => {
             // A refused file must not come back from the cache on the next try.
-            match &source {
-                ModelSource::Bundled { base } => fetch::forget(base).await,
-                ModelSource::Hub { repo } => fetch::forget(&fetch::hub_base(repo)).await,
-                ModelSource::Files { .. } => {}
+            if let Some(base) = &base {
+                fetch::forget(base).await;
             }
             post(&FromWorker::LoadFailed { file: Some(e.file().into()), message: e.to_string(), network: false })
         }
@@ -145,7 +145,6 @@ async fn run(state: &State, engine: Rc<Engine>, run_id: u64, request: ntl_protoc
         Err(RunError::Config { lane, field, message }) => return fail(Some(lane), field, message),
         Err(e) => return fail(None, None, e.to_string()),
     };
-    
     post(&FromWorker::Started {
         run_id,
         prompt_tokens: prepared.prompt.ids.iter().map(|&id| engine.vocab().display(id)).collect(),
