@@ -1,7 +1,9 @@
 //! GPT-2 in one file: learned positions, pre-LN blocks, fused `c_attn`
 //! (q|k|v thirds), `gelu_new`, `lm_head` tied to `wte`. HF stores its "Conv1D"
-//! weights `[in, out]`, so `x @ W + b` uses them as stored. `forward` is
-//! stateless: the caller passes the cache in and gets the extended one back.
+//! weights `[in, out]`; natively `x @ W + b` uses them as stored, in wasm they
+//! are transposed once at load for the small-batch kernel (`skinny_matmul`).
+//! `forward` is stateless: the caller passes the cache in and gets the
+//! extended one back.
 
 use crate::checkpoint::Checkpoint;
 use crate::error::LoadError;
@@ -11,14 +13,32 @@ use candle_core::{DType, Device, Module, Result, Tensor};
 use candle_nn::LayerNorm;
 
 struct Linear {
-    /// `[in, out]`, as HF's Conv1D stores it.
+    /// Natively `[in, out]`, as HF's Conv1D stores it; in wasm `[out, in]`.
     weight: Tensor,
     bias: Tensor,
 }
 
 impl Linear {
+    #[cfg(not(target_arch = "wasm32"))]
+    fn new(weight: Tensor, bias: Tensor) -> Result<Linear> {
+        Ok(Linear { weight, bias })
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
     fn forward(&self, x2d: &Tensor) -> Result<Tensor> {
         x2d.matmul(&self.weight)?.broadcast_add(&self.bias)
+    }
+
+    /// In wasm the weight is laid out `[out, in]` once, so a few rows read
+    /// each output column's weights contiguously (one pass for four lanes).
+    #[cfg(target_arch = "wasm32")]
+    fn new(weight: Tensor, bias: Tensor) -> Result<Linear> {
+        Ok(Linear { weight: weight.t()?.contiguous()?, bias })
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn forward(&self, x2d: &Tensor) -> Result<Tensor> {
+        matmul_nt(x2d, &self.weight)?.broadcast_add(&self.bias)
     }
 }
 
@@ -56,7 +76,9 @@ impl Gpt2 {
             Ok(LayerNorm::new(ck.take(&format!("{p}.weight"), &[d], &hint)?, ck.take(&format!("{p}.bias"), &[d], &hint)?, eps))
         };
         let lin = |ck: &mut Checkpoint, p: &str, i: usize, o: usize| -> std::result::Result<Linear, LoadError> {
-            Ok(Linear { weight: ck.take(&format!("{p}.weight"), &[i, o], &hint)?, bias: ck.take(&format!("{p}.bias"), &[o], &hint)? })
+            let weight = ck.take(&format!("{p}.weight"), &[i, o], &hint)?;
+            let bias = ck.take(&format!("{p}.bias"), &[o], &hint)?;
+            Linear::new(weight, bias).map_err(|e| LoadError::Weights(format!("tensor `{p}.weight`: {e}")))
         };
         let wte = ck.take("wte.weight", &[cfg.vocab_size, d], &hint)?;
         let wpe = ck.take("wpe.weight", &[cfg.n_positions, d], &hint)?;
@@ -127,26 +149,36 @@ impl Gpt2 {
 }
 
 impl Gpt2 {
-    /// `last` (`[rows, d]`) against the tied `wte`. In wasm (one thread) a
-    /// small-batch kernel makes one pass over `wte` for four rows; natively
-    /// candle's multi-threaded gemm is faster.
-    #[cfg(not(target_arch = "wasm32"))]
+    /// `last` (`[rows, d]`) against the tied `wte` (`[vocab, d]`).
     fn head(&self, last: &Tensor) -> Result<Tensor> {
+        #[cfg(target_arch = "wasm32")]
+        return matmul_nt(last, &self.wte);
+        #[cfg(not(target_arch = "wasm32"))]
         last.matmul(&self.wte.t()?)
     }
+}
 
-    #[cfg(target_arch = "wasm32")]
-    fn head(&self, last: &Tensor) -> Result<Tensor> {
-        let (rows, d) = last.dims2()?;
-        let h = last.contiguous()?.flatten_all()?.to_vec1::<f32>()?;
-        let (storage, layout) = self.wte.storage_and_layout();
-        let w = match (&*storage, layout.is_contiguous()) {
-            (candle_core::Storage::Cpu(candle_core::CpuStorage::F32(w)), true) => &w[layout.start_offset()..layout.start_offset() + self.cfg.vocab_size * d],
-            _ => return last.matmul(&self.wte.t()?),
-        };
-        let logits = crate::head::logits(&h, rows, w, d);
-        Tensor::from_vec(logits, (rows, self.cfg.vocab_size), &Device::Cpu)
+/// Most rows that go through the small-batch kernel: it passes over the
+/// weights once per four rows, so long prompts' prefill is left to gemm.
+#[cfg(target_arch = "wasm32")]
+const SKINNY_MAX_ROWS: usize = 16;
+
+/// `x` (`[rows, k]`) times `w`ᵀ (`w`: `[n, k]`, contiguous f32): in wasm
+/// (one thread) the small-batch kernel beats candle's gemm for a few rows.
+#[cfg(target_arch = "wasm32")]
+fn matmul_nt(x: &Tensor, w: &Tensor) -> Result<Tensor> {
+    use candle_core::{CpuStorage, Storage};
+    let (rows, k) = x.dims2()?;
+    let (n, wk) = w.dims2()?;
+    if rows <= SKINNY_MAX_ROWS && wk == k {
+        let (storage, layout) = w.storage_and_layout();
+        if let (Storage::Cpu(CpuStorage::F32(data)), Some((from, to))) = (&*storage, layout.contiguous_offsets()) {
+            let xs = x.contiguous()?.flatten_all()?.to_vec1::<f32>()?;
+            let out = crate::skinny_matmul::matmul_nt(&xs, rows, &data[from..to], k);
+            return Tensor::from_vec(out, (rows, n), &Device::Cpu);
+        }
     }
+    x.matmul(&w.t()?)
 }
 
 /// `[t, s]` additive mask: query `i` (at absolute position `past + i`) sees keys `0..=past + i`.

@@ -7,7 +7,7 @@ pub mod error;
 mod gpt2;
 // Natively only its tests use it (candle's threaded gemm is faster there).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-mod head;
+mod skinny_matmul;
 mod kv_cache;
 pub mod model_config;
 pub mod tokenizer;

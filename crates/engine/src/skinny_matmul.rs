@@ -1,0 +1,136 @@
+//! `x · wᵀ` for a few rows of `x` against a weight stored `[n, k]` (each output
+//! column's weights contiguous): GPT-2's tied head `wte` as stored, and the
+//! blocks' Conv1D weights once transposed at load. Each weight row is loaded
+//! once for up to four rows of `x`, so four lanes cost about one pass over the
+//! weights instead of four.
+//!
+//! Used in wasm, where candle's gemm runs on one thread and is far from
+//! memory-bound for so few rows; natively candle's threaded gemm wins. The row
+//! and column counts of a block are constants, so the accumulators stay in
+//! SIMD registers (4 rows × 2 columns = 8 accumulators + 3 operands fit x86's
+//! 16). The portable path (tests, non-SIMD builds) adds in the same order as
+//! the SIMD one: four partial sums, then `(a0 + a1) + (a2 + a3)`, then the tail.
+
+/// Rows of `x` that share one pass over the weights.
+pub const ROWS: usize = 4;
+
+/// `x`: `rows × k`; `w`: `n × k`; returns `rows × n`.
+pub fn matmul_nt(x: &[f32], rows: usize, w: &[f32], k: usize) -> Vec<f32> {
+    assert!(k > 0 && x.len() == rows * k && w.len() % k == 0, "skinny_matmul: shapes do not match");
+    let n = w.len() / k;
+    let mut out = vec![0f32; rows * n];
+    for (chunk, xs) in x.chunks(ROWS * k).enumerate() {
+        let out = &mut out[chunk * ROWS * n..];
+        match xs.len() / k {
+            4 => pass::<4, 2>(xs, w, k, out),
+            3 => pass::<3, 2>(xs, w, k, out),
+            2 => pass::<2, 4>(xs, w, k, out),
+            _ => pass::<1, 4>(xs, w, k, out),
+        }
+    }
+    out
+}
+
+/// All `n` columns for `R` rows, `C` columns at a time.
+fn pass<const R: usize, const C: usize>(xs: &[f32], w: &[f32], k: usize, out: &mut [f32]) {
+    let n = w.len() / k;
+    let mut j = 0;
+    while j + C <= n {
+        let s = block::<R, C>(xs, &w[j * k..(j + C) * k], k);
+        store(&s, j, n, out);
+        j += C;
+    }
+    while j < n {
+        let s = block::<R, 1>(xs, &w[j * k..(j + 1) * k], k);
+        store(&s, j, n, out);
+        j += 1;
+    }
+}
+
+fn store<const R: usize, const C: usize>(s: &[[f32; C]; R], j: usize, n: usize, out: &mut [f32]) {
+    for (r, row) in s.iter().enumerate() {
+        out[r * n + j..r * n + j + C].copy_from_slice(row);
+    }
+}
+
+/// Dot products of `R` rows of `x` (`R × k`) with `C` weight rows (`C × k`).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn block<const R: usize, const C: usize>(x: &[f32], w: &[f32], k: usize) -> [[f32; C]; R] {
+    use core::arch::wasm32::*;
+    assert!(x.len() >= R * k && w.len() >= C * k);
+    let blocks = k / 4;
+    let mut acc = [[f32x4_splat(0.0); C]; R];
+    for b in 0..blocks {
+        let mut wq = [f32x4_splat(0.0); C];
+        for (c, q) in wq.iter_mut().enumerate() {
+            // SAFETY: `c * k + b * 4 + 3 < C * k <= w.len()` (asserted above).
+            *q = unsafe { v128_load(w.as_ptr().add(c * k + b * 4) as *const v128) };
+        }
+        for (r, a) in acc.iter_mut().enumerate() {
+            // SAFETY: `r * k + b * 4 + 3 < R * k <= x.len()` (asserted above).
+            let xq = unsafe { v128_load(x.as_ptr().add(r * k + b * 4) as *const v128) };
+            for c in 0..C {
+                a[c] = f32x4_add(a[c], f32x4_mul(xq, wq[c]));
+            }
+        }
+    }
+    let mut out = [[0f32; C]; R];
+    for r in 0..R {
+        for c in 0..C {
+            let a = acc[r][c];
+            let mut s = (f32x4_extract_lane::<0>(a) + f32x4_extract_lane::<1>(a)) + (f32x4_extract_lane::<2>(a) + f32x4_extract_lane::<3>(a));
+            for i in blocks * 4..k {
+                s += x[r * k + i] * w[c * k + i];
+            }
+            out[r][c] = s;
+        }
+    }
+    out
+}
+
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn block<const R: usize, const C: usize>(x: &[f32], w: &[f32], k: usize) -> [[f32; C]; R] {
+    let blocks = k / 4;
+    let mut out = [[0f32; C]; R];
+    for r in 0..R {
+        let xr = &x[r * k..(r + 1) * k];
+        for c in 0..C {
+            let wc = &w[c * k..(c + 1) * k];
+            let mut a = [0f32; 4];
+            for b in 0..blocks {
+                for l in 0..4 {
+                    a[l] += xr[b * 4 + l] * wc[b * 4 + l];
+                }
+            }
+            let mut s = (a[0] + a[1]) + (a[2] + a[3]);
+            for i in blocks * 4..k {
+                s += xr[i] * wc[i];
+            }
+            out[r][c] = s;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matches_a_plain_matmul_for_any_number_of_rows_and_columns() {
+        for (k, n) in [(10, 7), (8, 9), (3, 5), (12, 1)] {
+            let w: Vec<f32> = (0..n * k).map(|i| ((i * 37 % 11) as f32 - 5.0) / 7.0).collect();
+            for rows in [1, 2, 3, 4, 5, 9] {
+                let x: Vec<f32> = (0..rows * k).map(|i| ((i * 13 % 17) as f32 - 8.0) / 5.0).collect();
+                let got = matmul_nt(&x, rows, &w, k);
+                for r in 0..rows {
+                    for v in 0..n {
+                        let want: f32 = (0..k).map(|i| x[r * k + i] * w[v * k + i]).sum();
+                        assert!((got[r * n + v] - want).abs() < 1e-5, "k {k} n {n} rows {rows}: row {r} column {v}");
+                    }
+                }
+            }
+        }
+    }
+}
