@@ -15,12 +15,8 @@ pub fn softmax_into(scores: &[f32], out: &mut [f32]) {
     }
     // Sums accumulate in f64: torch's pairwise f32 reductions are that accurate,
     // a naive f32 loop over 50k terms is not.
-    let mut sum = 0.0f64;
-    for (o, &s) in out.iter_mut().zip(scores) {
-        let e = (s - max).exp();
-        *o = e;
-        sum += e as f64;
-    }
+    crate::exp::exp_shifted(scores, max, out);
+    let sum: f64 = out.iter().map(|&e| e as f64).sum();
     let inv = (1.0 / sum) as f32;
     out.iter_mut().for_each(|p| *p *= inv);
 }
@@ -36,7 +32,9 @@ pub fn logsumexp(scores: &[f32]) -> f32 {
     if max == f32::NEG_INFINITY {
         return f32::NEG_INFINITY;
     }
-    let sum: f64 = scores.iter().map(|&s| (s - max).exp() as f64).sum();
+    let mut e = vec![0.0; scores.len()];
+    crate::exp::exp_shifted(scores, max, &mut e);
+    let sum: f64 = e.iter().map(|&e| e as f64).sum();
     max + sum.ln() as f32
 }
 
