@@ -29,6 +29,26 @@ impl Draws {
     pub fn uniforms(&mut self, n: usize) -> Vec<f64> {
         (0..n).map(|_| self.uniform()).collect()
     }
+
+    /// The uniforms `uniforms(probs.len())` would give, but drawn only for the
+    /// tokens `pick` can choose (`p > 0`; the others are NaN, never read). After
+    /// top-k = 50 that is 50 draws instead of 50,257: the stream is seekable,
+    /// token `i`'s uniform is always the `i`-th `u64` of the step.
+    pub fn uniforms_for(&mut self, probs: &[f32]) -> Vec<f64> {
+        let live = probs.iter().filter(|&&p| p > 0.0).count();
+        // A seek refills ChaCha's 4-block buffer: dense rows read the stream straight.
+        if live * 16 > probs.len() {
+            return self.uniforms(probs.len());
+        }
+        let start = self.rng.get_word_pos();
+        let mut u = vec![f64::NAN; probs.len()];
+        for (i, _) in probs.iter().enumerate().filter(|(_, &p)| p > 0.0) {
+            self.rng.set_word_pos(start + 2 * i as u128);
+            u[i] = self.uniform();
+        }
+        self.rng.set_word_pos(start + 2 * probs.len() as u128);
+        u
+    }
 }
 
 /// The Gumbel-max winner among tokens with non-zero probability.
@@ -55,6 +75,24 @@ mod tests {
         assert_eq!(a, Draws::new(1).uniforms(4));
         assert_ne!(a, Draws::new(2).uniforms(4));
         assert!(a.iter().all(|u| *u > 0.0 && *u < 1.0));
+    }
+
+    #[test]
+    fn sparse_draws_equal_the_full_stream_where_tokens_can_be_picked() {
+        let mut probs = vec![0.0f32; 1000];
+        for i in [3, 500, 999] {
+            probs[i] = 0.2;
+        }
+        let (mut full, mut sparse) = (Draws::new(9), Draws::new(9));
+        for _ in 0..3 {
+            let (a, b) = (full.uniforms(probs.len()), sparse.uniforms_for(&probs));
+            for i in [3, 500, 999] {
+                assert_eq!(a[i], b[i]);
+            }
+            assert!(b[0].is_nan());
+        }
+        // Both streams continue at the same place, dense rows included.
+        assert_eq!(full.uniforms(5), sparse.uniforms_for(&[0.2; 5]));
     }
 
     #[test]

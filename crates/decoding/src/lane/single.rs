@@ -47,7 +47,7 @@ impl Lane for SingleLane {
                 let u = match shared {
                     Some(u) => u,
                     None => {
-                        own = self.draws.uniforms(obs.probs.len());
+                        own = self.draws.uniforms_for(&obs.probs);
                         &own
                     }
                 };
