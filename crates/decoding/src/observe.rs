@@ -3,7 +3,7 @@
 
 use crate::processors::{Context, Pipeline};
 use crate::record::{Candidate, FunnelStage, Step};
-use crate::scores::{entropy, log_softmax, nucleus_sizes, softmax, top_indices};
+use crate::scores::{log_softmax, nucleus_sizes, softmax_entropy, top_indices};
 use crate::vocab::Vocab;
 
 /// Where processing starts: HF's greedy/sample/contrastive loops process raw
@@ -31,7 +31,7 @@ impl Observed {
 }
 
 pub fn observe(pipeline: &Pipeline, ctx: &Context, logits: &[f32], input: Input) -> Observed {
-    let raw_probs = softmax(logits);
+    let (raw_probs, raw_entropy) = softmax_entropy(logits);
     let mut scores = match input {
         Input::Logits => logits.to_vec(),
         Input::LogProbs => log_softmax(logits),
@@ -40,13 +40,13 @@ pub fn observe(pipeline: &Pipeline, ctx: &Context, logits: &[f32], input: Input)
         name: "model".into(),
         kept: scores.iter().filter(|s| s.is_finite()).count(),
         removed_mass: 0.0,
-        entropy: entropy(&raw_probs),
+        entropy: raw_entropy,
     }];
     let mut before = raw_probs.clone();
     let mut removed_at = vec![0u8; scores.len()];
     for (stage, p) in pipeline.processors.iter().enumerate() {
         p.process(ctx, &mut scores);
-        let after = softmax(&scores);
+        let (after, after_entropy) = softmax_entropy(&scores);
         let mut removed_mass = 0.0;
         for (i, (b, s)) in before.iter().zip(&scores).enumerate() {
             if *b > 0.0 && *s == f32::NEG_INFINITY {
@@ -58,7 +58,7 @@ pub fn observe(pipeline: &Pipeline, ctx: &Context, logits: &[f32], input: Input)
             name: p.name().into(),
             kept: scores.iter().filter(|s| s.is_finite()).count(),
             removed_mass,
-            entropy: entropy(&after),
+            entropy: after_entropy,
         });
         before = after;
     }

@@ -7,18 +7,41 @@ pub fn softmax(scores: &[f32]) -> Vec<f32> {
     out
 }
 
+/// `softmax` of a row and its entropy in nats, without a logarithm per
+/// token: with `p_i = e^(s_i − max) / Z`, `−Σ p_i ln p_i = ln Z − Σ p_i (s_i − max)`.
+/// (The per-token `ln` of a 50k row cost about as much as the softmax in wasm.)
+pub fn softmax_entropy(scores: &[f32]) -> (Vec<f32>, f32) {
+    let mut out = vec![0.0; scores.len()];
+    let Some((max, sum)) = softmax_parts(scores, &mut out) else {
+        return (out, 0.0);
+    };
+    let weighted: f64 = out.iter().zip(scores).filter(|(&e, _)| e > 0.0).map(|(&e, &s)| e as f64 * (s - max) as f64).sum();
+    let entropy = (sum.ln() - weighted / sum) as f32;
+    let inv = (1.0 / sum) as f32;
+    out.iter_mut().for_each(|p| *p *= inv);
+    (out, entropy.max(0.0))
+}
+
 pub fn softmax_into(scores: &[f32], out: &mut [f32]) {
+    match softmax_parts(scores, out) {
+        Some((_, sum)) => {
+            let inv = (1.0 / sum) as f32;
+            out.iter_mut().for_each(|p| *p *= inv);
+        }
+        None => out.iter_mut().for_each(|p| *p = 0.0),
+    }
+}
+
+/// `out[i] = e^(s_i − max)`; returns `(max, Σ out)`, or `None` for an all-`-inf` row.
+fn softmax_parts(scores: &[f32], out: &mut [f32]) -> Option<(f32, f64)> {
     let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     if max == f32::NEG_INFINITY {
-        out.iter_mut().for_each(|p| *p = 0.0);
-        return;
+        return None;
     }
     // Sums accumulate in f64: torch's pairwise f32 reductions are that accurate,
     // a naive f32 loop over 50k terms is not.
     crate::exp::exp_shifted(scores, max, out);
-    let sum: f64 = out.iter().map(|&e| e as f64).sum();
-    let inv = (1.0 / sum) as f32;
-    out.iter_mut().for_each(|p| *p *= inv);
+    Some((max, out.iter().map(|&e| e as f64).sum()))
 }
 
 /// `log_softmax` of a row (torch: `x - max - log(sum(exp(x - max)))`).
@@ -60,6 +83,9 @@ pub fn top_indices(values: &[f32], k: usize) -> Vec<usize> {
     if k == 0 {
         return vec![];
     }
+    if k <= SMALL_TOP {
+        return top_indices_small(values, k);
+    }
     let mut idx: Vec<usize> = (0..values.len()).collect();
     let cmp = |a: &usize, b: &usize| values[*b].total_cmp(&values[*a]).then(a.cmp(b));
     if k < idx.len() {
@@ -68,6 +94,24 @@ pub fn top_indices(values: &[f32], k: usize) -> Vec<usize> {
     }
     idx.sort_by(cmp);
     idx
+}
+
+/// Up to this many, `top_indices` keeps a sorted list while it scans once
+/// (a step table's top 20) instead of sorting an index array of the vocabulary.
+const SMALL_TOP: usize = 64;
+
+fn top_indices_small(values: &[f32], k: usize) -> Vec<usize> {
+    let mut best: Vec<usize> = Vec::with_capacity(k + 1);
+    for (i, v) in values.iter().enumerate() {
+        // Scanning in index order, an equal value never displaces an earlier one.
+        if best.len() == k && v.total_cmp(&values[best[k - 1]]).is_le() {
+            continue;
+        }
+        let at = best.partition_point(|&j| values[j].total_cmp(v).is_ge());
+        best.insert(at, i);
+        best.truncate(k);
+    }
+    best
 }
 
 /// The `k`-th largest value (1-based), as `torch.topk(scores, k)[0][-1]`.
@@ -142,6 +186,33 @@ mod tests {
     #[test]
     fn top_indices_orders_ties_by_index() {
         assert_eq!(top_indices(&[1.0, 3.0, 3.0, 2.0], 3), vec![1, 2, 3]);
+    }
+
+    #[test]
+    fn small_and_large_top_lists_agree_with_a_full_sort_ties_and_infinities_included() {
+        let values: Vec<f32> = (0..5000u32)
+            .map(|i| match i % 11 {
+                0 => f32::NEG_INFINITY,
+                1 => 0.25,
+                _ => (i.wrapping_mul(2654435761) % 1000) as f32 / 997.0,
+            })
+            .collect();
+        let mut want: Vec<usize> = (0..values.len()).collect();
+        want.sort_by(|&a, &b| values[b].total_cmp(&values[a]).then(a.cmp(&b)));
+        for k in [1, 2, 20, 64, 65, 300] {
+            assert_eq!(top_indices(&values, k), want[..k], "k = {k}");
+        }
+        assert_eq!(top_indices(&[f32::NEG_INFINITY; 3], 2), vec![0, 1]);
+    }
+
+    #[test]
+    fn softmax_entropy_matches_the_definition() {
+        let scores = [2.0f32, 1.0, f32::NEG_INFINITY, -3.0, 0.5];
+        let (p, h) = softmax_entropy(&scores);
+        assert_eq!(p, softmax(&scores));
+        assert!((h - entropy(&p)).abs() < 1e-6, "{h} vs {}", entropy(&p));
+        assert_eq!(softmax_entropy(&[1.0]).1, 0.0);
+        assert_eq!(softmax_entropy(&[f32::NEG_INFINITY; 2]), (vec![0.0, 0.0], 0.0));
     }
 
     #[test]
