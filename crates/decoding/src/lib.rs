@@ -4,7 +4,7 @@
 
 pub mod config;
 pub mod divergence;
-mod exp;
+pub mod exp;
 pub mod generate;
 pub mod lane;
 pub mod model;

@@ -266,3 +266,22 @@ fn a_whitespace_only_prompt_runs() {
     assert!(!d.prompt_ids.is_empty());
     assert_eq!(d.runs[0].token_ids.len(), 4);
 }
+
+/// Softmax rows use a hand-written `simd128` exp in wasm: it must give the
+/// scalar `exp`'s bits (the ones native builds use), edges included, or seeded
+/// runs recorded natively would not replay in the browser.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn the_row_exp_gives_the_scalar_exps_bits_on_every_target() {
+    use ntl_decoding::exp::{exp, exp_shifted};
+    let mut row: Vec<f32> = (0..20_003).map(|i| -95.0 + 190.0 * i as f32 / 20_003.0).collect();
+    row.extend([f32::NEG_INFINITY, f32::INFINITY, f32::NAN, 0.0, -0.0, -87.33, -87.3299, 88.72, 88.7201, 1e-30]);
+    for shift in [0.0f32, 3.25, -1.5] {
+        let mut out = vec![0.0; row.len()];
+        exp_shifted(&row, shift, &mut out);
+        for (x, got) in row.iter().zip(&out) {
+            let want = exp(x - shift);
+            assert!(got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()), "exp({x} - {shift}): {got} vs {want}");
+        }
+    }
+}
