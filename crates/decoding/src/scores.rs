@@ -127,51 +127,54 @@ pub fn kth_largest(values: &[f32], k: usize) -> f32 {
 }
 
 /// Number of tokens of highest probability needed to reach cumulative mass `p`
-/// (the lesson's `(cumsum < p).sum() + 1`, summed in f64 as torch's CPU
-/// cumsum does).
-///
-/// Without sorting the row: one pass files each probability into a bucket
-/// by its top 11 bits (exponent and 3 mantissa bits: buckets order as values
-/// do), whole buckets are skipped while the running mass stays below `p`, and
-/// only the bucket where it crosses is sorted and walked token by token. On a
-/// flat 50k row (a nucleus of tens of thousands) sorting everything cost
-/// ~0.7 ms per lane per step in wasm.
+/// (the lesson's `(cumsum < p).sum() + 1`).
 pub fn nucleus_sizes(probs: &[f32], masses: &[f32]) -> Vec<usize> {
-    const BUCKETS: usize = 1 << 11;
-    let bucket = |p: f32| (p.to_bits() >> 20) as usize;
-    let mut count = vec![0usize; BUCKETS];
-    let mut mass = vec![0f64; BUCKETS];
-    let mut positive = 0;
-    for &p in probs.iter().filter(|&&p| p > 0.0 && p.is_finite()) {
-        count[bucket(p)] += 1;
-        mass[bucket(p)] += p as f64;
-        positive += 1;
-    }
+    let sorted = positive_descending(probs);
     masses
         .iter()
         .map(|&m| {
-            let m = m as f64;
-            let (mut cum, mut n) = (0f64, 0usize);
-            'walk: for b in (0..BUCKETS).rev().filter(|&b| count[b] > 0) {
-                if cum + mass[b] < m {
-                    cum += mass[b];
-                    n += count[b];
-                    continue;
-                }
-                let mut members: Vec<f32> = probs.iter().copied().filter(|&p| p > 0.0 && p.is_finite() && bucket(p) == b).collect();
-                members.sort_unstable_by(|a, b| b.total_cmp(a));
-                for p in members {
-                    cum += p as f64;
-                    if cum < m {
-                        n += 1;
-                    } else {
-                        break 'walk;
-                    }
+            let mut cum = 0.0f32;
+            let mut n = 0;
+            for &p in &sorted {
+                cum += p;
+                if cum < m {
+                    n += 1;
+                } else {
+                    break;
                 }
             }
-            (n + 1).min(positive.max(1))
+            (n + 1).min(sorted.len().max(1))
         })
         .collect()
+}
+
+/// The positive entries, largest first. Positive floats order as their bit
+/// patterns do, so an LSD radix sort on the complemented bits takes three
+/// linear passes however flat the row is; a comparison sort of a flat
+/// 50k-token row (a nucleus of tens of thousands) cost milliseconds per
+/// lane per step in wasm. Equal values are interchangeable in a running sum.
+fn positive_descending(probs: &[f32]) -> Vec<f32> {
+    const BITS: u32 = 11;
+    const MASK: u32 = (1 << BITS) - 1;
+    let mut keys: Vec<u32> = probs.iter().filter(|&&p| p > 0.0).map(|p| !p.to_bits()).collect();
+    let mut next = vec![0u32; keys.len()];
+    for shift in [0, BITS, 2 * BITS] {
+        let mut start = [0usize; 1 << BITS];
+        for &k in &keys {
+            start[((k >> shift) & MASK) as usize] += 1;
+        }
+        let mut at = 0;
+        for s in start.iter_mut() {
+            (*s, at) = (at, at + *s);
+        }
+        for &k in &keys {
+            let b = ((k >> shift) & MASK) as usize;
+            next[start[b]] = k;
+            start[b] += 1;
+        }
+        std::mem::swap(&mut keys, &mut next);
+    }
+    keys.into_iter().map(|k| f32::from_bits(!k)).collect()
 }
 
 #[cfg(test)]
@@ -230,10 +233,10 @@ mod tests {
         let mut sorted = probs.clone();
         sorted.sort_by(|a, b| b.total_cmp(a));
         let full = |m: f32| {
-            let (mut cum, mut n) = (0.0f64, 0);
+            let (mut cum, mut n) = (0.0f32, 0);
             for &p in &sorted {
-                cum += p as f64;
-                if cum < m as f64 { n += 1 } else { break }
+                cum += p;
+                if cum < m { n += 1 } else { break }
             }
             n + 1
         };
@@ -242,27 +245,12 @@ mod tests {
     }
 
     #[test]
-    fn nucleus_sizes_match_a_full_sort_on_peaked_and_spread_rows() {
-        // Values spread over many buckets, with zeros, ties and a dominant token.
-        let raw: Vec<f32> = (0..20_000u32).map(|i| if i % 13 == 0 { 0.0 } else { (-((i.wrapping_mul(2654435761) % 4000) as f32) / 300.0).exp() }).chain([500.0]).collect();
-        let total: f64 = raw.iter().map(|&r| r as f64).sum();
-        let probs: Vec<f32> = raw.iter().map(|&r| (r as f64 / total) as f32).collect();
-        let mut sorted: Vec<f32> = probs.iter().copied().filter(|&p| p > 0.0).collect();
-        sorted.sort_by(|a, b| b.total_cmp(a));
-        let masses = [0.01, 0.2, 0.5, 0.9, 0.95, 0.999, 1.0, 1.5];
-        let want: Vec<usize> = masses
-            .iter()
-            .map(|&m| {
-                let (mut cum, mut n) = (0.0f64, 0);
-                for &p in &sorted {
-                    cum += p as f64;
-                    if cum < m as f64 { n += 1 } else { break }
-                }
-                (n + 1).min(sorted.len())
-            })
-            .collect();
-        assert_eq!(nucleus_sizes(&probs, &masses), want);
-        assert_eq!(nucleus_sizes(&[0.0, 0.0], &[0.5]), vec![1]);
+    fn positive_descending_sorts_like_a_comparison_sort_and_drops_zeros() {
+        let probs: Vec<f32> = (0..3000u32).map(|i| if i % 7 == 0 { 0.0 } else { (i.wrapping_mul(2654435761) % 100_003) as f32 * 1e-9 + (i % 5) as f32 * 1e-3 }).collect();
+        let mut want: Vec<f32> = probs.iter().copied().filter(|&p| p > 0.0).collect();
+        want.sort_by(|a, b| b.total_cmp(a));
+        assert_eq!(positive_descending(&probs), want);
+        assert_eq!(positive_descending(&[0.0, 1e-38, 0.5, f32::MIN_POSITIVE]), vec![0.5, f32::MIN_POSITIVE, 1e-38]);
     }
 
     #[test]
