@@ -71,13 +71,36 @@ ${hf ? `| HF transformers | ${f(hf.four_lanes.tokens_per_s)} | ${f(hf.four_lanes
 | wasm \`+simd128\` (candle's SIMD helpers, auto-vectorised decoding loops; gemm had SIMD kernels already) | browser 1-lane step 78.6 ms, 4-lane 159.7 ms | 63.8 ms, 163.6 ms | yes |
 | wasm only: a small-batch kernel for the tied output head (\`simd128\`, one pass over the 154 MB \`wte\` for up to four rows, instead of candle's single-threaded gemm) | browser 1-lane step 63.8 ms, 4-lane 163.6 ms | 54.6 ms, 136.9 ms (3 runs); natively it lost to candle's two-thread gemm (4-lane 76 → 150 ms), so native keeps gemm | yes (wasm) |
 | wasm: the same idea for the blocks' Conv1D products (\`[in, out]\` weights, 16 output columns × 4 rows in SIMD registers, each weight loaded once) | browser 4-lane step 136.9 ms, 1-lane 54.6 ms | 204.4 ms, 85.3 ms (3 runs): slower than candle's gemm — 21 live SIMD values spill on x86's 16 registers and the column blocks walk \`W\` with a large stride | no (reverted) |
-| where the 4-lane step goes: four greedy lanes (no knobs) instead of the default four | 4-lane step 163.6 ms | 154.7 ms | — (decoding costs ~6 %; the batched forward pass costs ~2.5 × one row) |
+| where the 4-lane step goes, first attempt: four greedy lanes (no knobs) instead of the default four | 4-lane step 163.6 ms | 154.7 ms | — (misleading: greedy lanes pay most of the per-lane costs too; see the in-step timers below) |
+| wasm: the blocks' Conv1D weights transposed to \`[out, in]\` once at load and run through the head's small-batch kernel, reworked to 4 rows × 2 columns per pass with row and column counts as constants (8 accumulators + 3 operands fit x86's 16 SIMD registers; weights read contiguously) | browser 4-lane step 136.9 ms, 1-lane 58.1 ms | 90.2 ms, 50.0 ms (3 runs); load +0.2 s for the transposes | yes (wasm) |
+| in-step timers (temporary, not committed) after that: 4-lane step ≈ 54 ms forward + 32 ms decoding the four lanes + 4 ms other | — | the funnel's eleven 50k-token softmaxes (libm \`expf\` is a scalar call in wasm), the nucleus sizes (a full comparison sort on flat rows), 50k uniforms per sampling lane, and a 4 ms timer clamp per step | — |
+| nucleus sizes by an LSD radix sort of the positive probabilities (three linear passes) | nucleus sizes, 4 lanes × 64 steps: 894 ms | 170–188 ms | yes |
+| a portable Cephes-style \`exp\` (within 1 ulp, same bits natively and in wasm), then spelled out in \`simd128\` (the compiler kept the scalar loop scalar; a wasm test pins the bits to the scalar version) | softmaxes, 4 lanes × 64 steps: 653 ms; 4-lane step 75.7–78.7 ms before the \`simd128\` version | 225 ms with the scalar version; 67.3–67.6 ms with \`simd128\` | yes |
+| uniforms drawn only for tokens a sampling lane can pick (seeking the ChaCha stream: the same values as the full draw) | picks, 4 lanes × 64 steps: 120 ms | 55 ms | yes |
+| entropy: a Cephes-style \`ln\` per token | entropies, 4 lanes × 64 steps: 172 ms (libm) | 329 ms | no (reverted) |
+| entropy from each softmax's own sums (\`ln Z − Σ p·(s − max)\`, no log per token); a step table's top 20 by one scan keeping a short sorted list | softmax + entropy 397 ms, top-20 55 ms | softmax + entropy 300 ms, top-20 38 ms | yes |
+| the worker yields between steps with a message to itself instead of \`setTimeout(0)\` (browsers clamp nested timeouts to ≥ 4 ms) | 4-lane step 67.5 ms, 1-lane 40.5 ms | 62.3 ms, 37.0 ms | yes |
+| \`top_k\`'s k-th largest by one scan (no copy of the row); nucleus sizes from a value histogram instead of the radix sort | — | histogram: 163–270 ms vs radix 170–188 ms (4 lanes × 64 steps) | \`top_k\` scan yes; histogram no |
+| four partial sums/maxima in the softmax (shorter dependency chains) | observe 360 ms (4 lanes × 64 steps) | 401 ms (a slower minute for the forward pass too): no clear gain | no |
 
-Not reached: R1–R3 need the whole four-row forward pass near one row's cost. The head
-now makes one pass for four rows; the blocks' \`[rows ≤ 4] × [768, 2304 | 768 | 3072]\` and
-\`[rows, 3072] × [3072, 768]\` products (Conv1D weights stored \`[in, out]\`, ~170 MB per
-step) still go through candle's one-thread gemm in wasm; a naive register-blocked axpy
-kernel lost to it (above). Next: a kernel that packs \`W\` panels once at load (so the
-inner loop reads contiguous memory) with ≤ 12 live SIMD accumulators, then, with
-COOP/COEP headers and nightly, threads (\`wasm-bindgen-rayon\`).
+Where it stands (in-step timers, 4 lanes): the forward pass is ≈ 48 ms of a ≈ 59 ms step and
+the four lanes' decoding ≈ 9.5 ms; one lane alone: ≈ 32 ms forward + 2 ms decoding. Four rows
+against one row cost ≈ 1.5 × in the forward pass alone: with one row the kernels stream the
+324 MB of weights at ≈ 9–10 GB/s (memory-bound); with four rows they do 0.65 GFLOP per
+step at ≈ 13 GFLOP/s, about two thirds of what one core can do with \`simd128\`'s separate
+multiply and add (no fused multiply-add outside relaxed SIMD, whose results differ between
+machines, so seeded runs would stop replaying exactly). So one thread is near its ceiling.
+
+**R1 needs threads.** HF runs one lane at 17–23 ms a step (different runs) with two threads
+(up to ≈ 19 GB/s from two cores); our one thread cannot reach that. Threads in the page mean, measured against what we
+have: a nightly toolchain with \`-Z build-std\` and \`+atomics\` for the worker (a second,
+cold build of candle and tokenizers, ≈ 8 min in CI); candle's CPU backend builds its own rayon
+pool, which with atomics needs a Web Worker spawn handler (\`wasm-bindgen-rayon\`, which supports wasm-bindgen's
+\`web\`/bundler output, not the \`no-modules\` worker Trunk builds); and the page must be
+cross-origin isolated (\`Cross-Origin-Opener-Policy: same-origin\`,
+\`Cross-Origin-Embedder-Policy: require-corp\`). Static hosts that cannot set headers, and every
+iframe embed on a teacher's page that is not itself isolated, would get no
+\`SharedArrayBuffer\` — so a single-threaded worker must ship beside the threaded one and the
+page must pick at run time. That is a second build and a second code path to test for a
+≤ 2 × gain on two cores; not adopted yet.
 `);
