@@ -285,3 +285,23 @@ fn the_row_exp_gives_the_scalar_exps_bits_on_every_target() {
         }
     }
 }
+
+/// In wasm, up to 16 rows go through the small-batch kernel and longer
+/// prompts through candle's gemm on the transposed weights (the HF parity
+/// prompts are shorter): a 30-plus-token prompt in one pass must give the
+/// logits that feeding it token by token through the cache gives.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_long_prompt_in_one_pass_matches_feeding_it_token_by_token() {
+    use ntl_decoding::LanguageModel;
+    let e = engine("tiny");
+    let ids = e.encode("In the beginning God created the heaven and the earth. And the earth was without form, and void; and darkness was upon the face of the deep.").unwrap();
+    assert!(ids.len() > 30, "{} tokens", ids.len());
+    let whole = e.prefill(&ids).unwrap().logits;
+    let mut f = e.prefill(&ids[..1]).unwrap();
+    for &id in &ids[1..] {
+        f = e.step(&f.cache, &[id]).unwrap();
+    }
+    let worst = whole.iter().zip(&f.logits).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+    assert!(worst <= 1e-4, "largest difference {worst}");
+}
