@@ -93,11 +93,13 @@ multiply and add (no fused multiply-add outside relaxed SIMD, whose results diff
 machines, so seeded runs would stop replaying exactly). So one thread is near its ceiling.
 
 **R1 needs threads.** HF runs one lane at 17–23 ms a step (different runs) with two threads
-(up to ≈ 19 GB/s from two cores); our one thread cannot reach that. Threads in the page mean, measured against what we
-have: a nightly toolchain with \`-Z build-std\` and \`+atomics\` for the worker (a second,
-cold build of candle and tokenizers, ≈ 8 min in CI); candle's CPU backend builds its own rayon
-pool, which with atomics needs a Web Worker spawn handler (\`wasm-bindgen-rayon\`, which supports wasm-bindgen's
-\`web\`/bundler output, not the \`no-modules\` worker Trunk builds); and the page must be
+(up to ≈ 19 GB/s from two cores); our one thread cannot reach that. Threads in the page would need: a nightly toolchain with \`-Z build-std\` and \`+atomics\` for the worker (a second,
+cold build of candle and tokenizers in CI, estimated from the native and wasm build times above ≈ 5–10 min); candle would stay single-threaded (its matmul asks for threads only when \`num_cpus\`
+reports more than one, which it does not in wasm), so the split would be ours: helper Web
+Workers on the shared wasm memory, each taking a share of the kernel's output columns
+(\`wasm-bindgen-rayon\` supports wasm-bindgen's \`web\`/bundler output, not the \`no-modules\`
+worker Trunk builds; and Trunk applies RUSTFLAGS to the app too, so the threaded worker
+would be built beside Trunk); and the page must be
 cross-origin isolated (\`Cross-Origin-Opener-Policy: same-origin\`,
 \`Cross-Origin-Embedder-Policy: require-corp\`). Static hosts that cannot set headers, and every
 iframe embed on a teacher's page that is not itself isolated, would get no
