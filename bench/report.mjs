@@ -94,7 +94,7 @@ machines, so seeded runs would stop replaying exactly). So one thread is near it
 
 **R1 needs threads.** HF runs one lane at 17–23 ms a step (different runs) with two threads
 (up to ≈ 19 GB/s from two cores); our one thread cannot reach that. Threads in the page would need: a nightly toolchain with \`-Z build-std\` and \`+atomics\` for the worker (a second,
-cold build of candle and tokenizers in CI, estimated from the native and wasm build times above ≈ 5–10 min); candle would stay single-threaded (its matmul asks for threads only when \`num_cpus\`
+cold build of candle and tokenizers in CI, estimated at 5–10 min from today's cold builds); candle would stay single-threaded (its matmul asks for threads only when \`num_cpus\`
 reports more than one, which it does not in wasm), so the split would be ours: helper Web
 Workers on the shared wasm memory, each taking a share of the kernel's output columns
 (\`wasm-bindgen-rayon\` supports wasm-bindgen's \`web\`/bundler output, not the \`no-modules\`
