@@ -93,8 +93,11 @@ multiply and add (no fused multiply-add outside relaxed SIMD, whose results diff
 machines, so seeded runs would stop replaying exactly). So one thread is near its ceiling.
 
 **R1 needs threads.** HF runs one lane at 17–23 ms a step (different runs) with two threads
-(up to ≈ 19 GB/s from two cores); our one thread cannot reach that. Threads in the page would need: a nightly toolchain with \`-Z build-std\` and \`+atomics\` for the worker (a second,
-cold build of candle and tokenizers in CI, estimated at 5–10 min from today's cold builds); candle would stay single-threaded (its matmul asks for threads only when \`num_cpus\`
+(up to ≈ 19 GB/s from two cores); our one thread cannot reach that. Threads in the page would need: a nightly toolchain with \`-Z build-std\` and \`+atomics\` for the worker (tried: with
+\`rust-src\` from rustup, the worker built cold in 2.5–3 min here; the memory is shared only with
+\`-C link-arg=--shared-memory --import-memory --max-memory=… --export=__wasm_init_tls\` (and
+\`__tls_size\`, \`__tls_align\`, \`__tls_base\`), and then wasm-bindgen 0.2.130 emits a \`no-modules\`
+loader whose \`initSync(module, memory)\` takes the module and the shared memory, as a helper worker would need; not run further); candle would stay single-threaded (its matmul asks for threads only when \`num_cpus\`
 reports more than one, which it does not in wasm), so the split would be ours: helper Web
 Workers on the shared wasm memory, each taking a share of the kernel's output columns
 (\`wasm-bindgen-rayon\` supports wasm-bindgen's \`web\`/bundler output, not the \`no-modules\`
