@@ -51,19 +51,11 @@ pub fn log_softmax(scores: &[f32]) -> Vec<f32> {
 }
 
 pub fn logsumexp(scores: &[f32]) -> f32 {
-    let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    if max == f32::NEG_INFINITY {
-        return f32::NEG_INFINITY;
-    }
     let mut e = vec![0.0; scores.len()];
-    crate::exp::exp_shifted(scores, max, &mut e);
-    let sum: f64 = e.iter().map(|&e| e as f64).sum();
-    max + sum.ln() as f32
-}
-
-/// Shannon entropy in nats of a probability row (zero-probability terms contribute 0).
-pub fn entropy(probs: &[f32]) -> f32 {
-    -probs.iter().filter(|&&p| p > 0.0).map(|&p| (p * p.ln()) as f64).sum::<f64>() as f32
+    match softmax_parts(scores, &mut e) {
+        Some((max, sum)) => max + sum.ln() as f32,
+        None => f32::NEG_INFINITY,
+    }
 }
 
 /// Index of the first maximum (torch.argmax picks the first on ties).
@@ -180,6 +172,11 @@ fn positive_descending(probs: &[f32]) -> Vec<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Shannon entropy in nats by its definition (zero-probability terms contribute 0).
+    fn entropy(probs: &[f32]) -> f32 {
+        -probs.iter().filter(|&&p| p > 0.0).map(|&p| (p * p.ln()) as f64).sum::<f64>() as f32
+    }
 
     #[test]
     fn softmax_ignores_minus_infinity() {
