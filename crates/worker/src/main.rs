@@ -204,17 +204,15 @@ thread_local! {
 /// are tasks in arrival order, so a Stop posted during a step runs first.
 async fn yield_to_event_loop() {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
-        YIELD.with(|channel| match channel {
-            Some(ch) => {
+        let posted = YIELD.with(|channel| {
+            channel.as_ref().is_some_and(|ch| {
                 ch.port1().set_onmessage(Some(resolve.unchecked_ref()));
-                if ch.port2().post_message(&JsValue::NULL).is_err() {
-                    let _ = scope().set_timeout_with_callback(&resolve);
-                }
-            }
-            None => {
-                let _ = scope().set_timeout_with_callback(&resolve);
-            }
-        })
+                ch.port2().post_message(&JsValue::NULL).is_ok()
+            })
+        });
+        if !posted {
+            let _ = scope().set_timeout_with_callback(&resolve);
+        }
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
