@@ -8,7 +8,7 @@ use crate::record::{Run, Step, StopReason};
 use crate::sampler::Draws;
 use crate::vocab::{streamable_text, Vocab};
 use std::ops::ControlFlow;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 pub struct LaneSpec {
     pub config: ValidConfig,
@@ -120,26 +120,37 @@ impl<M: LanguageModel> Generation<M> {
         let (v, h) = (self.model.vocab_size(), self.model.hidden_size());
         let env = LaneEnv { vocab: &self.vocab, prompt: &self.prompt, n_positions: self.model.n_positions(), top_n: self.top_n };
         let lanes = &mut self.lanes;
-        let active = &mut self.active;
+        let active = &self.active;
         let draws = self.shared.as_mut().filter(|_| lanes.iter().zip(active.iter()).any(|(l, &a)| a && l.uses_draws())).map(|d| d.uniforms(v));
+        // The lanes decide their steps independently (on the worker's helper
+        // threads where there are some); events go out in lane order after.
+        let (logits, hidden, ranges) = (&self.logits, &self.hidden, &self.ranges);
+        let slots: Vec<Mutex<(&mut Box<dyn Lane>, Option<(Option<Step>, Next)>)>> =
+            lanes.iter_mut().map(|l| Mutex::new((l, None))).collect();
+        ntl_parallel::each(slots.len(), &|i| {
+            if !active[i] {
+                return;
+            }
+            let (off, n) = ranges[i];
+            let out = RowOutputs {
+                logits: &logits[off * v..(off + n) * v],
+                hidden: &hidden[off * h..(off + n) * h],
+                vocab_size: v,
+                hidden_size: h,
+            };
+            let mut slot = slots[i].lock().expect("a lane's slot is locked by one thread at a time");
+            slot.1 = Some(slot.0.advance(&out, &env, draws.as_deref()));
+        });
+        let decided: Vec<_> = slots.into_iter().map(|s| s.into_inner().expect("no lane panicked").1).collect();
         let mut src = Vec::new();
         let mut tokens = Vec::new();
         let mut next_ranges = self.ranges.clone();
         let mut cancelled = false;
-        for i in 0..lanes.len() {
-            if !active[i] {
-                continue;
-            }
-            let (off, n) = self.ranges[i];
-            let out = RowOutputs {
-                logits: &self.logits[off * v..(off + n) * v],
-                hidden: &self.hidden[off * h..(off + n) * h],
-                vocab_size: v,
-                hidden_size: h,
-            };
-            let (step, next) = lanes[i].advance(&out, &env, draws.as_deref());
+        for (i, decided) in decided.into_iter().enumerate() {
+            let Some((step, next)) = decided else { continue };
+            let off = self.ranges[i].0;
             if let Some(step) = &step {
-                let text = streamable_text(&self.vocab.concat_bytes(lanes[i].generated()));
+                let text = streamable_text(&self.vocab.concat_bytes(self.lanes[i].generated()));
                 let index = self.steps_done[i];
                 self.steps_done[i] += 1;
                 if on_event(Event::Step { lane: i, step, index, text }).is_break() {
@@ -153,7 +164,7 @@ impl<M: LanguageModel> Generation<M> {
                     tokens.extend(t);
                 }
                 Next::Done(reason) => {
-                    active[i] = false;
+                    self.active[i] = false;
                     let _ = on_event(Event::LaneDone { lane: i, reason });
                 }
             }

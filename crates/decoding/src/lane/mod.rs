@@ -50,7 +50,8 @@ pub struct LaneEnv<'a> {
     pub top_n: usize,
 }
 
-pub trait Lane {
+/// `Send`: lanes decide their steps on several threads in the threaded worker.
+pub trait Lane: Send {
     /// Consumes this lane's outputs; returns the new step (if one was decided) and what to feed.
     fn advance(&mut self, out: &RowOutputs, env: &LaneEnv, shared: Option<&[f64]>) -> (Option<Step>, Next);
     /// Ends the lane early (cancel).

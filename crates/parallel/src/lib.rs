@@ -1,0 +1,190 @@
+//! Splitting one piece of work over the worker's helper threads.
+//!
+//! Only the threaded wasm build (`+atomics`, shared memory; the page loads it
+//! when it is cross-origin isolated) has helpers: web workers that run
+//! [`helper_loop`] on the same memory. Every other build, and the threaded one
+//! before its helpers have started, runs the whole range on the calling
+//! thread. Callers split work whose result does not depend on the split (the
+//! small-batch kernel's output columns), so results are bit-identical either
+//! way.
+// The threaded build (nightly, `+atomics`) sleeps on wasm's atomics.
+#![cfg_attr(all(target_arch = "wasm32", target_feature = "atomics"), feature(stdarch_wasm_atomic_wait))]
+
+use std::ops::Range;
+
+/// Threads that [`split`] would use now: the caller plus ready helpers.
+pub fn threads() -> usize {
+    1 + imp::ready_helpers()
+}
+
+/// Runs `f` over `0..len` cut into contiguous parts, one per thread, each at
+/// least `min_per_part` long (so small work is not worth a wake-up). Returns
+/// when every part is done.
+pub fn split(len: usize, min_per_part: usize, f: &(dyn Fn(Range<usize>) + Sync)) {
+    let parts = threads().min(len / min_per_part.max(1)).max(1);
+    if parts == 1 {
+        f(0..len);
+    } else {
+        imp::run(len, parts, f);
+    }
+}
+
+/// Runs `f(i)` for every `i` in `0..n`, each thread taking the next index
+/// as it becomes free (for items of uneven cost, such as decoding lanes).
+pub fn each(n: usize, f: &(dyn Fn(usize) + Sync)) {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    split(threads().min(n), 1, &|_| loop {
+        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if i >= n {
+            break;
+        }
+        f(i);
+    });
+}
+
+/// The `part`-th of `parts` near-equal contiguous pieces of `0..len`.
+fn part_range(len: usize, parts: usize, part: usize) -> Range<usize> {
+    len * part / parts..len * (part + 1) / parts
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+pub use imp::helper_loop;
+
+#[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+mod imp {
+    //! One job at a time, published like a seqlock: the caller writes the
+    //! job's words, then bumps `EPOCH`; a helper copies the words and keeps
+    //! them only if `EPOCH` did not move meanwhile. Helpers spin a little
+    //! before sleeping on `EPOCH` (the matmuls of one forward pass come tens of
+    //! microseconds apart); the caller works on part 0, then waits on `DONE`.
+    use super::part_range;
+    use core::arch::wasm32::{memory_atomic_notify, memory_atomic_wait32};
+    use std::ops::Range;
+    use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering::*};
+
+    type Job = dyn Fn(Range<usize>) + Sync;
+
+    static HELPERS: AtomicU32 = AtomicU32::new(0);
+    static EPOCH: AtomicU32 = AtomicU32::new(0);
+    static DONE: AtomicU32 = AtomicU32::new(0);
+    /// The job's fat pointer, length and part count.
+    static JOB: [AtomicUsize; 4] = [const { AtomicUsize::new(0) }; 4];
+    /// Set while a job is out, so a nested or concurrent `split` runs inline.
+    static BUSY: AtomicBool = AtomicBool::new(false);
+
+    /// About 50–100 µs of polling before sleeping.
+    const SPINS: u32 = 1 << 16;
+
+    pub fn ready_helpers() -> usize {
+        HELPERS.load(Acquire) as usize
+    }
+
+    pub fn run(len: usize, parts: usize, f: &(dyn Fn(Range<usize>) + Sync + '_)) {
+        if BUSY.swap(true, Acquire) {
+            return f(0..len);
+        }
+        // SAFETY: the pointer is only dereferenced by helpers while this call
+        // waits for them, i.e. while `f` is alive.
+        let [data, vtable]: [usize; 2] = unsafe { std::mem::transmute(f as *const (dyn Fn(Range<usize>) + Sync + '_)) };
+        for (slot, word) in JOB.iter().zip([data, vtable, len, parts]) {
+            slot.store(word, Relaxed);
+        }
+        DONE.store(0, Relaxed);
+        EPOCH.fetch_add(1, Release);
+        // SAFETY: a valid, aligned atomic in linear memory.
+        unsafe { memory_atomic_notify(EPOCH.as_ptr() as *mut i32, (parts - 1) as u32) };
+        f(part_range(len, parts, 0));
+        wait_until_changed(&DONE, |done| done as usize == parts - 1);
+        BUSY.store(false, Release);
+    }
+
+    /// A helper thread's whole life: take part `index + 1` of every job.
+    pub fn helper_loop() -> ! {
+        // Read before registering: a job published after registration has a
+        // newer epoch, so it cannot be missed.
+        let mut seen = EPOCH.load(Acquire);
+        let index = HELPERS.fetch_add(1, AcqRel) as usize;
+        loop {
+            let epoch = wait_until_changed(&EPOCH, |e| e != seen);
+            seen = epoch;
+            let words: [usize; 4] = std::array::from_fn(|i| JOB[i].load(Relaxed));
+            if EPOCH.load(Acquire) != epoch {
+                continue; // a newer job was being written; take that one
+            }
+            let [data, vtable, len, parts] = words;
+            if index + 1 >= parts {
+                continue; // registered after this job was cut
+            }
+            // SAFETY: the caller of `run` keeps `f` alive until every part is done.
+            let f: &Job = unsafe { &*std::mem::transmute::<[usize; 2], *const Job>([data, vtable]) };
+            f(part_range(len, parts, index + 1));
+            DONE.fetch_add(1, Release);
+            // SAFETY: as above.
+            unsafe { memory_atomic_notify(DONE.as_ptr() as *mut i32, 1) };
+        }
+    }
+
+    /// Spins, then sleeps, until `ok(value)`; returns that value.
+    fn wait_until_changed(cell: &AtomicU32, ok: impl Fn(u32) -> bool) -> u32 {
+        let mut spins = 0;
+        loop {
+            let v = cell.load(Acquire);
+            if ok(v) {
+                return v;
+            }
+            if spins < SPINS {
+                spins += 1;
+                core::hint::spin_loop();
+            } else {
+                // SAFETY: as above; returns at once if the value moved on.
+                unsafe { memory_atomic_wait32(cell.as_ptr() as *mut i32, v as i32, -1) };
+            }
+        }
+    }
+}
+
+#[cfg(not(all(target_arch = "wasm32", target_feature = "atomics")))]
+mod imp {
+    use std::ops::Range;
+
+    pub fn ready_helpers() -> usize {
+        0
+    }
+
+    /// Never reached with more than one part (there are no helpers); kept
+    /// part by part so a split means the same in every build.
+    pub fn run(len: usize, parts: usize, f: &(dyn Fn(Range<usize>) + Sync)) {
+        for p in 0..parts {
+            f(super::part_range(len, parts, p));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_visits_every_index_once() {
+        let seen: Vec<_> = (0..9).map(|_| std::sync::atomic::AtomicUsize::new(0)).collect();
+        each(9, &|i| {
+            seen[i].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        });
+        assert!(seen.iter().all(|s| s.load(std::sync::atomic::Ordering::Relaxed) == 1));
+    }
+
+    #[test]
+    fn parts_cover_the_range_once_in_order() {
+        for len in [0, 1, 7, 768, 50257] {
+            for parts in 1..=5 {
+                let mut next = 0;
+                for p in 0..parts {
+                    let r = part_range(len, parts, p);
+                    assert_eq!(r.start, next);
+                    next = r.end;
+                }
+                assert_eq!(next, len);
+            }
+        }
+    }
+}
