@@ -9,6 +9,13 @@ log() { printf '\n== %s\n' "$*"; }
 
 rustup target list --installed | grep -q wasm32-unknown-unknown || { log "wasm32 target"; rustup target add wasm32-unknown-unknown; }
 
+# The threaded worker rebuilds std with atomics: a pinned nightly with rust-src.
+nightly=$(cat scripts/nightly-toolchain)
+if ! rustup run "$nightly" rustc --version >/dev/null 2>&1 || ! rustup component list --toolchain "$nightly" --installed 2>/dev/null | grep -q '^rust-src'; then
+  log "$nightly with rust-src (about a minute, once)"
+  rustup toolchain install "$nightly" --profile minimal --component rust-src --target wasm32-unknown-unknown
+fi
+
 # Trunk 0.22 needs a newer rustc than this machine's 1.95.
 if ! trunk --version 2>/dev/null | grep -q '0.21.14'; then
   log "trunk 0.21.14 (about 15-27 minutes, once)"

@@ -116,6 +116,9 @@ pub enum FromWorker {
         /// The worker's wasm memory after loading (it never shrinks: a peak).
         #[serde(default)]
         memory_bytes: Option<u64>,
+        /// Threads the engine works on: 1, or more in the threaded build.
+        #[serde(default = "one_thread")]
+        threads: u32,
     },
     LoadFailed {
         /// Which file was at fault, when one was.
@@ -139,6 +142,10 @@ pub enum FromWorker {
         memory_bytes: Option<u64>,
     },
     RunFailed { run_id: u64, lane: Option<usize>, field: Option<String>, message: String },
+}
+
+fn one_thread() -> u32 {
+    1
 }
 
 impl FromWorker {

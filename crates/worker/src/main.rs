@@ -3,6 +3,7 @@
 //! seen within one step. The page never touches tensors.
 
 mod fetch;
+mod helpers;
 mod post;
 
 use ntl_decoding::{Event, Generation};
@@ -22,6 +23,8 @@ struct State {
     /// The run that may go on; any other run cancels itself at its next step.
     current_run: Cell<u64>,
     loading: Cell<bool>,
+    /// Helper threads started (threaded build only).
+    helpers: u32,
 }
 
 /// The checkpoint as the browser holds it; the engine copies one tensor at a time.
@@ -45,7 +48,10 @@ fn now_ms() -> f64 {
 }
 
 fn main() {
-    let state = Rc::new(State::default());
+    if helpers::is_helper() {
+        return;
+    }
+    let state = Rc::new(State { helpers: helpers::start(), ..State::default() });
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         let state = state.clone();
         let data = ev.data();
@@ -125,7 +131,9 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
         Ok(engine) => {
             let info = engine.info().clone();
             *state.engine.borrow_mut() = Some(Rc::new(engine));
-            post(&FromWorker::Loaded { info, label, load_ms: now_ms() - started, memory_bytes: memory_bytes() });
+            let load_ms = now_ms() - started;
+            let threads = helpers::threads(state.helpers).await;
+            post(&FromWorker::Loaded { info, label, load_ms, memory_bytes: memory_bytes(), threads });
         }
         Err(e) => {
             // A refused file must not come back from the cache on the next try.
@@ -189,8 +197,8 @@ async fn run(state: &State, engine: Rc<Engine>, run_id: u64, request: ntl_protoc
 /// Size of the worker's wasm linear memory (it only grows, so this is its peak).
 fn memory_bytes() -> Option<u64> {
     let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().dyn_into().ok()?;
-    let buffer: js_sys::ArrayBuffer = memory.buffer().dyn_into().ok()?;
-    Some(buffer.byte_length() as u64)
+    // An ArrayBuffer, or a SharedArrayBuffer in the threaded build.
+    js_sys::Reflect::get(&memory.buffer(), &"byteLength".into()).ok()?.as_f64().map(|b| b as u64)
 }
 
 thread_local! {

@@ -1,0 +1,74 @@
+//! Helper threads for the threaded build of this worker (`+atomics`, loaded
+//! only when the page is cross-origin isolated): web workers that instantiate
+//! this same wasm module on this worker's shared memory and then spend their
+//! lives in `ntl_parallel::helper_loop`, taking a share of each large
+//! matrix product. The single-threaded build has none.
+
+#[cfg(target_feature = "atomics")]
+use wasm_bindgen::prelude::*;
+
+/// Set on a helper's global scope before it instantiates the module, so that
+/// `main` (which wasm-bindgen runs on every instance) knows not to act as the worker.
+const HELPER_FLAG: &str = "ntlHelper";
+
+/// Whether this instance is a helper rather than the worker itself.
+pub fn is_helper() -> bool {
+    js_sys::Reflect::get(&js_sys::global(), &HELPER_FLAG.into()).map(|v| v.is_truthy()).unwrap_or(false)
+}
+
+/// The helpers' entry point, called by `worker_mt_helper.js`.
+#[cfg(target_feature = "atomics")]
+#[wasm_bindgen]
+pub fn ntl_helper_main() {
+    ntl_parallel::helper_loop()
+}
+
+/// Most threads worth having: four lanes' matrix products stop scaling once
+/// memory bandwidth is shared by a few cores, and the page needs one too.
+#[cfg(target_feature = "atomics")]
+const MAX_THREADS: u32 = 4;
+
+/// Starts `min(cores, MAX_THREADS) - 1` helpers; returns how many were asked
+/// for (each counts for work once it has registered with the engine).
+#[cfg(target_feature = "atomics")]
+pub fn start() -> u32 {
+    let cores = js_sys::Reflect::get(&js_sys::global(), &"navigator".into())
+        .and_then(|n| js_sys::Reflect::get(&n, &"hardwareConcurrency".into()))
+        .ok()
+        .and_then(|c| c.as_f64())
+        .unwrap_or(1.0) as u32;
+    let wanted = cores.clamp(1, MAX_THREADS) - 1;
+    let message = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&message, &"module".into(), &wasm_bindgen::module());
+    let _ = js_sys::Reflect::set(&message, &"memory".into(), &wasm_bindgen::memory());
+    let mut started = 0;
+    for _ in 0..wanted {
+        // A helper that cannot start only costs speed; the worker goes on alone.
+        match web_sys::Worker::new("./worker_mt_helper.js") {
+            Ok(w) if w.post_message(&message).is_ok() => started += 1,
+            Ok(_) | Err(_) => web_sys::console::warn_1(&"a helper thread could not start; running with fewer threads".into()),
+        }
+    }
+    started
+}
+
+#[cfg(not(target_feature = "atomics"))]
+pub fn start() -> u32 {
+    0
+}
+
+/// Threads the engine has once the `started` helpers have registered (they
+/// start while the model downloads, so this rarely waits; at most a few
+/// seconds, after which the missing ones are not counted).
+pub async fn threads(started: u32) -> u32 {
+    for _ in 0..300 {
+        if ntl_parallel::threads() as u32 >= 1 + started {
+            break;
+        }
+        let pause = js_sys::Promise::new(&mut |resolve, _| {
+            let _ = super::scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 10);
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(pause).await;
+    }
+    ntl_parallel::threads() as u32
+}
