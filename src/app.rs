@@ -21,7 +21,7 @@ pub const BUNDLED_BASE: &str = "./models/kjv-gpt2";
 pub enum ModelState {
     Starting,
     Loading { label: String, file: String, loaded: u64, total: Option<u64> },
-    Ready { info: ModelInfo, label: String, load_ms: f64 },
+    Ready { info: ModelInfo, label: String, load_ms: f64, threads: u32 },
     Failed { message: String, file: Option<String>, network: bool },
     /// A share link names a hub model other than the default: nothing is
     /// fetched until the user says so.
@@ -72,6 +72,9 @@ pub enum Msg {
 pub struct App {
     link: Option<WorkerLink>,
     worker_ready: bool,
+    /// Use the threaded worker build (the page is cross-origin isolated, and
+    /// the threaded worker has not failed to start).
+    threaded: bool,
     model: ModelState,
     /// The source being loaded or in use (reloaded after a worker restart).
     source: Option<ModelSource>,
@@ -128,7 +131,7 @@ fn initial_source(requested: Option<&str>) -> ModelSource {
 impl App {
     fn spawn_worker(&mut self, ctx: &Context<Self>) {
         self.worker_ready = false;
-        match WorkerLink::spawn(ctx.link().callback(Msg::Worker), ctx.link().callback(Msg::WorkerCrashed)) {
+        match WorkerLink::spawn(self.threaded, ctx.link().callback(Msg::Worker), ctx.link().callback(Msg::WorkerCrashed)) {
             Ok(link) => self.link = Some(link),
             Err(e) => self.error = Some(e),
         }
@@ -300,8 +303,8 @@ impl App {
                 };
                 self.model = ModelState::Loading { label, file, loaded, total };
             }
-            FromWorker::Loaded { info, label, load_ms, .. } => {
-                self.model = ModelState::Ready { info, label, load_ms };
+            FromWorker::Loaded { info, label, load_ms, threads, .. } => {
+                self.model = ModelState::Ready { info, label, load_ms, threads };
                 if let Some(kind) = self.pending_run.take() {
                     self.start_run(kind);
                 }
@@ -384,6 +387,7 @@ impl Component for App {
         let mut app = App {
             link: None,
             worker_ready: false,
+            threaded: crate::worker_link::threads_available(),
             model,
             source: Some(source),
             hub_is_default,
@@ -423,6 +427,13 @@ impl Component for App {
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
             Msg::Worker(m) => self.on_worker(m),
+            Msg::WorkerCrashed(message) if self.threaded && !self.worker_ready => {
+                // The threaded build did not start (missing from this host, or
+                // shared memory refused): the single-threaded one does the same work.
+                web_sys::console::warn_1(&format!("threaded worker did not start ({message}); using the single-threaded one").into());
+                self.threaded = false;
+                self.spawn_worker(ctx);
+            }
             Msg::WorkerCrashed(message) => {
                 self.link = None;
                 self.worker_ready = false;

@@ -14,10 +14,18 @@ pub struct WorkerLink {
 
 /// Trunk's loader shim boots the worker's wasm (no-modules build).
 const WORKER_URL: &str = "./worker_loader.js";
+/// The same worker built with wasm threads (`scripts/build-threaded-worker.sh`);
+/// it needs shared memory, which browsers give only to cross-origin isolated pages.
+const THREADED_WORKER_URL: &str = "./worker_mt_loader.js";
+
+/// Whether this page may use the threaded worker (`crossOriginIsolated`).
+pub fn threads_available() -> bool {
+    js_sys::Reflect::get(&js_sys::global(), &"crossOriginIsolated".into()).map(|v| v.is_truthy()).unwrap_or(false)
+}
 
 impl WorkerLink {
-    pub fn spawn(on_message: Callback<FromWorker>, on_crash: Callback<String>) -> Result<WorkerLink, String> {
-        let worker = Worker::new(WORKER_URL).map_err(|e| format!("could not start the worker: {e:?}"))?;
+    pub fn spawn(threaded: bool, on_message: Callback<FromWorker>, on_crash: Callback<String>) -> Result<WorkerLink, String> {
+        let worker = Worker::new(if threaded { THREADED_WORKER_URL } else { WORKER_URL }).map_err(|e| format!("could not start the worker: {e:?}"))?;
         let crash = on_crash.clone();
         let on_msg = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
             match ev.data().as_string().map(|s| serde_json::from_str::<FromWorker>(&s)) {

@@ -22,6 +22,11 @@ pub struct Props {
     pub on_restart: Callback<()>,
 }
 
+/// Why a page may run on one thread only.
+const THREADS_HINT: &str = "The engine uses several threads only where the page is cross-origin isolated \
+(served with Cross-Origin-Opener-Policy and Cross-Origin-Embedder-Policy headers, as scripts/serve.mjs does). \
+Results are identical either way; only the speed differs.";
+
 #[function_component(ModelPanel)]
 pub fn model_panel(p: &Props) -> Html {
     let status = match &p.model {
@@ -36,12 +41,13 @@ pub fn model_panel(p: &Props) -> Html {
                 </span>
             }
         }
-        ModelState::Ready { info, label, load_ms } => html! {
+        ModelState::Ready { info, label, load_ms, threads } => html! {
             <span class="ready">
                 <strong>{ label.clone() }</strong>
-                { format!(" · {:.1} M parameters · {} layers · {} heads · {} wide · {} positions · {} · {} · loaded in {:.1} s",
+                { format!(" · {:.1} M parameters · {} layers · {} heads · {} wide · {} positions · {} · {} · loaded in {:.1} s · ",
                     info.parameters as f64 / 1e6, info.n_layer, info.n_head, info.n_embd, info.n_positions,
                     info.storage_dtype, format::bytes(info.weight_bytes as u64), load_ms / 1000.0) }
+                <span data-testid="threads" title={THREADS_HINT}>{ if *threads == 1 { "1 thread".to_string() } else { format!("{threads} threads") } }</span>
             </span>
         },
         ModelState::Confirm { repo } => html! {
