@@ -1,0 +1,68 @@
+// The threaded engine worker (cross-origin isolated pages) against the
+// single-threaded one (every other host): same tokens, same probabilities to
+// the bit, and the page says which one it runs.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, modelReady, runAll, laneTexts, setKnob } from './harness.mjs';
+import { driveWorker } from './worker_client.mjs';
+
+let isolated, plain;
+before(async () => { [isolated, plain] = await Promise.all([start(), start({ isolated: false })]); });
+after(async () => { await isolated?.close(); await plain?.close(); });
+
+// Every kind of lane, so the split kernel and the lanes decided on helper
+// threads are both exercised (the bundled model's head has 50257 columns).
+const lane = (config) => ({ config: { max_new_tokens: 12, ...config }, forced_ids: null });
+const REQUESTS = [
+  { prompt: 'In the beginning', top_n: 20, lanes: [
+    lane({}),
+    lane({ do_sample: true, temperature: 0.8, top_k: 40, top_p: 0.9, seed: 7 }),
+    lane({ do_sample: true, temperature: 1.3, typical_p: 0.9, repetition_penalty: 1.2, seed: 3 }),
+    lane({ no_repeat_ngram_size: 2, min_new_tokens: 12 }),
+  ] },
+  { prompt: 'And the LORD said unto Moses', top_n: 20, lanes: [
+    lane({ num_beams: 3, num_return_sequences: 2, length_penalty: 0.8 }),
+    lane({ penalty_alpha: 0.6, top_k: 4 }),
+  ] },
+  // A longer prompt than the kernel takes (16 rows): prefill through gemm.
+  { prompt: 'And God said, Let there be light: and there was light. And God saw the light, that it was good: and God divided the light from the darkness.', top_n: 20, lanes: [lane({ do_sample: true, seed: 11 })] },
+];
+
+async function documents(env, loader) {
+  const page = await env.open('?model=bundled');
+  const out = await page.evaluate(driveWorker, { loader, modelBase: 'models/kjv-gpt2', requests: REQUESTS });
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  await page.close();
+  return { ...out, cores };
+}
+
+test('the threaded worker gives exactly the single-threaded worker\'s tokens, probabilities and records', async () => {
+  const threaded = await documents(isolated, './worker_mt_loader.js');
+  const single = await documents(plain, './worker_loader.js');
+  assert.equal(single.loaded.threads, 1);
+  assert.equal(threaded.loaded.threads, Math.min(threaded.cores, 4), 'one thread per core, up to four');
+  assert.equal(threaded.finished.length, REQUESTS.length);
+  for (const [i, done] of threaded.finished.entries()) {
+    // Deep equality of the whole run documents: ids, text, every step's
+    // candidates, logits, probabilities, funnel, beams, draws.
+    assert.deepEqual(done.document, single.finished[i].document, `request ${i}`);
+  }
+});
+
+test('an isolated page runs the threaded worker and a plain one the single-threaded worker, with the same text', async () => {
+  const texts = [];
+  for (const [env, expect] of [[isolated, null], [plain, '1 thread']]) {
+    const page = await env.open();
+    await modelReady(page);
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    const want = expect ?? (Math.min(cores, 4) === 1 ? '1 thread' : `${Math.min(cores, 4)} threads`);
+    assert.equal(await page.textContent('[data-testid="threads"]'), want);
+    for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 10);
+    await runAll(page);
+    texts.push(await laneTexts(page));
+    await page.close();
+  }
+  assert.deepEqual(texts[0], texts[1]);
+  assert.deepEqual(isolated.errors, []);
+  assert.deepEqual(plain.errors, []);
+});

@@ -1,0 +1,43 @@
+// Drives the page's engine worker with the worker protocol, without the UI:
+// `driveWorker` runs inside a page (pass it to page.evaluate). It starts the
+// worker at `loader`, loads the three model files from `modelBase`, runs each
+// request in turn and returns the `loaded` message and every `finished` one.
+// Used by the threads test and by the browser benchmark.
+export async function driveWorker({ loader, modelBase, requests }) {
+  const worker = new Worker(loader);
+  const queue = [];
+  let wake = null;
+  worker.onmessage = (e) => { queue.push(JSON.parse(e.data)); if (wake) { wake(); wake = null; } };
+  worker.onerror = (e) => { queue.push({ type: 'worker_error', message: e.message }); if (wake) { wake(); wake = null; } };
+  const next = async (types) => {
+    for (;;) {
+      const i = queue.findIndex((m) => types.includes(m.type) || m.type === 'worker_error');
+      if (i >= 0) {
+        const m = queue.splice(i, 1)[0];
+        if (m.type === 'worker_error') throw new Error('the worker failed: ' + m.message);
+        return m;
+      }
+      await new Promise((r) => { wake = r; });
+    }
+  };
+  try {
+    await next(['ready']);
+    const names = ['config.json', 'model.safetensors', 'tokenizer.json'];
+    const buffers = await Promise.all(names.map((n) => fetch(`${modelBase}/${n}`).then((r) => r.arrayBuffer())));
+    const weightBytes = buffers[1].byteLength;
+    worker.postMessage({ json: JSON.stringify({ type: 'load', source: { kind: 'files', names } }), buffers }, buffers);
+    const loaded = await next(['loaded', 'load_failed']);
+    if (loaded.type !== 'loaded') throw new Error('load failed: ' + loaded.message);
+    const finished = [];
+    for (const [i, request] of requests.entries()) {
+      queue.length = 0;
+      worker.postMessage(JSON.stringify({ type: 'run', run_id: i + 1, request }));
+      const done = await next(['finished', 'run_failed']);
+      if (done.type !== 'finished') throw new Error('run failed: ' + done.message);
+      finished.push(done);
+    }
+    return { loaded, weightBytes, finished };
+  } finally {
+    worker.terminate();
+  }
+}
