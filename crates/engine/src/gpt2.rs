@@ -137,7 +137,7 @@ impl Gpt2 {
             let y = att.matmul(&v)?.transpose(1, 2)?.reshape((rows * t, d))?;
             x = (x + b.c_proj.forward(&y)?.reshape((rows, t, d))?)?;
             let m = b.ln_2.forward(&x)?.reshape((rows * t, d))?;
-            let m = b.mlp_proj.forward(&b.c_fc.forward(&m)?.gelu()?)?;
+            let m = b.mlp_proj.forward(&crate::gelu::gelu(&b.c_fc.forward(&m)?)?)?;
             x = (x + m.reshape((rows, t, d))?)?;
             layers.push((k, v));
         }

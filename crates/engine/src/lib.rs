@@ -4,6 +4,7 @@
 mod checkpoint;
 pub use checkpoint::WeightSource;
 pub mod error;
+mod gelu;
 mod gpt2;
 // Natively only its tests use it (candle's threaded gemm is faster there).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
