@@ -34,14 +34,58 @@ pub fn softmax_into(scores: &[f32], out: &mut [f32]) {
 
 /// `out[i] = e^(s_i − max)`; returns `(max, Σ out)`, or `None` for an all-`-inf` row.
 fn softmax_parts(scores: &[f32], out: &mut [f32]) -> Option<(f32, f64)> {
-    let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let (max, live) = max_and_live(scores);
     if max == f32::NEG_INFINITY {
         return None;
     }
     // Sums accumulate in f64: torch's pairwise f32 reductions are that accurate,
     // a naive f32 loop over 50k terms is not.
+    if live * SPARSE <= scores.len() {
+        // After top-k or top-p only a few tokens are left: the others' terms
+        // are exactly 0 either way, so the sum (in index order) has the same bits.
+        out.fill(0.0);
+        let mut sum = 0f64;
+        for (o, &s) in out.iter_mut().zip(scores) {
+            if s > f32::NEG_INFINITY {
+                *o = crate::exp::exp(s - max);
+                sum += *o as f64;
+            }
+        }
+        return Some((max, sum));
+    }
     crate::exp::exp_shifted(scores, max, out);
     Some((max, out.iter().map(|&e| e as f64).sum()))
+}
+
+/// Rows with at most 1/`SPARSE` of their tokens left take the sparse path.
+const SPARSE: usize = 16;
+
+/// The largest score and how many are above `-inf`. Eight running maxima (the
+/// same result as one: `max` is exact and order-free) so the loop does not
+/// wait on one chain; a compare and select rather than `f32::max`, whose
+/// NaN rules cost several instructions in wasm (NaN is skipped either way).
+fn max_and_live(scores: &[f32]) -> (f32, usize) {
+    let mut m = [f32::NEG_INFINITY; 8];
+    let mut live = [0usize; 8];
+    let chunks = scores.chunks_exact(8);
+    let rest = chunks.remainder();
+    for c in chunks {
+        for l in 0..8 {
+            if c[l] > m[l] {
+                m[l] = c[l];
+            }
+            live[l] += (c[l] > f32::NEG_INFINITY) as usize;
+        }
+    }
+    let mut max = m.iter().copied().fold(f32::NEG_INFINITY, |a, b| if b > a { b } else { a });
+    let mut count: usize = live.iter().sum();
+    for &s in rest {
+        if s > max {
+            max = s;
+        }
+        count += (s > f32::NEG_INFINITY) as usize;
+    }
+    (max, count)
 }
 
 /// `log_softmax` of a row (torch: `x - max - log(sum(exp(x - max)))`).
@@ -122,22 +166,28 @@ pub fn kth_largest(values: &[f32], k: usize) -> f32 {
 /// (the lesson's `(cumsum < p).sum() + 1`).
 pub fn nucleus_sizes(probs: &[f32], masses: &[f32]) -> Vec<usize> {
     let sorted = positive_descending(probs);
-    masses
-        .iter()
-        .map(|&m| {
-            let mut cum = 0.0f32;
-            let mut n = 0;
-            for &p in &sorted {
-                cum += p;
-                if cum < m {
-                    n += 1;
-                } else {
-                    break;
-                }
+    // One running sum for every mass (a 50k-term f32 chain is slow enough to
+    // walk once): each mass is reached at the first token whose running sum
+    // is not below it.
+    let mut sizes = vec![sorted.len().max(1); masses.len()];
+    let mut order: Vec<usize> = (0..masses.len()).collect();
+    order.sort_by(|&a, &b| masses[a].total_cmp(&masses[b]));
+    let mut pending = order.into_iter().peekable();
+    let mut cum = 0.0f32;
+    for (i, &p) in sorted.iter().enumerate() {
+        cum += p;
+        while let Some(&j) = pending.peek() {
+            if cum < masses[j] {
+                break;
             }
-            (n + 1).min(sorted.len().max(1))
-        })
-        .collect()
+            sizes[j] = i + 1;
+            pending.next();
+        }
+        if pending.peek().is_none() {
+            break;
+        }
+    }
+    sizes
 }
 
 /// The positive entries, largest first. Positive floats order as their bit
@@ -145,16 +195,21 @@ pub fn nucleus_sizes(probs: &[f32], masses: &[f32]) -> Vec<usize> {
 /// linear passes however flat the row is; a comparison sort of a flat
 /// 50k-token row (a nucleus of tens of thousands) cost milliseconds per
 /// lane per step in wasm. Equal values are interchangeable in a running sum.
+/// The three digits' counts are taken in one pass.
 fn positive_descending(probs: &[f32]) -> Vec<f32> {
     const BITS: u32 = 11;
     const MASK: u32 = (1 << BITS) - 1;
+    const DIGITS: usize = 3;
     let mut keys: Vec<u32> = probs.iter().filter(|&&p| p > 0.0).map(|p| !p.to_bits()).collect();
-    let mut next = vec![0u32; keys.len()];
-    for shift in [0, BITS, 2 * BITS] {
-        let mut start = [0usize; 1 << BITS];
-        for &k in &keys {
-            start[((k >> shift) & MASK) as usize] += 1;
+    let mut starts = vec![[0usize; 1 << BITS]; DIGITS];
+    for &k in &keys {
+        for (d, start) in starts.iter_mut().enumerate() {
+            start[((k >> (d as u32 * BITS)) & MASK) as usize] += 1;
         }
+    }
+    let mut next = vec![0u32; keys.len()];
+    for (d, start) in starts.iter_mut().enumerate() {
+        let shift = d as u32 * BITS;
         let mut at = 0;
         for s in start.iter_mut() {
             (*s, at) = (at, at + *s);
@@ -217,8 +272,27 @@ mod tests {
     }
 
     #[test]
+    fn a_row_with_few_tokens_left_gives_the_same_bits_as_a_full_one() {
+        // 50 live tokens of 5000: the sparse path; the reference is the dense
+        // computation (exp of every token, -inf ones giving 0) written out.
+        let scores: Vec<f32> = (0..5000).map(|i| if i % 100 == 7 { (i % 13) as f32 * 0.37 - 2.0 } else { f32::NEG_INFINITY }).collect();
+        let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let mut dense = vec![0f32; scores.len()];
+        crate::exp::exp_shifted(&scores, max, &mut dense);
+        let sum: f64 = dense.iter().map(|&e| e as f64).sum();
+        let mut out = vec![1f32; scores.len()];
+        assert_eq!(softmax_parts(&scores, &mut out), Some((max, sum)));
+        assert_eq!(out.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), dense.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+        assert_eq!(max_and_live(&scores), (max, 50));
+        assert_eq!(max_and_live(&[1.0, f32::NEG_INFINITY, 3.0]), (3.0, 2));
+    }
+
+    #[test]
     fn nucleus_counts_the_token_that_crosses_the_mass() {
         assert_eq!(nucleus_sizes(&[0.6, 0.3, 0.1], &[0.5, 0.9, 0.95]), vec![1, 2, 3]);
+        // Masses in any order; one never reached counts every token; an empty row counts one.
+        assert_eq!(nucleus_sizes(&[0.1, 0.6, 0.0, 0.3], &[0.95, 0.5, 2.0]), vec![3, 1, 3]);
+        assert_eq!(nucleus_sizes(&[0.0, 0.0], &[0.5]), vec![1]);
     }
 
     #[test]
