@@ -1,13 +1,32 @@
 // Writes BENCHMARKS.md from the JSON figures of one scripts/bench.sh run.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { execSync } from 'node:child_process';
 import { join } from 'node:path';
 import { LANES, PROMPT, NEW_TOKENS } from './workload.mjs';
 
 const dir = process.argv[2] || 'bench/out';
-const read = (n) => (existsSync(join(dir, n)) ? JSON.parse(readFileSync(join(dir, n), 'utf8')) : null);
-const native = read('native.json'), browser = read('browser.json'), hf = read('hf.json');
+// One directory per round (bench.sh runs every engine once per round).
+const rounds = readdirSync(dir).filter((d) => /^round-\d+$/.test(d)).sort().map((d) => {
+  const read = (n) => (existsSync(join(dir, d, n)) ? JSON.parse(readFileSync(join(dir, d, n), 'utf8')) : null);
+  return { native: read('native.json'), browser: read('browser.json'), single: read('browser-single.json'), hf: read('hf.json') };
+});
+if (rounds.length === 0) throw new Error(`${dir}: no round-N directories (run scripts/bench.sh)`);
+const med = (xs) => {
+  const s = xs.filter((x) => x != null).sort((a, b) => a - b);
+  const n = s.length;
+  return n === 0 ? null : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+};
+// An engine's figures over the rounds: every number its median, the rest as in the first round.
+const merged = (objs) => {
+  const present = objs.filter((o) => o != null);
+  if (present.length === 0) return null;
+  if (typeof present[0] === 'number') return med(present);
+  if (typeof present[0] !== 'object') return present[0];
+  return Object.fromEntries(Object.keys(present[0]).map((k) => [k, merged(present.map((o) => o[k]))]));
+};
+const engine = (name) => merged(rounds.map((r) => r[name]));
+const native = engine('native'), browser = engine('browser'), single = engine('single'), hf = engine('hf');
 const f = (x, d = 1) => (x == null ? '—' : Number(x).toFixed(d));
 const mb = (b) => (b == null ? '—' : `${(b / 2 ** 20).toFixed(0)} MB`);
 const chromium = (() => { try { return execSync('chromium --version', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(); } catch { return 'chromium'; } })();
@@ -15,18 +34,34 @@ const rustc = (() => { try { return execSync('rustc --version', { encoding: 'utf
 
 const row = (name, r) => r ? `| ${name} | ${f(r.four_lanes.tokens_per_s)} | ${f(r.four_lanes.step_ms)} | ${f(r.one_lane.step_ms)} | ${f(r.four_lanes.step_ms / r.one_lane.step_ms, 2)} | ${f(r.one_lane.first_token_ms)} | ${f(r.one_lane.total_ms, 0)} | ${f(r.load_ms, 0)} | ${mb(r.peak_memory_bytes)} |` : `| ${name} | not run | | | | | | | |`;
 const ratio = (a, b) => (a == null || b == null ? null : a / b);
-const r1 = ratio(browser?.four_lanes.tokens_per_s, hf?.four_lanes.tokens_per_s);
-const r2 = ratio(browser?.four_lanes.tokens_per_s, native?.four_lanes.tokens_per_s);
-const r3 = ratio(browser?.four_lanes.step_ms, browser?.one_lane.step_ms);
-const r4t = ratio(browser?.one_lane.first_token_ms, browser?.one_lane.total_ms);
-const r4m = ratio(browser?.peak_memory_bytes, browser?.weight_bytes);
-const verdict = (v, ok) => (v == null ? 'not measured' : `${f(v, 2)} — ${ok(v) ? 'met' : 'not met'}`);
+// Every ratio for one round's browser run `b` (the threaded worker, or the
+// single-threaded one) against the same round's other engines.
+const ratios = (r, b) => ({
+  r1: ratio(b?.four_lanes.tokens_per_s, r.hf?.four_lanes.tokens_per_s),
+  r2: ratio(b?.four_lanes.tokens_per_s, r.native?.four_lanes.tokens_per_s),
+  r3: ratio(b?.four_lanes.step_ms, b?.one_lane.step_ms),
+  r4t: ratio(b?.one_lane.first_token_ms, b?.one_lane.total_ms),
+  r4m: ratio(b?.peak_memory_bytes, b?.weight_bytes),
+});
+const perRound = (which) => rounds.map((r) => ratios(r, r[which]));
+const mt = perRound('browser'), st = perRound('single');
+// The median of the rounds' ratios, with their range so the noise shows.
+const verdict = (list, key, ok) => {
+  const vs = list.map((x) => x[key]).filter((v) => v != null);
+  if (vs.length === 0) return 'not measured';
+  const v = med(vs);
+  const range = vs.length > 1 ? ` (rounds ${f(Math.min(...vs), 2)}–${f(Math.max(...vs), 2)})` : '';
+  return `${f(v, 2)}${range} — ${ok(v) ? 'met' : 'not met'}`;
+};
+const target = (name, goal, key, ok) => `| ${name} | ${goal} | ${verdict(mt, key, ok)} | ${verdict(st, key, ok)} |`;
 
 console.log(`# Benchmarks
 
-Measured by \`scripts/bench.sh\` (${new Date().toISOString().slice(0, 10)}); every figure is the median of ${native?.runs ?? '?'} runs,
-all three engines in one run on the same machine. Timing on this shared machine is noisy: read the
-ratios, which compare engines measured minutes apart, not the absolute numbers.
+Measured by \`scripts/bench.sh\` (${new Date().toISOString().slice(0, 10)}) in ${rounds.length} rounds on the same machine; in each
+round every engine runs once (${rounds[0].native?.runs ?? '?'} timed runs each, medians). The results table gives the median of
+each figure over the rounds; each target ratio is computed within a round (engines measured minutes
+apart, not tens of minutes) and the table gives the median of the rounds' ratios with their range.
+Timing on this shared machine is noisy: read the ratios, not the absolute numbers.
 
 ## Method
 
@@ -38,7 +73,9 @@ ratios, which compare engines measured minutes apart, not the absolute numbers.
   (\`min_new_tokens\` = ${NEW_TOKENS}, so no lane stops early), 20-row step tables recorded as on the page.
 - **Engines**: the native \`ntl-bench\` (this repo's engine, release build, one thread); the page's engine —
   the same worker wasm the page uses, in headless ${chromium}, driven through the worker protocol by
-  \`bench/browser.mjs\`, figures as the worker reports them; HF \`transformers\` \`generate()\` ${hf ? `(torch ${hf.torch}, 2 threads; one call per lane: HF cannot batch different configs)` : '(not run: no torch)'}.
+  \`bench/browser.mjs\`, figures as the worker reports them: the threaded worker on a cross-origin
+  isolated page (${browser?.threads ?? '?'} threads here, as \`scripts/serve.mjs\` serves the app) and the single-threaded
+  worker on a page that is not isolated (static hosts without headers, embeds in non-isolated pages); HF \`transformers\` \`generate()\` ${hf ? `(torch ${hf.torch}, 2 threads; one call per lane: HF cannot batch different configs)` : '(not run: no torch)'}.
 - **Figures**: aggregate new tokens/s over the four lanes; one step of four lanes batched vs one lane alone;
   time to first token (request → first streamed step: prefill and the first decode); load time from bytes in
   memory to ready; peak memory (native: the process's peak RSS; browser: the worker's wasm memory, which only grows).
@@ -49,20 +86,21 @@ ratios, which compare engines measured minutes apart, not the absolute numbers.
 | engine | 4 lanes: tokens/s | 4-lane step (ms) | 1-lane step (ms) | step 4 ÷ 1 | first token, 1 lane (ms) | 64 tokens, 1 lane (ms) | load (ms) | peak memory |
 |---|---|---|---|---|---|---|---|---|
 ${row('native (ntl-bench)', native)}
-${row('browser (worker wasm)', browser)}
+${row(`browser, threaded worker (${browser?.threads ?? '?'} threads)`, browser)}
+${row('browser, single-threaded worker', single)}
 ${hf ? `| HF transformers | ${f(hf.four_lanes.tokens_per_s)} | ${f(hf.four_lanes.step_ms)} | ${f(hf.one_lane.step_ms)} | ${f(hf.four_lanes.step_ms / hf.one_lane.step_ms, 2)} | — | ${f(hf.one_lane.total_ms, 0)} | ${f(hf.load_ms, 0)} | — |` : '| HF transformers | not run | | | | | | | |'}
 
 ## Targets
 
-| ratio | target | measured |
-|---|---|---|
-| R1: browser 4-lane throughput ÷ HF transformers | ≥ 2.0 | ${verdict(r1, (v) => v >= 2)} |
-| R2: browser ÷ native engine | ≥ 0.7 | ${verdict(r2, (v) => v >= 0.7)} |
-| R3: one 4-lane step ÷ one 1-lane step (browser) | ≤ 1.6 | ${verdict(r3, (v) => v <= 1.6)} |
-| R4a: time to first token ÷ 64 tokens, 1 lane (browser) | ≤ 0.15 | ${verdict(r4t, (v) => v <= 0.15)} |
-| R4b: peak worker memory ÷ weight bytes | ≤ 1.3 | ${verdict(r4m, (v) => v <= 1.3)} |
+| ratio | target | threaded worker (isolated page) | single-threaded worker |
+|---|---|---|---|
+${target('R1: browser 4-lane throughput ÷ HF transformers', '≥ 2.0', 'r1', (v) => v >= 2)}
+${target('R2: browser ÷ native engine', '≥ 0.7', 'r2', (v) => v >= 0.7)}
+${target('R3: one 4-lane step ÷ one 1-lane step (browser)', '≤ 1.6', 'r3', (v) => v <= 1.6)}
+${target('R4a: time to first token ÷ 64 tokens, 1 lane (browser)', '≤ 0.15', 'r4t', (v) => v <= 0.15)}
+${target('R4b: peak worker memory ÷ weight bytes', '≤ 1.3', 'r4m', (v) => v <= 1.3)}
 
-## Levers tried (measured 2026-11-30 on this machine; exactness tests green with each)
+## Levers tried (measured 2026-11-29/30 on this machine; exactness tests green with each)
 
 | lever | before | after | kept |
 |---|---|---|---|
@@ -83,30 +121,44 @@ ${hf ? `| HF transformers | ${f(hf.four_lanes.tokens_per_s)} | ${f(hf.four_lanes
 | \`top_k\`'s k-th largest by one scan (no copy of the row); nucleus sizes from a value histogram instead of the radix sort | — | histogram: 163–270 ms vs radix 170–188 ms (4 lanes × 64 steps) | \`top_k\` scan yes; histogram no |
 | four partial sums/maxima in the softmax (shorter dependency chains) | observe 360 ms (4 lanes × 64 steps) | 401 ms (a slower minute for the forward pass too): no clear gain | no |
 | the KV cache extended in place (buffers with spare positions; the newest value writes the next ones, any older value copies first) instead of \`cat\` copying it every step | browser, 256 new tokens: 4-lane step 62.6 ms, 1-lane 35.0 ms; 64 tokens: 60.7, 35.5 | 65.5, 37.7; 61.9, 36.5 (attention over the strided views cost what the copies saved) | no |
+| **threads**: a threaded build of the worker (helper workers on its shared memory) taking a share of each small-batch kernel's output columns (same sums per column, so the same bits) | single-threaded worker, same build: 4-lane step 58.3 ms, 1-lane 34.2 ms | 2 threads: 38.7–40.1 ms, 20.6–21.1 ms (2 runs each) | yes (isolated pages) |
+| the lanes decide their steps concurrently (each thread takes the next lane; events still go out in lane order) | 4-lane step 38.7–40.1 ms | 34.8 ms | yes |
+| GPT-2's GELU (candle's formula, same bits) shared out over the threads | 4-lane MLP activations 117 ms per 64 steps (in-step timers) | 78 ms | yes |
+| the output kernel's 4-row tile widened to 3 columns (12 accumulators) | — | interleaved runs within noise of the 2-column tile | no |
+| softmax rows with ≤ 1/16 of the tokens left (after \`top_k\`/\`top_p\`) exponentiate only those (the other terms are exactly 0, so the same bits) | softmaxes, 4 lanes × 64 steps: 320 ms | 285 ms | yes |
+| the softmax's two f64 sums in four running parts | 285 ms | 326 ms (no gain; it would also have changed the sums' bits) | no |
+| the SIMD \`exp\` clamps with \`f32x4_pmin\`/\`pmax\` (wasm's \`min\`/\`max\` NaN and signed-zero rules cost several x86 instructions each; NaN is restored by the last select, so the same bits) and the row maximum by compare-and-select in eight parts | softmaxes 285 ms (4 lanes), 46 ms (1 lane) per 64 steps | 186 ms, 31 ms | yes |
+| nucleus sizes: one walk of the sorted row for all three masses, the radix digits counted in one pass | nucleus sizes 157 ms (4 lanes × 64 steps) | 154 ms (no measurable change; kept, it is no more code) | yes |
 
-Where it stands (in-step timers, 4 lanes): the forward pass is ≈ 48 ms of a ≈ 59 ms step and
-the four lanes' decoding ≈ 9.5 ms; one lane alone: ≈ 32 ms forward + 2 ms decoding. Four rows
-against one row cost ≈ 1.5 × in the forward pass alone: with one row the kernels stream the
-324 MB of weights at ≈ 9–10 GB/s (memory-bound); with four rows they do 0.65 GFLOP per
-step at ≈ 13 GFLOP/s, about two thirds of what one core can do with \`simd128\`'s separate
-multiply and add (no fused multiply-add outside relaxed SIMD, whose results differ between
-machines, so seeded runs would stop replaying exactly). So one thread is near its ceiling.
+Where it stands (in-step timers, threaded worker on two cores, per 64 steps): four lanes ≈ 1.7 s
+in the forward pass (the blocks' products ≈ 0.84 s, the output head ≈ 0.72 s, attention ≈ 0.1 s,
+GELU ≈ 0.08 s) and ≈ 0.28 s deciding the four lanes (softmaxes ≈ 0.19 s and nucleus sizes
+≈ 0.15 s of per-lane work, shared over the two threads); one lane ≈ 1.17 s forward and
+≈ 0.1 s deciding. With one thread the kernels stream the 324 MB of weights at ≈ 9–10 GB/s for
+one row and do ≈ 13 GFLOP/s for four; two threads reach ≈ 18 GB/s and ≈ 26 GFLOP/s. There is no
+fused multiply-add outside relaxed SIMD, whose results differ between machines (seeded runs
+would stop replaying exactly), so it is not used.
 
-**R1 needs threads.** HF runs one lane at 17–23 ms a step (different runs) with two threads
-(up to ≈ 19 GB/s from two cores); our one thread cannot reach that. Threads in the page would need: a nightly toolchain with \`-Z build-std\` and \`+atomics\` for the worker (tried: with
-\`rust-src\` from rustup, the worker built cold in 2.5–3 min here; the memory is shared only with
-\`-C link-arg=--shared-memory --import-memory --max-memory=… --export=__wasm_init_tls\` (and
-\`__tls_size\`, \`__tls_align\`, \`__tls_base\`), and then wasm-bindgen 0.2.130 emits a \`no-modules\`
-loader whose \`initSync(module, memory)\` takes the module and the shared memory, as a helper worker would need; not run further); candle would stay single-threaded (its matmul asks for threads only when \`num_cpus\`
-reports more than one, which it does not in wasm), so the split would be ours: helper Web
-Workers on the shared wasm memory, each taking a share of the kernel's output columns
-(\`wasm-bindgen-rayon\` supports wasm-bindgen's \`web\`/bundler output, not the \`no-modules\`
-worker Trunk builds; and Trunk applies RUSTFLAGS to the app too, so the threaded worker
-would be built beside Trunk); and the page must be
-cross-origin isolated (\`Cross-Origin-Opener-Policy: same-origin\`,
-\`Cross-Origin-Embedder-Policy: require-corp\`). Static hosts that cannot set headers, and every
-iframe embed on a teacher's page that is not itself isolated, would get no
-\`SharedArrayBuffer\` — so a single-threaded worker must ship beside the threaded one and the
-page must pick at run time. That is a second build and a second code path to test for a
-≤ 2 × gain on two cores; not adopted yet.
+**Threads: how they are built and what they cost.** The worker is built twice: by Trunk as
+before (single-threaded), and by \`scripts/build-threaded-worker.sh\` with a pinned nightly
+(\`scripts/nightly-toolchain\`, installed with \`rust-src\` by \`scripts/setup.sh\`), \`-Z build-std\`
+and \`+atomics\`, linked with shared, imported memory (\`--shared-memory --import-memory
+--max-memory=4 GiB\` and the \`__wasm_init_tls\`/\`__tls_*\` exports), then wasm-bindgen's
+\`no-modules\` output and \`wasm-opt\`: ≈ 2.5–3 min cold, ≈ 1.5 min warm (mostly \`wasm-opt\`).
+The worker starts \`min(cores, 4) − 1\` helper workers (\`worker_mt_helper.js\`) that instantiate
+the same module on its memory and wait on an atomic for work (\`crates/parallel\`: a job is a
+range split into one part per thread; helpers spin briefly, then sleep in
+\`memory.atomic.wait32\`). candle itself stays single-threaded (its matmul asks for threads only
+when \`num_cpus\` reports more than one, which it does not in wasm), so the split is ours: the
+small-batch kernel's output columns, the lanes' decisions, GELU. Every split leaves each number's
+arithmetic unchanged, and a browser test compares whole run documents (ids, text, every
+probability and funnel figure, beams) from the two workers for every kind of lane.
+Shared memory needs a cross-origin isolated page: \`scripts/serve.mjs\` sends
+\`Cross-Origin-Opener-Policy: same-origin\`, \`Cross-Origin-Embedder-Policy: require-corp\` (the
+model hub's files come with CORS, which that allows) and \`Cross-Origin-Resource-Policy:
+cross-origin\` (so an isolated course page may still embed the app). Hosts that cannot set
+headers, and iframes in pages that are not isolated, get the single-threaded worker — the page
+picks by \`crossOriginIsolated\`, falls back if the threaded worker cannot start, and shows the
+thread count in the model line. Native stays single-threaded in this engine's own code (candle's
+gemm uses both cores there).
 `);

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The speed benchmark (issue #5): three engines on one random checkpoint with
-# distilgpt2's exact shapes, same workload, same machine, one run; writes
+# The speed benchmark (issue #5): three engines (the browser's with and without
+# threads) on one random checkpoint with
+# distilgpt2's exact shapes, same workload, same machine, in interleaved rounds; writes
 # BENCHMARKS.md. Not part of CI (minutes, and timing needs a quiet machine).
-#   scripts/bench.sh [RUNS]        (default 5; figures are medians)
+#   scripts/bench.sh [ROUNDS] [RUNS]   (default 3 rounds of 3 runs; figures are medians)
 # HF transformers runs when `python3` (or $BENCH_PYTHON) can import torch.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RUNS="${1:-5}"
+ROUNDS="${1:-3}"
+RUNS="${2:-3}"
 export PATH="$HOME/.cargo/bin:$PATH"
 OUT=bench/out
 MODEL=$OUT/distilgpt2-random
@@ -14,19 +16,29 @@ mkdir -p "$OUT"
 cargo build --release -q -p ntl-cli
 BIN="${CARGO_TARGET_DIR:-target}/release/ntl-bench"
 [ -f "$MODEL/model.safetensors" ] || "$BIN" make-checkpoint "$MODEL" tests/fixtures/models/tokenizer.json
-[ -f dist/worker_bg.wasm ] || scripts/build.sh
-
-echo "== native engine"
-"$BIN" run "$MODEL" --runs "$RUNS" | tee "$OUT/native.json"
-echo "== the page's engine in headless Chromium"
-node bench/browser.mjs "$MODEL" "$RUNS" | tee "$OUT/browser.json"
+[ -f dist/worker_bg.wasm ] && [ -f dist/worker_mt_bg.wasm ] || scripts/build.sh
 PY="${BENCH_PYTHON:-python3}"
-rm -f "$OUT/hf.json"
-if "$PY" -c "import torch, transformers" 2>/dev/null; then
-  echo "== HF transformers generate()"
-  "$PY" bench/hf_generate.py "$MODEL" "$RUNS" | tee "$OUT/hf.json"
-else
-  echo "== HF transformers: skipped ($PY cannot import torch and transformers; set BENCH_PYTHON)"
-fi
+HAVE_TORCH=0
+"$PY" -c "import torch, transformers" 2>/dev/null && HAVE_TORCH=1
+
+# Rounds: every engine once per round, so each ratio compares engines measured
+# within the same few minutes (this machine's speed drifts between minutes);
+# the report takes the median of each figure and of each round's ratios.
+rm -rf "$OUT"/round-*
+for round in $(seq 1 "$ROUNDS"); do
+  dir="$OUT/round-$round"
+  mkdir -p "$dir"
+  echo "== round $round of $ROUNDS: native engine"
+  "$BIN" run "$MODEL" --runs "$RUNS" | tee "$dir/native.json"
+  echo "== round $round: the page's engine in headless Chromium (cross-origin isolated: the threaded worker)"
+  node bench/browser.mjs "$MODEL" "$RUNS" | tee "$dir/browser.json"
+  echo "== round $round: the same, not isolated (the single-threaded worker static hosts and embeds get)"
+  node bench/browser.mjs "$MODEL" "$RUNS" --single-thread | tee "$dir/browser-single.json"
+  if [ "$HAVE_TORCH" = 1 ]; then
+    echo "== round $round: HF transformers generate()"
+    "$PY" bench/hf_generate.py "$MODEL" "$RUNS" | tee "$dir/hf.json"
+  fi
+done
+[ "$HAVE_TORCH" = 1 ] || echo "== HF transformers: skipped ($PY cannot import torch and transformers; set BENCH_PYTHON)"
 node bench/report.mjs "$OUT" > BENCHMARKS.md
 echo "wrote BENCHMARKS.md"
