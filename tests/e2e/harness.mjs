@@ -18,9 +18,10 @@ export const CHROMIUM_ARGS = [
 ];
 
 /// `isolated: false` serves the page without cross-origin isolation, as a
-/// static host would: the page then runs the single-threaded worker.
-export async function start({ isolated = true } = {}) {
-  const server = await serve(join(ROOT, 'dist'), 0, { isolated });
+/// static host would: the page then runs the single-threaded worker. `dir`
+/// serves another copy of the built site.
+export async function start({ isolated = true, dir = join(ROOT, 'dist') } = {}) {
+  const server = await serve(dir, 0, { isolated });
   const base = `http://127.0.0.1:${server.address().port}/`;
   const profile = mkdtempSync(join(tmpdir(), 'ntl-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {

@@ -3,7 +3,10 @@
 // the bit, and the page says which one it runs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, modelReady, runAll, laneTexts, setKnob } from './harness.mjs';
+import { mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { start, modelReady, runAll, laneTexts, setKnob, ROOT } from './harness.mjs';
 import { driveWorker } from './worker_client.mjs';
 
 let isolated, plain;
@@ -65,4 +68,24 @@ test('an isolated page runs the threaded worker and a plain one the single-threa
   assert.deepEqual(texts[0], texts[1]);
   assert.deepEqual(isolated.errors, []);
   assert.deepEqual(plain.errors, []);
+});
+
+test('an isolated host without the threaded build still runs the page, on one thread', async () => {
+  // The built site minus the threaded worker's wasm, as a host that copied only part of dist/.
+  const site = mkdtempSync(join(tmpdir(), 'ntl-no-threads-'));
+  for (const f of readdirSync(join(ROOT, 'dist'))) if (f !== 'worker_mt_bg.wasm') symlinkSync(join(ROOT, 'dist', f), join(site, f));
+  const env = await start({ dir: site });
+  try {
+    const page = await env.open();
+    await modelReady(page);
+    assert.equal(await page.evaluate(() => self.crossOriginIsolated), true);
+    assert.equal(await page.textContent('[data-testid="threads"]'), '1 thread');
+    for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 4);
+    await runAll(page);
+    assert.ok((await laneTexts(page)).every((t) => t.length > 0));
+    assert.equal(await page.$('[data-testid="error"]'), null, 'the fallback is quiet');
+    await page.close();
+  } finally {
+    await env.close();
+  }
 });

@@ -4,6 +4,17 @@ importScripts("./worker_mt.js");
 self.ntlHelper = true; // tells the module's main() that this is not the worker
 self.onmessage = (event) => {
   self.onmessage = null;
-  wasm_bindgen.initSync({ module: event.data.module, memory: event.data.memory });
-  wasm_bindgen.ntl_helper_main();
+  const { module, memory } = event.data;
+  wasm_bindgen.initSync({ module, memory });
+  const [failed, done] = wasm_bindgen.ntl_helper_failure_words();
+  try {
+    wasm_bindgen.ntl_helper_main();
+  } catch (e) {
+    // A trap: the worker waits for this helper's parts, which will never come.
+    // Flag it and wake the worker, which then stops with an error the page shows.
+    const words = new Int32Array(memory.buffer);
+    Atomics.store(words, failed >> 2, 1);
+    Atomics.notify(words, done >> 2);
+    throw e;
+  }
 };

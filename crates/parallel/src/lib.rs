@@ -5,8 +5,8 @@
 //! [`helper_loop`] on the same memory. Every other build, and the threaded one
 //! before its helpers have started, runs the whole range on the calling
 //! thread. Callers split work whose result does not depend on the split (the
-//! small-batch kernel's output columns), so results are bit-identical either
-//! way.
+//! small-batch kernel's output columns, GELU's elements, the lanes'
+//! decisions), so results are bit-identical either way.
 // The threaded build (nightly, `+atomics`) sleeps on wasm's atomics.
 #![cfg_attr(all(target_arch = "wasm32", target_feature = "atomics"), feature(stdarch_wasm_atomic_wait))]
 
@@ -48,7 +48,7 @@ fn part_range(len: usize, parts: usize, part: usize) -> Range<usize> {
 }
 
 #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
-pub use imp::helper_loop;
+pub use imp::{failure_words, helper_loop};
 
 #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
 mod imp {
@@ -71,6 +71,9 @@ mod imp {
     static JOB: [AtomicUsize; 4] = [const { AtomicUsize::new(0) }; 4];
     /// Set while a job is out, so a nested or concurrent `split` runs inline.
     static BUSY: AtomicBool = AtomicBool::new(false);
+    /// Set (from JavaScript) when a helper stopped on a trap: its parts would
+    /// never be done, so the worker stops with an error instead of hanging.
+    static FAILED: AtomicU32 = AtomicU32::new(0);
 
     /// About 50–100 µs of polling before sleeping.
     const SPINS: u32 = 1 << 16;
@@ -79,10 +82,22 @@ mod imp {
         HELPERS.load(Acquire) as usize
     }
 
+    /// Byte addresses in the shared memory of the failure flag and of the
+    /// word the worker waits on, for a helper's JavaScript wrapper to set
+    /// and wake when the helper traps.
+    pub fn failure_words() -> [u32; 2] {
+        [FAILED.as_ptr() as u32, DONE.as_ptr() as u32]
+    }
+
+    fn check_helpers() {
+        assert!(FAILED.load(Acquire) == 0, "a helper thread of the engine stopped; restart the worker");
+    }
+
     pub fn run(len: usize, parts: usize, f: &(dyn Fn(Range<usize>) + Sync + '_)) {
         if BUSY.swap(true, Acquire) {
             return f(0..len);
         }
+        check_helpers();
         // SAFETY: the pointer is only dereferenced by helpers while this call
         // waits for them, i.e. while `f` is alive.
         let [data, vtable]: [usize; 2] = unsafe { std::mem::transmute(f as *const (dyn Fn(Range<usize>) + Sync + '_)) };
@@ -94,7 +109,8 @@ mod imp {
         // SAFETY: a valid, aligned atomic in linear memory.
         unsafe { memory_atomic_notify(EPOCH.as_ptr() as *mut i32, (parts - 1) as u32) };
         f(part_range(len, parts, 0));
-        wait_until_changed(&DONE, |done| done as usize == parts - 1);
+        wait_until_changed(&DONE, |done| done as usize == parts - 1 || FAILED.load(Acquire) != 0);
+        check_helpers();
         BUSY.store(false, Release);
     }
 

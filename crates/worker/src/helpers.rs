@@ -2,7 +2,8 @@
 //! only when the page is cross-origin isolated): web workers that instantiate
 //! this same wasm module on this worker's shared memory and then spend their
 //! lives in `ntl_parallel::helper_loop`, taking a share of each large
-//! matrix product. The single-threaded build has none.
+//! matrix product, of GELU and of the lanes' decisions. The single-threaded
+//! build has none.
 
 #[cfg(target_feature = "atomics")]
 use wasm_bindgen::prelude::*;
@@ -21,6 +22,14 @@ pub fn is_helper() -> bool {
 #[wasm_bindgen]
 pub fn ntl_helper_main() {
     ntl_parallel::helper_loop()
+}
+
+/// Where `worker_mt_helper.js` flags a helper that trapped (see
+/// `ntl_parallel::failure_words`).
+#[cfg(target_feature = "atomics")]
+#[wasm_bindgen]
+pub fn ntl_helper_failure_words() -> Vec<u32> {
+    ntl_parallel::failure_words().to_vec()
 }
 
 /// Most threads worth having: four lanes' matrix products stop scaling once
