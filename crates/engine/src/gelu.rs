@@ -19,22 +19,16 @@ fn gelu_one(v: f32) -> f32 {
 pub fn gelu(x: &Tensor) -> Result<Tensor> {
     let src = x.flatten_all()?.to_vec1::<f32>()?;
     let mut out = vec![0f32; src.len()];
-    let dst = Dst(out.as_mut_ptr());
+    let dst = ntl_parallel::Disjoint::new(&mut out);
     ntl_parallel::split(src.len(), MIN_PER_PART, &|range| {
-        let dst = dst;
-        for i in range {
-            // SAFETY: each thread writes its own range of `out`, which outlives the split.
-            unsafe { *dst.0.add(i) = gelu_one(src[i]) };
+        // SAFETY: each thread writes only its own range.
+        let part = unsafe { dst.slice(range.clone()) };
+        for (o, &v) in part.iter_mut().zip(&src[range]) {
+            *o = gelu_one(v);
         }
     });
     Tensor::from_vec(out, x.shape(), &Device::Cpu)
 }
-
-#[derive(Clone, Copy)]
-struct Dst(*mut f32);
-// SAFETY: disjoint ranges per thread (see `gelu`).
-unsafe impl Sync for Dst {}
-unsafe impl Send for Dst {}
 
 #[cfg(test)]
 mod tests {

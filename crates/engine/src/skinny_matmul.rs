@@ -14,6 +14,7 @@
 /// Rows of `x` that share one pass over the weights.
 pub const ROWS: usize = 4;
 
+use ntl_parallel::Disjoint;
 use std::ops::Range;
 
 /// `x`: `rows × k`; `w`: `n × k`; returns `rows × n`. The output columns are
@@ -34,41 +35,31 @@ fn matmul_nt_in_parts(x: &[f32], rows: usize, w: &[f32], k: usize, split: Splitt
     assert!(k > 0 && x.len() == rows * k && w.len() % k == 0, "skinny_matmul: shapes do not match");
     let n = w.len() / k;
     let mut out = vec![0f32; rows * n];
-    let dst = Out { ptr: out.as_mut_ptr(), n };
+    let dst = Disjoint::new(&mut out);
     split(n, &|columns| {
         for (chunk, xs) in x.chunks(ROWS * k).enumerate() {
-            let dst = dst.rows_from(chunk * ROWS);
+            let rows = Rows { buf: &dst, first: chunk * ROWS, n };
             match xs.len() / k {
-                4 => pass::<4, 2>(xs, w, k, columns.clone(), dst),
-                3 => pass::<3, 2>(xs, w, k, columns.clone(), dst),
-                2 => pass::<2, 4>(xs, w, k, columns.clone(), dst),
-                _ => pass::<1, 4>(xs, w, k, columns.clone(), dst),
+                4 => pass::<4, 2>(xs, w, k, columns.clone(), rows),
+                3 => pass::<3, 2>(xs, w, k, columns.clone(), rows),
+                2 => pass::<2, 4>(xs, w, k, columns.clone(), rows),
+                _ => pass::<1, 4>(xs, w, k, columns.clone(), rows),
             }
         }
     });
     out
 }
 
-/// Rows of `n` outputs that several threads fill, each its own columns.
+/// Output rows `first..` (of `n` columns each) in the buffer the threads share.
 #[derive(Clone, Copy)]
-struct Out {
-    ptr: *mut f32,
+struct Rows<'a, 'b> {
+    buf: &'a Disjoint<'b, f32>,
+    first: usize,
     n: usize,
 }
 
-impl Out {
-    /// The same buffer from row `r` on.
-    fn rows_from(self, r: usize) -> Out {
-        Out { ptr: self.ptr.wrapping_add(r * self.n), n: self.n }
-    }
-}
-
-// SAFETY: threads write disjoint columns, and the buffer outlives the split.
-unsafe impl Sync for Out {}
-unsafe impl Send for Out {}
-
 /// `columns` of the output for `R` rows, `C` columns at a time.
-fn pass<const R: usize, const C: usize>(xs: &[f32], w: &[f32], k: usize, columns: Range<usize>, out: Out) {
+fn pass<const R: usize, const C: usize>(xs: &[f32], w: &[f32], k: usize, columns: Range<usize>, out: Rows) {
     let mut j = columns.start;
     while j + C <= columns.end {
         let s = block::<R, C>(xs, &w[j * k..(j + C) * k], k);
@@ -82,12 +73,11 @@ fn pass<const R: usize, const C: usize>(xs: &[f32], w: &[f32], k: usize, columns
     }
 }
 
-fn store<const R: usize, const C: usize>(s: &[[f32; C]; R], j: usize, out: Out) {
+fn store<const R: usize, const C: usize>(s: &[[f32; C]; R], j: usize, out: Rows) {
     for (r, row) in s.iter().enumerate() {
-        // SAFETY: `r < R` rows of `n` lie in the buffer and `j + C <= n`; only
-        // this thread writes columns `j..j + C`.
-        let dst = unsafe { std::slice::from_raw_parts_mut(out.ptr.add(r * out.n + j), C) };
-        dst.copy_from_slice(row);
+        let at = (out.first + r) * out.n + j;
+        // SAFETY: only this thread writes columns `j..j + C` (its part of the split).
+        unsafe { out.buf.slice(at..at + C) }.copy_from_slice(row);
     }
 }
 

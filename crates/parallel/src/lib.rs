@@ -42,6 +42,35 @@ pub fn each(n: usize, f: &(dyn Fn(usize) + Sync)) {
     });
 }
 
+/// A buffer that the parts of a [`split`] fill, each its own elements: the
+/// one place where threads share a `&mut` output.
+pub struct Disjoint<'a, T> {
+    ptr: *mut T,
+    len: usize,
+    _buf: std::marker::PhantomData<&'a mut [T]>,
+}
+
+impl<'a, T> Disjoint<'a, T> {
+    pub fn new(buf: &'a mut [T]) -> Self {
+        Disjoint { ptr: buf.as_mut_ptr(), len: buf.len(), _buf: std::marker::PhantomData }
+    }
+
+    /// Elements `range` of the buffer.
+    ///
+    /// # Safety
+    /// No other part reads or writes any of `range` while the slice lives.
+    #[allow(clippy::mut_from_ref)]
+    pub unsafe fn slice(&self, range: Range<usize>) -> &mut [T] {
+        assert!(range.start <= range.end && range.end <= self.len, "Disjoint: {range:?} outside 0..{}", self.len);
+        // SAFETY: in bounds (asserted); exclusive by the caller's promise.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.add(range.start), range.len()) }
+    }
+}
+
+// SAFETY: parts only touch their own elements (the contract of `slice`).
+unsafe impl<T: Send> Sync for Disjoint<'_, T> {}
+unsafe impl<T: Send> Send for Disjoint<'_, T> {}
+
 /// The `part`-th of `parts` near-equal contiguous pieces of `0..len`.
 fn part_range(len: usize, parts: usize, part: usize) -> Range<usize> {
     len * part / parts..len * (part + 1) / parts
@@ -187,6 +216,27 @@ mod tests {
             seen[i].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         });
         assert!(seen.iter().all(|s| s.load(std::sync::atomic::Ordering::Relaxed) == 1));
+    }
+
+    #[test]
+    fn parts_fill_their_own_elements_of_a_disjoint_buffer() {
+        let mut buf = vec![0usize; 10];
+        let out = Disjoint::new(&mut buf);
+        split(10, 3, &|range| {
+            // SAFETY: each part writes only its own range.
+            for (o, i) in unsafe { out.slice(range.clone()) }.iter_mut().zip(range) {
+                *o = i * 2;
+            }
+        });
+        assert_eq!(buf, (0..10).map(|i| i * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    #[should_panic(expected = "outside")]
+    fn a_disjoint_slice_past_the_end_is_refused() {
+        let mut buf = [0u8; 4];
+        let out = Disjoint::new(&mut buf);
+        let _ = unsafe { out.slice(2..5) };
     }
 
     #[test]
