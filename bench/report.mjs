@@ -3,7 +3,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { execSync } from 'node:child_process';
 import { join } from 'node:path';
-import { LANES, PROMPT, NEW_TOKENS } from './workload.mjs';
+import { LANES, PROMPT, NEW_TOKENS, median } from './workload.mjs';
 
 const dir = process.argv[2] || 'bench/out';
 // One directory per round (bench.sh runs every engine once per round).
@@ -12,10 +12,10 @@ const rounds = readdirSync(dir).filter((d) => /^round-\d+$/.test(d)).sort().map(
   return { native: read('native.json'), browser: read('browser.json'), single: read('browser-single.json'), hf: read('hf.json') };
 });
 if (rounds.length === 0) throw new Error(`${dir}: no round-N directories (run scripts/bench.sh)`);
+// The median of the figures a round has (an engine may be missing from some).
 const med = (xs) => {
-  const s = xs.filter((x) => x != null).sort((a, b) => a - b);
-  const n = s.length;
-  return n === 0 ? null : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+  const present = xs.filter((x) => x != null);
+  return present.length === 0 ? null : median(present);
 };
 // An engine's figures over the rounds: every number its median, the rest as in the first round.
 const merged = (objs) => {
