@@ -1,7 +1,10 @@
 //! The page's state and what changes it. Views live in `components`.
 
 use crate::components::lesson_panel::{Export, LessonPanel};
-use crate::components::{divergence_note::DivergenceNote, lane_column::LaneColumn, model_panel::ModelPanel, plots::Plots, step_table::StepTable};
+use crate::components::{
+    divergence_note::DivergenceNote, lane_column::LaneColumn, model_panel::ModelPanel,
+    plots::Plots, step_table::StepTable,
+};
 use crate::lane_config::LaneConfig;
 use crate::lane_result::LaneResult;
 use crate::worker_link::WorkerLink;
@@ -20,12 +23,28 @@ pub const BUNDLED_BASE: &str = "./models/kjv-gpt2";
 #[derive(Debug, Clone, PartialEq)]
 pub enum ModelState {
     Starting,
-    Loading { label: String, file: String, loaded: u64, total: Option<u64> },
-    Ready { info: ModelInfo, label: String, load_ms: f64, threads: u32 },
-    Failed { message: String, file: Option<String>, network: bool },
+    Loading {
+        label: String,
+        file: String,
+        loaded: u64,
+        total: Option<u64>,
+    },
+    Ready {
+        info: ModelInfo,
+        label: String,
+        load_ms: f64,
+        threads: u32,
+    },
+    Failed {
+        message: String,
+        file: Option<String>,
+        network: bool,
+    },
     /// A share link names a hub model other than the default: nothing is
     /// fetched until the user says so.
-    Confirm { repo: String },
+    Confirm {
+        repo: String,
+    },
 }
 
 /// What a run does: generate, or follow a given text in every lane.
@@ -51,16 +70,33 @@ pub enum Msg {
     Stop,
     ScoreInput(String),
     Score,
-    Branch { lane: usize, step: usize, token_id: u32 },
+    Branch {
+        lane: usize,
+        step: usize,
+        token_id: u32,
+    },
     Share,
     Embed,
     Export(Export),
     ReplayFile(web_sys::File),
     Replayed(Result<(String, Document), String>),
-    LaneField { lane: usize, field: &'static str, value: String },
-    LaneMode { lane: usize, mode: Mode },
-    LaneJson { lane: usize, text: String },
-    Select { lane: usize, step: usize },
+    LaneField {
+        lane: usize,
+        field: &'static str,
+        value: String,
+    },
+    LaneMode {
+        lane: usize,
+        mode: Mode,
+    },
+    LaneJson {
+        lane: usize,
+        text: String,
+    },
+    Select {
+        lane: usize,
+        step: usize,
+    },
     CloseTable,
     ConfirmModel,
     LoadBundled,
@@ -115,30 +151,46 @@ pub struct App {
 }
 
 fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
 }
 
 /// A share link's model, else `?model=bundled` or `?model=owner/name`, else the
 /// hub default; only the bundled model or a valid hub repo id are accepted.
 fn initial_source(requested: Option<&str>) -> ModelSource {
     match requested {
-        Some(BUNDLED) => ModelSource::Bundled { base: BUNDLED_BASE.into() },
+        Some(BUNDLED) => ModelSource::Bundled {
+            base: BUNDLED_BASE.into(),
+        },
         Some(repo) if ntl_protocol::valid_repo_id(repo) => ModelSource::Hub { repo: repo.into() },
-        _ => ModelSource::Hub { repo: DEFAULT_HUB_REPO.into() },
+        _ => ModelSource::Hub {
+            repo: DEFAULT_HUB_REPO.into(),
+        },
     }
 }
 
 impl App {
     fn spawn_worker(&mut self, ctx: &Context<Self>) {
         self.worker_ready = false;
-        match WorkerLink::spawn(self.threaded, ctx.link().callback(Msg::Worker), ctx.link().callback(Msg::WorkerCrashed)) {
+        match WorkerLink::spawn(
+            self.threaded,
+            ctx.link().callback(Msg::Worker),
+            ctx.link().callback(Msg::WorkerCrashed),
+        ) {
             Ok(link) => self.link = Some(link),
             Err(e) => self.error = Some(e),
         }
     }
 
     fn load(&mut self, source: ModelSource) {
-        self.model = ModelState::Loading { label: source.label(), file: "config.json".into(), loaded: 0, total: None };
+        self.model = ModelState::Loading {
+            label: source.label(),
+            file: "config.json".into(),
+            loaded: 0,
+            total: None,
+        };
         self.source = Some(source.clone());
         if let (Some(link), true) = (&self.link, self.worker_ready) {
             link.send(&ToWorker::Load { source });
@@ -160,7 +212,10 @@ impl App {
             match l.config().and_then(|c| c.validate().map(|_| c)) {
                 Ok(config) => {
                     self.lane_errors[i] = None;
-                    lanes.push(LaneRequest { config, forced_ids: None });
+                    lanes.push(LaneRequest {
+                        config,
+                        forced_ids: None,
+                    });
                 }
                 Err(e) => {
                     self.lane_errors[i] = Some(e);
@@ -183,7 +238,14 @@ impl App {
         self.last_kind = kind;
         self.ran_prompt = self.prompt.clone();
         let shared_seed = self.shared_randomness.then_some(self.shared_seed);
-        let request = RunRequest { prompt: self.prompt.clone(), lanes, top_n: 20, shared_seed, prompt_ids: self.branch_ids.clone(), forced_text };
+        let request = RunRequest {
+            prompt: self.prompt.clone(),
+            lanes,
+            top_n: 20,
+            shared_seed,
+            prompt_ids: self.branch_ids.clone(),
+            forced_text,
+        };
         link.send(&ToWorker::Run { run_id, request });
     }
 
@@ -199,7 +261,8 @@ impl App {
                 // Picked files cannot travel in a link; it opens on the default model.
                 Some(ModelSource::Files { .. }) | None => None,
             },
-            score: (self.last_kind == RunKind::Score && !self.score_text.is_empty()).then(|| self.score_text.clone()),
+            score: (self.last_kind == RunKind::Score && !self.score_text.is_empty())
+                .then(|| self.score_text.clone()),
         }
     }
 
@@ -217,16 +280,27 @@ impl App {
         self.shared_randomness = s.shared_seed.is_some();
         self.shared_seed = s.shared_seed.unwrap_or(0);
         self.score_text = s.score.clone().unwrap_or_default();
-        self.pending_run = Some(if s.score.is_some() { RunKind::Score } else { RunKind::Generate });
+        self.pending_run = Some(if s.score.is_some() {
+            RunKind::Score
+        } else {
+            RunKind::Generate
+        });
     }
 
     /// Every lane continues from the prompt, `lane`'s tokens before `step`, and `token_id`.
     fn branch(&mut self, lane: usize, step: usize, token_id: u32) {
-        let Some(r) = self.results[lane].as_ref() else { return };
+        let Some(r) = self.results[lane].as_ref() else {
+            return;
+        };
         if r.rewritten || step >= r.steps.len() || self.prompt_ids.is_empty() {
             return;
         }
-        let token = r.steps[step].top.iter().find(|c| c.id == token_id).map(|c| c.token.clone()).unwrap_or_default();
+        let token = r.steps[step]
+            .top
+            .iter()
+            .find(|c| c.id == token_id)
+            .map(|c| c.token.clone())
+            .unwrap_or_default();
         let mut ids = self.prompt_ids.clone();
         ids.extend(r.steps[..step].iter().map(|s| s.token_id));
         ids.push(token_id);
@@ -250,7 +324,10 @@ impl App {
             return;
         }
         if doc.runs.len() > LANES {
-            self.notice = Some(format!("`{name}` holds {} runs; the first {LANES} are shown.", doc.runs.len()));
+            self.notice = Some(format!(
+                "`{name}` holds {} runs; the first {LANES} are shown.",
+                doc.runs.len()
+            ));
         }
         self.next_run += 1;
         self.running = None;
@@ -263,11 +340,16 @@ impl App {
         self.prompt_cropped = doc.prompt_cropped;
         self.results = Default::default();
         for (i, run) in doc.runs.iter().take(LANES).enumerate() {
-            self.lanes[i] = LaneConfig::from_json(&export::config_diff(&run.config)).unwrap_or_default();
+            self.lanes[i] =
+                LaneConfig::from_json(&export::config_diff(&run.config)).unwrap_or_default();
             self.lane_errors[i] = None;
             self.results[i] = Some(LaneResult::from_run(self.next_run, run));
         }
-        self.last_kind = if doc.runs.iter().all(|r| r.steps.iter().all(|s| s.forced)) { RunKind::Score } else { RunKind::Generate };
+        self.last_kind = if doc.runs.iter().all(|r| r.steps.iter().all(|s| s.forced)) {
+            RunKind::Score
+        } else {
+            RunKind::Generate
+        };
         self.document = Some(doc);
         self.replay = Some(name);
     }
@@ -275,9 +357,19 @@ impl App {
     fn export(&mut self, kind: Export) {
         let Some(doc) = &self.document else { return };
         let saved = match kind {
-            Export::Json => download::save("next-token-lab-run.json", "application/json", &export::json(doc)),
-            Export::Csv => download::save("next-token-lab-steps.csv", "text/csv", &export::csv(doc)),
-            Export::Markdown => download::save("next-token-lab-lanes.md", "text/markdown", &export::markdown(doc)),
+            Export::Json => download::save(
+                "next-token-lab-run.json",
+                "application/json",
+                &export::json(doc),
+            ),
+            Export::Csv => {
+                download::save("next-token-lab-steps.csv", "text/csv", &export::csv(doc))
+            }
+            Export::Markdown => download::save(
+                "next-token-lab-lanes.md",
+                "text/markdown",
+                &export::markdown(doc),
+            ),
             Export::PlotsSvg => match download::plots_svg() {
                 Some(svg) => download::save("next-token-lab-plots.svg", "image/svg+xml", &svg),
                 None => Err("there are no plots to save yet".into()),
@@ -292,38 +384,82 @@ impl App {
         match msg {
             FromWorker::Ready => {
                 self.worker_ready = true;
-                if let (Some(source), false) = (self.source.clone(), matches!(self.model, ModelState::Confirm { .. })) {
+                if let (Some(source), false) = (
+                    self.source.clone(),
+                    matches!(self.model, ModelState::Confirm { .. }),
+                ) {
                     self.load(source);
                 }
             }
-            FromWorker::Progress { file, loaded, total } => {
+            FromWorker::Progress {
+                file,
+                loaded,
+                total,
+            } => {
                 let label = match &self.model {
                     ModelState::Loading { label, .. } => label.clone(),
                     _ => String::new(),
                 };
-                self.model = ModelState::Loading { label, file, loaded, total };
+                self.model = ModelState::Loading {
+                    label,
+                    file,
+                    loaded,
+                    total,
+                };
             }
-            FromWorker::Loaded { info, label, load_ms, threads, .. } => {
-                self.model = ModelState::Ready { info, label, load_ms, threads };
+            FromWorker::Loaded {
+                info,
+                label,
+                load_ms,
+                threads,
+                ..
+            } => {
+                self.model = ModelState::Ready {
+                    info,
+                    label,
+                    load_ms,
+                    threads,
+                };
                 if let Some(kind) = self.pending_run.take() {
                     self.start_run(kind);
                 }
             }
-            FromWorker::LoadFailed { file, message, network } => {
+            FromWorker::LoadFailed {
+                file,
+                message,
+                network,
+            } => {
                 let hub = matches!(self.source, Some(ModelSource::Hub { .. }));
                 if network && hub && self.hub_is_default {
                     self.hub_is_default = false;
                     self.notice = Some(format!("The model hub could not be reached ({message}). Running the bundled offline model instead."));
-                    self.load(ModelSource::Bundled { base: BUNDLED_BASE.into() });
+                    self.load(ModelSource::Bundled {
+                        base: BUNDLED_BASE.into(),
+                    });
                 } else {
-                    self.model = ModelState::Failed { message, file, network };
+                    self.model = ModelState::Failed {
+                        message,
+                        file,
+                        network,
+                    };
                 }
             }
-            FromWorker::Started { run_id, prompt_ids, prompt_cropped, .. } if Some(run_id) == self.running => {
+            FromWorker::Started {
+                run_id,
+                prompt_ids,
+                prompt_cropped,
+                ..
+            } if Some(run_id) == self.running => {
                 self.prompt_ids = prompt_ids;
                 self.prompt_cropped = prompt_cropped;
             }
-            FromWorker::Step { run_id, lane, index, step, text } if lane < LANES && self.running == Some(run_id) => {
+            FromWorker::Step {
+                run_id,
+                lane,
+                index,
+                step,
+                text,
+            } if lane < LANES && self.running == Some(run_id) => {
                 let now = now_ms();
                 let slot = &mut self.results[lane];
                 if slot.as_ref().map(|r| r.run_id) != Some(run_id) {
@@ -333,14 +469,22 @@ impl App {
                         self.selected = None;
                     }
                 }
-                slot.as_mut().expect("set above").push(index, *step, text, now);
+                slot.as_mut()
+                    .expect("set above")
+                    .push(index, *step, text, now);
             }
-            FromWorker::LaneDone { run_id, lane, reason } if lane < LANES => {
+            FromWorker::LaneDone {
+                run_id,
+                lane,
+                reason,
+            } if lane < LANES => {
                 if let Some(r) = self.results[lane].as_mut().filter(|r| r.run_id == run_id) {
                     r.stop = Some(reason);
                 }
             }
-            FromWorker::Finished { run_id, document, .. } => {
+            FromWorker::Finished {
+                run_id, document, ..
+            } => {
                 for (lane, run) in document.runs.iter().enumerate().take(LANES) {
                     if let Some(r) = self.results[lane].as_mut().filter(|r| r.run_id == run_id) {
                         r.finish(run);
@@ -351,12 +495,19 @@ impl App {
                     self.document = Some(document);
                 }
             }
-            FromWorker::RunFailed { run_id, lane, field, message } => {
+            FromWorker::RunFailed {
+                run_id,
+                lane,
+                field,
+                message,
+            } => {
                 if self.running == Some(run_id) || run_id == 0 {
                     self.running = None;
                 }
                 match lane {
-                    Some(l) if l < LANES => self.lane_errors[l] = Some(ConfigError { field, message }),
+                    Some(l) if l < LANES => {
+                        self.lane_errors[l] = Some(ConfigError { field, message })
+                    }
                     _ => self.error = Some(message),
                 }
             }
@@ -377,11 +528,19 @@ impl Component for App {
             Some(Err(e)) => (None, Some(e.to_string())),
             None => (None, None),
         };
-        let source = initial_source(shared.as_ref().and_then(|s| s.model.as_deref()).or(requested.model.as_deref()));
+        let source = initial_source(
+            shared
+                .as_ref()
+                .and_then(|s| s.model.as_deref())
+                .or(requested.model.as_deref()),
+        );
         // The default hub model falls back to the bundled one, with a notice, when offline.
-        let hub_is_default = matches!(&source, ModelSource::Hub { repo } if repo == DEFAULT_HUB_REPO);
+        let hub_is_default =
+            matches!(&source, ModelSource::Hub { repo } if repo == DEFAULT_HUB_REPO);
         let model = match (&source, shared.is_some()) {
-            (ModelSource::Hub { repo }, true) if !hub_is_default => ModelState::Confirm { repo: repo.clone() },
+            (ModelSource::Hub { repo }, true) if !hub_is_default => {
+                ModelState::Confirm { repo: repo.clone() }
+            }
             _ => ModelState::Starting,
         };
         let mut app = App {
@@ -430,7 +589,12 @@ impl Component for App {
             Msg::WorkerCrashed(message) if self.threaded && !self.worker_ready => {
                 // The threaded build did not start (missing from this host, or
                 // shared memory refused): the single-threaded one does the same work.
-                web_sys::console::warn_1(&format!("threaded worker did not start ({message}); using the single-threaded one").into());
+                web_sys::console::warn_1(
+                    &format!(
+                        "threaded worker did not start ({message}); using the single-threaded one"
+                    )
+                    .into(),
+                );
                 self.threaded = false;
                 self.spawn_worker(ctx);
             }
@@ -438,8 +602,14 @@ impl Component for App {
                 self.link = None;
                 self.worker_ready = false;
                 self.running = None;
-                self.error = Some(format!("{message}. Your prompt and settings are kept; restart the worker to go on."));
-                self.model = ModelState::Failed { message, file: None, network: false };
+                self.error = Some(format!(
+                    "{message}. Your prompt and settings are kept; restart the worker to go on."
+                ));
+                self.model = ModelState::Failed {
+                    message,
+                    file: None,
+                    network: false,
+                };
             }
             Msg::RestartWorker => {
                 self.error = None;
@@ -476,7 +646,11 @@ impl Component for App {
             Msg::Run => self.start_run(RunKind::Generate),
             Msg::ScoreInput(t) => self.score_text = t,
             Msg::Score => self.start_run(RunKind::Score),
-            Msg::Branch { lane, step, token_id } => self.branch(lane, step, token_id),
+            Msg::Branch {
+                lane,
+                step,
+                token_id,
+            } => self.branch(lane, step, token_id),
             Msg::Share => {
                 let url = page_url::share_url(&self.shared_state());
                 download::copy(&url);
@@ -491,11 +665,18 @@ impl Component for App {
             Msg::ReplayFile(file) => {
                 let name = file.name();
                 if file.size() > MAX_REPLAY_BYTES {
-                    self.error = Some(format!("`{name}` is {:.0} MB; a recorded run is at most {:.0} MB", file.size() / 1e6, MAX_REPLAY_BYTES / 1e6));
+                    self.error = Some(format!(
+                        "`{name}` is {:.0} MB; a recorded run is at most {:.0} MB",
+                        file.size() / 1e6,
+                        MAX_REPLAY_BYTES / 1e6
+                    ));
                 } else {
                     let cb = ctx.link().callback(Msg::Replayed);
                     wasm_bindgen_futures::spawn_local(async move {
-                        let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
+                        let text = wasm_bindgen_futures::JsFuture::from(file.text())
+                            .await
+                            .ok()
+                            .and_then(|v| v.as_string());
                         cb.emit(match text {
                             None => Err(format!("could not read `{name}`")),
                             Some(t) => serde_json::from_str::<Document>(&t)
@@ -513,7 +694,10 @@ impl Component for App {
                 }
             }
             Msg::LaneField { lane, field, value } => {
-                self.lane_errors[lane] = self.lanes[lane].set(field, &value).err().or_else(|| self.lanes[lane].validate().err());
+                self.lane_errors[lane] = self.lanes[lane]
+                    .set(field, &value)
+                    .err()
+                    .or_else(|| self.lanes[lane].validate().err());
             }
             Msg::LaneMode { lane, mode } => {
                 self.lanes[lane].set_mode(mode);
@@ -535,29 +719,54 @@ impl Component for App {
             }
             Msg::LoadBundled => {
                 self.notice = None;
-                self.load(ModelSource::Bundled { base: BUNDLED_BASE.into() });
+                self.load(ModelSource::Bundled {
+                    base: BUNDLED_BASE.into(),
+                });
             }
             Msg::HubInput(r) => self.hub_repo = r.trim().to_string(),
             Msg::LoadHub => {
                 if ntl_protocol::valid_repo_id(&self.hub_repo) {
                     self.notice = None;
                     self.hub_is_default = false;
-                    self.load(ModelSource::Hub { repo: self.hub_repo.clone() });
+                    self.load(ModelSource::Hub {
+                        repo: self.hub_repo.clone(),
+                    });
                 } else {
-                    self.model = ModelState::Failed { message: format!("`{}` is not a hub repo id like distilbert/distilgpt2", self.hub_repo), file: None, network: false };
+                    self.model = ModelState::Failed {
+                        message: format!(
+                            "`{}` is not a hub repo id like distilbert/distilgpt2",
+                            self.hub_repo
+                        ),
+                        file: None,
+                        network: false,
+                    };
                 }
             }
             Msg::FilesPicked(Ok((names, buffers))) => {
                 let source = ModelSource::Files { names };
-                self.model = ModelState::Loading { label: source.label(), file: "model.safetensors".into(), loaded: 0, total: None };
+                self.model = ModelState::Loading {
+                    label: source.label(),
+                    file: "model.safetensors".into(),
+                    loaded: 0,
+                    total: None,
+                };
                 self.source = None; // picked files cannot be re-read after a crash
                 self.notice = None;
                 match &self.link {
                     Some(link) => link.send_with_buffers(&ToWorker::Load { source }, buffers),
-                    None => self.error = Some("the model worker is not running; restart it first".into()),
+                    None => {
+                        self.error =
+                            Some("the model worker is not running; restart it first".into())
+                    }
                 }
             }
-            Msg::FilesPicked(Err(message)) => self.model = ModelState::Failed { message, file: None, network: false },
+            Msg::FilesPicked(Err(message)) => {
+                self.model = ModelState::Failed {
+                    message,
+                    file: None,
+                    network: false,
+                }
+            }
         }
         true
     }
@@ -565,21 +774,47 @@ impl Component for App {
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let model_ready = matches!(self.model, ModelState::Ready { .. });
-        let on_prompt = link.callback(|e: InputEvent| Msg::Prompt(e.target_unchecked_into::<HtmlTextAreaElement>().value()));
-        let on_score_text = link.callback(|e: InputEvent| Msg::ScoreInput(e.target_unchecked_into::<web_sys::HtmlInputElement>().value()));
+        let on_prompt = link.callback(|e: InputEvent| {
+            Msg::Prompt(e.target_unchecked_into::<HtmlTextAreaElement>().value())
+        });
+        let on_score_text = link.callback(|e: InputEvent| {
+            Msg::ScoreInput(
+                e.target_unchecked_into::<web_sys::HtmlInputElement>()
+                    .value(),
+            )
+        });
         let selected = self.selected.and_then(|(lane, step)| {
             let r = self.results[lane].as_ref()?;
-            Some((lane, r.steps.get(step)?.clone(), r.mode.clone(), step, !r.rewritten))
+            Some((
+                lane,
+                r.steps.get(step)?.clone(),
+                r.mode.clone(),
+                step,
+                !r.rewritten,
+            ))
         });
         let paths: Vec<LanePath> = self
             .results
             .iter()
             .enumerate()
-            .filter_map(|(lane, r)| r.as_ref().map(|r| LanePath { lane, mode: &r.mode, steps: &r.steps }))
+            .filter_map(|(lane, r)| {
+                r.as_ref().map(|r| LanePath {
+                    lane,
+                    mode: &r.mode,
+                    steps: &r.steps,
+                })
+            })
             .collect();
         // Only once every lane is done: mid-run the answer would move under the reader.
-        let divergence = (self.running.is_none()).then(|| first_divergence(&paths)).flatten();
-        let diverge_at = |lane: usize| divergence.as_ref().filter(|d| d.lanes.iter().any(|l| l.lane == lane)).map(|d| d.step);
+        let divergence = (self.running.is_none())
+            .then(|| first_divergence(&paths))
+            .flatten();
+        let diverge_at = |lane: usize| {
+            divergence
+                .as_ref()
+                .filter(|d| d.lanes.iter().any(|l| l.lane == lane))
+                .map(|d| d.step)
+        };
         let embed = self.embed;
         html! {
             <div class={classes!("page", embed.then_some("embed"))} data-run={self.next_run.to_string()} data-running={self.running.is_some().to_string()}

@@ -7,10 +7,17 @@ pub fn save(name: &str, mime: &str, text: &str) -> Result<(), String> {
     let parts = js_sys::Array::of1(&text.into());
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(|_| fail("no Blob"))?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| fail("no object URL"))?;
-    let doc = web_sys::window().and_then(|w| w.document()).ok_or_else(|| fail("no document"))?;
-    let a: web_sys::HtmlAnchorElement = doc.create_element("a").map_err(|_| fail("no link"))?.unchecked_into();
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)
+        .map_err(|_| fail("no Blob"))?;
+    let url =
+        web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| fail("no object URL"))?;
+    let doc = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or_else(|| fail("no document"))?;
+    let a: web_sys::HtmlAnchorElement = doc
+        .create_element("a")
+        .map_err(|_| fail("no link"))?
+        .unchecked_into();
     a.set_href(&url);
     a.set_download(name);
     a.click();
@@ -20,9 +27,15 @@ pub fn save(name: &str, mime: &str, text: &str) -> Result<(), String> {
 
 /// Best effort: the text is also shown selectable next to the button.
 pub fn copy(text: &str) {
-    let Some(nav) = web_sys::window().map(|w| w.navigator()) else { return };
-    let Ok(clipboard) = js_sys::Reflect::get(&nav, &"clipboard".into()) else { return };
-    if let Ok(write) = js_sys::Reflect::get(&clipboard, &"writeText".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {
+    let Some(nav) = web_sys::window().map(|w| w.navigator()) else {
+        return;
+    };
+    let Ok(clipboard) = js_sys::Reflect::get(&nav, &"clipboard".into()) else {
+        return;
+    };
+    if let Ok(write) = js_sys::Reflect::get(&clipboard, &"writeText".into())
+        .and_then(|f| f.dyn_into::<js_sys::Function>())
+    {
         let _ = write.call1(&clipboard, &text.into());
     }
 }
@@ -37,7 +50,11 @@ pub fn plots_svg() -> Option<String> {
     for i in 0..charts.length() {
         let fig: web_sys::Element = charts.item(i)?.dyn_into().ok()?;
         let svg = fig.query_selector("svg").ok()??;
-        let title = fig.query_selector("figcaption").ok()?.and_then(|c| c.text_content()).unwrap_or_default();
+        let title = fig
+            .query_selector("figcaption")
+            .ok()?
+            .and_then(|c| c.text_content())
+            .unwrap_or_default();
         let (x, y) = ((n % cols) as f64 * w, (n / cols) as f64 * h);
         body += &format!(
             "<g transform=\"translate({x},{y})\"><text x=\"8\" y=\"14\" class=\"title\">{}</text><svg x=\"0\" y=\"18\" width=\"{w}\" height=\"130\" viewBox=\"0 0 320 130\">{}</svg></g>",
@@ -60,5 +77,7 @@ pub fn plots_svg() -> Option<String> {
 }
 
 fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }

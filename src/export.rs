@@ -10,7 +10,11 @@ pub fn json(doc: &Document) -> String {
 /// One CSV field: quoted when needed, and never read as a formula by a
 /// spreadsheet (a token such as `=cmd|…` stays text).
 fn field(s: &str) -> String {
-    let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{s}") } else { s.to_string() };
+    let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{s}")
+    } else {
+        s.to_string()
+    };
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
@@ -68,26 +72,58 @@ fn cell(s: &str) -> String {
 
 /// The lane's config as the fields that differ from HF defaults.
 pub fn config_diff(c: &GenerationConfig) -> String {
-    let (mine, defaults) = (serde_json::to_value(c).expect("serialises"), serde_json::to_value(GenerationConfig::default()).expect("serialises"));
-    let (Some(mine), Some(defaults)) = (mine.as_object(), defaults.as_object()) else { return "{}".into() };
-    let diff: serde_json::Map<_, _> = mine.iter().filter(|(k, v)| defaults.get(*k) != Some(*v)).map(|(k, v)| (k.clone(), v.clone())).collect();
+    let (mine, defaults) = (
+        serde_json::to_value(c).expect("serialises"),
+        serde_json::to_value(GenerationConfig::default()).expect("serialises"),
+    );
+    let (Some(mine), Some(defaults)) = (mine.as_object(), defaults.as_object()) else {
+        return "{}".into();
+    };
+    let diff: serde_json::Map<_, _> = mine
+        .iter()
+        .filter(|(k, v)| defaults.get(*k) != Some(*v))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     serde_json::Value::Object(diff).to_string()
 }
 
 pub fn markdown(doc: &Document) -> String {
     let mut out = format!("**Prompt:** {}\n\n", cell(&doc.prompt));
     out += "| | ";
-    out += &(1..=doc.runs.len()).map(|i| format!("Lane {i}")).collect::<Vec<_>>().join(" | ");
+    out += &(1..=doc.runs.len())
+        .map(|i| format!("Lane {i}"))
+        .collect::<Vec<_>>()
+        .join(" | ");
     out += " |\n|---|";
     out += &"---|".repeat(doc.runs.len());
     out += "\n| mode | ";
-    out += &doc.runs.iter().map(|r| r.mode.clone()).collect::<Vec<_>>().join(" | ");
+    out += &doc
+        .runs
+        .iter()
+        .map(|r| r.mode.clone())
+        .collect::<Vec<_>>()
+        .join(" | ");
     out += " |\n| config | ";
-    out += &doc.runs.iter().map(|r| format!("`{}`", config_diff(&r.config).replace('|', "\\|"))).collect::<Vec<_>>().join(" | ");
+    out += &doc
+        .runs
+        .iter()
+        .map(|r| format!("`{}`", config_diff(&r.config).replace('|', "\\|")))
+        .collect::<Vec<_>>()
+        .join(" | ");
     out += " |\n| text | ";
-    out += &doc.runs.iter().map(|r| cell(&r.text)).collect::<Vec<_>>().join(" | ");
+    out += &doc
+        .runs
+        .iter()
+        .map(|r| cell(&r.text))
+        .collect::<Vec<_>>()
+        .join(" | ");
     out += " |\n| tokens · stop | ";
-    out += &doc.runs.iter().map(|r| format!("{} · {}", r.token_ids.len(), r.stop_reason.as_str())).collect::<Vec<_>>().join(" | ");
+    out += &doc
+        .runs
+        .iter()
+        .map(|r| format!("{} · {}", r.token_ids.len(), r.stop_reason.as_str()))
+        .collect::<Vec<_>>()
+        .join(" | ");
     out += " |\n";
     out
 }
@@ -133,8 +169,20 @@ mod tests {
             sequences: vec![],
             steps: vec![step.clone()],
         };
-        let sampled = GenerationConfig { do_sample: true, temperature: 0.7, ..Default::default() };
-        Document { prompt_ids: vec![1], prompt: "Hi | <b>".into(), prompt_cropped: 0, runs: vec![run(GenerationConfig::default(), "x\ny"), run(sampled, "a|b")] }
+        let sampled = GenerationConfig {
+            do_sample: true,
+            temperature: 0.7,
+            ..Default::default()
+        };
+        Document {
+            prompt_ids: vec![1],
+            prompt: "Hi | <b>".into(),
+            prompt_cropped: 0,
+            runs: vec![
+                run(GenerationConfig::default(), "x\ny"),
+                run(sampled, "a|b"),
+            ],
+        }
     }
 
     #[test]
@@ -147,9 +195,21 @@ mod tests {
     fn csv_has_a_row_per_candidate_with_quoting_and_no_formulas() {
         let c = csv(&doc());
         let lines: Vec<&str> = c.lines().collect();
-        assert_eq!(lines.len(), 1 + 2 * 2, "header + 2 lanes × 1 step × 2 candidates");
-        assert!(lines[1].starts_with("1,greedy,1,7,\" a, \"\"b\"\"\",false,0.25,2,0.6,1,7,"), "{}", lines[1]);
-        assert!(lines[2].contains(",'=HYPERLINK(1),"), "formula neutralised: {}", lines[2]);
+        assert_eq!(
+            lines.len(),
+            1 + 2 * 2,
+            "header + 2 lanes × 1 step × 2 candidates"
+        );
+        assert!(
+            lines[1].starts_with("1,greedy,1,7,\" a, \"\"b\"\"\",false,0.25,2,0.6,1,7,"),
+            "{}",
+            lines[1]
+        );
+        assert!(
+            lines[2].contains(",'=HYPERLINK(1),"),
+            "formula neutralised: {}",
+            lines[2]
+        );
         assert!(lines[2].ends_with(",0,top_k,false"), "{}", lines[2]);
         assert!(lines[3].starts_with("2,sample,"));
     }
@@ -159,8 +219,14 @@ mod tests {
         let m = markdown(&doc());
         assert!(m.contains("**Prompt:** Hi \\| &lt;b&gt;"), "{m}");
         assert!(m.contains("| text | x<br>y | a\\|b |"), "{m}");
-        assert!(m.contains("| config | `{}` | `{\"do_sample\":true,\"temperature\":0.7"), "{m}");
-        assert!(m.contains("| tokens · stop | 1 · max_new_tokens | 1 · max_new_tokens |"), "{m}");
+        assert!(
+            m.contains("| config | `{}` | `{\"do_sample\":true,\"temperature\":0.7"),
+            "{m}"
+        );
+        assert!(
+            m.contains("| tokens · stop | 1 · max_new_tokens | 1 · max_new_tokens |"),
+            "{m}"
+        );
         assert_eq!(m.lines().filter(|l| l.starts_with('|')).count(), 6);
     }
 }

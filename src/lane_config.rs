@@ -11,9 +11,32 @@ pub struct LaneConfig {
 }
 
 /// Knobs shown for every mode, then per mode. Names are HF's.
-pub const COMMON_KNOBS: &[&str] = &["max_new_tokens", "min_new_tokens", "repetition_penalty", "no_repeat_ngram_size", "frequency_penalty", "presence_penalty", "eos_token_id", "stop_strings"];
-pub const SAMPLE_KNOBS: &[&str] = &["temperature", "top_k", "top_p", "min_p", "typical_p", "epsilon_cutoff", "eta_cutoff", "seed"];
-pub const BEAM_KNOBS: &[&str] = &["num_beams", "length_penalty", "early_stopping", "num_return_sequences"];
+pub const COMMON_KNOBS: &[&str] = &[
+    "max_new_tokens",
+    "min_new_tokens",
+    "repetition_penalty",
+    "no_repeat_ngram_size",
+    "frequency_penalty",
+    "presence_penalty",
+    "eos_token_id",
+    "stop_strings",
+];
+pub const SAMPLE_KNOBS: &[&str] = &[
+    "temperature",
+    "top_k",
+    "top_p",
+    "min_p",
+    "typical_p",
+    "epsilon_cutoff",
+    "eta_cutoff",
+    "seed",
+];
+pub const BEAM_KNOBS: &[&str] = &[
+    "num_beams",
+    "length_penalty",
+    "early_stopping",
+    "num_return_sequences",
+];
 pub const CONTRASTIVE_KNOBS: &[&str] = &["penalty_alpha", "top_k"];
 
 pub fn knobs_for(mode: Mode) -> Vec<&'static str> {
@@ -29,12 +52,19 @@ pub fn knobs_for(mode: Mode) -> Vec<&'static str> {
 impl LaneConfig {
     pub fn from_json(text: &str) -> Result<LaneConfig, ConfigError> {
         let cfg = GenerationConfig::from_json(text)?;
-        let Value::Object(user) = serde_json::from_str::<Value>(text).map_err(|e| ConfigError { field: None, message: e.to_string() })? else {
+        let Value::Object(user) = serde_json::from_str::<Value>(text).map_err(|e| ConfigError {
+            field: None,
+            message: e.to_string(),
+        })?
+        else {
             unreachable!("from_json accepted an object")
         };
         // Keep only known fields (the parser already dropped ignorable ones).
         let known = serde_json::to_value(&cfg).expect("serialises");
-        let fields = user.into_iter().filter(|(k, _)| known.get(k).is_some()).collect();
+        let fields = user
+            .into_iter()
+            .filter(|(k, _)| known.get(k).is_some())
+            .collect();
         Ok(LaneConfig { fields })
     }
 
@@ -98,7 +128,10 @@ impl LaneConfig {
         } else if field == "early_stopping" && t == "never" {
             Value::String("never".into())
         } else {
-            serde_json::from_str::<Value>(t).map_err(|_| ConfigError { field: Some(field.into()), message: format!("`{field}`: `{t}` is not a number") })?
+            serde_json::from_str::<Value>(t).map_err(|_| ConfigError {
+                field: Some(field.into()),
+                message: format!("`{field}`: `{t}` is not a number"),
+            })?
         };
         let mut probe = self.fields.clone();
         probe.insert(field.to_string(), value);
@@ -148,7 +181,10 @@ mod tests {
         c.set("temperature", "0.7").unwrap();
         c.set("stop_strings", ".").unwrap();
         // Keys come out sorted, so a lane's JSON is stable however it was edited.
-        assert_eq!(c.to_json(), "{\n  \"stop_strings\": \".\",\n  \"temperature\": 0.7\n}");
+        assert_eq!(
+            c.to_json(),
+            "{\n  \"stop_strings\": \".\",\n  \"temperature\": 0.7\n}"
+        );
         c.set("temperature", "").unwrap();
         assert!(c.fields().get("temperature").is_none());
     }
@@ -176,7 +212,10 @@ mod tests {
 
     #[test]
     fn json_round_trips_and_ignores_bookkeeping_keys() {
-        let c = LaneConfig::from_json(r#"{"do_sample": true, "top_p": 0.9, "transformers_version": "4.0"}"#).unwrap();
+        let c = LaneConfig::from_json(
+            r#"{"do_sample": true, "top_p": 0.9, "transformers_version": "4.0"}"#,
+        )
+        .unwrap();
         assert_eq!(LaneConfig::from_json(&c.to_json()).unwrap(), c);
         assert_eq!(c.mode(), Mode::Sample);
     }

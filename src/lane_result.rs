@@ -138,7 +138,15 @@ mod tests {
     }
 
     fn run(text: &str, steps: Vec<Step>) -> Run {
-        Run { config: GenerationConfig::default(), mode: "greedy".into(), token_ids: vec![1; steps.len()], text: text.into(), stop_reason: StopReason::ForcedEnd, sequences: vec![], steps }
+        Run {
+            config: GenerationConfig::default(),
+            mode: "greedy".into(),
+            token_ids: vec![1; steps.len()],
+            text: text.into(),
+            stop_reason: StopReason::ForcedEnd,
+            sequences: vec![],
+            steps,
+        }
     }
 
     #[test]
@@ -154,23 +162,41 @@ mod tests {
 
     #[test]
     fn a_replayed_run_keeps_its_token_spans_when_they_add_up_to_the_text() {
-        let r = LaneResult::from_run(3, &run(" a b", vec![step(" a", 0.5, false), step(" b", 0.5, false)]));
+        let r = LaneResult::from_run(
+            3,
+            &run(" a b", vec![step(" a", 0.5, false), step(" b", 0.5, false)]),
+        );
         assert!(!r.rewritten);
         assert_eq!(r.stop, Some(StopReason::ForcedEnd));
-        let split = LaneResult::from_run(3, &run("é", vec![step("<0xC3>", 0.5, false), step("<0xA9>", 0.5, false)]));
+        let split = LaneResult::from_run(
+            3,
+            &run(
+                "é",
+                vec![step("<0xC3>", 0.5, false), step("<0xA9>", 0.5, false)],
+            ),
+        );
         assert!(split.rewritten, "split characters show the text whole");
         assert_eq!(split.text, "é");
     }
 
     #[test]
     fn a_scored_text_reports_log_probability_perplexity_and_impossible_tokens() {
-        let r = LaneResult::from_run(1, &run(" a b", vec![step(" a", 0.5, true), step(" b", 0.25, true)]));
+        let r = LaneResult::from_run(
+            1,
+            &run(" a b", vec![step(" a", 0.5, true), step(" b", 0.25, true)]),
+        );
         let s = r.score().unwrap();
         assert!((s.log_prob - (0.5f64.ln() + 0.25f64.ln())).abs() < 1e-9);
         assert!((s.perplexity() - (8.0f64).sqrt()).abs() < 1e-9);
         assert_eq!(s.impossible, 0);
-        let r = LaneResult::from_run(1, &run(" a b", vec![step(" a", 0.5, true), step(" b", 0.0, true)]));
+        let r = LaneResult::from_run(
+            1,
+            &run(" a b", vec![step(" a", 0.5, true), step(" b", 0.0, true)]),
+        );
         assert_eq!(r.score().unwrap().impossible, 1);
-        assert_eq!(LaneResult::from_run(1, &run(" a", vec![step(" a", 0.5, false)])).score(), None);
+        assert_eq!(
+            LaneResult::from_run(1, &run(" a", vec![step(" a", 0.5, false)])).score(),
+            None
+        );
     }
 }

@@ -17,7 +17,9 @@ pub async fn read_model_files(files: Vec<web_sys::File>) -> PickedFiles {
         } else if name.ends_with(".json") && name.contains("config") {
             0
         } else {
-            return Err(format!("`{name}` is not one of config.json, model.safetensors, tokenizer.json"));
+            return Err(format!(
+                "`{name}` is not one of config.json, model.safetensors, tokenizer.json"
+            ));
         };
         found[slot] = Some(f);
     }
@@ -28,13 +30,18 @@ pub async fn read_model_files(files: Vec<web_sys::File>) -> PickedFiles {
         .map(|(n, _)| *n)
         .collect();
     if !missing.is_empty() {
-        return Err(format!("missing {}: pick all three files together", missing.join(" and ")));
+        return Err(format!(
+            "missing {}: pick all three files together",
+            missing.join(" and ")
+        ));
     }
     let mut names = vec![];
     let mut buffers = vec![];
     for f in found.into_iter().flatten() {
         names.push(f.name());
-        let buf = wasm_bindgen_futures::JsFuture::from(f.array_buffer()).await.map_err(|_| format!("could not read {}", f.name()))?;
+        let buf = wasm_bindgen_futures::JsFuture::from(f.array_buffer())
+            .await
+            .map_err(|_| format!("could not read {}", f.name()))?;
         buffers.push(buf.unchecked_into());
     }
     Ok((names, buffers))

@@ -16,8 +16,13 @@ fn location() -> Option<web_sys::Location> {
 }
 
 pub fn read() -> Requested {
-    let Some(loc) = location() else { return Requested::default() };
-    let params = loc.search().ok().and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok());
+    let Some(loc) = location() else {
+        return Requested::default();
+    };
+    let params = loc
+        .search()
+        .ok()
+        .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok());
     let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
     let hash = loc.hash().unwrap_or_default();
     Requested {
@@ -29,7 +34,15 @@ pub fn read() -> Requested {
 
 /// The page's own address without query or fragment.
 fn base() -> String {
-    location().map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default()
+    location()
+        .map(|l| {
+            format!(
+                "{}{}",
+                l.origin().unwrap_or_default(),
+                l.pathname().unwrap_or_default()
+            )
+        })
+        .unwrap_or_default()
 }
 
 pub fn share_url(s: &Shared) -> String {

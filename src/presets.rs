@@ -102,7 +102,8 @@ pub const PRESETS: &[Preset] = &[
 ];
 
 pub fn lanes(p: &Preset) -> [LaneConfig; 4] {
-    p.lanes.map(|j| LaneConfig::from_json(j).expect("presets are valid"))
+    p.lanes
+        .map(|j| LaneConfig::from_json(j).expect("presets are valid"))
 }
 
 #[cfg(test)]

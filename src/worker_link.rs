@@ -20,15 +20,30 @@ const THREADED_WORKER_URL: &str = "./worker_mt_loader.js";
 
 /// Whether this page may use the threaded worker (`crossOriginIsolated`).
 pub fn threads_available() -> bool {
-    js_sys::Reflect::get(&js_sys::global(), &"crossOriginIsolated".into()).map(|v| v.is_truthy()).unwrap_or(false)
+    js_sys::Reflect::get(&js_sys::global(), &"crossOriginIsolated".into())
+        .map(|v| v.is_truthy())
+        .unwrap_or(false)
 }
 
 impl WorkerLink {
-    pub fn spawn(threaded: bool, on_message: Callback<FromWorker>, on_crash: Callback<String>) -> Result<WorkerLink, String> {
-        let worker = Worker::new(if threaded { THREADED_WORKER_URL } else { WORKER_URL }).map_err(|e| format!("could not start the worker: {e:?}"))?;
+    pub fn spawn(
+        threaded: bool,
+        on_message: Callback<FromWorker>,
+        on_crash: Callback<String>,
+    ) -> Result<WorkerLink, String> {
+        let worker = Worker::new(if threaded {
+            THREADED_WORKER_URL
+        } else {
+            WORKER_URL
+        })
+        .map_err(|e| format!("could not start the worker: {e:?}"))?;
         let crash = on_crash.clone();
         let on_msg = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-            match ev.data().as_string().map(|s| serde_json::from_str::<FromWorker>(&s)) {
+            match ev
+                .data()
+                .as_string()
+                .map(|s| serde_json::from_str::<FromWorker>(&s))
+            {
                 Some(Ok(msg)) => on_message.emit(msg),
                 Some(Err(e)) => crash.emit(format!("unreadable message from the worker: {e}")),
                 None => crash.emit("unreadable message from the worker".into()),
@@ -37,11 +52,19 @@ impl WorkerLink {
         let on_err = Closure::<dyn FnMut(ErrorEvent)>::new(move |ev: ErrorEvent| {
             ev.prevent_default();
             let what = ev.message();
-            on_crash.emit(if what.is_empty() { "the model worker stopped (out of memory?)".into() } else { format!("the model worker crashed: {what}") });
+            on_crash.emit(if what.is_empty() {
+                "the model worker stopped (out of memory?)".into()
+            } else {
+                format!("the model worker crashed: {what}")
+            });
         });
         worker.set_onmessage(Some(on_msg.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_err.as_ref().unchecked_ref()));
-        Ok(WorkerLink { worker, _on_message: on_msg, _on_error: on_err })
+        Ok(WorkerLink {
+            worker,
+            _on_message: on_msg,
+            _on_error: on_err,
+        })
     }
 
     pub fn send(&self, msg: &ToWorker) {

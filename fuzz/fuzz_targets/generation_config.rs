@@ -12,7 +12,10 @@ fuzz_target!(|text: &str| {
                 let _ = v.new_token_budget(1000);
             }
             // What we write reads back as the same config.
-            assert_eq!(GenerationConfig::from_json(&c.to_json()).expect("own output parses"), c);
+            assert_eq!(
+                GenerationConfig::from_json(&c.to_json()).expect("own output parses"),
+                c
+            );
         }
         Err(e) => assert!(!e.message.is_empty()),
     }

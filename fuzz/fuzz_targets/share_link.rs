@@ -6,7 +6,10 @@ use ntl_protocol::share;
 
 fuzz_target!(|link: &str| {
     match share::decode(link) {
-        Ok(s) => assert_eq!(share::decode(&share::encode(&s)).expect("own links decode"), s),
+        Ok(s) => assert_eq!(
+            share::decode(&share::encode(&s)).expect("own links decode"),
+            s
+        ),
         Err(e) => assert!(!e.0.is_empty()),
     }
 });

@@ -16,7 +16,12 @@ pub struct Props {
     pub on_json: Callback<String>,
 }
 
-const MODES: [(Mode, &str); 4] = [(Mode::Greedy, "greedy"), (Mode::Sample, "sample"), (Mode::Beam, "beam search"), (Mode::Contrastive, "contrastive")];
+const MODES: [(Mode, &str); 4] = [
+    (Mode::Greedy, "greedy"),
+    (Mode::Sample, "sample"),
+    (Mode::Beam, "beam search"),
+    (Mode::Contrastive, "contrastive"),
+];
 
 #[function_component(ConfigEditor)]
 pub fn config_editor(p: &Props) -> Html {

@@ -33,11 +33,15 @@ pub fn draft_field(p: &Props) -> Html {
     }
     let oninput = {
         let draft = draft.clone();
-        Callback::from(move |e: InputEvent| draft.set(Some(e.target_unchecked_into::<HtmlInputElement>().value())))
+        Callback::from(move |e: InputEvent| {
+            draft.set(Some(e.target_unchecked_into::<HtmlInputElement>().value()))
+        })
     };
     // The draft stays until the committed value changes: a refused value
     // stays visible next to its error instead of snapping back.
-    let onchange = p.on_commit.reform(|e: Event| e.target_unchecked_into::<HtmlInputElement>().value());
+    let onchange = p
+        .on_commit
+        .reform(|e: Event| e.target_unchecked_into::<HtmlInputElement>().value());
     let value = (*draft).clone().unwrap_or_else(|| p.value.clone());
     if p.multiline {
         html! { <textarea data-knob={p.knob.clone()} data-testid={p.testid.clone()} rows={p.rows.to_string()} {value} {oninput} {onchange} /> }

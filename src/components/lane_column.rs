@@ -3,8 +3,8 @@
 use super::config_editor::ConfigEditor;
 use super::lane_text::LaneText;
 use super::plots::LANE_COLORS;
-use crate::lane_result::LaneResult;
 use crate::lane_config::LaneConfig;
+use crate::lane_result::LaneResult;
 use ntl_decoding::warnings::config_warnings;
 use ntl_decoding::{ConfigError, Mode};
 use yew::prelude::*;
@@ -28,13 +28,29 @@ pub struct Props {
 
 #[function_component(LaneColumn)]
 pub fn lane_column(p: &Props) -> Html {
-    let warnings = p.config.config().map(|c| config_warnings(&c)).unwrap_or_default();
-    let run_notes = p.result.as_ref().filter(|r| r.stop.is_some()).map(LaneResult::run_warnings).unwrap_or_default();
+    let warnings = p
+        .config
+        .config()
+        .map(|c| config_warnings(&c))
+        .unwrap_or_default();
+    let run_notes = p
+        .result
+        .as_ref()
+        .filter(|r| r.stop.is_some())
+        .map(LaneResult::run_warnings)
+        .unwrap_or_default();
     let status = match &p.result {
         None => "not run yet".to_string(),
         Some(r) => {
-            let mode = if r.mode.is_empty() { p.config.mode().as_str().to_string() } else { r.mode.clone() };
-            let speed = r.tokens_per_s().map(|t| format!(" · {t:.1} tokens/s")).unwrap_or_default();
+            let mode = if r.mode.is_empty() {
+                p.config.mode().as_str().to_string()
+            } else {
+                r.mode.clone()
+            };
+            let speed = r
+                .tokens_per_s()
+                .map(|t| format!(" · {t:.1} tokens/s"))
+                .unwrap_or_default();
             let state = match r.stop {
                 Some(s) => format!("stopped: {}", s.as_str()),
                 None => "running…".into(),

@@ -1,8 +1,8 @@
 //! A lane's generated text: each token a span tinted by how likely it was,
 //! clickable to open its step's table.
 
-use crate::lane_result::LaneResult;
 use crate::format;
+use crate::lane_result::LaneResult;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -1,8 +1,8 @@
 //! Which model is in use, how far its download is, and how to pick another.
 
 use crate::app::ModelState;
-use crate::model_files::read_model_files;
 use crate::format;
+use crate::model_files::read_model_files;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -31,8 +31,15 @@ Results are identical either way; only the speed differs.";
 pub fn model_panel(p: &Props) -> Html {
     let status = match &p.model {
         ModelState::Starting => html! { <span>{ "Starting the model worker…" }</span> },
-        ModelState::Loading { label, file, loaded, total } => {
-            let pct = total.filter(|t| *t > 0).map(|t| (*loaded as f64 / t as f64 * 100.0).min(100.0));
+        ModelState::Loading {
+            label,
+            file,
+            loaded,
+            total,
+        } => {
+            let pct = total
+                .filter(|t| *t > 0)
+                .map(|t| (*loaded as f64 / t as f64 * 100.0).min(100.0));
             html! {
                 <span class="loading">
                     { format!("Loading {label}: {file} ") }
@@ -41,7 +48,12 @@ pub fn model_panel(p: &Props) -> Html {
                 </span>
             }
         }
-        ModelState::Ready { info, label, load_ms, threads } => html! {
+        ModelState::Ready {
+            info,
+            label,
+            load_ms,
+            threads,
+        } => html! {
             <span class="ready">
                 <strong>{ label.clone() }</strong>
                 { format!(" · {:.1} M parameters · {} layers · {} heads · {} wide · {} positions · {} · {} · loaded in {:.1} s · ",
@@ -68,16 +80,23 @@ pub fn model_panel(p: &Props) -> Html {
     };
     let on_hub_input = {
         let cb = p.on_hub_input.clone();
-        Callback::from(move |e: InputEvent| cb.emit(e.target_unchecked_into::<HtmlInputElement>().value()))
+        Callback::from(move |e: InputEvent| {
+            cb.emit(e.target_unchecked_into::<HtmlInputElement>().value())
+        })
     };
     let on_files = {
         let cb = p.on_files.clone();
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            let files: Vec<web_sys::File> = input.files().map(|l| (0..l.length()).filter_map(|i| l.get(i)).collect()).unwrap_or_default();
+            let files: Vec<web_sys::File> = input
+                .files()
+                .map(|l| (0..l.length()).filter_map(|i| l.get(i)).collect())
+                .unwrap_or_default();
             input.set_value("");
             let cb = cb.clone();
-            wasm_bindgen_futures::spawn_local(async move { cb.emit(read_model_files(files).await) });
+            wasm_bindgen_futures::spawn_local(
+                async move { cb.emit(read_model_files(files).await) },
+            );
         })
     };
     let on_drop = {
@@ -90,7 +109,9 @@ pub fn model_panel(p: &Props) -> Html {
                 .map(|l| (0..l.length()).filter_map(|i| l.get(i)).collect())
                 .unwrap_or_default();
             let cb = cb.clone();
-            wasm_bindgen_futures::spawn_local(async move { cb.emit(read_model_files(files).await) });
+            wasm_bindgen_futures::spawn_local(
+                async move { cb.emit(read_model_files(files).await) },
+            );
         })
     };
     let busy = matches!(p.model, ModelState::Loading { .. } | ModelState::Starting);
@@ -125,4 +146,3 @@ pub fn model_panel(p: &Props) -> Html {
         </section>
     }
 }
-

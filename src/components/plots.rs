@@ -25,10 +25,34 @@ struct Metric {
 }
 
 const METRICS: [Metric; 4] = [
-    Metric { title: "entropy after the knobs (nats)", value: |s| s.entropy as f64, log: false, fmt: |v| format!("{v:.2}"), cap: None },
-    Metric { title: "probability of the chosen token", value: |s| s.chosen_prob as f64, log: false, fmt: |v| format!("{:.0}%", v * 100.0), cap: Some(1.0) },
-    Metric { title: "tokens for 90% of the model's mass", value: |s| s.nucleus[1] as f64, log: true, fmt: |v| format!("{v:.0}"), cap: None },
-    Metric { title: "tokens kept by the knobs", value: |s| s.kept as f64, log: true, fmt: |v| format!("{v:.0}"), cap: None },
+    Metric {
+        title: "entropy after the knobs (nats)",
+        value: |s| s.entropy as f64,
+        log: false,
+        fmt: |v| format!("{v:.2}"),
+        cap: None,
+    },
+    Metric {
+        title: "probability of the chosen token",
+        value: |s| s.chosen_prob as f64,
+        log: false,
+        fmt: |v| format!("{:.0}%", v * 100.0),
+        cap: Some(1.0),
+    },
+    Metric {
+        title: "tokens for 90% of the model's mass",
+        value: |s| s.nucleus[1] as f64,
+        log: true,
+        fmt: |v| format!("{v:.0}"),
+        cap: None,
+    },
+    Metric {
+        title: "tokens kept by the knobs",
+        value: |s| s.kept as f64,
+        log: true,
+        fmt: |v| format!("{v:.0}"),
+        cap: None,
+    },
 ];
 
 const W: f64 = 320.0;
@@ -51,7 +75,15 @@ fn chart(m: &Metric, results: &[Option<LaneResult>], on_select: &Callback<(usize
     let hi = tr(max_value);
     let hi = if hi <= 0.0 { 1.0 } else { hi * 1.05 };
     let hi = m.cap.map_or(hi, |c| hi.min(tr(c)));
-    let x = |i: usize| PAD_L + (W - PAD_L - PAD_R) * if max_steps > 1 { i as f64 / (max_steps - 1) as f64 } else { 0.5 };
+    let x = |i: usize| {
+        PAD_L
+            + (W - PAD_L - PAD_R)
+                * if max_steps > 1 {
+                    i as f64 / (max_steps - 1) as f64
+                } else {
+                    0.5
+                }
+    };
     let y = |v: f64| PAD_T + (H - PAD_T - PAD_B) * (1.0 - tr(v) / hi);
     // The axis top is padded; its label names the largest value plotted.
     let top_label = (m.fmt)(max_value);
@@ -91,7 +123,10 @@ fn chart(m: &Metric, results: &[Option<LaneResult>], on_select: &Callback<(usize
 
 #[function_component(Plots)]
 pub fn plots(p: &Props) -> Html {
-    if p.results.iter().all(|r| r.as_ref().is_none_or(|r| r.steps.is_empty())) {
+    if p.results
+        .iter()
+        .all(|r| r.as_ref().is_none_or(|r| r.steps.is_empty()))
+    {
         return html! {};
     }
     html! {

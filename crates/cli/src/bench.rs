@@ -28,7 +28,10 @@ fn lane(json: &str) -> LaneRequest {
     let mut v: serde_json::Value = serde_json::from_str(json).expect("lane json");
     v["max_new_tokens"] = NEW_TOKENS.into();
     v["min_new_tokens"] = NEW_TOKENS.into();
-    LaneRequest { config: GenerationConfig::from_value(v).expect("lane config"), forced_ids: None }
+    LaneRequest {
+        config: GenerationConfig::from_value(v).expect("lane config"),
+        forced_ids: None,
+    }
 }
 
 /// Splitmix64: reproducible weights without pulling an RNG crate in.
@@ -46,7 +49,10 @@ impl Mix {
 
 fn make_checkpoint(out: &Path, tokenizer: &Path) -> Result<(), String> {
     let (v, p, d, layers) = (50257usize, 1024usize, 768usize, 6usize);
-    let mut shapes: Vec<(String, Vec<usize>)> = vec![("wte.weight".into(), vec![v, d]), ("wpe.weight".into(), vec![p, d])];
+    let mut shapes: Vec<(String, Vec<usize>)> = vec![
+        ("wte.weight".into(), vec![v, d]),
+        ("wpe.weight".into(), vec![p, d]),
+    ];
     for l in 0..layers {
         for (name, shape) in [
             ("ln_1.weight", vec![d]),
@@ -74,31 +80,51 @@ fn make_checkpoint(out: &Path, tokenizer: &Path) -> Result<(), String> {
             let n: usize = shape.iter().product();
             // LayerNorm gains of 1 keep activations in a sane range.
             let ones = name.contains("ln_") && name.ends_with("weight");
-            (0..n).flat_map(|_| if ones { 1.0f32 } else { rng.next() }.to_le_bytes()).collect()
+            (0..n)
+                .flat_map(|_| if ones { 1.0f32 } else { rng.next() }.to_le_bytes())
+                .collect()
         })
         .collect();
     let views: Vec<(String, safetensors::tensor::TensorView)> = shapes
         .iter()
         .zip(&data)
-        .map(|((n, s), bytes)| (n.clone(), safetensors::tensor::TensorView::new(safetensors::Dtype::F32, s.clone(), bytes).expect("view")))
+        .map(|((n, s), bytes)| {
+            (
+                n.clone(),
+                safetensors::tensor::TensorView::new(safetensors::Dtype::F32, s.clone(), bytes)
+                    .expect("view"),
+            )
+        })
         .collect();
     std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
-    safetensors::serialize_to_file(views, None, &out.join("model.safetensors")).map_err(|e| e.to_string())?;
+    safetensors::serialize_to_file(views, None, &out.join("model.safetensors"))
+        .map_err(|e| e.to_string())?;
     let config = serde_json::json!({
         "model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "vocab_size": v, "n_positions": p, "n_ctx": p,
         "n_embd": d, "n_layer": layers, "n_head": 12, "layer_norm_epsilon": 1e-5, "activation_function": "gelu_new",
         "bos_token_id": 50256, "eos_token_id": 50256, "tie_word_embeddings": true,
         "_comment": "random weights with distilgpt2's exact shapes, for speed measurements only"
     });
-    std::fs::write(out.join("config.json"), serde_json::to_vec_pretty(&config).expect("json")).map_err(|e| e.to_string())?;
-    std::fs::copy(tokenizer, out.join("tokenizer.json")).map_err(|e| format!("{}: {e}", tokenizer.display()))?;
+    std::fs::write(
+        out.join("config.json"),
+        serde_json::to_vec_pretty(&config).expect("json"),
+    )
+    .map_err(|e| e.to_string())?;
+    std::fs::copy(tokenizer, out.join("tokenizer.json"))
+        .map_err(|e| format!("{}: {e}", tokenizer.display()))?;
     Ok(())
 }
 
 /// Peak resident memory of this process, from the kernel (Linux).
 fn peak_rss_bytes() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let kb: u64 = status.lines().find(|l| l.starts_with("VmHWM:"))?.split_whitespace().nth(1)?.parse().ok()?;
+    let kb: u64 = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
     Some(kb * 1024)
 }
 
@@ -109,7 +135,11 @@ struct Timing {
 }
 
 fn timed(engine: &Engine, lanes: Vec<LaneRequest>) -> Timing {
-    let req = RunRequest { prompt: PROMPT.into(), lanes, ..Default::default() };
+    let req = RunRequest {
+        prompt: PROMPT.into(),
+        lanes,
+        ..Default::default()
+    };
     let start = Instant::now();
     let mut first = None;
     let doc = engine
@@ -120,32 +150,53 @@ fn timed(engine: &Engine, lanes: Vec<LaneRequest>) -> Timing {
             ControlFlow::Continue(())
         })
         .expect("benchmark run");
-    Timing { first_token_ms: first.unwrap_or(0.0), total_ms: start.elapsed().as_secs_f64() * 1e3, tokens: doc.runs.iter().map(|r| r.token_ids.len()).sum() }
+    Timing {
+        first_token_ms: first.unwrap_or(0.0),
+        total_ms: start.elapsed().as_secs_f64() * 1e3,
+        tokens: doc.runs.iter().map(|r| r.token_ids.len()).sum(),
+    }
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     let n = v.len();
-    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
 }
 
 fn run(dir: &Path, runs: usize) -> Result<serde_json::Value, String> {
-    let read = |n: &str| std::fs::read(dir.join(n)).map_err(|e| format!("{}: {e}", dir.join(n).display()));
-    let (config, weights, tokenizer) = (read("config.json")?, read("model.safetensors")?, read("tokenizer.json")?);
+    let read =
+        |n: &str| std::fs::read(dir.join(n)).map_err(|e| format!("{}: {e}", dir.join(n).display()));
+    let (config, weights, tokenizer) = (
+        read("config.json")?,
+        read("model.safetensors")?,
+        read("tokenizer.json")?,
+    );
     let weight_bytes = weights.len() as u64;
     let mut load = vec![];
     let mut engine = None;
     for _ in 0..runs.min(3) {
         drop(engine.take());
         let t = Instant::now();
-        engine = Some(Engine::load(ModelFiles { config: &config, weights: &weights, tokenizer: &tokenizer }).map_err(|e| e.to_string())?);
+        engine = Some(
+            Engine::load(ModelFiles {
+                config: &config,
+                weights: &weights,
+                tokenizer: &tokenizer,
+            })
+            .map_err(|e| e.to_string())?,
+        );
         load.push(t.elapsed().as_secs_f64() * 1e3);
     }
     drop((config, weights, tokenizer));
     let engine = engine.expect("loaded");
     let four: Vec<LaneRequest> = LANES.iter().map(|l| lane(l)).collect();
     let _warm = timed(&engine, vec![lane(LANES[0])]);
-    let (mut one_total, mut one_first, mut four_total, mut four_first, mut four_tokens) = (vec![], vec![], vec![], vec![], 0);
+    let (mut one_total, mut one_first, mut four_total, mut four_first, mut four_tokens) =
+        (vec![], vec![], vec![], vec![], 0);
     for _ in 0..runs {
         let t1 = timed(&engine, vec![lane(LANES[0])]);
         one_total.push(t1.total_ms);

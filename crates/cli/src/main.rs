@@ -35,7 +35,16 @@ struct Args {
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut model = None;
     let mut prompt = None;
-    let mut a = Args { model: PathBuf::new(), prompt: String::new(), configs: vec![], force_ids: None, force_text: None, top: 20, shared_seed: None, json: false };
+    let mut a = Args {
+        model: PathBuf::new(),
+        prompt: String::new(),
+        configs: vec![],
+        force_ids: None,
+        force_text: None,
+        top: 20,
+        shared_seed: None,
+        json: false,
+    };
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
         match flag.as_str() {
@@ -46,13 +55,27 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
                 let v = value("--force-ids")?;
                 let ids = v
                     .split(',')
-                    .map(|s| s.trim().parse::<u32>().map_err(|_| format!("--force-ids: `{s}` is not a token id")))
+                    .map(|s| {
+                        s.trim()
+                            .parse::<u32>()
+                            .map_err(|_| format!("--force-ids: `{s}` is not a token id"))
+                    })
                     .collect::<Result<Vec<_>, _>>()?;
                 a.force_ids = Some(ids);
             }
             "--force-text" => a.force_text = Some(value("--force-text")?),
-            "--top" => a.top = value("--top")?.parse().map_err(|_| "--top needs a whole number".to_string())?,
-            "--shared-seed" => a.shared_seed = Some(value("--shared-seed")?.parse().map_err(|_| "--shared-seed needs a whole number".to_string())?),
+            "--top" => {
+                a.top = value("--top")?
+                    .parse()
+                    .map_err(|_| "--top needs a whole number".to_string())?
+            }
+            "--shared-seed" => {
+                a.shared_seed = Some(
+                    value("--shared-seed")?
+                        .parse()
+                        .map_err(|_| "--shared-seed needs a whole number".to_string())?,
+                )
+            }
             "--json" => a.json = true,
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument `{other}`\n{USAGE}")),
@@ -74,21 +97,49 @@ fn read(dir: &std::path::Path, name: &str) -> Result<Vec<u8>, String> {
 fn run(args: Args) -> Result<(), String> {
     let mut lanes = Vec::new();
     for (i, text) in args.configs.iter().enumerate() {
-        let config = GenerationConfig::from_json(text).map_err(|e| format!("--config #{}: {e}", i + 1))?;
-        lanes.push(LaneRequest { config, forced_ids: None });
+        let config =
+            GenerationConfig::from_json(text).map_err(|e| format!("--config #{}: {e}", i + 1))?;
+        lanes.push(LaneRequest {
+            config,
+            forced_ids: None,
+        });
     }
     if lanes.is_empty() {
-        lanes.push(LaneRequest { config: GenerationConfig::default(), forced_ids: None });
+        lanes.push(LaneRequest {
+            config: GenerationConfig::default(),
+            forced_ids: None,
+        });
     }
-    let (config, weights, tokenizer) = (read(&args.model, "config.json")?, read(&args.model, "model.safetensors")?, read(&args.model, "tokenizer.json")?);
-    let engine = Engine::load(ModelFiles { config: &config, weights: &weights, tokenizer: &tokenizer }).map_err(|e| e.to_string())?;
+    let (config, weights, tokenizer) = (
+        read(&args.model, "config.json")?,
+        read(&args.model, "model.safetensors")?,
+        read(&args.model, "tokenizer.json")?,
+    );
+    let engine = Engine::load(ModelFiles {
+        config: &config,
+        weights: &weights,
+        tokenizer: &tokenizer,
+    })
+    .map_err(|e| e.to_string())?;
     for l in &mut lanes {
         l.forced_ids = args.force_ids.clone();
     }
-    let req = RunRequest { prompt: args.prompt, lanes, top_n: args.top, shared_seed: args.shared_seed, forced_text: args.force_text, ..Default::default() };
-    let doc = engine.run(&req, |_| ControlFlow::Continue(())).map_err(|e| e.to_string())?;
+    let req = RunRequest {
+        prompt: args.prompt,
+        lanes,
+        top_n: args.top,
+        shared_seed: args.shared_seed,
+        forced_text: args.force_text,
+        ..Default::default()
+    };
+    let doc = engine
+        .run(&req, |_| ControlFlow::Continue(()))
+        .map_err(|e| e.to_string())?;
     if args.json {
-        println!("{}", serde_json::to_string(&doc).map_err(|e| e.to_string())?);
+        println!(
+            "{}",
+            serde_json::to_string(&doc).map_err(|e| e.to_string())?
+        );
     } else {
         print!("{}", human(&doc));
     }
@@ -97,21 +148,38 @@ fn run(args: Args) -> Result<(), String> {
 
 /// Shows whitespace in a token the way the page does.
 fn visible(token: &str) -> String {
-    token.replace('\n', "\\n").replace('\t', "\\t").replace(' ', "␣")
+    token
+        .replace('\n', "\\n")
+        .replace('\t', "\\t")
+        .replace(' ', "␣")
 }
 
 fn human(doc: &Document) -> String {
     let mut out = String::new();
     if doc.prompt_cropped > 0 {
-        out += &format!("note: the prompt was cropped by {} tokens from the left to fit the context\n", doc.prompt_cropped);
+        out += &format!(
+            "note: the prompt was cropped by {} tokens from the left to fit the context\n",
+            doc.prompt_cropped
+        );
     }
     for (i, run) in doc.runs.iter().enumerate() {
-        out += &format!("== lane {} · {} · {} tokens · stop: {}\n", i + 1, run.mode, run.token_ids.len(), run.stop_reason.as_str());
+        out += &format!(
+            "== lane {} · {} · {} tokens · stop: {}\n",
+            i + 1,
+            run.mode,
+            run.token_ids.len(),
+            run.stop_reason.as_str()
+        );
         out += &format!("{}{}\n", doc.prompt, run.text);
         out += &lane_table(run);
         if run.sequences.len() > 1 || run.sequences.first().is_some_and(|s| s.score.is_some()) {
             for (k, s) in run.sequences.iter().enumerate() {
-                out += &format!("   sequence {} score {:.4}: {:?}\n", k + 1, s.score.unwrap_or(f32::NAN), s.text);
+                out += &format!(
+                    "   sequence {} score {:.4}: {:?}\n",
+                    k + 1,
+                    s.score.unwrap_or(f32::NAN),
+                    s.text
+                );
             }
         }
         out.push('\n');
@@ -120,7 +188,10 @@ fn human(doc: &Document) -> String {
 }
 
 fn lane_table(run: &Run) -> String {
-    let mut out = format!("   {:>4}  {:<16} {:>7} {:>7} {:>6} {:>7}  {}\n", "step", "token", "p raw", "p", "kept", "entropy", "runners-up");
+    let mut out = format!(
+        "   {:>4}  {:<16} {:>7} {:>7} {:>6} {:>7}  {}\n",
+        "step", "token", "p raw", "p", "kept", "entropy", "runners-up"
+    );
     for (s, step) in run.steps.iter().enumerate() {
         let others: Vec<String> = step
             .top

@@ -148,7 +148,10 @@ pub struct ConfigError {
 
 impl ConfigError {
     fn new(field: &str, message: impl Into<String>) -> Self {
-        ConfigError { field: Some(field.to_string()), message: message.into() }
+        ConfigError {
+            field: Some(field.to_string()),
+            message: message.into(),
+        }
     }
 }
 
@@ -217,38 +220,54 @@ pub struct ValidConfig {
 impl GenerationConfig {
     /// Parses a JSON object in `generation_config.json` form; missing fields take HF defaults.
     pub fn from_json(text: &str) -> Result<GenerationConfig, ConfigError> {
-        let value: serde_json::Value = serde_json::from_str(text)
-            .map_err(|e| ConfigError { field: None, message: format!("config is not valid JSON: {e}") })?;
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ConfigError {
+            field: None,
+            message: format!("config is not valid JSON: {e}"),
+        })?;
         Self::from_value(value)
     }
 
     pub fn from_value(value: serde_json::Value) -> Result<GenerationConfig, ConfigError> {
         let serde_json::Value::Object(mut map) = value else {
-            return Err(ConfigError { field: None, message: "config must be a JSON object of HF generation_config fields".into() });
+            return Err(ConfigError {
+                field: None,
+                message: "config must be a JSON object of HF generation_config fields".into(),
+            });
         };
         for key in IGNORED_KEYS {
             map.remove(*key);
         }
         // Report the first bad field by name, so a typo points at itself.
-        let defaults = serde_json::to_value(GenerationConfig::default()).expect("default config serialises");
+        let defaults =
+            serde_json::to_value(GenerationConfig::default()).expect("default config serialises");
         let known = defaults.as_object().expect("object");
         for key in map.keys() {
             if !known.contains_key(key) {
                 let hint = closest(key, known.keys().map(String::as_str))
                     .map(|k| format!("; did you mean `{k}`?"))
                     .unwrap_or_default();
-                return Err(ConfigError::new(key, format!("unknown generation config field `{key}`{hint}")));
+                return Err(ConfigError::new(
+                    key,
+                    format!("unknown generation config field `{key}`{hint}"),
+                ));
             }
         }
         for (key, v) in &map {
             let mut probe = known.clone();
             probe.insert(key.clone(), v.clone());
-            if let Err(e) = serde_json::from_value::<GenerationConfig>(serde_json::Value::Object(probe)) {
-                return Err(ConfigError::new(key, format!("`{key}`: {}", strip_serde_position(&e.to_string()))));
+            if let Err(e) =
+                serde_json::from_value::<GenerationConfig>(serde_json::Value::Object(probe))
+            {
+                return Err(ConfigError::new(
+                    key,
+                    format!("`{key}`: {}", strip_serde_position(&e.to_string())),
+                ));
             }
         }
-        serde_json::from_value(serde_json::Value::Object(map))
-            .map_err(|e| ConfigError { field: None, message: strip_serde_position(&e.to_string()) })
+        serde_json::from_value(serde_json::Value::Object(map)).map_err(|e| ConfigError {
+            field: None,
+            message: strip_serde_position(&e.to_string()),
+        })
     }
 
     pub fn to_json(&self) -> String {
@@ -277,13 +296,23 @@ impl GenerationConfig {
         let sampling = c.do_sample;
         let nonneg = |field: &str, v: Option<i64>| -> Result<Option<usize>, ConfigError> {
             match v {
-                Some(n) if n < 0 => Err(ConfigError::new(field, format!("`{field}` must be a non-negative integer, but is {n}"))),
+                Some(n) if n < 0 => Err(ConfigError::new(
+                    field,
+                    format!("`{field}` must be a non-negative integer, but is {n}"),
+                )),
                 Some(n) => Ok(Some(n as usize)),
                 None => Ok(None),
             }
         };
         let finite = |field: &str, v: f64| -> Result<(), ConfigError> {
-            if v.is_finite() { Ok(()) } else { Err(ConfigError::new(field, format!("`{field}` must be a finite number, but is {v}"))) }
+            if v.is_finite() {
+                Ok(())
+            } else {
+                Err(ConfigError::new(
+                    field,
+                    format!("`{field}` must be a finite number, but is {v}"),
+                ))
+            }
         };
         for (field, v) in [
             ("temperature", c.temperature),
@@ -301,21 +330,36 @@ impl GenerationConfig {
 
         let max_new_tokens = nonneg("max_new_tokens", c.max_new_tokens)?;
         if max_new_tokens == Some(0) {
-            return Err(ConfigError::new("max_new_tokens", "`max_new_tokens` must be greater than 0, but is 0"));
+            return Err(ConfigError::new(
+                "max_new_tokens",
+                "`max_new_tokens` must be greater than 0, but is 0",
+            ));
         }
         let max_length = nonneg("max_length", c.max_length)?;
         let min_new_tokens = nonneg("min_new_tokens", c.min_new_tokens)?.unwrap_or(0);
         let min_length = nonneg("min_length", Some(c.min_length))?.unwrap_or(0);
 
         if c.num_beams < 1 {
-            return Err(ConfigError::new("num_beams", format!("`num_beams` has to be a strictly positive integer, but is {}", c.num_beams)));
+            return Err(ConfigError::new(
+                "num_beams",
+                format!(
+                    "`num_beams` has to be a strictly positive integer, but is {}",
+                    c.num_beams
+                ),
+            ));
         }
         let num_beams = c.num_beams as usize;
         if num_beams > MAX_BEAMS {
             return Err(ConfigError::new("num_beams", format!("`num_beams` is {num_beams}; this page allows at most {MAX_BEAMS} beams per lane")));
         }
         if c.num_return_sequences < 1 {
-            return Err(ConfigError::new("num_return_sequences", format!("`num_return_sequences` has to be a strictly positive integer, but is {}", c.num_return_sequences)));
+            return Err(ConfigError::new(
+                "num_return_sequences",
+                format!(
+                    "`num_return_sequences` has to be a strictly positive integer, but is {}",
+                    c.num_return_sequences
+                ),
+            ));
         }
         let num_return_sequences = c.num_return_sequences as usize;
         if num_beams > 1 && sampling {
@@ -323,7 +367,10 @@ impl GenerationConfig {
         }
         if mode == Mode::Beam {
             if num_return_sequences > num_beams {
-                return Err(ConfigError::new("num_return_sequences", "`num_return_sequences` has to be smaller or equal to `num_beams`."));
+                return Err(ConfigError::new(
+                    "num_return_sequences",
+                    "`num_return_sequences` has to be smaller or equal to `num_beams`.",
+                ));
             }
         } else if num_return_sequences > 1 && !sampling {
             return Err(ConfigError::new("num_return_sequences", format!(
@@ -334,19 +381,34 @@ impl GenerationConfig {
         }
 
         if c.repetition_penalty <= 0.0 {
-            return Err(ConfigError::new("repetition_penalty", format!("`penalty` has to be a strictly positive float, but is {}", c.repetition_penalty)));
+            return Err(ConfigError::new(
+                "repetition_penalty",
+                format!(
+                    "`penalty` has to be a strictly positive float, but is {}",
+                    c.repetition_penalty
+                ),
+            ));
         }
-        let no_repeat_ngram_size = nonneg("no_repeat_ngram_size", Some(c.no_repeat_ngram_size))?.unwrap_or(0);
+        let no_repeat_ngram_size =
+            nonneg("no_repeat_ngram_size", Some(c.no_repeat_ngram_size))?.unwrap_or(0);
 
         let top_k = match c.top_k {
             None => 0,
-            Some(k) if k < 0 => return Err(ConfigError::new("top_k", format!("`top_k` has to be a strictly positive integer, but is {k}"))),
+            Some(k) if k < 0 => {
+                return Err(ConfigError::new(
+                    "top_k",
+                    format!("`top_k` has to be a strictly positive integer, but is {k}"),
+                ))
+            }
             Some(k) => k as usize,
         };
 
         if let Some(a) = c.penalty_alpha {
             if !(0.0..=1.0).contains(&a) {
-                return Err(ConfigError::new("penalty_alpha", format!("`penalty_alpha` has to be a float in the [0, 1] interval, but is {a}")));
+                return Err(ConfigError::new(
+                    "penalty_alpha",
+                    format!("`penalty_alpha` has to be a float in the [0, 1] interval, but is {a}"),
+                ));
             }
         }
 
@@ -359,30 +421,63 @@ impl GenerationConfig {
             )));
         }
         if c.temperature < 0.0 {
-            return Err(ConfigError::new("temperature", format!("`temperature` must not be negative, but is {}", c.temperature)));
+            return Err(ConfigError::new(
+                "temperature",
+                format!(
+                    "`temperature` must not be negative, but is {}",
+                    c.temperature
+                ),
+            ));
         }
         if !(c.top_p > 0.0 && c.top_p <= 1.0) {
-            return Err(ConfigError::new("top_p", format!("`top_p` has to be a float > 0 and <= 1, but is {}", c.top_p)));
+            return Err(ConfigError::new(
+                "top_p",
+                format!("`top_p` has to be a float > 0 and <= 1, but is {}", c.top_p),
+            ));
         }
         if let Some(p) = c.min_p {
             if !(0.0..=1.0).contains(&p) || !p.is_finite() {
-                return Err(ConfigError::new("min_p", format!("`min_p` has to be a float in the [0, 1] interval, but is {p}")));
+                return Err(ConfigError::new(
+                    "min_p",
+                    format!("`min_p` has to be a float in the [0, 1] interval, but is {p}"),
+                ));
             }
         }
         if !(c.typical_p > 0.0 && c.typical_p <= 1.0) {
-            return Err(ConfigError::new("typical_p", format!("`typical_p` has to be a float > 0 and <= 1, but is {}", c.typical_p)));
+            return Err(ConfigError::new(
+                "typical_p",
+                format!(
+                    "`typical_p` has to be a float > 0 and <= 1, but is {}",
+                    c.typical_p
+                ),
+            ));
         }
         if !(0.0..1.0).contains(&c.epsilon_cutoff) {
-            return Err(ConfigError::new("epsilon_cutoff", format!("`epsilon_cutoff` has to be a float > 0 and < 1, but is {}", c.epsilon_cutoff)));
+            return Err(ConfigError::new(
+                "epsilon_cutoff",
+                format!(
+                    "`epsilon_cutoff` has to be a float > 0 and < 1, but is {}",
+                    c.epsilon_cutoff
+                ),
+            ));
         }
         if !(0.0..1.0).contains(&c.eta_cutoff) {
-            return Err(ConfigError::new("eta_cutoff", format!("`eta_cutoff` has to be a float > 0 and < 1, but is {}", c.eta_cutoff)));
+            return Err(ConfigError::new(
+                "eta_cutoff",
+                format!(
+                    "`eta_cutoff` has to be a float > 0 and < 1, but is {}",
+                    c.eta_cutoff
+                ),
+            ));
         }
 
         let eos_token_ids = match &c.eos_token_id {
             None => vec![],
             Some(TokenIds::One(id)) => vec![token_id("eos_token_id", *id)?],
-            Some(TokenIds::Many(ids)) => ids.iter().map(|id| token_id("eos_token_id", *id)).collect::<Result<_, _>>()?,
+            Some(TokenIds::Many(ids)) => ids
+                .iter()
+                .map(|id| token_id("eos_token_id", *id))
+                .collect::<Result<_, _>>()?,
         };
         let stop_strings = match &c.stop_strings {
             None => vec![],
@@ -390,7 +485,10 @@ impl GenerationConfig {
             Some(Strings::Many(v)) => v.clone(),
         };
         if stop_strings.iter().any(String::is_empty) {
-            return Err(ConfigError::new("stop_strings", "`stop_strings` must not contain an empty string"));
+            return Err(ConfigError::new(
+                "stop_strings",
+                "`stop_strings` must not contain an empty string",
+            ));
         }
 
         Ok(ValidConfig {
@@ -444,7 +542,8 @@ impl ValidConfig {
     /// The minimum number of new tokens before eos may be chosen, from both
     /// `min_new_tokens` and `min_length` (which counts the prompt, as in HF).
     pub fn min_new_tokens_for(&self, prompt_len: usize) -> usize {
-        self.min_new_tokens.max(self.min_length.saturating_sub(prompt_len))
+        self.min_new_tokens
+            .max(self.min_length.saturating_sub(prompt_len))
     }
 
     pub fn is_sampling(&self) -> bool {
@@ -464,7 +563,12 @@ impl ValidConfig {
 }
 
 fn token_id(field: &str, id: i64) -> Result<u32, ConfigError> {
-    u32::try_from(id).map_err(|_| ConfigError::new(field, format!("`{field}` must hold non-negative token ids, but has {id}")))
+    u32::try_from(id).map_err(|_| {
+        ConfigError::new(
+            field,
+            format!("`{field}` must hold non-negative token ids, but has {id}"),
+        )
+    })
 }
 
 fn strip_serde_position(msg: &str) -> String {
@@ -489,7 +593,11 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for (i, ca) in a.chars().enumerate() {
         let mut cur = vec![i + 1];
         for (j, cb) in b.iter().enumerate() {
-            cur.push((prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1));
+            cur.push(
+                (prev[j] + usize::from(ca != *cb))
+                    .min(prev[j + 1] + 1)
+                    .min(cur[j] + 1),
+            );
         }
         prev = cur;
     }
@@ -513,20 +621,37 @@ mod tests {
 
     #[test]
     fn sampling_with_zero_temperature_is_rejected_with_hf_message() {
-        let e = GenerationConfig::from_json(r#"{"do_sample": true, "temperature": 0}"#).unwrap().validate().unwrap_err();
+        let e = GenerationConfig::from_json(r#"{"do_sample": true, "temperature": 0}"#)
+            .unwrap()
+            .validate()
+            .unwrap_err();
         assert_eq!(e.field.as_deref(), Some("temperature"));
-        assert!(e.message.contains("has to be a strictly positive float"), "{}", e.message);
+        assert!(
+            e.message.contains("has to be a strictly positive float"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
     fn greedy_with_several_return_sequences_is_an_error() {
-        let e = GenerationConfig::from_json(r#"{"num_return_sequences": 2}"#).unwrap().validate().unwrap_err();
-        assert!(e.message.contains("Greedy methods without beam search"), "{}", e.message);
+        let e = GenerationConfig::from_json(r#"{"num_return_sequences": 2}"#)
+            .unwrap()
+            .validate()
+            .unwrap_err();
+        assert!(
+            e.message.contains("Greedy methods without beam search"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
     fn more_return_sequences_than_beams_is_an_error() {
-        let e = GenerationConfig::from_json(r#"{"num_beams": 2, "num_return_sequences": 3}"#).unwrap().validate().unwrap_err();
+        let e = GenerationConfig::from_json(r#"{"num_beams": 2, "num_return_sequences": 3}"#)
+            .unwrap()
+            .validate()
+            .unwrap_err();
         assert_eq!(e.field.as_deref(), Some("num_return_sequences"));
     }
 
@@ -534,21 +659,31 @@ mod tests {
     fn typo_names_the_field_and_suggests_the_right_one() {
         let e = GenerationConfig::from_json(r#"{"temprature": 0.7}"#).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("temprature"));
-        assert!(e.message.contains("did you mean `temperature`"), "{}", e.message);
+        assert!(
+            e.message.contains("did you mean `temperature`"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
     fn wrong_type_names_the_field() {
         let e = GenerationConfig::from_json(r#"{"top_k": "fifty"}"#).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("top_k"));
-        let e = GenerationConfig::from_json(r#"{"top_k": -3}"#).unwrap().validate().unwrap_err();
+        let e = GenerationConfig::from_json(r#"{"top_k": -3}"#)
+            .unwrap()
+            .validate()
+            .unwrap_err();
         assert_eq!(e.field.as_deref(), Some("top_k"));
     }
 
     #[test]
     fn top_p_outside_unit_interval_is_rejected() {
         for p in ["0", "1.5", "-0.1"] {
-            let e = GenerationConfig::from_json(&format!(r#"{{"do_sample": true, "top_p": {p}}}"#)).unwrap().validate().unwrap_err();
+            let e = GenerationConfig::from_json(&format!(r#"{{"do_sample": true, "top_p": {p}}}"#))
+                .unwrap()
+                .validate()
+                .unwrap_err();
             assert_eq!(e.field.as_deref(), Some("top_p"), "top_p={p}");
         }
     }
@@ -565,7 +700,10 @@ mod tests {
             (r#"{"top_k": -1}"#, "top_k"),
             (r#"{"num_beams": 0}"#, "num_beams"),
             (r#"{"num_beams": 100000}"#, "num_beams"),
-            (r#"{"num_beams": 2, "num_return_sequences": 3}"#, "num_return_sequences"),
+            (
+                r#"{"num_beams": 2, "num_return_sequences": 3}"#,
+                "num_return_sequences",
+            ),
             (r#"{"temperature": "hot"}"#, "temperature"),
             (r#"{"temperature": null}"#, "temperature"),
             (r#"{"top_k": "NaN"}"#, "top_k"),
@@ -576,12 +714,17 @@ mod tests {
             (r#"{"eos_token_id": "."}"#, "eos_token_id"),
         ];
         for (json, field) in cases {
-            let e = GenerationConfig::from_json(json).and_then(|c| c.validate().map(|_| c)).expect_err(json);
+            let e = GenerationConfig::from_json(json)
+                .and_then(|c| c.validate().map(|_| c))
+                .expect_err(json);
             assert_eq!(e.field.as_deref(), Some(*field), "{json}: {e}");
             assert!(!e.message.is_empty());
         }
         // JSON has no NaN; a literal one is a parse error with a message, not a panic.
-        assert!(GenerationConfig::from_json(r#"{"temperature": NaN}"#).unwrap_err().message.contains("not valid JSON"));
+        assert!(GenerationConfig::from_json(r#"{"temperature": NaN}"#)
+            .unwrap_err()
+            .message
+            .contains("not valid JSON"));
         assert!(GenerationConfig::from_json("[1, 2]").is_err());
     }
 
@@ -592,7 +735,12 @@ mod tests {
         let text = r#"{"do_sample": true, "temperature": 888888888888888888888888888888888888888888888880.7, "top_p": 0, "eos_token_id": [13, 50256]}"#;
         let c = GenerationConfig::from_json(text).unwrap();
         assert_eq!(GenerationConfig::from_json(&c.to_json()).unwrap(), c);
-        for t in ["0.1", "0.7000000000000001", "1e-300", "2.2250738585072014e-308"] {
+        for t in [
+            "0.1",
+            "0.7000000000000001",
+            "1e-300",
+            "2.2250738585072014e-308",
+        ] {
             let c = GenerationConfig::from_json(&format!(r#"{{"temperature": {t}}}"#)).unwrap();
             assert_eq!(GenerationConfig::from_json(&c.to_json()).unwrap(), c, "{t}");
         }
@@ -603,7 +751,9 @@ mod tests {
         // Temperature with greedy: HF ignores it; we run and the page warns.
         let c = GenerationConfig::from_json(r#"{"temperature": 0.7, "top_p": 0.5}"#).unwrap();
         assert!(c.validate().is_ok());
-        assert!(crate::warnings::config_warnings(&c).iter().any(|w| w.field == "temperature"));
+        assert!(crate::warnings::config_warnings(&c)
+            .iter()
+            .any(|w| w.field == "temperature"));
     }
 
     #[test]
@@ -611,14 +761,22 @@ mod tests {
         let mode = |j: &str| GenerationConfig::from_json(j).unwrap().mode();
         assert_eq!(mode(r#"{"do_sample": true}"#), Mode::Sample);
         assert_eq!(mode(r#"{"num_beams": 4}"#), Mode::Beam);
-        assert_eq!(mode(r#"{"penalty_alpha": 0.6, "top_k": 4}"#), Mode::Contrastive);
+        assert_eq!(
+            mode(r#"{"penalty_alpha": 0.6, "top_k": 4}"#),
+            Mode::Contrastive
+        );
         assert_eq!(mode(r#"{"penalty_alpha": 0.6, "top_k": 1}"#), Mode::Greedy);
     }
 
     #[test]
     fn early_stopping_round_trips_all_three_forms() {
-        for (json, want) in [("false", EarlyStopping::Heuristic), ("true", EarlyStopping::Always), ("\"never\"", EarlyStopping::Never)] {
-            let c = GenerationConfig::from_json(&format!(r#"{{"early_stopping": {json}}}"#)).unwrap();
+        for (json, want) in [
+            ("false", EarlyStopping::Heuristic),
+            ("true", EarlyStopping::Always),
+            ("\"never\"", EarlyStopping::Never),
+        ] {
+            let c =
+                GenerationConfig::from_json(&format!(r#"{{"early_stopping": {json}}}"#)).unwrap();
             assert_eq!(c.early_stopping, want);
             assert_eq!(GenerationConfig::from_json(&c.to_json()).unwrap(), c);
         }
@@ -632,9 +790,15 @@ mod tests {
 
     #[test]
     fn max_length_counts_the_prompt() {
-        let v = GenerationConfig::from_json(r#"{"max_length": 30}"#).unwrap().validate().unwrap();
+        let v = GenerationConfig::from_json(r#"{"max_length": 30}"#)
+            .unwrap()
+            .validate()
+            .unwrap();
         assert_eq!(v.new_token_budget(7), 23);
-        let v = GenerationConfig::from_json(r#"{"min_length": 10}"#).unwrap().validate().unwrap();
+        let v = GenerationConfig::from_json(r#"{"min_length": 10}"#)
+            .unwrap()
+            .validate()
+            .unwrap();
         assert_eq!(v.min_new_tokens_for(7), 3);
     }
 }

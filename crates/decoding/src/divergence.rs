@@ -30,13 +30,19 @@ pub struct Divergence {
 /// Beam lanes are left out: their steps do not form one path. Lanes that were
 /// given their tokens (scoring a text) never diverge.
 pub fn first_divergence(paths: &[LanePath]) -> Option<Divergence> {
-    let paths: Vec<&LanePath> = paths.iter().filter(|p| p.mode != "beam" && !p.steps.iter().any(|s| s.beams.is_some())).collect();
+    let paths: Vec<&LanePath> = paths
+        .iter()
+        .filter(|p| p.mode != "beam" && !p.steps.iter().any(|s| s.beams.is_some()))
+        .collect();
     if paths.len() < 2 {
         return None;
     }
     let longest = paths.iter().map(|p| p.steps.len()).max()?;
     for i in 0..longest {
-        let here: Vec<(&LanePath, &Step)> = paths.iter().filter_map(|p| p.steps.get(i).map(|s| (*p, s))).collect();
+        let here: Vec<(&LanePath, &Step)> = paths
+            .iter()
+            .filter_map(|p| p.steps.get(i).map(|s| (*p, s)))
+            .collect();
         if here.len() < 2 {
             return None;
         }
@@ -47,8 +53,16 @@ pub fn first_divergence(paths: &[LanePath]) -> Option<Divergence> {
         let lanes = here
             .iter()
             .map(|(p, s)| {
-                let others = unique(here.iter().map(|(_, o)| (o.token_id, o.token.as_str())).filter(|&(t, _)| t != s.token_id));
-                LaneReason { lane: p.lane, token: s.token.clone(), reason: explain(p.mode, s, &others) }
+                let others = unique(
+                    here.iter()
+                        .map(|(_, o)| (o.token_id, o.token.as_str()))
+                        .filter(|&(t, _)| t != s.token_id),
+                );
+                LaneReason {
+                    lane: p.lane,
+                    token: s.token.clone(),
+                    reason: explain(p.mode, s, &others),
+                }
             })
             .collect();
         return Some(Divergence { step: i, lanes });
@@ -144,8 +158,18 @@ mod tests {
 
     fn step(id: u32, top: Vec<Candidate>, draw: Option<f64>, knobs: &[&str]) -> Step {
         let c = top.iter().find(|c| c.id == id).cloned().unwrap();
-        let mut funnel = vec![FunnelStage { name: "model".into(), kept: 10, removed_mass: 0.0, entropy: 1.0 }];
-        funnel.extend(knobs.iter().map(|k| FunnelStage { name: (*k).into(), kept: 5, removed_mass: 0.1, entropy: 0.5 }));
+        let mut funnel = vec![FunnelStage {
+            name: "model".into(),
+            kept: 10,
+            removed_mass: 0.0,
+            entropy: 1.0,
+        }];
+        funnel.extend(knobs.iter().map(|k| FunnelStage {
+            name: (*k).into(),
+            kept: 5,
+            removed_mass: 0.1,
+            entropy: 0.5,
+        }));
         Step {
             token_id: id,
             token: c.token.clone(),
@@ -168,60 +192,224 @@ mod tests {
     #[test]
     fn lanes_that_agree_throughout_do_not_diverge() {
         let s = vec![step(1, vec![cand(1, 0.6, 0.6, None)], None, &[])];
-        let p = [LanePath { lane: 0, mode: "greedy", steps: &s }, LanePath { lane: 1, mode: "greedy", steps: &s }];
+        let p = [
+            LanePath {
+                lane: 0,
+                mode: "greedy",
+                steps: &s,
+            },
+            LanePath {
+                lane: 1,
+                mode: "greedy",
+                steps: &s,
+            },
+        ];
         assert_eq!(first_divergence(&p), None);
     }
 
     #[test]
     fn divergence_names_the_knob_that_removed_the_other_lanes_token() {
         let same = step(1, vec![cand(1, 0.6, 0.6, None)], None, &[]);
-        let greedy = vec![same.clone(), step(2, vec![cand(2, 0.5, 0.5, None), cand(3, 0.1, 0.1, None)], None, &[])];
-        let sampled = vec![same, step(3, vec![cand(3, 0.1, 0.4, None), cand(2, 0.5, 0.0, Some("top_k"))], Some(0.3), &["top_k"])];
-        let d = first_divergence(&[LanePath { lane: 0, mode: "greedy", steps: &greedy }, LanePath { lane: 2, mode: "sample", steps: &sampled }]).unwrap();
+        let greedy = vec![
+            same.clone(),
+            step(
+                2,
+                vec![cand(2, 0.5, 0.5, None), cand(3, 0.1, 0.1, None)],
+                None,
+                &[],
+            ),
+        ];
+        let sampled = vec![
+            same,
+            step(
+                3,
+                vec![cand(3, 0.1, 0.4, None), cand(2, 0.5, 0.0, Some("top_k"))],
+                Some(0.3),
+                &["top_k"],
+            ),
+        ];
+        let d = first_divergence(&[
+            LanePath {
+                lane: 0,
+                mode: "greedy",
+                steps: &greedy,
+            },
+            LanePath {
+                lane: 2,
+                mode: "sample",
+                steps: &sampled,
+            },
+        ])
+        .unwrap();
         assert_eq!(d.step, 1);
         assert_eq!(d.lanes[0].lane, 0);
-        assert!(d.lanes[0].reason.contains("greedy takes the highest score"), "{}", d.lanes[0].reason);
+        assert!(
+            d.lanes[0].reason.contains("greedy takes the highest score"),
+            "{}",
+            d.lanes[0].reason
+        );
         assert_eq!(d.lanes[1].lane, 2);
-        assert!(d.lanes[1].reason.contains("`top_k` removed “t2”"), "{}", d.lanes[1].reason);
+        assert!(
+            d.lanes[1].reason.contains("`top_k` removed “t2”"),
+            "{}",
+            d.lanes[1].reason
+        );
     }
 
     #[test]
     fn a_draw_between_two_kept_tokens_is_blamed_on_the_random_draw() {
-        let a = vec![step(1, vec![cand(1, 0.5, 0.5, None), cand(2, 0.4, 0.4, None)], Some(0.1), &[])];
-        let b = vec![step(2, vec![cand(2, 0.4, 0.4, None), cand(1, 0.5, 0.5, None)], Some(0.9), &["temperature"])];
-        let d = first_divergence(&[LanePath { lane: 0, mode: "sample", steps: &a }, LanePath { lane: 1, mode: "sample", steps: &b }]).unwrap();
-        assert!(d.lanes.iter().all(|l| l.reason.contains("the random draw picked")), "{:?}", d);
+        let a = vec![step(
+            1,
+            vec![cand(1, 0.5, 0.5, None), cand(2, 0.4, 0.4, None)],
+            Some(0.1),
+            &[],
+        )];
+        let b = vec![step(
+            2,
+            vec![cand(2, 0.4, 0.4, None), cand(1, 0.5, 0.5, None)],
+            Some(0.9),
+            &["temperature"],
+        )];
+        let d = first_divergence(&[
+            LanePath {
+                lane: 0,
+                mode: "sample",
+                steps: &a,
+            },
+            LanePath {
+                lane: 1,
+                mode: "sample",
+                steps: &b,
+            },
+        ])
+        .unwrap();
+        assert!(
+            d.lanes
+                .iter()
+                .all(|l| l.reason.contains("the random draw picked")),
+            "{:?}",
+            d
+        );
     }
 
     #[test]
     fn a_penalty_that_lowered_the_model_favourite_is_named() {
-        let a = vec![step(1, vec![cand(1, 0.5, 0.5, None), cand(2, 0.4, 0.4, None)], None, &[])];
-        let b = vec![step(2, vec![cand(2, 0.4, 0.6, None), cand(1, 0.5, 0.3, None)], None, &["repetition_penalty"])];
-        let d = first_divergence(&[LanePath { lane: 0, mode: "greedy", steps: &a }, LanePath { lane: 1, mode: "greedy", steps: &b }]).unwrap();
-        assert!(d.lanes[1].reason.starts_with("repetition_penalty lowered “t1” below “t2”"), "{}", d.lanes[1].reason);
+        let a = vec![step(
+            1,
+            vec![cand(1, 0.5, 0.5, None), cand(2, 0.4, 0.4, None)],
+            None,
+            &[],
+        )];
+        let b = vec![step(
+            2,
+            vec![cand(2, 0.4, 0.6, None), cand(1, 0.5, 0.3, None)],
+            None,
+            &["repetition_penalty"],
+        )];
+        let d = first_divergence(&[
+            LanePath {
+                lane: 0,
+                mode: "greedy",
+                steps: &a,
+            },
+            LanePath {
+                lane: 1,
+                mode: "greedy",
+                steps: &b,
+            },
+        ])
+        .unwrap();
+        assert!(
+            d.lanes[1]
+                .reason
+                .starts_with("repetition_penalty lowered “t1” below “t2”"),
+            "{}",
+            d.lanes[1].reason
+        );
     }
 
     #[test]
     fn beam_lanes_are_left_out() {
         let a = vec![step(1, vec![cand(1, 0.5, 0.5, None)], None, &[])];
         let b = vec![step(2, vec![cand(2, 0.5, 0.5, None)], None, &[])];
-        assert_eq!(first_divergence(&[LanePath { lane: 0, mode: "greedy", steps: &a }, LanePath { lane: 1, mode: "beam", steps: &b }]), None);
+        assert_eq!(
+            first_divergence(&[
+                LanePath {
+                    lane: 0,
+                    mode: "greedy",
+                    steps: &a
+                },
+                LanePath {
+                    lane: 1,
+                    mode: "beam",
+                    steps: &b
+                }
+            ]),
+            None
+        );
     }
 
     #[test]
     fn a_token_missing_from_a_table_that_holds_every_kept_token_was_removed() {
-        let a = vec![step(1, vec![cand(1, 0.5, 0.5, None), cand(2, 0.3, 0.3, None)], None, &[])];
-        let mut s = step(2, vec![cand(2, 0.3, 1.0, None), cand(3, 0.2, 0.0, Some("top_k"))], Some(0.5), &["top_k"]);
+        let a = vec![step(
+            1,
+            vec![cand(1, 0.5, 0.5, None), cand(2, 0.3, 0.3, None)],
+            None,
+            &[],
+        )];
+        let mut s = step(
+            2,
+            vec![cand(2, 0.3, 1.0, None), cand(3, 0.2, 0.0, Some("top_k"))],
+            Some(0.5),
+            &["top_k"],
+        );
         s.kept = 1;
-        let d = first_divergence(&[LanePath { lane: 0, mode: "greedy", steps: &a }, LanePath { lane: 1, mode: "sample", steps: &[s] }]).unwrap();
-        assert_eq!(d.lanes[1].reason, "the knobs (top_k) removed “t1”: this lane kept only 1 token");
+        let d = first_divergence(&[
+            LanePath {
+                lane: 0,
+                mode: "greedy",
+                steps: &a,
+            },
+            LanePath {
+                lane: 1,
+                mode: "sample",
+                steps: &[s],
+            },
+        ])
+        .unwrap();
+        assert_eq!(
+            d.lanes[1].reason,
+            "the knobs (top_k) removed “t1”: this lane kept only 1 token"
+        );
     }
 
     #[test]
     fn a_token_outside_the_table_is_named_with_the_tables_floor() {
-        let a = vec![step(1, vec![cand(1, 0.5, 0.5, None), cand(2, 0.3, 0.3, None)], None, &[])];
-        let b = vec![step(9, vec![cand(9, 0.01, 0.02, None)], Some(0.5), &["temperature"])];
-        let d = first_divergence(&[LanePath { lane: 0, mode: "greedy", steps: &a }, LanePath { lane: 1, mode: "sample", steps: &b }]).unwrap();
+        let a = vec![step(
+            1,
+            vec![cand(1, 0.5, 0.5, None), cand(2, 0.3, 0.3, None)],
+            None,
+            &[],
+        )];
+        let b = vec![step(
+            9,
+            vec![cand(9, 0.01, 0.02, None)],
+            Some(0.5),
+            &["temperature"],
+        )];
+        let d = first_divergence(&[
+            LanePath {
+                lane: 0,
+                mode: "greedy",
+                steps: &a,
+            },
+            LanePath {
+                lane: 1,
+                mode: "sample",
+                steps: &b,
+            },
+        ])
+        .unwrap();
         assert_eq!(d.lanes[0].reason, "“t9” was not even among this lane's top 2 (p below 30.0%); “t1” scored highest at 50.0%");
     }
 }

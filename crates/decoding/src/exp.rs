@@ -65,12 +65,18 @@ pub fn exp_shifted(x: &[f32], shift: f32, out: &mut [f32]) {
     let c = |v: f32| f32x4_splat(v);
     for q in 0..quads {
         // SAFETY: `q * 4 + 3 < n <= len` of both slices.
-        let v = f32x4_sub(unsafe { v128_load(x.as_ptr().add(q * 4) as *const v128) }, sh);
+        let v = f32x4_sub(
+            unsafe { v128_load(x.as_ptr().add(q * 4) as *const v128) },
+            sh,
+        );
         // pmin/pmax are one x86 instruction each; min/max's NaN and signed-zero
         // rules cost several, and NaN is put back by the last select anyway.
         let xc = f32x4_pmin(f32x4_pmax(v, lo), hi);
         let nf = f32x4_sub(f32x4_add(f32x4_mul(xc, c(LOG2E)), c(ROUNDER)), c(ROUNDER));
-        let r = f32x4_sub(f32x4_sub(xc, f32x4_mul(nf, c(LN2_HI))), f32x4_mul(nf, c(LN2_LO)));
+        let r = f32x4_sub(
+            f32x4_sub(xc, f32x4_mul(nf, c(LN2_HI))),
+            f32x4_mul(nf, c(LN2_LO)),
+        );
         let mut p = c(1.987_569_1e-4);
         p = f32x4_add(f32x4_mul(p, r), c(1.398_199_9e-3));
         p = f32x4_add(f32x4_mul(p, r), c(8.333_452e-3));

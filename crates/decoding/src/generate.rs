@@ -27,14 +27,25 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { top_n: 20, shared_seed: None }
+        Options {
+            top_n: 20,
+            shared_seed: None,
+        }
     }
 }
 
 /// Streamed while the loop runs.
 pub enum Event<'a> {
-    Step { lane: usize, step: &'a Step, index: usize, text: String },
-    LaneDone { lane: usize, reason: StopReason },
+    Step {
+        lane: usize,
+        step: &'a Step,
+        index: usize,
+        text: String,
+    },
+    LaneDone {
+        lane: usize,
+        reason: StopReason,
+    },
 }
 
 /// A prompt ready for the model: never empty, never longer than the context.
@@ -50,15 +61,24 @@ pub struct Prompt {
 /// `max_new_tokens` (at most half the context), as a `block_size` crop does.
 pub fn prepare_prompt(ids: &[u32], bos: u32, n_positions: usize, max_new_tokens: usize) -> Prompt {
     if ids.is_empty() {
-        return Prompt { ids: vec![bos], cropped: 0 };
+        return Prompt {
+            ids: vec![bos],
+            cropped: 0,
+        };
     }
     if ids.len() < n_positions {
-        return Prompt { ids: ids.to_vec(), cropped: 0 };
+        return Prompt {
+            ids: ids.to_vec(),
+            cropped: 0,
+        };
     }
     let room = max_new_tokens.clamp(1, (n_positions / 2).max(1));
     let keep = n_positions.saturating_sub(room).max(1);
     let cropped = ids.len() - keep;
-    Prompt { ids: ids[cropped..].to_vec(), cropped }
+    Prompt {
+        ids: ids[cropped..].to_vec(),
+        cropped,
+    }
 }
 
 /// A run in progress. `advance` does one step of every lane and one batched
@@ -83,7 +103,13 @@ pub struct Generation<M: LanguageModel> {
 
 impl<M: LanguageModel> Generation<M> {
     /// Runs the prompt once; every lane starts from that one row.
-    pub fn start(model: M, vocab: Arc<Vocab>, prompt: &[u32], lanes: Vec<LaneSpec>, opts: &Options) -> Result<Self, ModelError> {
+    pub fn start(
+        model: M,
+        vocab: Arc<Vocab>,
+        prompt: &[u32],
+        lanes: Vec<LaneSpec>,
+        opts: &Options,
+    ) -> Result<Self, ModelError> {
         if prompt.is_empty() || prompt.len() >= model.n_positions() {
             return Err(ModelError(format!(
                 "the prompt must hold 1 to {} tokens; prepare it with prepare_prompt",
@@ -92,8 +118,16 @@ impl<M: LanguageModel> Generation<M> {
         }
         let pre = model.prefill(prompt)?;
         let h = model.hidden_size();
-        let env = LaneEnv { vocab: &vocab, prompt, n_positions: model.n_positions(), top_n: opts.top_n };
-        let lanes: Vec<Box<dyn Lane>> = lanes.into_iter().map(|s| lane_for(s.config, s.forced, &pre.hidden, &env)).collect();
+        let env = LaneEnv {
+            vocab: &vocab,
+            prompt,
+            n_positions: model.n_positions(),
+            top_n: opts.top_n,
+        };
+        let lanes: Vec<Box<dyn Lane>> = lanes
+            .into_iter()
+            .map(|s| lane_for(s.config, s.forced, &pre.hidden, &env))
+            .collect();
         let last = pre.hidden.len() / h - 1;
         let n = lanes.len();
         Ok(Generation {
@@ -116,12 +150,29 @@ impl<M: LanguageModel> Generation<M> {
     /// One step of every active lane, then the next batched forward pass.
     /// Returns whether any lane is still running. A `Break` from `on_event`
     /// cancels every lane at once.
-    pub fn advance(&mut self, on_event: &mut impl FnMut(Event) -> ControlFlow<()>) -> Result<bool, ModelError> {
+    pub fn advance(
+        &mut self,
+        on_event: &mut impl FnMut(Event) -> ControlFlow<()>,
+    ) -> Result<bool, ModelError> {
         let (v, h) = (self.model.vocab_size(), self.model.hidden_size());
-        let env = LaneEnv { vocab: &self.vocab, prompt: &self.prompt, n_positions: self.model.n_positions(), top_n: self.top_n };
+        let env = LaneEnv {
+            vocab: &self.vocab,
+            prompt: &self.prompt,
+            n_positions: self.model.n_positions(),
+            top_n: self.top_n,
+        };
         let lanes = &mut self.lanes;
         let active = &self.active;
-        let draws = self.shared.as_mut().filter(|_| lanes.iter().zip(active.iter()).any(|(l, &a)| a && l.uses_draws())).map(|d| d.uniforms(v));
+        let draws = self
+            .shared
+            .as_mut()
+            .filter(|_| {
+                lanes
+                    .iter()
+                    .zip(active.iter())
+                    .any(|(l, &a)| a && l.uses_draws())
+            })
+            .map(|d| d.uniforms(v));
         // The lanes decide their steps independently (on the worker's helper
         // threads where there are some); events go out in lane order after.
         let (logits, hidden, ranges) = (&self.logits, &self.hidden, &self.ranges);
@@ -138,22 +189,36 @@ impl<M: LanguageModel> Generation<M> {
                 vocab_size: v,
                 hidden_size: h,
             };
-            let mut slot = slots[i].lock().expect("a lane's slot is locked by one thread at a time");
+            let mut slot = slots[i]
+                .lock()
+                .expect("a lane's slot is locked by one thread at a time");
             slot.1 = Some(slot.0.advance(&out, &env, draws.as_deref()));
         });
-        let decided: Vec<_> = slots.into_iter().map(|s| s.into_inner().expect("no lane panicked").1).collect();
+        let decided: Vec<_> = slots
+            .into_iter()
+            .map(|s| s.into_inner().expect("no lane panicked").1)
+            .collect();
         let mut src = Vec::new();
         let mut tokens = Vec::new();
         let mut next_ranges = self.ranges.clone();
         let mut cancelled = false;
         for (i, decided) in decided.into_iter().enumerate() {
-            let Some((step, next)) = decided else { continue };
+            let Some((step, next)) = decided else {
+                continue;
+            };
             let off = self.ranges[i].0;
             if let Some(step) = &step {
                 let text = streamable_text(&self.vocab.concat_bytes(self.lanes[i].generated()));
                 let index = self.steps_done[i];
                 self.steps_done[i] += 1;
-                if on_event(Event::Step { lane: i, step, index, text }).is_break() {
+                if on_event(Event::Step {
+                    lane: i,
+                    step,
+                    index,
+                    text,
+                })
+                .is_break()
+                {
                     cancelled = true;
                 }
             }
@@ -195,13 +260,21 @@ impl<M: LanguageModel> Generation<M> {
             if self.active[i] {
                 lane.cancel();
                 self.active[i] = false;
-                let _ = on_event(Event::LaneDone { lane: i, reason: StopReason::Cancelled });
+                let _ = on_event(Event::LaneDone {
+                    lane: i,
+                    reason: StopReason::Cancelled,
+                });
             }
         }
     }
 
     pub fn finish(self) -> Vec<Run> {
-        let env = LaneEnv { vocab: &self.vocab, prompt: &self.prompt, n_positions: self.model.n_positions(), top_n: self.top_n };
+        let env = LaneEnv {
+            vocab: &self.vocab,
+            prompt: &self.prompt,
+            n_positions: self.model.n_positions(),
+            top_n: self.top_n,
+        };
         self.lanes.into_iter().map(|l| l.into_run(&env)).collect()
     }
 }
@@ -226,10 +299,22 @@ mod tests {
 
     #[test]
     fn prompts_that_fit_are_kept_and_the_rest_cropped_from_the_left_leaving_room() {
-        assert_eq!(prepare_prompt(&[], 9, 8, 2), Prompt { ids: vec![9], cropped: 0 });
+        assert_eq!(
+            prepare_prompt(&[], 9, 8, 2),
+            Prompt {
+                ids: vec![9],
+                cropped: 0
+            }
+        );
         assert_eq!(prepare_prompt(&[1, 2, 3], 9, 8, 2).cropped, 0);
         let p = prepare_prompt(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0, 8, 2);
-        assert_eq!(p, Prompt { ids: vec![5, 6, 7, 8, 9, 10], cropped: 4 });
+        assert_eq!(
+            p,
+            Prompt {
+                ids: vec![5, 6, 7, 8, 9, 10],
+                cropped: 4
+            }
+        );
         // Room is capped at half the context.
         assert_eq!(prepare_prompt(&[1; 20], 0, 8, 100).ids.len(), 4);
     }

@@ -34,7 +34,8 @@ pub trait LanguageModel {
     /// Runs a prompt (one row) from an empty cache.
     fn prefill(&self, ids: &[u32]) -> Result<Forward<Self::Cache>, ModelError>;
     /// Feeds one token per cache row.
-    fn step(&self, cache: &Self::Cache, tokens: &[u32]) -> Result<Forward<Self::Cache>, ModelError>;
+    fn step(&self, cache: &Self::Cache, tokens: &[u32])
+        -> Result<Forward<Self::Cache>, ModelError>;
     /// A cache whose row `i` is row `rows[i]` of `cache` (rows may repeat).
     fn select(&self, cache: &Self::Cache, rows: &[usize]) -> Result<Self::Cache, ModelError>;
 }

@@ -62,7 +62,13 @@ pub fn observe(pipeline: &Pipeline, ctx: &Context, logits: &[f32], input: Input)
         });
         before = after;
     }
-    Observed { processed: scores, probs: before, raw_probs, funnel, removed_at }
+    Observed {
+        processed: scores,
+        probs: before,
+        raw_probs,
+        funnel,
+        removed_at,
+    }
 }
 
 pub struct StepInfo<'a> {
@@ -75,7 +81,13 @@ pub struct StepInfo<'a> {
 
 /// The table behind one chosen token.
 pub fn step_record(obs: &Observed, info: StepInfo, vocab: &Vocab) -> Step {
-    let StepInfo { logits, chosen, draw, forced, top_n } = info;
+    let StepInfo {
+        logits,
+        chosen,
+        draw,
+        forced,
+        top_n,
+    } = info;
     let c = chosen as usize;
     let kept = obs.kept();
     let mut ids = top_indices(&obs.probs, top_n.min(kept));
@@ -100,7 +112,11 @@ pub fn step_record(obs: &Observed, info: StepInfo, vocab: &Vocab) -> Step {
             raw_prob: obs.raw_probs[i],
             score: obs.processed[i].is_finite().then_some(obs.processed[i]),
             prob: obs.probs[i],
-            removed_by: obs.funnel.get(obs.removed_at[i] as usize).filter(|_| obs.removed_at[i] > 0).map(|f| f.name.clone()),
+            removed_by: obs
+                .funnel
+                .get(obs.removed_at[i] as usize)
+                .filter(|_| obs.removed_at[i] > 0)
+                .map(|f| f.name.clone()),
         })
         .collect();
     let chosen_logit = logits.get(c).copied().unwrap_or(f32::NEG_INFINITY);

@@ -17,7 +17,9 @@ pub struct Draws {
 
 impl Draws {
     pub fn new(seed: u64) -> Draws {
-        Draws { rng: ChaCha8Rng::seed_from_u64(seed) }
+        Draws {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
     }
 
     /// Uniform in (0, 1) with 53 random bits.

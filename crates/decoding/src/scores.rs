@@ -15,7 +15,12 @@ pub fn softmax_entropy(scores: &[f32]) -> (Vec<f32>, f32) {
     let Some((max, sum)) = softmax_parts(scores, &mut out) else {
         return (out, 0.0);
     };
-    let weighted: f64 = out.iter().zip(scores).filter(|(&e, _)| e > 0.0).map(|(&e, &s)| e as f64 * (s - max) as f64).sum();
+    let weighted: f64 = out
+        .iter()
+        .zip(scores)
+        .filter(|(&e, _)| e > 0.0)
+        .map(|(&e, &s)| e as f64 * (s - max) as f64)
+        .sum();
     let entropy = (sum.ln() - weighted / sum) as f32;
     let inv = (1.0 / sum) as f32;
     out.iter_mut().for_each(|p| *p *= inv);
@@ -77,7 +82,10 @@ fn max_and_live(scores: &[f32]) -> (f32, usize) {
             live[l] += (c[l] > f32::NEG_INFINITY) as usize;
         }
     }
-    let mut max = m.iter().copied().fold(f32::NEG_INFINITY, |a, b| if b > a { b } else { a });
+    let mut max = m
+        .iter()
+        .copied()
+        .fold(f32::NEG_INFINITY, |a, b| if b > a { b } else { a });
     let mut count: usize = live.iter().sum();
     for &s in rest {
         if s > max {
@@ -200,7 +208,11 @@ fn positive_descending(probs: &[f32]) -> Vec<f32> {
     const BITS: u32 = 11;
     const MASK: u32 = (1 << BITS) - 1;
     const DIGITS: usize = 3;
-    let mut keys: Vec<u32> = probs.iter().filter(|&&p| p > 0.0).map(|p| !p.to_bits()).collect();
+    let mut keys: Vec<u32> = probs
+        .iter()
+        .filter(|&&p| p > 0.0)
+        .map(|p| !p.to_bits())
+        .collect();
     let mut starts = vec![[0usize; 1 << BITS]; DIGITS];
     for &k in &keys {
         for (d, start) in starts.iter_mut().enumerate() {
@@ -230,7 +242,11 @@ mod tests {
 
     /// Shannon entropy in nats by its definition (zero-probability terms contribute 0).
     fn entropy(probs: &[f32]) -> f32 {
-        -probs.iter().filter(|&&p| p > 0.0).map(|&p| (p * p.ln()) as f64).sum::<f64>() as f32
+        -probs
+            .iter()
+            .filter(|&&p| p > 0.0)
+            .map(|&p| (p * p.ln()) as f64)
+            .sum::<f64>() as f32
     }
 
     #[test]
@@ -268,30 +284,50 @@ mod tests {
         assert_eq!(p, softmax(&scores));
         assert!((h - entropy(&p)).abs() < 1e-6, "{h} vs {}", entropy(&p));
         assert_eq!(softmax_entropy(&[1.0]).1, 0.0);
-        assert_eq!(softmax_entropy(&[f32::NEG_INFINITY; 2]), (vec![0.0, 0.0], 0.0));
+        assert_eq!(
+            softmax_entropy(&[f32::NEG_INFINITY; 2]),
+            (vec![0.0, 0.0], 0.0)
+        );
     }
 
     #[test]
     fn a_row_with_few_tokens_left_gives_the_same_bits_as_a_full_one() {
         // 50 live tokens of 5000: the sparse path; the reference is the dense
         // computation (exp of every token, -inf ones giving 0) written out.
-        let scores: Vec<f32> = (0..5000).map(|i| if i % 100 == 7 { (i % 13) as f32 * 0.37 - 2.0 } else { f32::NEG_INFINITY }).collect();
+        let scores: Vec<f32> = (0..5000)
+            .map(|i| {
+                if i % 100 == 7 {
+                    (i % 13) as f32 * 0.37 - 2.0
+                } else {
+                    f32::NEG_INFINITY
+                }
+            })
+            .collect();
         let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         let mut dense = vec![0f32; scores.len()];
         crate::exp::exp_shifted(&scores, max, &mut dense);
         let sum: f64 = dense.iter().map(|&e| e as f64).sum();
         let mut out = vec![1f32; scores.len()];
         assert_eq!(softmax_parts(&scores, &mut out), Some((max, sum)));
-        assert_eq!(out.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), dense.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+        assert_eq!(
+            out.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            dense.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+        );
         assert_eq!(max_and_live(&scores), (max, 50));
         assert_eq!(max_and_live(&[1.0, f32::NEG_INFINITY, 3.0]), (3.0, 2));
     }
 
     #[test]
     fn nucleus_counts_the_token_that_crosses_the_mass() {
-        assert_eq!(nucleus_sizes(&[0.6, 0.3, 0.1], &[0.5, 0.9, 0.95]), vec![1, 2, 3]);
+        assert_eq!(
+            nucleus_sizes(&[0.6, 0.3, 0.1], &[0.5, 0.9, 0.95]),
+            vec![1, 2, 3]
+        );
         // Masses in any order; one never reached counts every token; an empty row counts one.
-        assert_eq!(nucleus_sizes(&[0.1, 0.6, 0.0, 0.3], &[0.95, 0.5, 2.0]), vec![3, 1, 3]);
+        assert_eq!(
+            nucleus_sizes(&[0.1, 0.6, 0.0, 0.3], &[0.95, 0.5, 2.0]),
+            vec![3, 1, 3]
+        );
         assert_eq!(nucleus_sizes(&[0.0, 0.0], &[0.5]), vec![1]);
     }
 
@@ -307,27 +343,47 @@ mod tests {
             let (mut cum, mut n) = (0.0f32, 0);
             for &p in &sorted {
                 cum += p;
-                if cum < m { n += 1 } else { break }
+                if cum < m {
+                    n += 1
+                } else {
+                    break;
+                }
             }
             n + 1
         };
-        assert_eq!(nucleus_sizes(&probs, &[0.5, 0.9, 0.95]), vec![full(0.5), full(0.9), full(0.95)]);
+        assert_eq!(
+            nucleus_sizes(&probs, &[0.5, 0.9, 0.95]),
+            vec![full(0.5), full(0.9), full(0.95)]
+        );
         assert!(full(0.9) > 1000);
     }
 
     #[test]
     fn positive_descending_sorts_like_a_comparison_sort_and_drops_zeros() {
-        let probs: Vec<f32> = (0..3000u32).map(|i| if i % 7 == 0 { 0.0 } else { (i.wrapping_mul(2654435761) % 100_003) as f32 * 1e-9 + (i % 5) as f32 * 1e-3 }).collect();
+        let probs: Vec<f32> = (0..3000u32)
+            .map(|i| {
+                if i % 7 == 0 {
+                    0.0
+                } else {
+                    (i.wrapping_mul(2654435761) % 100_003) as f32 * 1e-9 + (i % 5) as f32 * 1e-3
+                }
+            })
+            .collect();
         let mut want: Vec<f32> = probs.iter().copied().filter(|&p| p > 0.0).collect();
         want.sort_by(|a, b| b.total_cmp(a));
         assert_eq!(positive_descending(&probs), want);
-        assert_eq!(positive_descending(&[0.0, 1e-38, 0.5, f32::MIN_POSITIVE]), vec![0.5, f32::MIN_POSITIVE, 1e-38]);
+        assert_eq!(
+            positive_descending(&[0.0, 1e-38, 0.5, f32::MIN_POSITIVE]),
+            vec![0.5, f32::MIN_POSITIVE, 1e-38]
+        );
     }
 
     #[test]
     fn kth_largest_matches_topk_last() {
         assert_eq!(kth_largest(&[5.0, 1.0, 4.0, 4.0], 3), 4.0);
-        let row: Vec<f32> = (0..3000u32).map(|i| (i.wrapping_mul(2654435761) % 500) as f32).collect();
+        let row: Vec<f32> = (0..3000u32)
+            .map(|i| (i.wrapping_mul(2654435761) % 500) as f32)
+            .collect();
         let mut sorted = row.clone();
         sorted.sort_by(|a, b| b.total_cmp(a));
         for k in [1, 50, 64, 65, 400] {

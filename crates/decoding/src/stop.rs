@@ -25,15 +25,30 @@ mod tests {
 
     fn hit(tokens: &[&str], stop: &str) -> bool {
         let text: String = tokens.concat();
-        stop_string_hit(text.as_bytes(), tokens.last().unwrap().len(), &[stop.to_string()])
+        stop_string_hit(
+            text.as_bytes(),
+            tokens.last().unwrap().len(),
+            &[stop.to_string()],
+        )
     }
 
     #[test]
     fn matches_the_hf_documented_examples() {
-        for t in [&["st", "op"][..], &["stop"], &["st", "opera"], &["sto", "pper"], &["las", "topper"], &["s", "to", "pped"]] {
+        for t in [
+            &["st", "op"][..],
+            &["stop"],
+            &["st", "opera"],
+            &["sto", "pper"],
+            &["las", "topper"],
+            &["s", "to", "pped"],
+        ] {
             assert!(hit(t, "stop"), "{t:?}");
         }
-        for t in [&["stop", "at"][..], &["st", "op", "at"], &["st", "opera", "tion"]] {
+        for t in [
+            &["stop", "at"][..],
+            &["st", "op", "at"],
+            &["st", "opera", "tion"],
+        ] {
             assert!(!hit(t, "stop"), "{t:?}");
         }
     }

@@ -11,7 +11,10 @@ pub struct Vocab {
 /// GPT-2's `bytes_to_unicode` inverted: the printable character a byte-level
 /// token uses for each byte back to the byte.
 fn unicode_to_byte() -> std::collections::HashMap<char, u8> {
-    let mut bs: Vec<u32> = (b'!' as u32..=b'~' as u32).chain(0xA1..=0xAC).chain(0xAE..=0xFF).collect();
+    let mut bs: Vec<u32> = (b'!' as u32..=b'~' as u32)
+        .chain(0xA1..=0xAC)
+        .chain(0xAE..=0xFF)
+        .collect();
     let mut cs = bs.clone();
     let mut n = 0;
     for b in 0..256u32 {
@@ -61,7 +64,10 @@ impl Vocab {
     }
 
     pub fn bytes(&self, id: u32) -> &[u8] {
-        self.bytes.get(id as usize).map(Vec::as_slice).unwrap_or(&[])
+        self.bytes
+            .get(id as usize)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
     }
 
     /// A token as shown in a table: its text, with bytes that are not whole
@@ -72,12 +78,17 @@ impl Vocab {
 
     /// The text of a whole sequence (lossy only where the sequence itself ends mid-character).
     pub fn decode(&self, ids: &[u32]) -> String {
-        let bytes: Vec<u8> = ids.iter().flat_map(|&id| self.bytes(id).iter().copied()).collect();
+        let bytes: Vec<u8> = ids
+            .iter()
+            .flat_map(|&id| self.bytes(id).iter().copied())
+            .collect();
         String::from_utf8_lossy(&bytes).into_owned()
     }
 
     pub fn concat_bytes(&self, ids: &[u32]) -> Vec<u8> {
-        ids.iter().flat_map(|&id| self.bytes(id).iter().copied()).collect()
+        ids.iter()
+            .flat_map(|&id| self.bytes(id).iter().copied())
+            .collect()
     }
 }
 
@@ -135,7 +146,10 @@ mod tests {
 
     #[test]
     fn byte_level_tokens_map_back_to_bytes() {
-        let v = Vocab::from_byte_level(&["Ġthe".into(), "Ċ".into(), "<|endoftext|>".into()], |id| id == 2);
+        let v = Vocab::from_byte_level(
+            &["Ġthe".into(), "Ċ".into(), "<|endoftext|>".into()],
+            |id| id == 2,
+        );
         assert_eq!(v.bytes(0), b" the");
         assert_eq!(v.bytes(1), b"\n");
         assert_eq!(v.bytes(2), b"<|endoftext|>");

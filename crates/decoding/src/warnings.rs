@@ -12,7 +12,10 @@ pub struct Warning {
 }
 
 fn w(field: &str, message: impl Into<String>) -> Warning {
-    Warning { field: field.into(), message: message.into() }
+    Warning {
+        field: field.into(),
+        message: message.into(),
+    }
 }
 
 pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning> {
@@ -42,52 +45,90 @@ pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning> {
             out.push(w("top_k", format!("`top_k` does nothing: {why}")));
         }
         if c.seed.is_some() {
-            out.push(w("seed", "`seed` does nothing: nothing in this lane is random"));
+            out.push(w(
+                "seed",
+                "`seed` does nothing: nothing in this lane is random",
+            ));
         }
     } else if c.top_k == Some(50) {
         out.push(w("top_k", "`top_k=50` is active: it is HF's default even when you do not set it; set `top_k` to 0 to sample from the whole distribution"));
     }
     if mode != Mode::Beam {
         if c.early_stopping != EarlyStopping::Heuristic {
-            out.push(w("early_stopping", "`early_stopping` only matters for beam search (`num_beams` > 1)"));
+            out.push(w(
+                "early_stopping",
+                "`early_stopping` only matters for beam search (`num_beams` > 1)",
+            ));
         }
         if c.length_penalty != 1.0 {
-            out.push(w("length_penalty", "`length_penalty` only matters for beam search (`num_beams` > 1)"));
+            out.push(w(
+                "length_penalty",
+                "`length_penalty` only matters for beam search (`num_beams` > 1)",
+            ));
         }
     }
     if c.penalty_alpha.is_some_and(|a| a > 0.0) && mode != Mode::Contrastive {
         out.push(w("penalty_alpha", "`penalty_alpha` does nothing: contrastive search needs `top_k` > 1, `do_sample=false` and `num_beams=1`"));
     }
     if c.repetition_penalty < 1.0 {
-        out.push(w("repetition_penalty", "`repetition_penalty` below 1 rewards repetition instead of penalising it"));
+        out.push(w(
+            "repetition_penalty",
+            "`repetition_penalty` below 1 rewards repetition instead of penalising it",
+        ));
     }
     if c.no_repeat_ngram_size == 1 {
-        out.push(w("no_repeat_ngram_size", "`no_repeat_ngram_size=1` forbids every token that already appeared, prompt included"));
+        out.push(w(
+            "no_repeat_ngram_size",
+            "`no_repeat_ngram_size=1` forbids every token that already appeared, prompt included",
+        ));
     }
-    if matches!(&c.eos_token_id, Some(crate::config::TokenIds::Many(v)) if v.is_empty()) && c.min_new_tokens.is_some() {
-        out.push(w("min_new_tokens", "`min_new_tokens` does nothing without an eos token"));
+    if matches!(&c.eos_token_id, Some(crate::config::TokenIds::Many(v)) if v.is_empty())
+        && c.min_new_tokens.is_some()
+    {
+        out.push(w(
+            "min_new_tokens",
+            "`min_new_tokens` does nothing without an eos token",
+        ));
     }
     out
 }
 
 /// Knobs that reshape scores rather than remove tokens.
-const RESHAPING: [&str; 3] = ["repetition_penalty", "frequency_presence_penalty", "temperature"];
+const RESHAPING: [&str; 3] = [
+    "repetition_penalty",
+    "frequency_presence_penalty",
+    "temperature",
+];
 
 /// What a finished run shows about its knobs: filters that never removed a
 /// token, and (for greedy lanes) penalties that never changed a choice.
 pub fn run_warnings(mode: &str, steps: &[Step]) -> Vec<Warning> {
     let mut out = Vec::new();
-    let Some(first) = steps.first() else { return out };
+    let Some(first) = steps.first() else {
+        return out;
+    };
     for (stage, f) in first.funnel.iter().enumerate().skip(1) {
         let name = f.name.as_str();
         if RESHAPING.contains(&name) {
             continue;
         }
-        let idle = steps.iter().all(|s| s.funnel.get(stage).is_some_and(|f| f.removed_mass == 0.0 && f.kept == s.funnel[stage - 1].kept));
+        let idle = steps.iter().all(|s| {
+            s.funnel
+                .get(stage)
+                .is_some_and(|f| f.removed_mass == 0.0 && f.kept == s.funnel[stage - 1].kept)
+        });
         if idle {
-            let earlier = first.funnel[1..stage].iter().rev().find(|e| !RESHAPING.contains(&e.name.as_str()));
-            let why = earlier.map(|e| format!(" — `{}` had already cut more", e.name)).unwrap_or_default();
-            out.push(w(name, format!("`{name}` removed nothing in this run{why}")));
+            let earlier = first.funnel[1..stage]
+                .iter()
+                .rev()
+                .find(|e| !RESHAPING.contains(&e.name.as_str()));
+            let why = earlier
+                .map(|e| format!(" — `{}` had already cut more", e.name))
+                .unwrap_or_default();
+            out.push(w(
+                name,
+                format!("`{name}` removed nothing in this run{why}"),
+            ));
         }
     }
     if mode == "greedy" && steps.iter().all(|s| s.rank == 1) {
@@ -106,16 +147,33 @@ mod tests {
     use crate::record::FunnelStage;
 
     fn stage(name: &str, kept: usize, removed_mass: f32) -> FunnelStage {
-        FunnelStage { name: name.into(), kept, removed_mass, entropy: 1.0 }
+        FunnelStage {
+            name: name.into(),
+            kept,
+            removed_mass,
+            entropy: 1.0,
+        }
     }
 
     fn notes(mode: &str, funnels: Vec<Vec<FunnelStage>>, rank: usize) -> Vec<Warning> {
         let steps: Vec<Step> = funnels
             .into_iter()
             .map(|funnel| Step {
-                token_id: 0, token: "a".into(), kept: funnel.last().unwrap().kept, entropy: 1.0, raw_entropy: 1.0, rank,
-                chosen_raw_prob: 0.5, chosen_prob: 0.5, nucleus: [1, 1, 1], funnel, top: vec![], draw: None, forced: false,
-                beams: None, contrastive: None,
+                token_id: 0,
+                token: "a".into(),
+                kept: funnel.last().unwrap().kept,
+                entropy: 1.0,
+                raw_entropy: 1.0,
+                rank,
+                chosen_raw_prob: 0.5,
+                chosen_prob: 0.5,
+                nucleus: [1, 1, 1],
+                funnel,
+                top: vec![],
+                draw: None,
+                forced: false,
+                beams: None,
+                contrastive: None,
             })
             .collect();
         run_warnings(mode, &steps)
@@ -123,10 +181,20 @@ mod tests {
 
     #[test]
     fn a_filter_that_never_removed_anything_is_reported_with_the_filter_before_it() {
-        let f = || vec![stage("model", 100, 0.0), stage("temperature", 100, 0.0), stage("top_k", 5, 0.4), stage("top_p", 5, 0.0)];
+        let f = || {
+            vec![
+                stage("model", 100, 0.0),
+                stage("temperature", 100, 0.0),
+                stage("top_k", 5, 0.4),
+                stage("top_p", 5, 0.0),
+            ]
+        };
         let ws = notes("sample", vec![f(), f()], 2);
         assert_eq!(ws.len(), 1);
-        assert_eq!(ws[0].message, "`top_p` removed nothing in this run — `top_k` had already cut more");
+        assert_eq!(
+            ws[0].message,
+            "`top_p` removed nothing in this run — `top_k` had already cut more"
+        );
     }
 
     #[test]
@@ -138,7 +206,12 @@ mod tests {
 
     #[test]
     fn a_penalty_that_never_changed_greedys_choice_is_reported() {
-        let f = || vec![stage("model", 100, 0.0), stage("repetition_penalty", 100, 0.0)];
+        let f = || {
+            vec![
+                stage("model", 100, 0.0),
+                stage("repetition_penalty", 100, 0.0),
+            ]
+        };
         let ws = notes("greedy", vec![f(), f()], 1);
         assert_eq!(ws.len(), 1);
         assert!(ws[0].message.contains("changed no choice"));
@@ -146,12 +219,18 @@ mod tests {
     }
 
     fn fields(json: &str) -> Vec<String> {
-        config_warnings(&GenerationConfig::from_json(json).unwrap()).into_iter().map(|w| w.field).collect()
+        config_warnings(&GenerationConfig::from_json(json).unwrap())
+            .into_iter()
+            .map(|w| w.field)
+            .collect()
     }
 
     #[test]
     fn temperature_under_greedy_is_flagged_the_lessons_pitfall() {
-        assert_eq!(fields(r#"{"temperature": 0.7, "top_p": 0.9}"#), ["temperature", "top_p"]);
+        assert_eq!(
+            fields(r#"{"temperature": 0.7, "top_p": 0.9}"#),
+            ["temperature", "top_p"]
+        );
     }
 
     #[test]
@@ -162,7 +241,10 @@ mod tests {
 
     #[test]
     fn beam_only_knobs_outside_beam_search_are_flagged() {
-        assert_eq!(fields(r#"{"early_stopping": true, "length_penalty": 2.0}"#), ["early_stopping", "length_penalty"]);
+        assert_eq!(
+            fields(r#"{"early_stopping": true, "length_penalty": 2.0}"#),
+            ["early_stopping", "length_penalty"]
+        );
         assert!(fields(r#"{"num_beams": 4, "early_stopping": true}"#).is_empty());
     }
 
@@ -170,6 +252,9 @@ mod tests {
     fn a_plain_greedy_or_contrastive_config_has_no_warning() {
         assert!(fields("{}").is_empty());
         assert!(fields(r#"{"penalty_alpha": 0.6, "top_k": 4}"#).is_empty());
-        assert_eq!(fields(r#"{"penalty_alpha": 0.6, "do_sample": true, "top_k": 4}"#), ["penalty_alpha"]);
+        assert_eq!(
+            fields(r#"{"penalty_alpha": 0.6, "do_sample": true, "top_k": 4}"#),
+            ["penalty_alpha"]
+        );
     }
 }

@@ -76,22 +76,32 @@ impl<'a> Checkpoint<'a> {
     pub fn parse(source: &'a dyn WeightSource) -> Result<Checkpoint<'a>, LoadError> {
         let len = source.len();
         if len < 8 {
-            return Err(err(format!("is {len} bytes long; a safetensors file starts with an 8-byte header length")));
+            return Err(err(format!(
+                "is {len} bytes long; a safetensors file starts with an 8-byte header length"
+            )));
         }
         let mut n8 = [0u8; 8];
         source.read(0, &mut n8);
         let n = u64::from_le_bytes(n8);
         if n > 100_000_000 {
-            return Err(err(format!("declares a {n}-byte header; this is not a safetensors file (or it is corrupt)")));
+            return Err(err(format!(
+                "declares a {n}-byte header; this is not a safetensors file (or it is corrupt)"
+            )));
         }
         let n = n as usize;
         if len < 8 + n {
-            return Err(err(format!("is truncated: its header needs {} bytes but the file has {len}", 8 + n)));
+            return Err(err(format!(
+                "is truncated: its header needs {} bytes but the file has {len}",
+                8 + n
+            )));
         }
         let mut header = vec![0u8; n];
         source.read(8, &mut header);
-        let not_safetensors = || err("does not start with a safetensors JSON header; is it really a .safetensors file?");
-        let header: serde_json::Value = serde_json::from_slice(&header).map_err(|_| not_safetensors())?;
+        let not_safetensors = || {
+            err("does not start with a safetensors JSON header; is it really a .safetensors file?")
+        };
+        let header: serde_json::Value =
+            serde_json::from_slice(&header).map_err(|_| not_safetensors())?;
         let entries = header.as_object().ok_or_else(not_safetensors)?;
         let data_start = 8 + n;
         let have = (len - data_start) as u64;
@@ -101,22 +111,44 @@ impl<'a> Checkpoint<'a> {
             if name == "__metadata__" {
                 continue;
             }
-            let bad = |why: &str| err(format!("is not a valid safetensors file (tensor `{name}`: {why})"));
-            let dtype = t.get("dtype").and_then(|d| d.as_str()).ok_or_else(|| bad("no dtype"))?;
-            let size = element_size(dtype).ok_or_else(|| bad(&format!("unknown dtype {dtype}")))? as u64;
+            let bad = |why: &str| {
+                err(format!(
+                    "is not a valid safetensors file (tensor `{name}`: {why})"
+                ))
+            };
+            let dtype = t
+                .get("dtype")
+                .and_then(|d| d.as_str())
+                .ok_or_else(|| bad("no dtype"))?;
+            let size =
+                element_size(dtype).ok_or_else(|| bad(&format!("unknown dtype {dtype}")))? as u64;
             let shape: Vec<usize> = t
                 .get("shape")
                 .and_then(|s| s.as_array())
-                .and_then(|a| a.iter().map(|d| d.as_u64().and_then(|d| usize::try_from(d).ok())).collect::<Option<Vec<_>>>())
+                .and_then(|a| {
+                    a.iter()
+                        .map(|d| d.as_u64().and_then(|d| usize::try_from(d).ok()))
+                        .collect::<Option<Vec<_>>>()
+                })
                 .ok_or_else(|| bad("no shape"))?;
-            let offsets = t.get("data_offsets").and_then(|o| o.as_array()).filter(|o| o.len() == 2).ok_or_else(|| bad("no data_offsets"))?;
+            let offsets = t
+                .get("data_offsets")
+                .and_then(|o| o.as_array())
+                .filter(|o| o.len() == 2)
+                .ok_or_else(|| bad("no data_offsets"))?;
             let (begin, end) = match (offsets[0].as_u64(), offsets[1].as_u64()) {
                 (Some(b), Some(e)) if b <= e => (b, e),
                 _ => return Err(bad("data_offsets out of order")),
             };
-            let bytes = shape.iter().try_fold(size, |acc, &d| acc.checked_mul(d as u64)).ok_or_else(|| bad("shape too large"))?;
+            let bytes = shape
+                .iter()
+                .try_fold(size, |acc, &d| acc.checked_mul(d as u64))
+                .ok_or_else(|| bad("shape too large"))?;
             if end - begin != bytes {
-                return Err(bad(&format!("its shape {shape:?} needs {bytes} bytes but its offsets span {}", end - begin)));
+                return Err(bad(&format!(
+                    "its shape {shape:?} needs {bytes} bytes but its offsets span {}",
+                    end - begin
+                )));
             }
             need = need.max(end);
             parsed.push((name.clone(), dtype.to_string(), shape, begin));
@@ -127,7 +159,10 @@ impl<'a> Checkpoint<'a> {
         let mut tensors = HashMap::new();
         let mut dtypes = std::collections::BTreeSet::new();
         for (name, dtype, shape, begin) in parsed {
-            let key = name.strip_prefix("transformer.").unwrap_or(&name).to_string();
+            let key = name
+                .strip_prefix("transformer.")
+                .unwrap_or(&name)
+                .to_string();
             if is_buffer(&key) || key == "lm_head.weight" {
                 continue; // lm_head is tied to wte in GPT-2
             }
@@ -135,12 +170,27 @@ impl<'a> Checkpoint<'a> {
                 "F32" => Storage::F32,
                 "F16" => Storage::F16,
                 "BF16" => Storage::BF16,
-                other => return Err(err(format!("tensor `{name}` is stored as {other}; only F32, F16 and BF16 are supported"))),
+                other => {
+                    return Err(err(format!(
+                    "tensor `{name}` is stored as {other}; only F32, F16 and BF16 are supported"
+                )))
+                }
             };
             dtypes.insert(dtype);
-            tensors.insert(key, Entry { storage, shape, start: data_start + begin as usize });
+            tensors.insert(
+                key,
+                Entry {
+                    storage,
+                    shape,
+                    start: data_start + begin as usize,
+                },
+            );
         }
-        Ok(Checkpoint { source, tensors, storage_dtype: dtypes.into_iter().collect::<Vec<_>>().join("+") })
+        Ok(Checkpoint {
+            source,
+            tensors,
+            storage_dtype: dtypes.into_iter().collect::<Vec<_>>().join("+"),
+        })
     }
 
     /// One tensor's values in f32, read straight into their final buffer (F32)
@@ -152,7 +202,8 @@ impl<'a> Checkpoint<'a> {
                 let mut v = vec![0f32; n];
                 self.source.read(e.start, bytemuck::cast_slice_mut(&mut v));
                 if cfg!(target_endian = "big") {
-                    v.iter_mut().for_each(|x| *x = f32::from_le_bytes(x.to_ne_bytes()));
+                    v.iter_mut()
+                        .for_each(|x| *x = f32::from_le_bytes(x.to_ne_bytes()));
                 }
                 v
             }
@@ -161,26 +212,42 @@ impl<'a> Checkpoint<'a> {
                 self.source.read(e.start, bytemuck::cast_slice_mut(&mut h));
                 let bits = |x: u16| u16::from_le_bytes(x.to_ne_bytes());
                 if e.storage == Storage::F16 {
-                    h.into_iter().map(|x| half::f16::from_bits(bits(x)).to_f32()).collect()
+                    h.into_iter()
+                        .map(|x| half::f16::from_bits(bits(x)).to_f32())
+                        .collect()
                 } else {
-                    h.into_iter().map(|x| half::bf16::from_bits(bits(x)).to_f32()).collect()
+                    h.into_iter()
+                        .map(|x| half::bf16::from_bits(bits(x)).to_f32())
+                        .collect()
                 }
             }
         }
     }
 
     /// Takes a tensor by its key without prefix, checking its shape.
-    pub fn take(&mut self, key: &str, shape: &[usize], cfg_hint: &str) -> Result<Tensor, LoadError> {
+    pub fn take(
+        &mut self,
+        key: &str,
+        shape: &[usize],
+        cfg_hint: &str,
+    ) -> Result<Tensor, LoadError> {
         let entry = self.tensors.remove(key).ok_or_else(|| {
             err(format!("has no tensor `{key}` (nor `transformer.{key}`); is this a GPT-2 checkpoint that matches config.json?"))
         })?;
         if entry.shape != shape {
-            return Err(err(format!("tensor `{key}` has shape {:?}, but config.json ({cfg_hint}) needs {shape:?}", entry.shape)));
+            return Err(err(format!(
+                "tensor `{key}` has shape {:?}, but config.json ({cfg_hint}) needs {shape:?}",
+                entry.shape
+            )));
         }
-        Tensor::from_vec(self.read_f32(&entry), shape, &Device::Cpu).map_err(|e| err(format!("tensor `{key}`: {e}")))
+        Tensor::from_vec(self.read_f32(&entry), shape, &Device::Cpu)
+            .map_err(|e| err(format!("tensor `{key}`: {e}")))
     }
 
     pub fn hint(cfg: &ModelConfig) -> String {
-        format!("n_embd={}, n_layer={}, vocab_size={}, n_positions={}", cfg.n_embd, cfg.n_layer, cfg.vocab_size, cfg.n_positions)
+        format!(
+            "n_embd={}, n_layer={}, vocab_size={}, n_positions={}",
+            cfg.n_embd, cfg.n_layer, cfg.vocab_size, cfg.n_positions
+        )
     }
 }

@@ -37,7 +37,11 @@ impl std::error::Error for LoadError {}
 #[derive(Debug, Clone, PartialEq)]
 pub enum RunError {
     /// A lane's configuration is invalid.
-    Config { lane: usize, field: Option<String>, message: String },
+    Config {
+        lane: usize,
+        field: Option<String>,
+        message: String,
+    },
     Prompt(String),
     Model(String),
 }

@@ -36,10 +36,30 @@ mod tests {
 
     #[test]
     fn same_bits_as_candles_gelu() {
-        let values: Vec<f32> = (-4000..4000).map(|i| i as f32 * 0.0025).chain([0.0, -0.0, 1e-30, -1e-30, 30.0, -30.0, 1e4, -1e4]).collect();
+        let values: Vec<f32> = (-4000..4000)
+            .map(|i| i as f32 * 0.0025)
+            .chain([0.0, -0.0, 1e-30, -1e-30, 30.0, -30.0, 1e4, -1e4])
+            .collect();
         let x = Tensor::from_vec(values.clone(), (values.len() / 8, 8), &Device::Cpu).unwrap();
-        let ours: Vec<u32> = gelu(&x).unwrap().flatten_all().unwrap().to_vec1::<f32>().unwrap().iter().map(|v| v.to_bits()).collect();
-        let theirs: Vec<u32> = x.gelu().unwrap().flatten_all().unwrap().to_vec1::<f32>().unwrap().iter().map(|v| v.to_bits()).collect();
+        let ours: Vec<u32> = gelu(&x)
+            .unwrap()
+            .flatten_all()
+            .unwrap()
+            .to_vec1::<f32>()
+            .unwrap()
+            .iter()
+            .map(|v| v.to_bits())
+            .collect();
+        let theirs: Vec<u32> = x
+            .gelu()
+            .unwrap()
+            .flatten_all()
+            .unwrap()
+            .to_vec1::<f32>()
+            .unwrap()
+            .iter()
+            .map(|v| v.to_bits())
+            .collect();
         assert_eq!(ours, theirs);
     }
 }

@@ -33,7 +33,10 @@ impl Linear {
     /// each output column's weights contiguously (one pass for four lanes).
     #[cfg(target_arch = "wasm32")]
     fn new(weight: Tensor, bias: Tensor) -> Result<Linear> {
-        Ok(Linear { weight: weight.t()?.contiguous()?, bias })
+        Ok(Linear {
+            weight: weight.t()?.contiguous()?,
+            bias,
+        })
     }
 
     #[cfg(target_arch = "wasm32")]
@@ -73,12 +76,21 @@ impl Gpt2 {
         let hint = Checkpoint::hint(&cfg);
         let eps = cfg.layer_norm_epsilon;
         let ln = |ck: &mut Checkpoint, p: &str| -> std::result::Result<LayerNorm, LoadError> {
-            Ok(LayerNorm::new(ck.take(&format!("{p}.weight"), &[d], &hint)?, ck.take(&format!("{p}.bias"), &[d], &hint)?, eps))
+            Ok(LayerNorm::new(
+                ck.take(&format!("{p}.weight"), &[d], &hint)?,
+                ck.take(&format!("{p}.bias"), &[d], &hint)?,
+                eps,
+            ))
         };
-        let lin = |ck: &mut Checkpoint, p: &str, i: usize, o: usize| -> std::result::Result<Linear, LoadError> {
+        let lin = |ck: &mut Checkpoint,
+                   p: &str,
+                   i: usize,
+                   o: usize|
+         -> std::result::Result<Linear, LoadError> {
             let weight = ck.take(&format!("{p}.weight"), &[i, o], &hint)?;
             let bias = ck.take(&format!("{p}.bias"), &[o], &hint)?;
-            Linear::new(weight, bias).map_err(|e| LoadError::Weights(format!("tensor `{p}.weight`: {e}")))
+            Linear::new(weight, bias)
+                .map_err(|e| LoadError::Weights(format!("tensor `{p}.weight`: {e}")))
         };
         let wte = ck.take("wte.weight", &[cfg.vocab_size, d], &hint)?;
         let wpe = ck.take("wpe.weight", &[cfg.n_positions, d], &hint)?;
@@ -95,12 +107,19 @@ impl Gpt2 {
             });
         }
         let ln_f = ln(&mut ck, "ln_f")?;
-        Ok(Gpt2 { cfg, wte, wpe, blocks, ln_f })
+        Ok(Gpt2 {
+            cfg,
+            wte,
+            wpe,
+            blocks,
+            ln_f,
+        })
     }
 
     pub fn parameter_count(&self) -> usize {
         let d = self.cfg.n_embd;
-        let per_block = 2 * 2 * d + (d * 3 * d + 3 * d) + (d * d + d) + (d * 4 * d + 4 * d) + (4 * d * d + d);
+        let per_block =
+            2 * 2 * d + (d * 3 * d + 3 * d) + (d * d + d) + (d * 4 * d + 4 * d) + (4 * d * d + d);
         self.cfg.vocab_size * d + self.cfg.n_positions * d + self.cfg.n_layer * per_block + 2 * d
     }
 
@@ -112,16 +131,34 @@ impl Gpt2 {
         let dev = Device::Cpu;
         let ids = Tensor::from_slice(tokens, tokens.len(), &dev)?;
         let pos = self.wpe.narrow(0, past, t)?;
-        let mut x = self.wte.index_select(&ids, 0)?.reshape((rows, t, d))?.broadcast_add(&pos)?;
-        let mask = (t > 1).then(|| causal_mask(t, past + t, past)).transpose()?;
+        let mut x = self
+            .wte
+            .index_select(&ids, 0)?
+            .reshape((rows, t, d))?
+            .broadcast_add(&pos)?;
+        let mask = (t > 1)
+            .then(|| causal_mask(t, past + t, past))
+            .transpose()?;
         let scale = 1.0 / (hd as f64).sqrt();
         let mut layers = Vec::with_capacity(self.blocks.len());
         for (l, b) in self.blocks.iter().enumerate() {
             let a = b.ln_1.forward(&x)?.reshape((rows * t, d))?;
             let qkv = b.c_attn.forward(&a)?.reshape((rows, t, 3, h, hd))?;
-            let q = qkv.narrow(2, 0, 1)?.squeeze(2)?.transpose(1, 2)?.contiguous()?;
-            let k = qkv.narrow(2, 1, 1)?.squeeze(2)?.transpose(1, 2)?.contiguous()?;
-            let v = qkv.narrow(2, 2, 1)?.squeeze(2)?.transpose(1, 2)?.contiguous()?;
+            let q = qkv
+                .narrow(2, 0, 1)?
+                .squeeze(2)?
+                .transpose(1, 2)?
+                .contiguous()?;
+            let k = qkv
+                .narrow(2, 1, 1)?
+                .squeeze(2)?
+                .transpose(1, 2)?
+                .contiguous()?;
+            let v = qkv
+                .narrow(2, 2, 1)?
+                .squeeze(2)?
+                .transpose(1, 2)?
+                .contiguous()?;
             let (k, v) = match cache {
                 Some(c) => {
                     let (pk, pv) = &c.layers[l];
@@ -137,14 +174,20 @@ impl Gpt2 {
             let y = att.matmul(&v)?.transpose(1, 2)?.reshape((rows * t, d))?;
             x = (x + b.c_proj.forward(&y)?.reshape((rows, t, d))?)?;
             let m = b.ln_2.forward(&x)?.reshape((rows * t, d))?;
-            let m = b.mlp_proj.forward(&crate::gelu::gelu(&b.c_fc.forward(&m)?)?)?;
+            let m = b
+                .mlp_proj
+                .forward(&crate::gelu::gelu(&b.c_fc.forward(&m)?)?)?;
             x = (x + m.reshape((rows, t, d))?)?;
             layers.push((k, v));
         }
         let hidden = self.ln_f.forward(&x)?;
         let last = hidden.narrow(1, t - 1, 1)?.squeeze(1)?;
         let logits = self.head(&last)?;
-        Ok(Output { logits, hidden, cache: KvCache { layers } })
+        Ok(Output {
+            logits,
+            hidden,
+            cache: KvCache { layers },
+        })
     }
 }
 
@@ -172,7 +215,9 @@ fn matmul_nt(x: &Tensor, w: &Tensor) -> Result<Tensor> {
     let (n, wk) = w.dims2()?;
     if rows <= SKINNY_MAX_ROWS && wk == k {
         let (storage, layout) = w.storage_and_layout();
-        if let (Storage::Cpu(CpuStorage::F32(data)), Some((from, to))) = (&*storage, layout.contiguous_offsets()) {
+        if let (Storage::Cpu(CpuStorage::F32(data)), Some((from, to))) =
+            (&*storage, layout.contiguous_offsets())
+        {
             let xs = x.contiguous()?.flatten_all()?.to_vec1::<f32>()?;
             let out = crate::skinny_matmul::matmul_nt(&xs, rows, &data[from..to], k);
             return Tensor::from_vec(out, (rows, n), &Device::Cpu);
@@ -188,4 +233,3 @@ fn causal_mask(t: usize, s: usize, past: usize) -> Result<Tensor> {
         .collect();
     Tensor::from_vec(m, (t, s), &Device::Cpu)?.to_dtype(DType::F32)
 }
-

@@ -13,7 +13,10 @@ pub struct KvCache {
 impl KvCache {
     /// Positions already cached.
     pub fn len(&self) -> usize {
-        self.layers.first().map(|(k, _)| k.dim(2).unwrap_or(0)).unwrap_or(0)
+        self.layers
+            .first()
+            .map(|(k, _)| k.dim(2).unwrap_or(0))
+            .unwrap_or(0)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -23,7 +26,11 @@ impl KvCache {
     /// Row `i` of the result is row `rows[i]` of `self`.
     pub fn select(&self, rows: &[usize]) -> Result<KvCache> {
         let idx: Vec<u32> = rows.iter().map(|&r| r as u32).collect();
-        let device = self.layers.first().map(|(k, _)| k.device().clone()).unwrap_or(candle_core::Device::Cpu);
+        let device = self
+            .layers
+            .first()
+            .map(|(k, _)| k.device().clone())
+            .unwrap_or(candle_core::Device::Cpu);
         let idx = Tensor::from_vec(idx, rows.len(), &device)?;
         let layers = self
             .layers

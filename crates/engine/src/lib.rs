@@ -7,10 +7,10 @@ pub mod error;
 mod gelu;
 mod gpt2;
 // Natively only its tests use it (candle's threaded gemm is faster there).
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-mod skinny_matmul;
 mod kv_cache;
 pub mod model_config;
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+mod skinny_matmul;
 pub mod tokenizer;
 
 pub use error::{LoadError, RunError};
@@ -20,7 +20,10 @@ pub use model_config::ModelConfig;
 use gpt2::Gpt2;
 pub use ntl_protocol::{LaneRequest, ModelInfo, RunRequest};
 
-use ntl_decoding::{generate, prepare_prompt, Document, Event, Forward, LaneSpec, LanguageModel, ModelError, Options, Prompt, Vocab};
+use ntl_decoding::{
+    generate, prepare_prompt, Document, Event, Forward, LaneSpec, LanguageModel, ModelError,
+    Options, Prompt, Vocab,
+};
 use std::ops::ControlFlow;
 use tokenizer::TextTokenizer;
 
@@ -51,7 +54,11 @@ impl Engine {
 
     /// Loads with the weights read tensor by tensor from `weights` (the worker
     /// reads them from a JS buffer without copying the whole file into wasm).
-    pub fn load_from(config: &[u8], weights: &dyn WeightSource, tokenizer: &[u8]) -> Result<Engine, LoadError> {
+    pub fn load_from(
+        config: &[u8],
+        weights: &dyn WeightSource,
+        tokenizer: &[u8],
+    ) -> Result<Engine, LoadError> {
         let cfg = ModelConfig::from_json(config)?;
         let tokenizer = TextTokenizer::from_bytes(tokenizer, cfg.vocab_size)?;
         let (model, storage_dtype) = load_model(&cfg, weights)?;
@@ -65,7 +72,11 @@ impl Engine {
             storage_dtype,
             weight_bytes: weights.len(),
         };
-        Ok(Engine { model, tokenizer, info })
+        Ok(Engine {
+            model,
+            tokenizer,
+            info,
+        })
     }
 
     pub fn info(&self) -> &ModelInfo {
@@ -97,20 +108,40 @@ impl Engine {
             let valid = l
                 .config
                 .validate()
-                .map_err(|e| RunError::Config { lane, field: e.field, message: e.message })?
+                .map_err(|e| RunError::Config {
+                    lane,
+                    field: e.field,
+                    message: e.message,
+                })?
                 .with_model_eos(cfg.eos_token_id);
             if let Some(bad) = outside_vocab(&valid.eos_token_ids, cfg.vocab_size) {
-                return Err(RunError::Config { lane, field: Some("eos_token_id".into()), message: format!("`eos_token_id` {bad} is outside the vocabulary of {}", cfg.vocab_size) });
+                return Err(RunError::Config {
+                    lane,
+                    field: Some("eos_token_id".into()),
+                    message: format!(
+                        "`eos_token_id` {bad} is outside the vocabulary of {}",
+                        cfg.vocab_size
+                    ),
+                });
             }
             let forced = l.forced_ids.as_ref().or(scored.as_ref());
             if let Some(f) = forced {
                 if f.is_empty() || outside_vocab(f, cfg.vocab_size).is_some() {
-                    return Err(RunError::Config { lane, field: None, message: "the text to score must hold at least one token of this vocabulary".into() });
+                    return Err(RunError::Config {
+                        lane,
+                        field: None,
+                        message:
+                            "the text to score must hold at least one token of this vocabulary"
+                                .into(),
+                    });
                 }
                 longest = longest.max(f.len());
             }
             longest = longest.max(valid.new_token_budget(0).min(cfg.n_positions));
-            specs.push(LaneSpec { config: valid, forced: forced.cloned() });
+            specs.push(LaneSpec {
+                config: valid,
+                forced: forced.cloned(),
+            });
         }
         if specs.is_empty() {
             return Err(RunError::Prompt("no lanes to run".into()));
@@ -118,22 +149,49 @@ impl Engine {
         let ids = match &req.prompt_ids {
             Some(ids) => {
                 if let Some(bad) = outside_vocab(ids, cfg.vocab_size) {
-                    return Err(RunError::Prompt(format!("prompt token id {bad} is outside the vocabulary of {}", cfg.vocab_size)));
+                    return Err(RunError::Prompt(format!(
+                        "prompt token id {bad} is outside the vocabulary of {}",
+                        cfg.vocab_size
+                    )));
                 }
                 ids.clone()
             }
             None => self.encode(&req.prompt).map_err(RunError::Prompt)?,
         };
         let prompt = prepare_prompt(&ids, cfg.bos_token_id, cfg.n_positions, longest);
-        let options = Options { top_n: req.top_n.clamp(1, 200), shared_seed: req.shared_seed };
-        Ok(Prepared { prompt, lanes: specs, options })
+        let options = Options {
+            top_n: req.top_n.clamp(1, 200),
+            shared_seed: req.shared_seed,
+        };
+        Ok(Prepared {
+            prompt,
+            lanes: specs,
+            options,
+        })
     }
 
     /// Runs all lanes batched to their end (or until `on_event` breaks).
-    pub fn run(&self, req: &RunRequest, on_event: impl FnMut(Event) -> ControlFlow<()>) -> Result<Document, RunError> {
+    pub fn run(
+        &self,
+        req: &RunRequest,
+        on_event: impl FnMut(Event) -> ControlFlow<()>,
+    ) -> Result<Document, RunError> {
         let p = self.prepare(req)?;
-        let runs = generate(self, self.tokenizer.vocab_arc(), &p.prompt.ids, p.lanes, &p.options, on_event).map_err(|e| RunError::Model(e.0))?;
-        Ok(Document { prompt_ids: p.prompt.ids, prompt: req.prompt.clone(), prompt_cropped: p.prompt.cropped, runs })
+        let runs = generate(
+            self,
+            self.tokenizer.vocab_arc(),
+            &p.prompt.ids,
+            p.lanes,
+            &p.options,
+            on_event,
+        )
+        .map_err(|e| RunError::Model(e.0))?;
+        Ok(Document {
+            prompt_ids: p.prompt.ids,
+            prompt: req.prompt.clone(),
+            prompt_cropped: p.prompt.cropped,
+            runs,
+        })
     }
 
     /// Raw last-position logits after `ids` (for parity tests and tools).
@@ -180,17 +238,36 @@ impl LanguageModel for Engine {
     fn prefill(&self, ids: &[u32]) -> Result<Forward<KvCache>, ModelError> {
         let out = self.model.forward(ids, 1, None).map_err(model_err)?;
         Ok(Forward {
-            logits: out.logits.flatten_all().and_then(|t| t.to_vec1()).map_err(model_err)?,
-            hidden: out.hidden.flatten_all().and_then(|t| t.to_vec1()).map_err(model_err)?,
+            logits: out
+                .logits
+                .flatten_all()
+                .and_then(|t| t.to_vec1())
+                .map_err(model_err)?,
+            hidden: out
+                .hidden
+                .flatten_all()
+                .and_then(|t| t.to_vec1())
+                .map_err(model_err)?,
             cache: out.cache,
         })
     }
 
     fn step(&self, cache: &KvCache, tokens: &[u32]) -> Result<Forward<KvCache>, ModelError> {
-        let out = self.model.forward(tokens, tokens.len(), Some(cache)).map_err(model_err)?;
+        let out = self
+            .model
+            .forward(tokens, tokens.len(), Some(cache))
+            .map_err(model_err)?;
         Ok(Forward {
-            logits: out.logits.flatten_all().and_then(|t| t.to_vec1()).map_err(model_err)?,
-            hidden: out.hidden.flatten_all().and_then(|t| t.to_vec1()).map_err(model_err)?,
+            logits: out
+                .logits
+                .flatten_all()
+                .and_then(|t| t.to_vec1())
+                .map_err(model_err)?,
+            hidden: out
+                .hidden
+                .flatten_all()
+                .and_then(|t| t.to_vec1())
+                .map_err(model_err)?,
             cache: out.cache,
         })
     }

@@ -42,8 +42,12 @@ const MAX_VOCAB: usize = 1 << 20;
 impl ModelConfig {
     pub fn from_json(bytes: &[u8]) -> Result<ModelConfig, LoadError> {
         let err = |m: String| LoadError::Config(m);
-        let raw: Raw = serde_json::from_slice(bytes).map_err(|e| err(format!("not valid JSON for a model config ({e})")))?;
-        let is_gpt2_arch = raw.architectures.as_ref().is_some_and(|a| a.iter().any(|s| s.starts_with("GPT2")));
+        let raw: Raw = serde_json::from_slice(bytes)
+            .map_err(|e| err(format!("not valid JSON for a model config ({e})")))?;
+        let is_gpt2_arch = raw
+            .architectures
+            .as_ref()
+            .is_some_and(|a| a.iter().any(|s| s.starts_with("GPT2")));
         match raw.model_type.as_deref() {
             Some("gpt2") => {}
             Some(other) => {
@@ -56,43 +60,62 @@ impl ModelConfig {
         }
         if let Some(act) = raw.activation_function.as_deref() {
             if act != "gelu_new" && act != "gelu_pytorch_tanh" {
-                return Err(err(format!("uses activation `{act}`; GPT-2 here runs `gelu_new` only")));
+                return Err(err(format!(
+                    "uses activation `{act}`; GPT-2 here runs `gelu_new` only"
+                )));
             }
         }
         if raw.scale_attn_by_inverse_layer_idx == Some(true) {
-            return Err(err("sets `scale_attn_by_inverse_layer_idx`, which this engine does not implement".into()));
+            return Err(err(
+                "sets `scale_attn_by_inverse_layer_idx`, which this engine does not implement"
+                    .into(),
+            ));
         }
         if raw.add_cross_attention == Some(true) {
-            return Err(err("sets `add_cross_attention`; only decoder-only GPT-2 runs here".into()));
+            return Err(err(
+                "sets `add_cross_attention`; only decoder-only GPT-2 runs here".into(),
+            ));
         }
-        let size = |name: &str, v: Option<i64>, default: i64, max: usize| -> Result<usize, LoadError> {
-            let v = v.unwrap_or(default);
-            if v < 1 || v as u64 > max as u64 {
-                return Err(err(format!("`{name}` is {v}; it must be between 1 and {max}")));
-            }
-            Ok(v as usize)
-        };
+        let size =
+            |name: &str, v: Option<i64>, default: i64, max: usize| -> Result<usize, LoadError> {
+                let v = v.unwrap_or(default);
+                if v < 1 || v as u64 > max as u64 {
+                    return Err(err(format!(
+                        "`{name}` is {v}; it must be between 1 and {max}"
+                    )));
+                }
+                Ok(v as usize)
+            };
         let n_embd = size("n_embd", raw.n_embd, 768, MAX_WIDTH)?;
         let n_head = size("n_head", raw.n_head, 12, 256)?;
         if n_embd % n_head != 0 {
-            return Err(err(format!("`n_embd` ({n_embd}) is not a multiple of `n_head` ({n_head})")));
+            return Err(err(format!(
+                "`n_embd` ({n_embd}) is not a multiple of `n_head` ({n_head})"
+            )));
         }
         if let Some(inner) = raw.n_inner {
             if inner as usize != 4 * n_embd {
-                return Err(err(format!("`n_inner` is {inner}; this engine expects 4 * n_embd = {}", 4 * n_embd)));
+                return Err(err(format!(
+                    "`n_inner` is {inner}; this engine expects 4 * n_embd = {}",
+                    4 * n_embd
+                )));
             }
         }
         let vocab_size = size("vocab_size", raw.vocab_size, 50257, MAX_VOCAB)?;
         let token = |name: &str, v: Option<i64>| -> Result<u32, LoadError> {
             let v = v.unwrap_or(50256);
             if v < 0 || v as usize >= vocab_size {
-                return Err(err(format!("`{name}` is {v}, outside the vocabulary of {vocab_size}")));
+                return Err(err(format!(
+                    "`{name}` is {v}, outside the vocabulary of {vocab_size}"
+                )));
             }
             Ok(v as u32)
         };
         let eps = raw.layer_norm_epsilon.unwrap_or(1e-5);
         if !(eps > 0.0 && eps < 1.0) {
-            return Err(err(format!("`layer_norm_epsilon` is {eps}; it must be in (0, 1)")));
+            return Err(err(format!(
+                "`layer_norm_epsilon` is {eps}; it must be in (0, 1)"
+            )));
         }
         let n_positions = size("n_positions", raw.n_positions, 1024, MAX_POSITIONS)?;
         if n_positions < 2 {
@@ -121,19 +144,24 @@ mod tests {
 
     #[test]
     fn rejects_a_llama_config_by_name() {
-        let e = ModelConfig::from_json(br#"{"model_type": "llama", "hidden_size": 4096}"#).unwrap_err();
+        let e =
+            ModelConfig::from_json(br#"{"model_type": "llama", "hidden_size": 4096}"#).unwrap_err();
         assert!(e.to_string().contains("`llama` model"), "{e}");
     }
 
     #[test]
     fn rejects_malformed_json() {
         let e = ModelConfig::from_json(b"{\"model_type\": \"gpt2\",").unwrap_err();
-        assert!(e.to_string().starts_with("config.json: not valid JSON"), "{e}");
+        assert!(
+            e.to_string().starts_with("config.json: not valid JSON"),
+            "{e}"
+        );
     }
 
     #[test]
     fn rejects_absurd_sizes_before_allocating() {
-        let e = ModelConfig::from_json(br#"{"model_type": "gpt2", "n_embd": 100000000}"#).unwrap_err();
+        let e =
+            ModelConfig::from_json(br#"{"model_type": "gpt2", "n_embd": 100000000}"#).unwrap_err();
         assert!(e.to_string().contains("`n_embd`"), "{e}");
     }
 

@@ -21,7 +21,9 @@ use std::ops::Range;
 /// shared out over the worker's threads (`ntl_parallel::split`); each column's sum
 /// is computed the same way whichever thread does it.
 pub fn matmul_nt(x: &[f32], rows: usize, w: &[f32], k: usize) -> Vec<f32> {
-    matmul_nt_in_parts(x, rows, w, k, &|n, f| ntl_parallel::split(n, MIN_COLUMNS_PER_PART, f))
+    matmul_nt_in_parts(x, rows, w, k, &|n, f| {
+        ntl_parallel::split(n, MIN_COLUMNS_PER_PART, f)
+    })
 }
 
 /// Fewer columns than this per thread are not worth waking a helper for
@@ -32,13 +34,20 @@ type Splitter<'a> = &'a dyn Fn(usize, &(dyn Fn(Range<usize>) + Sync));
 
 /// [`matmul_nt`] with the column split given (tests cut it every which way).
 fn matmul_nt_in_parts(x: &[f32], rows: usize, w: &[f32], k: usize, split: Splitter) -> Vec<f32> {
-    assert!(k > 0 && x.len() == rows * k && w.len() % k == 0, "skinny_matmul: shapes do not match");
+    assert!(
+        k > 0 && x.len() == rows * k && w.len() % k == 0,
+        "skinny_matmul: shapes do not match"
+    );
     let n = w.len() / k;
     let mut out = vec![0f32; rows * n];
     let dst = Disjoint::new(&mut out);
     split(n, &|columns| {
         for (chunk, xs) in x.chunks(ROWS * k).enumerate() {
-            let rows = Rows { buf: &dst, first: chunk * ROWS, n };
+            let rows = Rows {
+                buf: &dst,
+                first: chunk * ROWS,
+                n,
+            };
             match xs.len() / k {
                 4 => pass::<4, 2>(xs, w, k, columns.clone(), rows),
                 3 => pass::<3, 2>(xs, w, k, columns.clone(), rows),
@@ -59,7 +68,13 @@ struct Rows<'a, 'b> {
 }
 
 /// `columns` of the output for `R` rows, `C` columns at a time.
-fn pass<const R: usize, const C: usize>(xs: &[f32], w: &[f32], k: usize, columns: Range<usize>, out: Rows) {
+fn pass<const R: usize, const C: usize>(
+    xs: &[f32],
+    w: &[f32],
+    k: usize,
+    columns: Range<usize>,
+    out: Rows,
+) {
     let mut j = columns.start;
     while j + C <= columns.end {
         let s = block::<R, C>(xs, &w[j * k..(j + C) * k], k);
@@ -107,7 +122,8 @@ fn block<const R: usize, const C: usize>(x: &[f32], w: &[f32], k: usize) -> [[f3
     for r in 0..R {
         for c in 0..C {
             let a = acc[r][c];
-            let mut s = (f32x4_extract_lane::<0>(a) + f32x4_extract_lane::<1>(a)) + (f32x4_extract_lane::<2>(a) + f32x4_extract_lane::<3>(a));
+            let mut s = (f32x4_extract_lane::<0>(a) + f32x4_extract_lane::<1>(a))
+                + (f32x4_extract_lane::<2>(a) + f32x4_extract_lane::<3>(a));
             for i in blocks * 4..k {
                 s += x[r * k + i] * w[c * k + i];
             }
@@ -148,14 +164,21 @@ mod tests {
     #[test]
     fn matches_a_plain_matmul_for_any_number_of_rows_and_columns() {
         for (k, n) in [(10, 7), (8, 9), (3, 5), (12, 1)] {
-            let w: Vec<f32> = (0..n * k).map(|i| ((i * 37 % 11) as f32 - 5.0) / 7.0).collect();
+            let w: Vec<f32> = (0..n * k)
+                .map(|i| ((i * 37 % 11) as f32 - 5.0) / 7.0)
+                .collect();
             for rows in [1, 2, 3, 4, 5, 9] {
-                let x: Vec<f32> = (0..rows * k).map(|i| ((i * 13 % 17) as f32 - 8.0) / 5.0).collect();
+                let x: Vec<f32> = (0..rows * k)
+                    .map(|i| ((i * 13 % 17) as f32 - 8.0) / 5.0)
+                    .collect();
                 let got = matmul_nt(&x, rows, &w, k);
                 for r in 0..rows {
                     for v in 0..n {
                         let want: f32 = (0..k).map(|i| x[r * k + i] * w[v * k + i]).sum();
-                        assert!((got[r * n + v] - want).abs() < 1e-5, "k {k} n {n} rows {rows}: row {r} column {v}");
+                        assert!(
+                            (got[r * n + v] - want).abs() < 1e-5,
+                            "k {k} n {n} rows {rows}: row {r} column {v}"
+                        );
                     }
                 }
             }
@@ -165,9 +188,13 @@ mod tests {
     #[test]
     fn any_cut_of_the_columns_gives_the_same_bits() {
         let (k, n) = (37, 101);
-        let w: Vec<f32> = (0..n * k).map(|i| ((i * 37 % 11) as f32 - 5.0) / 7.0).collect();
+        let w: Vec<f32> = (0..n * k)
+            .map(|i| ((i * 37 % 11) as f32 - 5.0) / 7.0)
+            .collect();
         for rows in [1, 2, 3, 4, 6] {
-            let x: Vec<f32> = (0..rows * k).map(|i| ((i * 13 % 17) as f32 - 8.0) / 5.0).collect();
+            let x: Vec<f32> = (0..rows * k)
+                .map(|i| ((i * 13 % 17) as f32 - 8.0) / 5.0)
+                .collect();
             let whole = matmul_nt_in_parts(&x, rows, &w, k, &|n, f| f(0..n));
             for parts in [2, 3, 7] {
                 // Parts run out of order, as threads would finish them.
@@ -176,7 +203,11 @@ mod tests {
                         f(n * p / parts..n * (p + 1) / parts)
                     }
                 });
-                assert_eq!(cut.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), whole.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), "rows {rows} parts {parts}");
+                assert_eq!(
+                    cut.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                    whole.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                    "rows {rows} parts {parts}"
+                );
             }
         }
     }

@@ -18,7 +18,8 @@ fn err(m: impl Into<String>) -> LoadError {
 
 impl TextTokenizer {
     pub fn from_bytes(bytes: &[u8], model_vocab: usize) -> Result<TextTokenizer, LoadError> {
-        let inner = Tokenizer::from_bytes(bytes).map_err(|e| err(format!("is not a valid tokenizer.json ({e})")))?;
+        let inner = Tokenizer::from_bytes(bytes)
+            .map_err(|e| err(format!("is not a valid tokenizer.json ({e})")))?;
         let kind = match inner.get_model() {
             ModelWrapper::BPE(_) => None,
             ModelWrapper::WordPiece(_) => Some("WordPiece"),
@@ -26,7 +27,9 @@ impl TextTokenizer {
             ModelWrapper::Unigram(_) => Some("Unigram"),
         };
         if let Some(kind) = kind {
-            return Err(err(format!("uses a {kind} model; GPT-2 needs its byte-level BPE tokenizer")));
+            return Err(err(format!(
+                "uses a {kind} model; GPT-2 needs its byte-level BPE tokenizer"
+            )));
         }
         let vocab = inner.get_vocab(true);
         let size = vocab.values().map(|&id| id as usize + 1).max().unwrap_or(0);
@@ -42,15 +45,25 @@ impl TextTokenizer {
         for (t, id) in vocab {
             tokens[id as usize] = t;
         }
-        let special: std::collections::HashSet<u32> =
-            inner.get_added_tokens_decoder().into_iter().filter(|(_, t)| t.special).map(|(id, _)| id).collect();
+        let special: std::collections::HashSet<u32> = inner
+            .get_added_tokens_decoder()
+            .into_iter()
+            .filter(|(_, t)| t.special)
+            .map(|(id, _)| id)
+            .collect();
         let vocab = Vocab::from_byte_level(&tokens, |id| special.contains(&(id as u32)));
-        Ok(TextTokenizer { inner, vocab: Arc::new(vocab) })
+        Ok(TextTokenizer {
+            inner,
+            vocab: Arc::new(vocab),
+        })
     }
 
     /// Token ids of a text; `<|endoftext|>` typed in the text is the special token, as in HF.
     pub fn encode(&self, text: &str) -> Result<Vec<u32>, String> {
-        self.inner.encode(text, false).map(|e| e.get_ids().to_vec()).map_err(|e| format!("could not tokenize the text: {e}"))
+        self.inner
+            .encode(text, false)
+            .map(|e| e.get_ids().to_vec())
+            .map_err(|e| format!("could not tokenize the text: {e}"))
     }
 
     pub fn vocab(&self) -> &Vocab {

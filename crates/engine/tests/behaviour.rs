@@ -16,8 +16,24 @@ fn cfg(json: &str) -> GenerationConfig {
 }
 
 fn run(e: &Engine, prompt: &str, configs: &[&str]) -> ntl_decoding::Document {
-    let lanes = configs.iter().map(|c| LaneRequest { config: cfg(c), forced_ids: None }).collect();
-    e.run(&RunRequest { prompt: prompt.into(), lanes, top_n: 10, shared_seed: None, ..Default::default() }, |_| ControlFlow::Continue(())).unwrap()
+    let lanes = configs
+        .iter()
+        .map(|c| LaneRequest {
+            config: cfg(c),
+            forced_ids: None,
+        })
+        .collect();
+    e.run(
+        &RunRequest {
+            prompt: prompt.into(),
+            lanes,
+            top_n: 10,
+            shared_seed: None,
+            ..Default::default()
+        },
+        |_| ControlFlow::Continue(()),
+    )
+    .unwrap()
 }
 
 const P: &str = "The best way to learn programming is";
@@ -35,7 +51,14 @@ fn greedy_twice_gives_the_same_text() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn top_k_1_sampling_equals_greedy() {
     let e = engine("tiny");
-    let d = run(&e, P, &[r#"{"max_new_tokens": 12}"#, r#"{"max_new_tokens": 12, "do_sample": true, "top_k": 1, "seed": 9}"#]);
+    let d = run(
+        &e,
+        P,
+        &[
+            r#"{"max_new_tokens": 12}"#,
+            r#"{"max_new_tokens": 12, "do_sample": true, "top_k": 1, "seed": 9}"#,
+        ],
+    );
     assert_eq!(d.runs[0].token_ids, d.runs[1].token_ids);
 }
 
@@ -43,11 +66,15 @@ fn top_k_1_sampling_equals_greedy() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn same_seed_same_text_different_seeds_different_text() {
     let e = engine("tiny");
-    let d = run(&e, P, &[
-        r#"{"max_new_tokens": 12, "do_sample": true, "seed": 1}"#,
-        r#"{"max_new_tokens": 12, "do_sample": true, "seed": 1}"#,
-        r#"{"max_new_tokens": 12, "do_sample": true, "seed": 2}"#,
-    ]);
+    let d = run(
+        &e,
+        P,
+        &[
+            r#"{"max_new_tokens": 12, "do_sample": true, "seed": 1}"#,
+            r#"{"max_new_tokens": 12, "do_sample": true, "seed": 1}"#,
+            r#"{"max_new_tokens": 12, "do_sample": true, "seed": 2}"#,
+        ],
+    );
     assert_eq!(d.runs[0].token_ids, d.runs[1].token_ids);
     assert_ne!(d.runs[0].token_ids, d.runs[2].token_ids);
 }
@@ -65,11 +92,17 @@ fn four_lanes_batched_equal_each_lane_run_alone() {
     let together = run(&e, P, &configs);
     for (i, c) in configs.iter().enumerate() {
         let alone = run(&e, P, &[c]);
-        assert_eq!(together.runs[i].token_ids, alone.runs[0].token_ids, "lane {i}");
+        assert_eq!(
+            together.runs[i].token_ids, alone.runs[0].token_ids,
+            "lane {i}"
+        );
         for (a, b) in together.runs[i].steps.iter().zip(&alone.runs[0].steps) {
             for (x, y) in a.top.iter().zip(&b.top) {
                 assert_eq!(x.id, y.id);
-                assert!((x.prob - y.prob).abs() < 1e-5, "lane {i}: batched probabilities drift");
+                assert!(
+                    (x.prob - y.prob).abs() < 1e-5,
+                    "lane {i}: batched probabilities drift"
+                );
             }
         }
     }
@@ -79,10 +112,15 @@ fn four_lanes_batched_equal_each_lane_run_alone() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn generation_stops_with_context_full_at_n_positions() {
     let e = engine("tiny"); // 64 positions
-    // An empty eos list: nothing ends the run but the context.
+                            // An empty eos list: nothing ends the run but the context.
     let d = run(&e, P, &[r#"{"max_new_tokens": 500, "eos_token_id": []}"#]);
     let r = &d.runs[0];
-    assert_eq!(r.stop_reason, StopReason::ContextFull, "{:?}", r.stop_reason);
+    assert_eq!(
+        r.stop_reason,
+        StopReason::ContextFull,
+        "{:?}",
+        r.stop_reason
+    );
     assert_eq!(d.prompt_ids.len() + r.token_ids.len(), 64);
 }
 
@@ -117,14 +155,28 @@ fn endoftext_typed_in_the_prompt_is_the_special_token() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn probabilities_in_a_table_never_sum_above_one_and_the_funnel_ends_at_kept() {
     let e = engine("tiny");
-    let d = run(&e, P, &[r#"{"max_new_tokens": 6, "do_sample": true, "top_k": 30, "top_p": 0.8, "temperature": 0.9, "seed": 2}"#]);
+    let d = run(
+        &e,
+        P,
+        &[
+            r#"{"max_new_tokens": 6, "do_sample": true, "top_k": 30, "top_p": 0.8, "temperature": 0.9, "seed": 2}"#,
+        ],
+    );
     for s in &d.runs[0].steps {
         let sum: f32 = s.top.iter().map(|c| c.prob).sum();
         assert!(sum <= 1.0 + 1e-5);
-        assert_eq!(s.funnel.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["model", "temperature", "top_k", "top_p"]);
+        assert_eq!(
+            s.funnel.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
+            ["model", "temperature", "top_k", "top_p"]
+        );
         assert_eq!(s.funnel.last().unwrap().kept, s.kept);
         assert!(s.funnel[2].kept <= 30 && s.funnel[3].kept <= s.funnel[2].kept);
-        assert!(s.top.iter().any(|c| c.id == s.token_id && c.score.is_some()), "the chosen token was kept");
+        assert!(
+            s.top
+                .iter()
+                .any(|c| c.id == s.token_id && c.score.is_some()),
+            "the chosen token was kept"
+        );
     }
 }
 
@@ -133,20 +185,45 @@ fn probabilities_in_a_table_never_sum_above_one_and_the_funnel_ends_at_kept() {
 fn events_stream_every_step_and_a_break_cancels_all_lanes() {
     let e = engine("tiny");
     let lanes = vec![
-        LaneRequest { config: cfg(r#"{"max_new_tokens": 30}"#), forced_ids: None },
-        LaneRequest { config: cfg(r#"{"max_new_tokens": 30, "num_beams": 2}"#), forced_ids: None },
+        LaneRequest {
+            config: cfg(r#"{"max_new_tokens": 30}"#),
+            forced_ids: None,
+        },
+        LaneRequest {
+            config: cfg(r#"{"max_new_tokens": 30, "num_beams": 2}"#),
+            forced_ids: None,
+        },
     ];
     let mut steps = 0;
     let doc = e
-        .run(&RunRequest { prompt: P.into(), lanes, top_n: 5, shared_seed: None, ..Default::default() }, |ev| {
-            if let Event::Step { .. } = ev {
-                steps += 1;
-            }
-            if steps >= 6 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-        })
+        .run(
+            &RunRequest {
+                prompt: P.into(),
+                lanes,
+                top_n: 5,
+                shared_seed: None,
+                ..Default::default()
+            },
+            |ev| {
+                if let Event::Step { .. } = ev {
+                    steps += 1;
+                }
+                if steps >= 6 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        )
         .unwrap();
-    assert!(doc.runs.iter().all(|r| r.stop_reason == StopReason::Cancelled));
-    assert!(doc.runs.iter().all(|r| r.steps.len() <= 4), "stopped within a step");
+    assert!(doc
+        .runs
+        .iter()
+        .all(|r| r.stop_reason == StopReason::Cancelled));
+    assert!(
+        doc.runs.iter().all(|r| r.steps.len() <= 4),
+        "stopped within a step"
+    );
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -154,12 +231,33 @@ fn events_stream_every_step_and_a_break_cancels_all_lanes() {
 fn shared_randomness_makes_identical_sampling_lanes_identical_whatever_their_seeds() {
     let e = engine("tiny");
     let lanes = vec![
-        LaneRequest { config: cfg(r#"{"max_new_tokens": 10, "do_sample": true, "seed": 1}"#), forced_ids: None },
-        LaneRequest { config: cfg(r#"{"max_new_tokens": 10, "do_sample": true, "seed": 2}"#), forced_ids: None },
+        LaneRequest {
+            config: cfg(r#"{"max_new_tokens": 10, "do_sample": true, "seed": 1}"#),
+            forced_ids: None,
+        },
+        LaneRequest {
+            config: cfg(r#"{"max_new_tokens": 10, "do_sample": true, "seed": 2}"#),
+            forced_ids: None,
+        },
     ];
-    let d = e.run(&RunRequest { prompt: P.into(), lanes, top_n: 5, shared_seed: Some(7), ..Default::default() }, |_| ControlFlow::Continue(())).unwrap();
+    let d = e
+        .run(
+            &RunRequest {
+                prompt: P.into(),
+                lanes,
+                top_n: 5,
+                shared_seed: Some(7),
+                ..Default::default()
+            },
+            |_| ControlFlow::Continue(()),
+        )
+        .unwrap();
     assert_eq!(d.runs[0].token_ids, d.runs[1].token_ids);
-    assert!(d.runs[0].steps.iter().zip(&d.runs[1].steps).all(|(a, b)| a.draw == b.draw && a.draw.is_some()));
+    assert!(d.runs[0]
+        .steps
+        .iter()
+        .zip(&d.runs[1].steps)
+        .all(|(a, b)| a.draw == b.draw && a.draw.is_some()));
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -167,12 +265,31 @@ fn shared_randomness_makes_identical_sampling_lanes_identical_whatever_their_see
 fn invalid_knobs_are_reported_with_their_lane_and_field() {
     let e = engine("tiny");
     let lanes = vec![
-        LaneRequest { config: cfg("{}"), forced_ids: None },
-        LaneRequest { config: cfg(r#"{"do_sample": true, "top_p": 1.5}"#), forced_ids: None },
+        LaneRequest {
+            config: cfg("{}"),
+            forced_ids: None,
+        },
+        LaneRequest {
+            config: cfg(r#"{"do_sample": true, "top_p": 1.5}"#),
+            forced_ids: None,
+        },
     ];
-    let err = e.run(&RunRequest { prompt: P.into(), lanes, top_n: 5, shared_seed: None, ..Default::default() }, |_| ControlFlow::Continue(())).unwrap_err();
+    let err = e
+        .run(
+            &RunRequest {
+                prompt: P.into(),
+                lanes,
+                top_n: 5,
+                shared_seed: None,
+                ..Default::default()
+            },
+            |_| ControlFlow::Continue(()),
+        )
+        .unwrap_err();
     match err {
-        ntl_engine::RunError::Config { lane, field, .. } => assert_eq!((lane, field.as_deref()), (1, Some("top_p"))),
+        ntl_engine::RunError::Config { lane, field, .. } => {
+            assert_eq!((lane, field.as_deref()), (1, Some("top_p")))
+        }
         other => panic!("{other:?}"),
     }
 }
@@ -184,15 +301,27 @@ fn streamed_text_never_shows_a_broken_character() {
     // Force a crab emoji split over byte-level tokens.
     let forced = e.encode(" I like 🦀 crabs").unwrap();
     assert!(forced.len() > 4);
-    let lanes = vec![LaneRequest { config: cfg("{}"), forced_ids: Some(forced) }];
+    let lanes = vec![LaneRequest {
+        config: cfg("{}"),
+        forced_ids: Some(forced),
+    }];
     let mut texts = vec![];
     let doc = e
-        .run(&RunRequest { prompt: P.into(), lanes, top_n: 5, shared_seed: None, ..Default::default() }, |ev| {
-            if let Event::Step { text, .. } = ev {
-                texts.push(text);
-            }
-            ControlFlow::Continue(())
-        })
+        .run(
+            &RunRequest {
+                prompt: P.into(),
+                lanes,
+                top_n: 5,
+                shared_seed: None,
+                ..Default::default()
+            },
+            |ev| {
+                if let Event::Step { text, .. } = ev {
+                    texts.push(text);
+                }
+                ControlFlow::Continue(())
+            },
+        )
         .unwrap();
     assert!(texts.iter().all(|t| !t.contains('\u{FFFD}')), "{texts:?}");
     assert_eq!(texts.last().unwrap(), " I like 🦀 crabs");
@@ -226,15 +355,25 @@ fn a_branch_from_given_ids_continues_like_the_run_it_came_from() {
     ids.extend(&whole.runs[0].token_ids[..5]);
     let req = RunRequest {
         prompt: "ignored when ids are given".into(),
-        lanes: vec![LaneRequest { config: cfg(r#"{"max_new_tokens": 5}"#), forced_ids: None }],
+        lanes: vec![LaneRequest {
+            config: cfg(r#"{"max_new_tokens": 5}"#),
+            forced_ids: None,
+        }],
         prompt_ids: Some(ids.clone()),
         ..Default::default()
     };
     let branch = e.run(&req, |_| ControlFlow::Continue(())).unwrap();
     assert_eq!(branch.prompt_ids, ids);
     assert_eq!(branch.runs[0].token_ids, whole.runs[0].token_ids[5..]);
-    let bad = RunRequest { prompt_ids: Some(vec![1, 99_999]), ..req };
-    assert!(e.run(&bad, |_| ControlFlow::Continue(())).unwrap_err().to_string().contains("outside the vocabulary"));
+    let bad = RunRequest {
+        prompt_ids: Some(vec![1, 99_999]),
+        ..req
+    };
+    assert!(e
+        .run(&bad, |_| ControlFlow::Continue(()))
+        .unwrap_err()
+        .to_string()
+        .contains("outside the vocabulary"));
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -242,10 +381,21 @@ fn a_branch_from_given_ids_continues_like_the_run_it_came_from() {
 fn a_scored_text_is_followed_by_every_lane_with_each_lanes_own_probabilities() {
     let e = engine("tiny");
     let lanes = vec![
-        LaneRequest { config: cfg("{}"), forced_ids: None },
-        LaneRequest { config: cfg(r#"{"do_sample": true, "top_k": 2}"#), forced_ids: None },
+        LaneRequest {
+            config: cfg("{}"),
+            forced_ids: None,
+        },
+        LaneRequest {
+            config: cfg(r#"{"do_sample": true, "top_k": 2}"#),
+            forced_ids: None,
+        },
     ];
-    let req = RunRequest { prompt: P.into(), lanes, forced_text: Some(" to read and write code".into()), ..Default::default() };
+    let req = RunRequest {
+        prompt: P.into(),
+        lanes,
+        forced_text: Some(" to read and write code".into()),
+        ..Default::default()
+    };
     let d = e.run(&req, |_| ControlFlow::Continue(())).unwrap();
     let want = e.encode(" to read and write code").unwrap();
     for r in &d.runs {
@@ -255,8 +405,15 @@ fn a_scored_text_is_followed_by_every_lane_with_each_lanes_own_probabilities() {
     }
     // Greedy leaves every token possible; top_k=2 makes most of them impossible.
     assert!(d.runs[0].steps.iter().all(|s| s.chosen_prob > 0.0));
-    let impossible = d.runs[1].steps.iter().filter(|s| s.chosen_prob == 0.0).count();
-    assert!(impossible > 0, "top_k=2 should exclude some of the text's tokens on a random model");
+    let impossible = d.runs[1]
+        .steps
+        .iter()
+        .filter(|s| s.chosen_prob == 0.0)
+        .count();
+    assert!(
+        impossible > 0,
+        "top_k=2 should exclude some of the text's tokens on a random model"
+    );
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -274,14 +431,30 @@ fn a_whitespace_only_prompt_runs() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn the_row_exp_gives_the_scalar_exps_bits_on_every_target() {
     use ntl_decoding::exp::{exp, exp_shifted};
-    let mut row: Vec<f32> = (0..20_003).map(|i| -95.0 + 190.0 * i as f32 / 20_003.0).collect();
-    row.extend([f32::NEG_INFINITY, f32::INFINITY, f32::NAN, 0.0, -0.0, -87.33, -87.3299, 88.72, 88.7201, 1e-30]);
+    let mut row: Vec<f32> = (0..20_003)
+        .map(|i| -95.0 + 190.0 * i as f32 / 20_003.0)
+        .collect();
+    row.extend([
+        f32::NEG_INFINITY,
+        f32::INFINITY,
+        f32::NAN,
+        0.0,
+        -0.0,
+        -87.33,
+        -87.3299,
+        88.72,
+        88.7201,
+        1e-30,
+    ]);
     for shift in [0.0f32, 3.25, -1.5] {
         let mut out = vec![0.0; row.len()];
         exp_shifted(&row, shift, &mut out);
         for (x, got) in row.iter().zip(&out) {
             let want = exp(x - shift);
-            assert!(got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()), "exp({x} - {shift}): {got} vs {want}");
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "exp({x} - {shift}): {got} vs {want}"
+            );
         }
     }
 }
@@ -302,6 +475,10 @@ fn a_long_prompt_in_one_pass_matches_feeding_it_token_by_token() {
     for &id in &ids[1..] {
         f = e.step(&f.cache, &[id]).unwrap();
     }
-    let worst = whole.iter().zip(&f.logits).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+    let worst = whole
+        .iter()
+        .zip(&f.logits)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0f32, f32::max);
     assert!(worst <= 1e-4, "largest difference {worst}");
 }

@@ -14,17 +14,36 @@ use ntl_engine::{Engine, LaneRequest, RunRequest};
 const LOGIT_TOL: f32 = 1e-4;
 const PROB_TOL: f32 = 1e-4;
 
-fn run_one(engine: &Engine, prompt: &str, config: &serde_json::Value, forced: Option<Vec<u32>>) -> ntl_decoding::Document {
+fn run_one(
+    engine: &Engine,
+    prompt: &str,
+    config: &serde_json::Value,
+    forced: Option<Vec<u32>>,
+) -> ntl_decoding::Document {
     let config = GenerationConfig::from_value(config.clone()).expect("fixture config parses");
-    let req = RunRequest { prompt: prompt.into(), lanes: vec![LaneRequest { config, forced_ids: forced }], top_n: 64, shared_seed: None, ..Default::default() };
-    engine.run(&req, |_| std::ops::ControlFlow::Continue(())).expect("run")
+    let req = RunRequest {
+        prompt: prompt.into(),
+        lanes: vec![LaneRequest {
+            config,
+            forced_ids: forced,
+        }],
+        top_n: 64,
+        shared_seed: None,
+        ..Default::default()
+    };
+    engine
+        .run(&req, |_| std::ops::ControlFlow::Continue(()))
+        .expect("run")
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn tokenizer_matches_hf_ids_including_the_lesson_prompt() {
     let e = engine("tiny");
-    assert_eq!(e.encode("The best way to learn programming is").unwrap(), vec![464, 1266, 835, 284, 2193, 8300, 318]);
+    assert_eq!(
+        e.encode("The best way to learn programming is").unwrap(),
+        vec![464, 1266, 835, 284, 2193, 8300, 318]
+    );
     for case in hf("tiny.json")["tokenization"].as_array().unwrap() {
         let text = case["text"].as_str().unwrap();
         assert_eq!(e.encode(text).unwrap(), ids(&case["ids"]), "text {text:?}");
@@ -34,7 +53,10 @@ fn tokenizer_matches_hf_ids_including_the_lesson_prompt() {
 fn check_logits(model: &str, fixture: &str) {
     let e = engine(model);
     let doc = hf(fixture);
-    let probes: Vec<usize> = ids(&doc["logits"]["probe_ids"]).into_iter().map(|i| i as usize).collect();
+    let probes: Vec<usize> = ids(&doc["logits"]["probe_ids"])
+        .into_iter()
+        .map(|i| i as usize)
+        .collect();
     let mut checked = 0;
     for case in doc["logits"]["cases"].as_array().unwrap() {
         let prompt = ids(&case["prompt_ids"]);
@@ -42,14 +64,29 @@ fn check_logits(model: &str, fixture: &str) {
         let mut fwd = e.prefill(&prompt).unwrap();
         for (s, want) in case["steps"].as_array().unwrap().iter().enumerate() {
             let row = &fwd.logits;
-            for (id, v) in ids(&want["top_ids"]).iter().zip(floats(&want["top_values"])) {
-                assert!((row[*id as usize] - v).abs() <= LOGIT_TOL, "{model} {} step {s} id {id}: {} vs HF {v}", case["prompt"], row[*id as usize]);
+            for (id, v) in ids(&want["top_ids"])
+                .iter()
+                .zip(floats(&want["top_values"]))
+            {
+                assert!(
+                    (row[*id as usize] - v).abs() <= LOGIT_TOL,
+                    "{model} {} step {s} id {id}: {} vs HF {v}",
+                    case["prompt"],
+                    row[*id as usize]
+                );
             }
             for (id, v) in probes.iter().zip(floats(&want["probe_values"])) {
-                assert!((row[*id] - v).abs() <= LOGIT_TOL, "{model} step {s} probe {id}: {} vs HF {v}", row[*id]);
+                assert!(
+                    (row[*id] - v).abs() <= LOGIT_TOL,
+                    "{model} step {s} probe {id}: {} vs HF {v}",
+                    row[*id]
+                );
             }
             let lse = ntl_decoding::scores::logsumexp(row);
-            assert!((lse - want["logsumexp"].as_f64().unwrap() as f32).abs() <= LOGIT_TOL, "{model} step {s} logsumexp");
+            assert!(
+                (lse - want["logsumexp"].as_f64().unwrap() as f32).abs() <= LOGIT_TOL,
+                "{model} step {s} logsumexp"
+            );
             checked += 1;
             if s + 1 < greedy.len() {
                 fwd = e.step(&fwd.cache, &greedy[s..s + 1]).unwrap();
@@ -72,7 +109,9 @@ fn logits_match_hf_bf16_checkpoint() {
 }
 
 fn is_sampling(cfg: &serde_json::Value) -> bool {
-    cfg.get("do_sample").and_then(|v| v.as_bool()).unwrap_or(false)
+    cfg.get("do_sample")
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false)
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -86,16 +125,28 @@ fn deterministic_modes_match_hf_token_ids_and_beam_scores() {
         }
         let name = run["name"].as_str().unwrap();
         let doc = run_one(&e, prompt_text(name), &run["config"], None);
-        assert_eq!(doc.prompt_ids, ids(&run["prompt_ids"]), "{name}: prompt ids");
+        assert_eq!(
+            doc.prompt_ids,
+            ids(&run["prompt_ids"]),
+            "{name}: prompt ids"
+        );
         let got = &doc.runs[0];
-        let want: Vec<Vec<u32>> = run["sequences"].as_array().unwrap().iter().map(ids).collect();
+        let want: Vec<Vec<u32>> = run["sequences"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(ids)
+            .collect();
         let got_seqs: Vec<Vec<u32>> = got.sequences.iter().map(|s| s.token_ids.clone()).collect();
         assert_eq!(got_seqs, want, "{name}: sequences");
         assert_eq!(got.token_ids, want[0], "{name}: best sequence");
         if let Some(scores) = run.get("sequences_scores") {
             for (g, w) in got.sequences.iter().zip(floats(scores)) {
                 let g = g.score.expect("beam score");
-                assert!((g - w).abs() <= 1e-4 * w.abs().max(1.0), "{name}: score {g} vs HF {w}");
+                assert!(
+                    (g - w).abs() <= 1e-4 * w.abs().max(1.0),
+                    "{name}: score {g} vs HF {w}"
+                );
             }
         }
         n += 1;
@@ -141,24 +192,48 @@ fn sampling_distributions_match_hf_at_every_step_on_hf_sampled_tokens() {
             if w["fragile"].as_bool().unwrap_or(false) {
                 // A token sits on the cutoff within f32 noise (the fixture script checked
                 // by perturbing HF's logits by 1e-5): allow it to fall either way.
-                assert!((g.kept as i64 - want_kept).abs() <= 2, "{name} step {s}: kept {} vs HF {want_kept} (fragile)", g.kept);
+                assert!(
+                    (g.kept as i64 - want_kept).abs() <= 2,
+                    "{name} step {s}: kept {} vs HF {want_kept} (fragile)",
+                    g.kept
+                );
                 fragile += 1;
             } else {
-                assert_eq!(g.kept as i64, want_kept, "{name} step {s}: kept tokens (funnel {:?})", g.funnel.iter().map(|f| (&f.name, f.kept)).collect::<Vec<_>>());
+                assert_eq!(
+                    g.kept as i64,
+                    want_kept,
+                    "{name} step {s}: kept tokens (funnel {:?})",
+                    g.funnel
+                        .iter()
+                        .map(|f| (&f.name, f.kept))
+                        .collect::<Vec<_>>()
+                );
             }
             // Our table holds the top 64 by processed probability; HF's too.
-            let table: std::collections::HashMap<u32, f32> = g.top.iter().map(|c| (c.id, c.prob)).collect();
+            let table: std::collections::HashMap<u32, f32> =
+                g.top.iter().map(|c| (c.id, c.prob)).collect();
             for (id, p) in ids(&w["ids"]).into_iter().zip(floats(&w["probs"])) {
-                let ours = table.get(&id).copied().unwrap_or_else(|| panic!("{name} step {s}: HF's candidate {id} (p={p}) missing"));
-                assert!((ours - p).abs() <= PROB_TOL, "{name} step {s} id {id}: p {ours} vs HF {p}");
+                let ours = table.get(&id).copied().unwrap_or_else(|| {
+                    panic!("{name} step {s}: HF's candidate {id} (p={p}) missing")
+                });
+                assert!(
+                    (ours - p).abs() <= PROB_TOL,
+                    "{name} step {s} id {id}: p {ours} vs HF {p}"
+                );
             }
             steps_checked += 1;
         }
         runs_checked += 1;
     }
-    assert!(runs_checked >= 20 && steps_checked >= 400, "{runs_checked} runs / {steps_checked} steps");
+    assert!(
+        runs_checked >= 20 && steps_checked >= 400,
+        "{runs_checked} runs / {steps_checked} steps"
+    );
     // Typical-p's boundary on this small random model lies among thousands of
     // near-equal tail tokens, so ties are common there; anything beyond 5% would
     // mean the detector is hiding a real mismatch.
-    assert!(fragile * 20 <= steps_checked, "{fragile} of {steps_checked} steps are cutoff ties: too many to be chance");
+    assert!(
+        fragile * 20 <= steps_checked,
+        "{fragile} of {steps_checked} steps are cutoff ties: too many to be chance"
+    );
 }

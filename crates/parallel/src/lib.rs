@@ -8,7 +8,10 @@
 //! small-batch kernel's output columns, GELU's elements, the lanes'
 //! decisions), so results are bit-identical either way.
 // The threaded build (nightly, `+atomics`) sleeps on wasm's atomics.
-#![cfg_attr(all(target_arch = "wasm32", target_feature = "atomics"), feature(stdarch_wasm_atomic_wait))]
+#![cfg_attr(
+    all(target_arch = "wasm32", target_feature = "atomics"),
+    feature(stdarch_wasm_atomic_wait)
+)]
 
 use std::ops::Range;
 
@@ -52,7 +55,11 @@ pub struct Disjoint<'a, T> {
 
 impl<'a, T> Disjoint<'a, T> {
     pub fn new(buf: &'a mut [T]) -> Self {
-        Disjoint { ptr: buf.as_mut_ptr(), len: buf.len(), _buf: std::marker::PhantomData }
+        Disjoint {
+            ptr: buf.as_mut_ptr(),
+            len: buf.len(),
+            _buf: std::marker::PhantomData,
+        }
     }
 
     /// Elements `range` of the buffer.
@@ -61,7 +68,11 @@ impl<'a, T> Disjoint<'a, T> {
     /// No other part reads or writes any of `range` while the slice lives.
     #[allow(clippy::mut_from_ref)]
     pub unsafe fn slice(&self, range: Range<usize>) -> &mut [T] {
-        assert!(range.start <= range.end && range.end <= self.len, "Disjoint: {range:?} outside 0..{}", self.len);
+        assert!(
+            range.start <= range.end && range.end <= self.len,
+            "Disjoint: {range:?} outside 0..{}",
+            self.len
+        );
         // SAFETY: in bounds (asserted); exclusive by the caller's promise.
         unsafe { std::slice::from_raw_parts_mut(self.ptr.add(range.start), range.len()) }
     }
@@ -119,7 +130,10 @@ mod imp {
     }
 
     fn check_helpers() {
-        assert!(FAILED.load(Acquire) == 0, "a helper thread of the engine stopped; restart the worker");
+        assert!(
+            FAILED.load(Acquire) == 0,
+            "a helper thread of the engine stopped; restart the worker"
+        );
     }
 
     pub fn run(len: usize, parts: usize, f: &(dyn Fn(Range<usize>) + Sync + '_)) {
@@ -129,7 +143,8 @@ mod imp {
         check_helpers();
         // SAFETY: the pointer is only dereferenced by helpers while this call
         // waits for them, i.e. while `f` is alive.
-        let [data, vtable]: [usize; 2] = unsafe { std::mem::transmute(f as *const (dyn Fn(Range<usize>) + Sync + '_)) };
+        let [data, vtable]: [usize; 2] =
+            unsafe { std::mem::transmute(f as *const (dyn Fn(Range<usize>) + Sync + '_)) };
         for (slot, word) in JOB.iter().zip([data, vtable, len, parts]) {
             slot.store(word, Relaxed);
         }
@@ -138,7 +153,9 @@ mod imp {
         // SAFETY: a valid, aligned atomic in linear memory.
         unsafe { memory_atomic_notify(EPOCH.as_ptr() as *mut i32, (parts - 1) as u32) };
         f(part_range(len, parts, 0));
-        wait_until_changed(&DONE, |done| done as usize == parts - 1 || FAILED.load(Acquire) != 0);
+        wait_until_changed(&DONE, |done| {
+            done as usize == parts - 1 || FAILED.load(Acquire) != 0
+        });
         check_helpers();
         BUSY.store(false, Release);
     }
@@ -161,7 +178,8 @@ mod imp {
                 continue; // registered after this job was cut
             }
             // SAFETY: the caller of `run` keeps `f` alive until every part is done.
-            let f: &Job = unsafe { &*std::mem::transmute::<[usize; 2], *const Job>([data, vtable]) };
+            let f: &Job =
+                unsafe { &*std::mem::transmute::<[usize; 2], *const Job>([data, vtable]) };
             f(part_range(len, parts, index + 1));
             DONE.fetch_add(1, Release);
             // SAFETY: as above.
@@ -211,11 +229,15 @@ mod tests {
 
     #[test]
     fn each_visits_every_index_once() {
-        let seen: Vec<_> = (0..9).map(|_| std::sync::atomic::AtomicUsize::new(0)).collect();
+        let seen: Vec<_> = (0..9)
+            .map(|_| std::sync::atomic::AtomicUsize::new(0))
+            .collect();
         each(9, &|i| {
             seen[i].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         });
-        assert!(seen.iter().all(|s| s.load(std::sync::atomic::Ordering::Relaxed) == 1));
+        assert!(seen
+            .iter()
+            .all(|s| s.load(std::sync::atomic::Ordering::Relaxed) == 1));
     }
 
     #[test]

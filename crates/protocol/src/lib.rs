@@ -39,7 +39,14 @@ fn default_top_n() -> usize {
 
 impl Default for RunRequest {
     fn default() -> Self {
-        RunRequest { prompt: String::new(), lanes: vec![], top_n: default_top_n(), shared_seed: None, prompt_ids: None, forced_text: None }
+        RunRequest {
+            prompt: String::new(),
+            lanes: vec![],
+            top_n: default_top_n(),
+            shared_seed: None,
+            prompt_ids: None,
+            forced_text: None,
+        }
     }
 }
 
@@ -84,7 +91,11 @@ pub fn valid_repo_id(repo: &str) -> bool {
     let parts: Vec<&str> = repo.split('/').collect();
     parts.len() == 2
         && parts.iter().all(|p| {
-            !p.is_empty() && p.len() <= 96 && !p.starts_with('.') && p.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+            !p.is_empty()
+                && p.len() <= 96
+                && !p.starts_with('.')
+                && p.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
         })
         && !repo.contains("..")
 }
@@ -108,7 +119,11 @@ pub struct LaneStart {
 pub enum FromWorker {
     /// The worker's wasm is running and listening.
     Ready,
-    Progress { file: String, loaded: u64, total: Option<u64> },
+    Progress {
+        file: String,
+        loaded: u64,
+        total: Option<u64>,
+    },
     Loaded {
         info: ModelInfo,
         label: String,
@@ -127,9 +142,25 @@ pub enum FromWorker {
         /// The network could not be reached (offer the bundled model).
         network: bool,
     },
-    Started { run_id: u64, prompt_ids: Vec<u32>, prompt_tokens: Vec<String>, prompt_cropped: usize, lanes: Vec<LaneStart> },
-    Step { run_id: u64, lane: usize, index: usize, step: Box<Step>, text: String },
-    LaneDone { run_id: u64, lane: usize, reason: StopReason },
+    Started {
+        run_id: u64,
+        prompt_ids: Vec<u32>,
+        prompt_tokens: Vec<String>,
+        prompt_cropped: usize,
+        lanes: Vec<LaneStart>,
+    },
+    Step {
+        run_id: u64,
+        lane: usize,
+        index: usize,
+        step: Box<Step>,
+        text: String,
+    },
+    LaneDone {
+        run_id: u64,
+        lane: usize,
+        reason: StopReason,
+    },
     Finished {
         run_id: u64,
         document: Document,
@@ -141,7 +172,12 @@ pub enum FromWorker {
         #[serde(default)]
         memory_bytes: Option<u64>,
     },
-    RunFailed { run_id: u64, lane: Option<usize>, field: Option<String>, message: String },
+    RunFailed {
+        run_id: u64,
+        lane: Option<usize>,
+        field: Option<String>,
+        message: String,
+    },
 }
 
 fn one_thread() -> u32 {
@@ -168,7 +204,17 @@ mod tests {
     fn repo_ids_are_owner_slash_name_only() {
         assert!(valid_repo_id("distilbert/distilgpt2"));
         assert!(valid_repo_id("openai-community/gpt2"));
-        for bad in ["distilgpt2", "a/b/c", "../x", "a/..", "https://evil.example/x", "a/b?c", "a/ b", "/x", "a/"] {
+        for bad in [
+            "distilgpt2",
+            "a/b/c",
+            "../x",
+            "a/..",
+            "https://evil.example/x",
+            "a/b?c",
+            "a/ b",
+            "/x",
+            "a/",
+        ] {
             assert!(!valid_repo_id(bad), "{bad}");
         }
     }
@@ -177,7 +223,17 @@ mod tests {
     fn messages_round_trip_as_json() {
         let m = ToWorker::Run {
             run_id: 3,
-            request: RunRequest { prompt: "Hi".into(), lanes: vec![LaneRequest { config: GenerationConfig::default(), forced_ids: None }], top_n: 20, shared_seed: Some(1), prompt_ids: Some(vec![1, 2]), forced_text: None },
+            request: RunRequest {
+                prompt: "Hi".into(),
+                lanes: vec![LaneRequest {
+                    config: GenerationConfig::default(),
+                    forced_ids: None,
+                }],
+                top_n: 20,
+                shared_seed: Some(1),
+                prompt_ids: Some(vec![1, 2]),
+                forced_text: None,
+            },
         };
         assert_eq!(serde_json::from_str::<ToWorker>(&m.to_json()).unwrap(), m);
     }

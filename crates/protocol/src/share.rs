@@ -56,12 +56,18 @@ fn err<T>(m: impl Into<String>) -> Result<T, ShareError> {
 
 pub fn encode(s: &Shared) -> String {
     let json = serde_json::to_vec(s).expect("share state serialises");
-    format!("{VERSION}.{}", URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&json, 9)))
+    format!(
+        "{VERSION}.{}",
+        URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&json, 9))
+    )
 }
 
 pub fn decode(link: &str) -> Result<Shared, ShareError> {
     if link.len() > MAX_LINK_CHARS {
-        return err(format!("it is {} characters long; at most {MAX_LINK_CHARS} are read", link.len()));
+        return err(format!(
+            "it is {} characters long; at most {MAX_LINK_CHARS} are read",
+            link.len()
+        ));
     }
     let Some((version, data)) = link.split_once('.') else {
         return err("it has no version prefix (expected `1.`)");
@@ -69,26 +75,40 @@ pub fn decode(link: &str) -> Result<Shared, ShareError> {
     if version != VERSION {
         return err(format!("it was made by another version of this page (link format `{}`; this page reads `{VERSION}`)", version.chars().take(8).collect::<String>()));
     }
-    let packed = URL_SAFE_NO_PAD.decode(data.trim_end_matches('=')).or_else(|_| err("its data is not base64url (was it cut off when copied?)"))?;
+    let packed = URL_SAFE_NO_PAD
+        .decode(data.trim_end_matches('='))
+        .or_else(|_| err("its data is not base64url (was it cut off when copied?)"))?;
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_JSON_BYTES)
         .or_else(|_| err("its data is damaged or too large (was it cut off when copied?)"))?;
-    let shared: Shared = serde_json::from_slice(&json).or_else(|e| err(format!("its contents are not a page state: {e}")))?;
+    let shared: Shared = serde_json::from_slice(&json)
+        .or_else(|e| err(format!("its contents are not a page state: {e}")))?;
     check(&shared)?;
     Ok(shared)
 }
 
 fn check(s: &Shared) -> Result<(), ShareError> {
     if s.prompt.chars().count() > MAX_PROMPT_CHARS {
-        return err(format!("its prompt is longer than {MAX_PROMPT_CHARS} characters"));
+        return err(format!(
+            "its prompt is longer than {MAX_PROMPT_CHARS} characters"
+        ));
     }
-    if s.score.as_ref().is_some_and(|t| t.chars().count() > MAX_PROMPT_CHARS) {
-        return err(format!("its text to score is longer than {MAX_PROMPT_CHARS} characters"));
+    if s.score
+        .as_ref()
+        .is_some_and(|t| t.chars().count() > MAX_PROMPT_CHARS)
+    {
+        return err(format!(
+            "its text to score is longer than {MAX_PROMPT_CHARS} characters"
+        ));
     }
     if s.lanes.is_empty() || s.lanes.len() > MAX_LANES {
-        return err(format!("it holds {} lanes; the page has 1 to {MAX_LANES}", s.lanes.len()));
+        return err(format!(
+            "it holds {} lanes; the page has 1 to {MAX_LANES}",
+            s.lanes.len()
+        ));
     }
     for (i, lane) in s.lanes.iter().enumerate() {
-        GenerationConfig::from_value(Value::Object(lane.clone())).or_else(|e| err(format!("lane {}: {}", i + 1, e.message)))?;
+        GenerationConfig::from_value(Value::Object(lane.clone()))
+            .or_else(|e| err(format!("lane {}: {}", i + 1, e.message)))?;
     }
     match s.model.as_deref() {
         None | Some(BUNDLED) => Ok(()),
@@ -126,7 +146,11 @@ mod tests {
         let s = sample();
         let link = encode(&s);
         assert!(link.starts_with("1."));
-        assert!(link.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c)), "URL-safe: {link}");
+        assert!(
+            link.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c)),
+            "URL-safe: {link}"
+        );
         assert_eq!(decode(&link).unwrap(), s);
     }
 
@@ -135,40 +159,85 @@ mod tests {
         // Four configs, a prompt and a text to score fit in a short link, a third
         // shorter than the same JSON percent-encoded into a URL.
         let (link, json) = (encode(&sample()), serde_json::to_string(&sample()).unwrap());
-        let percent: usize = json.bytes().map(|b| if b.is_ascii_alphanumeric() || b"-._~".contains(&b) { 1 } else { 3 }).sum();
-        assert!(link.len() < 400 && link.len() * 3 < percent * 2, "{} vs {percent}", link.len());
+        let percent: usize = json
+            .bytes()
+            .map(|b| {
+                if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                    1
+                } else {
+                    3
+                }
+            })
+            .sum();
+        assert!(
+            link.len() < 400 && link.len() * 3 < percent * 2,
+            "{} vs {percent}",
+            link.len()
+        );
     }
 
     #[test]
     fn another_version_or_damaged_data_is_refused_with_a_reason() {
         let link = encode(&sample());
-        assert!(decode(&link.replacen("1.", "2.", 1)).unwrap_err().0.contains("another version"));
+        assert!(decode(&link.replacen("1.", "2.", 1))
+            .unwrap_err()
+            .0
+            .contains("another version"));
         assert!(decode("no-dot").unwrap_err().0.contains("version prefix"));
         assert!(decode("1.***").unwrap_err().0.contains("base64url"));
         assert!(decode(&link[..link.len() / 2]).is_err());
         assert!(decode(&format!("1.{}", URL_SAFE_NO_PAD.encode(b"not deflate"))).is_err());
-        assert!(decode(&"1.A".repeat(MAX_LINK_CHARS)).unwrap_err().0.contains("characters long"));
+        assert!(decode(&"1.A".repeat(MAX_LINK_CHARS))
+            .unwrap_err()
+            .0
+            .contains("characters long"));
     }
 
     fn pack(v: Value) -> String {
-        format!("1.{}", URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(v.to_string().as_bytes(), 6)))
+        format!(
+            "1.{}",
+            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(
+                v.to_string().as_bytes(),
+                6
+            ))
+        )
     }
 
     #[test]
     fn a_link_may_name_only_the_bundled_model_or_a_hub_repo_id() {
-        for bad in ["https://evil.example/model", "../../etc", "a/b/c", "javascript:alert(1)"] {
+        for bad in [
+            "https://evil.example/model",
+            "../../etc",
+            "a/b/c",
+            "javascript:alert(1)",
+        ] {
             let e = decode(&pack(json!({"prompt": "", "lanes": [{}], "model": bad}))).unwrap_err();
-            assert!(e.0.contains("neither the bundled model nor a hub repo id"), "{bad}: {e}");
+            assert!(
+                e.0.contains("neither the bundled model nor a hub repo id"),
+                "{bad}: {e}"
+            );
         }
-        assert!(decode(&pack(json!({"prompt": "", "lanes": [{}], "model": "bundled"}))).is_ok());
+        assert!(decode(&pack(
+            json!({"prompt": "", "lanes": [{}], "model": "bundled"})
+        ))
+        .is_ok());
     }
 
     #[test]
     fn lanes_are_checked_by_hf_field_name_and_type() {
-        let e = decode(&pack(json!({"prompt": "", "lanes": [{}, {"temprature": 0.5}]}))).unwrap_err();
-        assert!(e.0.contains("lane 2") && e.0.contains("did you mean `temperature`"), "{e}");
+        let e = decode(&pack(
+            json!({"prompt": "", "lanes": [{}, {"temprature": 0.5}]}),
+        ))
+        .unwrap_err();
+        assert!(
+            e.0.contains("lane 2") && e.0.contains("did you mean `temperature`"),
+            "{e}"
+        );
         assert!(decode(&pack(json!({"prompt": "", "lanes": [{"top_k": "ten"}]}))).is_err());
-        assert!(decode(&pack(json!({"prompt": "", "lanes": []}))).unwrap_err().0.contains("0 lanes"));
+        assert!(decode(&pack(json!({"prompt": "", "lanes": []})))
+            .unwrap_err()
+            .0
+            .contains("0 lanes"));
         assert!(decode(&pack(json!({"prompt": "", "lanes": [{}, {}, {}, {}, {}]}))).is_err());
         assert!(decode(&pack(json!({"prompt": "", "lanes": [{}], "script": "x"}))).is_err());
     }
@@ -183,6 +252,9 @@ mod tests {
     #[test]
     fn an_invalid_but_well_typed_knob_still_opens_so_the_page_can_show_its_error() {
         // temperature 0 with sampling is a config error the lane shows next to the knob.
-        assert!(decode(&pack(json!({"prompt": "", "lanes": [{"do_sample": true, "temperature": 0.0}]}))).is_ok());
+        assert!(decode(&pack(
+            json!({"prompt": "", "lanes": [{"do_sample": true, "temperature": 0.0}]})
+        ))
+        .is_ok());
     }
 }

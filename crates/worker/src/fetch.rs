@@ -4,10 +4,10 @@
 //! deleted, so neither a cut-off download nor a bad file is served later.
 
 use crate::post::post;
+use js_sys::Uint8Array;
 use ntl_protocol::FromWorker;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use js_sys::Uint8Array;
 use web_sys::{Cache, ReadableStreamDefaultReader, Response};
 
 pub struct LoadFailure {
@@ -60,14 +60,26 @@ pub async fn forget(base: &str) {
 async fn open_cache() -> Option<Cache> {
     let caches = js_sys::Reflect::get(&super::scope(), &JsValue::from_str("caches")).ok()?;
     let caches: web_sys::CacheStorage = caches.dyn_into().ok()?;
-    JsFuture::from(caches.open(CACHE)).await.ok()?.dyn_into().ok()
+    JsFuture::from(caches.open(CACHE))
+        .await
+        .ok()?
+        .dyn_into()
+        .ok()
 }
 
 fn fail(file: &str, message: String, network: bool) -> LoadFailure {
-    LoadFailure { file: Some(file.into()), message, network }
+    LoadFailure {
+        file: Some(file.into()),
+        message,
+        network,
+    }
 }
 
-async fn fetch_one(url: &str, name: &str, cache: Option<&Cache>) -> Result<Uint8Array, LoadFailure> {
+async fn fetch_one(
+    url: &str,
+    name: &str,
+    cache: Option<&Cache>,
+) -> Result<Uint8Array, LoadFailure> {
     if let Some(cache) = cache {
         if let Ok(hit) = JsFuture::from(cache.match_with_str(url)).await {
             if let Ok(resp) = hit.dyn_into::<Response>() {
@@ -79,19 +91,45 @@ async fn fetch_one(url: &str, name: &str, cache: Option<&Cache>) -> Result<Uint8
     }
     let resp: Response = JsFuture::from(super::scope().fetch_with_str(url))
         .await
-        .map_err(|_| fail(name, format!("could not reach {url} (offline, or the host is blocked)"), true))?
+        .map_err(|_| {
+            fail(
+                name,
+                format!("could not reach {url} (offline, or the host is blocked)"),
+                true,
+            )
+        })?
         .unchecked_into();
     if !resp.ok() {
-        return Err(fail(name, format!("{url} answered HTTP {} {}", resp.status(), resp.status_text()), false));
+        return Err(fail(
+            name,
+            format!(
+                "{url} answered HTTP {} {}",
+                resp.status(),
+                resp.status_text()
+            ),
+            false,
+        ));
     }
-    let total = resp.headers().get("content-length").ok().flatten().and_then(|v| v.parse::<u64>().ok());
+    let total = resp
+        .headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|v| v.parse::<u64>().ok());
     // The browser streams a copy into the cache beside our read: no second
     // copy of the weights in wasm memory, and no entry if the body breaks off.
     let put = cache.and_then(|c| resp.clone().ok().map(|copy| c.put_with_str(url, &copy)));
     let bytes = read_body(&resp, name, total).await?;
     if let Some(t) = total {
         if (bytes.length() as u64) < t {
-            return Err(fail(name, format!("the download of {name} stopped at {} of {t} bytes; try again", bytes.length()), true));
+            return Err(fail(
+                name,
+                format!(
+                    "the download of {name} stopped at {} of {t} bytes; try again",
+                    bytes.length()
+                ),
+                true,
+            ));
         }
     }
     if let Some(put) = put {
@@ -101,19 +139,36 @@ async fn fetch_one(url: &str, name: &str, cache: Option<&Cache>) -> Result<Uint8
 }
 
 /// Reads a body into one JS byte array (never through wasm memory), with progress.
-async fn read_body(resp: &Response, name: &str, total: Option<u64>) -> Result<Uint8Array, LoadFailure> {
-    let body = resp.body().ok_or_else(|| fail(name, format!("{name}: the response has no body"), false))?;
+async fn read_body(
+    resp: &Response,
+    name: &str,
+    total: Option<u64>,
+) -> Result<Uint8Array, LoadFailure> {
+    let body = resp
+        .body()
+        .ok_or_else(|| fail(name, format!("{name}: the response has no body"), false))?;
     // The size is on screen as soon as the headers arrive, before the bytes.
-    post(&FromWorker::Progress { file: name.into(), loaded: 0, total });
+    post(&FromWorker::Progress {
+        file: name.into(),
+        loaded: 0,
+        total,
+    });
     let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
     let chunks = js_sys::Array::new();
     let mut loaded = 0usize;
     let mut reported = 0usize;
     loop {
-        let chunk = JsFuture::from(reader.read())
-            .await
-            .map_err(|_| fail(name, format!("the download of {name} broke off after {loaded} bytes; try again"), true))?;
-        let done = js_sys::Reflect::get(&chunk, &JsValue::from_str("done")).ok().and_then(|v| v.as_bool()).unwrap_or(true);
+        let chunk = JsFuture::from(reader.read()).await.map_err(|_| {
+            fail(
+                name,
+                format!("the download of {name} broke off after {loaded} bytes; try again"),
+                true,
+            )
+        })?;
+        let done = js_sys::Reflect::get(&chunk, &JsValue::from_str("done"))
+            .ok()
+            .and_then(|v| v.as_bool())
+            .unwrap_or(true);
         if done {
             break;
         }
@@ -124,7 +179,11 @@ async fn read_body(resp: &Response, name: &str, total: Option<u64>) -> Result<Ui
         }
         if loaded - reported > (1 << 20) {
             reported = loaded;
-            post(&FromWorker::Progress { file: name.into(), loaded: loaded as u64, total });
+            post(&FromWorker::Progress {
+                file: name.into(),
+                loaded: loaded as u64,
+                total,
+            });
         }
     }
     let bytes = Uint8Array::new_with_length(loaded as u32);
@@ -134,6 +193,10 @@ async fn read_body(resp: &Response, name: &str, total: Option<u64>) -> Result<Ui
         bytes.set(&c, at);
         at += c.length();
     }
-    post(&FromWorker::Progress { file: name.into(), loaded: loaded as u64, total: total.or(Some(loaded as u64)) });
+    post(&FromWorker::Progress {
+        file: name.into(),
+        loaded: loaded as u64,
+        total: total.or(Some(loaded as u64)),
+    });
     Ok(bytes)
 }

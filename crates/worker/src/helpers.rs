@@ -14,7 +14,9 @@ const HELPER_FLAG: &str = "ntlHelper";
 
 /// Whether this instance is a helper rather than the worker itself.
 pub fn is_helper() -> bool {
-    js_sys::Reflect::get(&js_sys::global(), &HELPER_FLAG.into()).map(|v| v.is_truthy()).unwrap_or(false)
+    js_sys::Reflect::get(&js_sys::global(), &HELPER_FLAG.into())
+        .map(|v| v.is_truthy())
+        .unwrap_or(false)
 }
 
 /// The helpers' entry point, called by `worker_mt_helper.js`.
@@ -55,7 +57,9 @@ pub fn start() -> u32 {
         // A helper that cannot start only costs speed; the worker goes on alone.
         match web_sys::Worker::new("./worker_mt_helper.js") {
             Ok(w) if w.post_message(&message).is_ok() => started += 1,
-            Ok(_) | Err(_) => web_sys::console::warn_1(&"a helper thread could not start; running with fewer threads".into()),
+            Ok(_) | Err(_) => web_sys::console::warn_1(
+                &"a helper thread could not start; running with fewer threads".into(),
+            ),
         }
     }
     started
@@ -75,7 +79,8 @@ pub async fn threads(started: u32) -> u32 {
             break;
         }
         let pause = js_sys::Promise::new(&mut |resolve, _| {
-            let _ = super::scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 10);
+            let _ =
+                super::scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 10);
         });
         let _ = wasm_bindgen_futures::JsFuture::from(pause).await;
     }

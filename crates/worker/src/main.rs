@@ -35,7 +35,9 @@ impl WeightSource for JsBytes {
         self.0.length() as usize
     }
     fn read(&self, offset: usize, out: &mut [u8]) {
-        self.0.subarray(offset as u32, (offset + out.len()) as u32).copy_to(out);
+        self.0
+            .subarray(offset as u32, (offset + out.len()) as u32)
+            .copy_to(out);
     }
 }
 
@@ -51,7 +53,10 @@ fn main() {
     if helpers::is_helper() {
         return;
     }
-    let state = Rc::new(State { helpers: helpers::start(), ..State::default() });
+    let state = Rc::new(State {
+        helpers: helpers::start(),
+        ..State::default()
+    });
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         let state = state.clone();
         let data = ev.data();
@@ -59,13 +64,23 @@ fn main() {
         let (json, buffers) = if let Some(s) = data.as_string() {
             (s, None)
         } else {
-            let json = js_sys::Reflect::get(&data, &"json".into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
-            let buffers = js_sys::Reflect::get(&data, &"buffers".into()).ok().map(|v: JsValue| js_sys::Array::from(&v));
+            let json = js_sys::Reflect::get(&data, &"json".into())
+                .ok()
+                .and_then(|v| v.as_string())
+                .unwrap_or_default();
+            let buffers = js_sys::Reflect::get(&data, &"buffers".into())
+                .ok()
+                .map(|v: JsValue| js_sys::Array::from(&v));
             (json, buffers)
         };
         match serde_json::from_str::<ToWorker>(&json) {
             Ok(msg) => handle(state, msg, buffers),
-            Err(e) => post(&FromWorker::RunFailed { run_id: 0, lane: None, field: None, message: format!("bad message to the worker: {e}") }),
+            Err(e) => post(&FromWorker::RunFailed {
+                run_id: 0,
+                lane: None,
+                field: None,
+                message: format!("bad message to the worker: {e}"),
+            }),
         }
     });
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -77,7 +92,11 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
     match msg {
         ToWorker::Load { source } => {
             if state.loading.replace(true) {
-                post(&FromWorker::LoadFailed { file: None, message: "a model is already loading".into(), network: false });
+                post(&FromWorker::LoadFailed {
+                    file: None,
+                    message: "a model is already loading".into(),
+                    network: false,
+                });
                 return;
             }
             wasm_bindgen_futures::spawn_local(async move {
@@ -88,10 +107,17 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
         ToWorker::Run { run_id, request } => {
             state.current_run.set(run_id);
             let Some(engine) = state.engine.borrow().clone() else {
-                post(&FromWorker::RunFailed { run_id, lane: None, field: None, message: "no model is loaded yet".into() });
+                post(&FromWorker::RunFailed {
+                    run_id,
+                    lane: None,
+                    field: None,
+                    message: "no model is loaded yet".into(),
+                });
                 return;
             };
-            wasm_bindgen_futures::spawn_local(async move { run(&state, engine, run_id, request).await });
+            wasm_bindgen_futures::spawn_local(
+                async move { run(&state, engine, run_id, request).await },
+            );
         }
         ToWorker::Cancel { run_id } => {
             if state.current_run.get() == run_id {
@@ -112,17 +138,34 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
     };
     let files = match (&source, &base) {
         (ModelSource::Hub { repo }, _) if !ntl_protocol::valid_repo_id(repo) => {
-            Err(fetch::LoadFailure { file: None, message: format!("`{repo}` is not a model hub repo id (owner/name)"), network: false })
+            Err(fetch::LoadFailure {
+                file: None,
+                message: format!("`{repo}` is not a model hub repo id (owner/name)"),
+                network: false,
+            })
         }
         (_, Some(base)) => fetch::model_files(base).await,
         (_, None) => match buffers {
-            Some(b) if b.length() == 3 => Ok((0..3).map(|i| js_sys::Uint8Array::new(&b.get(i))).collect::<Vec<_>>()),
-            _ => Err(fetch::LoadFailure { file: None, message: "pick three files: config.json, model.safetensors and tokenizer.json".into(), network: false }),
+            Some(b) if b.length() == 3 => Ok((0..3)
+                .map(|i| js_sys::Uint8Array::new(&b.get(i)))
+                .collect::<Vec<_>>()),
+            _ => Err(fetch::LoadFailure {
+                file: None,
+                message: "pick three files: config.json, model.safetensors and tokenizer.json"
+                    .into(),
+                network: false,
+            }),
         },
     };
     let files = match files {
         Ok(f) => f,
-        Err(e) => return post(&FromWorker::LoadFailed { file: e.file, message: e.message, network: e.network }),
+        Err(e) => {
+            return post(&FromWorker::LoadFailed {
+                file: e.file,
+                message: e.message,
+                network: e.network,
+            })
+        }
     };
     // Drop the previous model before building the next one: two would double the memory.
     state.engine.borrow_mut().take();
@@ -133,35 +176,74 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
             *state.engine.borrow_mut() = Some(Rc::new(engine));
             let load_ms = now_ms() - started;
             let threads = helpers::threads(state.helpers).await;
-            post(&FromWorker::Loaded { info, label, load_ms, memory_bytes: memory_bytes(), threads });
+            post(&FromWorker::Loaded {
+                info,
+                label,
+                load_ms,
+                memory_bytes: memory_bytes(),
+                threads,
+            });
         }
         Err(e) => {
             // A refused file must not come back from the cache on the next try.
             if let Some(base) = &base {
                 fetch::forget(base).await;
             }
-            post(&FromWorker::LoadFailed { file: Some(e.file().into()), message: e.to_string(), network: false })
+            post(&FromWorker::LoadFailed {
+                file: Some(e.file().into()),
+                message: e.to_string(),
+                network: false,
+            })
         }
     }
 }
 
 async fn run(state: &State, engine: Rc<Engine>, run_id: u64, request: ntl_protocol::RunRequest) {
     let started = now_ms();
-    let fail = |lane, field, message| post(&FromWorker::RunFailed { run_id, lane, field, message });
+    let fail = |lane, field, message| {
+        post(&FromWorker::RunFailed {
+            run_id,
+            lane,
+            field,
+            message,
+        })
+    };
     let prepared = match engine.prepare(&request) {
         Ok(p) => p,
-        Err(RunError::Config { lane, field, message }) => return fail(Some(lane), field, message),
+        Err(RunError::Config {
+            lane,
+            field,
+            message,
+        }) => return fail(Some(lane), field, message),
         Err(e) => return fail(None, None, e.to_string()),
     };
     post(&FromWorker::Started {
         run_id,
-        prompt_tokens: prepared.prompt.ids.iter().map(|&id| engine.vocab().display(id)).collect(),
+        prompt_tokens: prepared
+            .prompt
+            .ids
+            .iter()
+            .map(|&id| engine.vocab().display(id))
+            .collect(),
         prompt_ids: prepared.prompt.ids.clone(),
         prompt_cropped: prepared.prompt.cropped,
-        lanes: prepared.lanes.iter().map(|l| LaneStart { mode: l.config.mode.as_str().into(), config: l.config.effective() }).collect(),
+        lanes: prepared
+            .lanes
+            .iter()
+            .map(|l| LaneStart {
+                mode: l.config.mode.as_str().into(),
+                config: l.config.effective(),
+            })
+            .collect(),
     });
     let prompt = prepared.prompt.clone();
-    let mut generation = match Generation::start(engine.clone(), engine.tokenizer_vocab(), &prompt.ids, prepared.lanes, &prepared.options) {
+    let mut generation = match Generation::start(
+        engine.clone(),
+        engine.tokenizer_vocab(),
+        &prompt.ids,
+        prepared.lanes,
+        &prepared.options,
+    ) {
         Ok(g) => g,
         Err(e) => return fail(None, None, e.to_string()),
     };
@@ -169,13 +251,32 @@ async fn run(state: &State, engine: Rc<Engine>, run_id: u64, request: ntl_protoc
     let mut first_step_ms = None;
     let mut on_event = |ev: Event| {
         match ev {
-            Event::Step { lane, step, index, text } => {
+            Event::Step {
+                lane,
+                step,
+                index,
+                text,
+            } => {
                 first_step_ms.get_or_insert_with(|| now_ms() - started);
-                post(&FromWorker::Step { run_id, lane, index, step: Box::new(step.clone()), text });
+                post(&FromWorker::Step {
+                    run_id,
+                    lane,
+                    index,
+                    step: Box::new(step.clone()),
+                    text,
+                });
             }
-            Event::LaneDone { lane, reason } => post(&FromWorker::LaneDone { run_id, lane, reason }),
+            Event::LaneDone { lane, reason } => post(&FromWorker::LaneDone {
+                run_id,
+                lane,
+                reason,
+            }),
         }
-        if state.current_run.get() == run_id { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+        if state.current_run.get() == run_id {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
     };
     loop {
         match generation.advance(&mut on_event) {
@@ -190,15 +291,30 @@ async fn run(state: &State, engine: Rc<Engine>, run_id: u64, request: ntl_protoc
         }
     }
     let runs = generation.finish();
-    let document = ntl_decoding::Document { prompt_ids: prompt.ids, prompt: request.prompt, prompt_cropped: prompt.cropped, runs };
-    post(&FromWorker::Finished { run_id, document, ms: now_ms() - started, forward_passes, first_step_ms, memory_bytes: memory_bytes() });
+    let document = ntl_decoding::Document {
+        prompt_ids: prompt.ids,
+        prompt: request.prompt,
+        prompt_cropped: prompt.cropped,
+        runs,
+    };
+    post(&FromWorker::Finished {
+        run_id,
+        document,
+        ms: now_ms() - started,
+        forward_passes,
+        first_step_ms,
+        memory_bytes: memory_bytes(),
+    });
 }
 
 /// Size of the worker's wasm linear memory (it only grows, so this is its peak).
 fn memory_bytes() -> Option<u64> {
     let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().dyn_into().ok()?;
     // An ArrayBuffer, or a SharedArrayBuffer in the threaded build.
-    js_sys::Reflect::get(&memory.buffer(), &"byteLength".into()).ok()?.as_f64().map(|b| b as u64)
+    js_sys::Reflect::get(&memory.buffer(), &"byteLength".into())
+        .ok()?
+        .as_f64()
+        .map(|b| b as u64)
 }
 
 thread_local! {

@@ -47,7 +47,14 @@ impl BeamLane {
             running: vec![vec![]; n],
             running_scores,
             row_of_beam: vec![0; n],
-            finished: vec![Finished { tokens: vec![], score: NEG_BIG, done: false }; n],
+            finished: vec![
+                Finished {
+                    tokens: vec![],
+                    score: NEG_BIG,
+                    done: false
+                };
+                n
+            ],
             heuristic_unsatisfied: true,
             steps: vec![],
             stop: None,
@@ -69,22 +76,35 @@ impl BeamLane {
         if self.cfg.eos_token_ids.contains(&last) {
             return true;
         }
-        if seq.len() >= self.cfg.new_token_budget(self.prompt.len()) || self.prompt.len() + seq.len() >= env.n_positions {
+        if seq.len() >= self.cfg.new_token_budget(self.prompt.len())
+            || self.prompt.len() + seq.len() >= env.n_positions
+        {
             return true;
         }
         !self.cfg.stop_strings.is_empty()
-            && stop_string_hit(&env.vocab.concat_bytes(&self.full_ids(seq)), env.vocab.bytes(last).len(), &self.cfg.stop_strings)
+            && stop_string_hit(
+                &env.vocab.concat_bytes(&self.full_ids(seq)),
+                env.vocab.bytes(last).len(),
+                &self.cfg.stop_strings,
+            )
     }
 
     fn reason_for(&self, seq: &[u32], env: &LaneEnv) -> StopReason {
         match seq.last() {
             Some(t) if self.cfg.eos_token_ids.contains(t) => StopReason::Eos,
-            Some(&t) if !self.cfg.stop_strings.is_empty()
-                && stop_string_hit(&env.vocab.concat_bytes(&self.full_ids(seq)), env.vocab.bytes(t).len(), &self.cfg.stop_strings) =>
+            Some(&t)
+                if !self.cfg.stop_strings.is_empty()
+                    && stop_string_hit(
+                        &env.vocab.concat_bytes(&self.full_ids(seq)),
+                        env.vocab.bytes(t).len(),
+                        &self.cfg.stop_strings,
+                    ) =>
             {
                 StopReason::StopString
             }
-            _ if seq.len() >= self.cfg.new_token_budget(self.prompt.len()) => StopReason::MaxNewTokens,
+            _ if seq.len() >= self.cfg.new_token_budget(self.prompt.len()) => {
+                StopReason::MaxNewTokens
+            }
             _ if self.prompt.len() + seq.len() >= env.n_positions => StopReason::ContextFull,
             _ => StopReason::BeamSearchDone,
         }
@@ -92,7 +112,12 @@ impl BeamLane {
 }
 
 impl Lane for BeamLane {
-    fn advance(&mut self, out: &RowOutputs, env: &LaneEnv, _shared: Option<&[f64]>) -> (Option<Step>, Next) {
+    fn advance(
+        &mut self,
+        out: &RowOutputs,
+        env: &LaneEnv,
+        _shared: Option<&[f64]>,
+    ) -> (Option<Step>, Next) {
         let nb = self.num_beams;
         let v = out.vocab_size;
         let prompt_len = self.prompt.len();
@@ -103,14 +128,23 @@ impl Lane for BeamLane {
         for b in 0..nb {
             let ids = self.full_ids(&self.running[b]);
             let mut lp = log_softmax(out.logits(self.row_of_beam[b]));
-            self.pipeline.apply(&Context { ids: &ids, prompt_len }, &mut lp);
+            self.pipeline.apply(
+                &Context {
+                    ids: &ids,
+                    prompt_len,
+                },
+                &mut lp,
+            );
             let s = self.running_scores[b];
             flat.extend(lp.into_iter().map(|x| x + s));
         }
         let n_eos = self.cfg.eos_token_ids.len();
         let keep = (2.max(1 + n_eos) * nb).min(flat.len());
         let top = top_indices(&flat, keep);
-        let cands: Vec<(usize, u32, f32)> = top.iter().map(|&i| (i / v, (i % v) as u32, flat[i])).collect();
+        let cands: Vec<(usize, u32, f32)> = top
+            .iter()
+            .map(|&i| (i / v, (i % v) as u32, flat[i]))
+            .collect();
         let cand_seqs: Vec<Vec<u32>> = cands
             .iter()
             .map(|&(b, t, _)| {
@@ -122,12 +156,17 @@ impl Lane for BeamLane {
         let hits: Vec<bool> = cand_seqs.iter().map(|s| self.hits_stop(s, env)).collect();
 
         // Beams that go on: the best continuations that did not stop.
-        let run_scores: Vec<f32> = cands.iter().zip(&hits).map(|(c, &h)| c.2 + if h { NEG_BIG } else { 0.0 }).collect();
+        let run_scores: Vec<f32> = cands
+            .iter()
+            .zip(&hits)
+            .map(|(c, &h)| c.2 + if h { NEG_BIG } else { 0.0 })
+            .collect();
         let next = top_indices(&run_scores, nb);
 
         // Finished hypotheses: merge the top-`nb` stopped continuations into the kept set.
         let denom = ((cur_len + 1 - prompt_len) as f64).powf(self.cfg.length_penalty as f64) as f32;
-        let beams_full = self.finished.iter().all(|f| f.done) && self.cfg.early_stopping == EarlyStopping::Always;
+        let beams_full = self.finished.iter().all(|f| f.done)
+            && self.cfg.early_stopping == EarlyStopping::Always;
         let mut merged: Vec<Finished> = self.finished.clone();
         for (j, c) in cands.iter().enumerate() {
             let just_finished = hits[j] && j < nb;
@@ -141,17 +180,42 @@ impl Lane for BeamLane {
             if !just_finished {
                 s += NEG_BIG;
             }
-            merged.push(Finished { tokens: cand_seqs[j].clone(), score: s, done: just_finished });
+            merged.push(Finished {
+                tokens: cand_seqs[j].clone(),
+                score: s,
+                done: just_finished,
+            });
         }
         let merged_scores: Vec<f32> = merged.iter().map(|f| f.score).collect();
-        self.finished = top_indices(&merged_scores, nb).into_iter().map(|i| merged[i].clone()).collect();
+        self.finished = top_indices(&merged_scores, nb)
+            .into_iter()
+            .map(|i| merged[i].clone())
+            .collect();
 
         // The table shows the beam that the best continuation extends.
         let best_beam = cands[0].0;
         let ids = self.full_ids(&self.running[best_beam]);
         let logits = out.logits(self.row_of_beam[best_beam]);
-        let obs = observe(&self.pipeline, &Context { ids: &ids, prompt_len }, logits, Input::LogProbs);
-        let mut step = step_record(&obs, StepInfo { logits, chosen: cands[0].1, draw: None, forced: false, top_n: env.top_n }, env.vocab);
+        let obs = observe(
+            &self.pipeline,
+            &Context {
+                ids: &ids,
+                prompt_len,
+            },
+            logits,
+            Input::LogProbs,
+        );
+        let mut step = step_record(
+            &obs,
+            StepInfo {
+                logits,
+                chosen: cands[0].1,
+                draw: None,
+                forced: false,
+                top_n: env.top_n,
+            },
+            env.vocab,
+        );
         step.beams = Some(
             cands
                 .iter()
@@ -176,14 +240,23 @@ impl Lane for BeamLane {
         self.row_of_beam = (0..nb).collect();
 
         let cur_len = cur_len + 1;
-        let best_len = if self.cfg.early_stopping == EarlyStopping::Never && self.cfg.length_penalty > 0.0 {
-            self.cfg.new_token_budget(prompt_len)
-        } else {
-            cur_len - prompt_len
-        };
-        let best_possible = self.running_scores[0] / ((best_len as f64).powf(self.cfg.length_penalty as f64) as f32);
-        let min_finished = self.finished.iter().map(|f| f.score).fold(f32::INFINITY, f32::min);
-        let improvable = self.finished.iter().any(|f| best_possible > if f.done { min_finished } else { NEG_BIG });
+        let best_len =
+            if self.cfg.early_stopping == EarlyStopping::Never && self.cfg.length_penalty > 0.0 {
+                self.cfg.new_token_budget(prompt_len)
+            } else {
+                cur_len - prompt_len
+            };
+        let best_possible = self.running_scores[0]
+            / ((best_len as f64).powf(self.cfg.length_penalty as f64) as f32);
+        let min_finished = self
+            .finished
+            .iter()
+            .map(|f| f.score)
+            .fold(f32::INFINITY, f32::min);
+        let improvable = self
+            .finished
+            .iter()
+            .any(|f| best_possible > if f.done { min_finished } else { NEG_BIG });
         self.heuristic_unsatisfied &= improvable;
         let all_done = self.finished.iter().all(|f| f.done);
         let open = !(all_done && self.cfg.early_stopping == EarlyStopping::Always);
@@ -211,8 +284,13 @@ impl Lane for BeamLane {
 
     fn into_run(self: Box<Self>, env: &LaneEnv) -> Run {
         let n = self.cfg.num_return_sequences;
-        let mut sequences: Vec<Sequence> =
-            self.finished.iter().filter(|f| f.done).take(n).map(|f| sequence(&f.tokens, Some(f.score), env.vocab)).collect();
+        let mut sequences: Vec<Sequence> = self
+            .finished
+            .iter()
+            .filter(|f| f.done)
+            .take(n)
+            .map(|f| sequence(&f.tokens, Some(f.score), env.vocab))
+            .collect();
         if sequences.is_empty() {
             // Cancelled before any hypothesis finished: show the best running beam.
             sequences.push(sequence(&self.running[0], None, env.vocab));

@@ -35,7 +35,12 @@ fn normalized(h: &[f32]) -> Vec<f32> {
 }
 
 impl ContrastiveLane {
-    pub fn new(cfg: ValidConfig, pipeline: Pipeline, prompt: &[u32], prompt_hidden: &[f32]) -> ContrastiveLane {
+    pub fn new(
+        cfg: ValidConfig,
+        pipeline: Pipeline,
+        prompt: &[u32],
+        prompt_hidden: &[f32],
+    ) -> ContrastiveLane {
         let h = prompt_hidden.len() / prompt.len().max(1);
         ContrastiveLane {
             cfg,
@@ -51,7 +56,12 @@ impl ContrastiveLane {
 }
 
 impl Lane for ContrastiveLane {
-    fn advance(&mut self, out: &RowOutputs, env: &LaneEnv, _shared: Option<&[f64]>) -> (Option<Step>, Next) {
+    fn advance(
+        &mut self,
+        out: &RowOutputs,
+        env: &LaneEnv,
+        _shared: Option<&[f64]>,
+    ) -> (Option<Step>, Next) {
         let alpha = self.cfg.penalty_alpha;
         let mut step = None;
         let (next_logits, src_row) = match self.pending.take() {
@@ -82,26 +92,61 @@ impl Lane for ContrastiveLane {
                     }
                 }
                 let chosen = p.ids[s];
-                let mut rec = step_record(&p.obs, StepInfo { logits: &p.logits, chosen, draw: None, forced: false, top_n: env.top_n }, env.vocab);
+                let mut rec = step_record(
+                    &p.obs,
+                    StepInfo {
+                        logits: &p.logits,
+                        chosen,
+                        draw: None,
+                        forced: false,
+                        top_n: env.top_n,
+                    },
+                    env.vocab,
+                );
                 rec.contrastive = Some(cands);
                 self.steps.push(rec.clone());
                 step = Some(rec);
                 self.ids.push(chosen);
                 self.context.push(normalized(out.hidden(s)));
-                if let Some(r) = stop_after(&self.cfg, &self.ids, self.prompt_len, env.n_positions, env.vocab) {
+                if let Some(r) = stop_after(
+                    &self.cfg,
+                    &self.ids,
+                    self.prompt_len,
+                    env.n_positions,
+                    env.vocab,
+                ) {
                     self.stop = Some(r);
                     return (step, Next::Done(r));
                 }
                 (out.logits(s).to_vec(), s)
             }
         };
-        let obs = observe(&self.pipeline, &Context { ids: &self.ids, prompt_len: self.prompt_len }, &next_logits, Input::Logits);
+        let obs = observe(
+            &self.pipeline,
+            &Context {
+                ids: &self.ids,
+                prompt_len: self.prompt_len,
+            },
+            &next_logits,
+            Input::Logits,
+        );
         let top = top_indices(&obs.probs, self.cfg.top_k);
         let ids: Vec<u32> = top.iter().map(|&i| i as u32).collect();
         let probs = top.iter().map(|&i| obs.probs[i]).collect();
         let k = ids.len();
-        self.pending = Some(Pending { obs, logits: next_logits, ids: ids.clone(), probs });
-        (step, Next::Feed { src: vec![src_row; k], tokens: ids })
+        self.pending = Some(Pending {
+            obs,
+            logits: next_logits,
+            ids: ids.clone(),
+            probs,
+        });
+        (
+            step,
+            Next::Feed {
+                src: vec![src_row; k],
+                tokens: ids,
+            },
+        )
     }
 
     fn cancel(&mut self) {

@@ -38,7 +38,10 @@ impl<'a> RowOutputs<'a> {
 /// What a lane wants next.
 pub enum Next {
     /// Feed `tokens[i]` on a copy of the lane's row `src[i]`.
-    Feed { src: Vec<usize>, tokens: Vec<u32> },
+    Feed {
+        src: Vec<usize>,
+        tokens: Vec<u32>,
+    },
     Done(StopReason),
 }
 
@@ -53,7 +56,12 @@ pub struct LaneEnv<'a> {
 /// `Send`: lanes decide their steps on several threads in the threaded worker.
 pub trait Lane: Send {
     /// Consumes this lane's outputs; returns the new step (if one was decided) and what to feed.
-    fn advance(&mut self, out: &RowOutputs, env: &LaneEnv, shared: Option<&[f64]>) -> (Option<Step>, Next);
+    fn advance(
+        &mut self,
+        out: &RowOutputs,
+        env: &LaneEnv,
+        shared: Option<&[f64]>,
+    ) -> (Option<Step>, Next);
     /// Ends the lane early (cancel).
     fn cancel(&mut self);
     fn into_run(self: Box<Self>, env: &LaneEnv) -> Run;
@@ -64,19 +72,36 @@ pub trait Lane: Send {
 }
 
 /// Builds the lane a config asks for.
-pub fn lane_for(cfg: ValidConfig, forced: Option<Vec<u32>>, prompt_hidden: &[f32], env: &LaneEnv) -> Box<dyn Lane> {
+pub fn lane_for(
+    cfg: ValidConfig,
+    forced: Option<Vec<u32>>,
+    prompt_hidden: &[f32],
+    env: &LaneEnv,
+) -> Box<dyn Lane> {
     use crate::config::Mode;
     let pipeline = Pipeline::for_config(&cfg, env.prompt.len());
     match (cfg.mode, forced) {
         (_, Some(forced)) => Box::new(SingleLane::new(cfg, pipeline, env.prompt, Some(forced))),
-        (Mode::Greedy | Mode::Sample, None) => Box::new(SingleLane::new(cfg, pipeline, env.prompt, None)),
+        (Mode::Greedy | Mode::Sample, None) => {
+            Box::new(SingleLane::new(cfg, pipeline, env.prompt, None))
+        }
         (Mode::Beam, None) => Box::new(BeamLane::new(cfg, pipeline, env.prompt)),
-        (Mode::Contrastive, None) => Box::new(ContrastiveLane::new(cfg, pipeline, env.prompt, prompt_hidden)),
+        (Mode::Contrastive, None) => Box::new(ContrastiveLane::new(
+            cfg,
+            pipeline,
+            env.prompt,
+            prompt_hidden,
+        )),
     }
 }
 
 /// A lane's finished record; the first sequence is the best.
-pub(crate) fn finish_run(cfg: &ValidConfig, sequences: Vec<Sequence>, stop: Option<StopReason>, steps: Vec<Step>) -> Run {
+pub(crate) fn finish_run(
+    cfg: &ValidConfig,
+    sequences: Vec<Sequence>,
+    stop: Option<StopReason>,
+    steps: Vec<Step>,
+) -> Run {
     Run {
         config: cfg.effective(),
         mode: cfg.mode.as_str().into(),
@@ -89,11 +114,21 @@ pub(crate) fn finish_run(cfg: &ValidConfig, sequences: Vec<Sequence>, stop: Opti
 }
 
 pub(crate) fn sequence(token_ids: &[u32], score: Option<f32>, vocab: &Vocab) -> Sequence {
-    Sequence { token_ids: token_ids.to_vec(), text: vocab.decode(token_ids), score }
+    Sequence {
+        token_ids: token_ids.to_vec(),
+        text: vocab.decode(token_ids),
+        score,
+    }
 }
 
 /// The stop check shared by the one-row lanes, after `ids` gained its newest token.
-pub(crate) fn stop_after(cfg: &ValidConfig, ids: &[u32], prompt_len: usize, n_positions: usize, vocab: &Vocab) -> Option<StopReason> {
+pub(crate) fn stop_after(
+    cfg: &ValidConfig,
+    ids: &[u32],
+    prompt_len: usize,
+    n_positions: usize,
+    vocab: &Vocab,
+) -> Option<StopReason> {
     let last = *ids.last()?;
     let generated = ids.len() - prompt_len;
     if cfg.eos_token_ids.contains(&last) {

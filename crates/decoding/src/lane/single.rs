@@ -20,7 +20,12 @@ pub struct SingleLane {
 }
 
 impl SingleLane {
-    pub fn new(cfg: ValidConfig, pipeline: Pipeline, prompt: &[u32], forced: Option<Vec<u32>>) -> SingleLane {
+    pub fn new(
+        cfg: ValidConfig,
+        pipeline: Pipeline,
+        prompt: &[u32],
+        forced: Option<Vec<u32>>,
+    ) -> SingleLane {
         SingleLane {
             draws: Draws::new(cfg.seed),
             cfg,
@@ -35,9 +40,17 @@ impl SingleLane {
 }
 
 impl Lane for SingleLane {
-    fn advance(&mut self, out: &RowOutputs, env: &LaneEnv, shared: Option<&[f64]>) -> (Option<Step>, Next) {
+    fn advance(
+        &mut self,
+        out: &RowOutputs,
+        env: &LaneEnv,
+        shared: Option<&[f64]>,
+    ) -> (Option<Step>, Next) {
         let logits = out.logits(0);
-        let ctx = Context { ids: &self.ids, prompt_len: self.prompt_len };
+        let ctx = Context {
+            ids: &self.ids,
+            prompt_len: self.prompt_len,
+        };
         let obs = observe(&self.pipeline, &ctx, logits, Input::Logits);
         let n = self.ids.len() - self.prompt_len;
         let (chosen, draw, forced) = match &self.forced {
@@ -56,21 +69,40 @@ impl Lane for SingleLane {
             }
             None => (argmax(&obs.processed) as u32, None, false),
         };
-        let step = step_record(&obs, StepInfo { logits, chosen, draw, forced, top_n: env.top_n }, env.vocab);
+        let step = step_record(
+            &obs,
+            StepInfo {
+                logits,
+                chosen,
+                draw,
+                forced,
+                top_n: env.top_n,
+            },
+            env.vocab,
+        );
         self.ids.push(chosen);
         self.steps.push(step.clone());
         let stop = match &self.forced {
             Some(f) if self.ids.len() - self.prompt_len >= f.len() => Some(StopReason::ForcedEnd),
             Some(_) if self.ids.len() >= env.n_positions => Some(StopReason::ContextFull),
             Some(_) => None,
-            None => stop_after(&self.cfg, &self.ids, self.prompt_len, env.n_positions, env.vocab),
+            None => stop_after(
+                &self.cfg,
+                &self.ids,
+                self.prompt_len,
+                env.n_positions,
+                env.vocab,
+            ),
         };
         let next = match stop {
             Some(r) => {
                 self.stop = Some(r);
                 Next::Done(r)
             }
-            None => Next::Feed { src: vec![0], tokens: vec![chosen] },
+            None => Next::Feed {
+                src: vec![0],
+                tokens: vec![chosen],
+            },
         };
         (Some(step), next)
     }

@@ -33,7 +33,10 @@ mod tests {
     #[test]
     fn counts_generated_tokens_only() {
         // Prompt [2]; generated [0, 0, 1].
-        let p = FrequencyPresencePenalty { frequency: 0.5, presence: 1.0 };
+        let p = FrequencyPresencePenalty {
+            frequency: 0.5,
+            presence: 1.0,
+        };
         let out = run(&p, &[2, 0, 0, 1], 1, &[0.0, 0.0, 0.0]);
         assert_eq!(out, vec![-2.0, -1.5, 0.0]);
     }

@@ -30,7 +30,10 @@ mod tests {
 
     #[test]
     fn blocks_eos_until_the_minimum_then_releases_it() {
-        let p = MinNewTokens { min_new_tokens: 2, eos: vec![1] };
+        let p = MinNewTokens {
+            min_new_tokens: 2,
+            eos: vec![1],
+        };
         assert_eq!(run(&p, &[5, 0], 1, &[0.0; 2]), vec![0.0, NEG]);
         assert_eq!(run(&p, &[5, 0, 0], 1, &[0.0; 2]), vec![0.0, 0.0]);
     }

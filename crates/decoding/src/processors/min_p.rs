@@ -36,7 +36,15 @@ mod tests {
     #[test]
     fn removes_tokens_below_a_fraction_of_the_best() {
         let logits: Vec<f32> = [0.6f32, 0.3, 0.1].iter().map(|p| p.ln()).collect();
-        let out = run(&MinP { min_p: 0.4, min_tokens_to_keep: 1 }, &[], 0, &logits);
+        let out = run(
+            &MinP {
+                min_p: 0.4,
+                min_tokens_to_keep: 1,
+            },
+            &[],
+            0,
+            &logits,
+        );
         assert!(out[0].is_finite() && out[1].is_finite());
         assert_eq!(out[2], NEG);
     }

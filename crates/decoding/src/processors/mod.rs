@@ -59,41 +59,70 @@ impl Pipeline {
     pub fn for_config(cfg: &ValidConfig, prompt_len: usize) -> Pipeline {
         let mut p: Vec<Box<dyn LogitsProcessor>> = Vec::new();
         if cfg.repetition_penalty != 1.0 {
-            p.push(Box::new(RepetitionPenalty { penalty: cfg.repetition_penalty }));
+            p.push(Box::new(RepetitionPenalty {
+                penalty: cfg.repetition_penalty,
+            }));
         }
         if cfg.frequency_penalty != 0.0 || cfg.presence_penalty != 0.0 {
-            p.push(Box::new(FrequencyPresencePenalty { frequency: cfg.frequency_penalty, presence: cfg.presence_penalty }));
+            p.push(Box::new(FrequencyPresencePenalty {
+                frequency: cfg.frequency_penalty,
+                presence: cfg.presence_penalty,
+            }));
         }
         if cfg.no_repeat_ngram_size > 0 {
-            p.push(Box::new(NoRepeatNGram { size: cfg.no_repeat_ngram_size }));
+            p.push(Box::new(NoRepeatNGram {
+                size: cfg.no_repeat_ngram_size,
+            }));
         }
         let min_new = cfg.min_new_tokens_for(prompt_len);
         if min_new > 0 && !cfg.eos_token_ids.is_empty() {
-            p.push(Box::new(MinNewTokens { min_new_tokens: min_new, eos: cfg.eos_token_ids.clone() }));
+            p.push(Box::new(MinNewTokens {
+                min_new_tokens: min_new,
+                eos: cfg.eos_token_ids.clone(),
+            }));
         }
         if cfg.mode == Mode::Sample {
             // Beam sampling is rejected at validation, so one token is always enough to keep.
             let keep = 1;
             if cfg.temperature != 1.0 {
-                p.push(Box::new(Temperature { temperature: cfg.source.temperature }));
+                p.push(Box::new(Temperature {
+                    temperature: cfg.source.temperature,
+                }));
             }
             if cfg.top_k != 0 {
-                p.push(Box::new(TopK { top_k: cfg.top_k.max(keep) }));
+                p.push(Box::new(TopK {
+                    top_k: cfg.top_k.max(keep),
+                }));
             }
             if cfg.top_p < 1.0 {
-                p.push(Box::new(TopP { top_p: cfg.source.top_p, min_tokens_to_keep: keep }));
+                p.push(Box::new(TopP {
+                    top_p: cfg.source.top_p,
+                    min_tokens_to_keep: keep,
+                }));
             }
             if let Some(min_p) = cfg.source.min_p {
-                p.push(Box::new(MinP { min_p, min_tokens_to_keep: keep }));
+                p.push(Box::new(MinP {
+                    min_p,
+                    min_tokens_to_keep: keep,
+                }));
             }
             if cfg.typical_p < 1.0 {
-                p.push(Box::new(Typical { mass: cfg.source.typical_p, min_tokens_to_keep: keep }));
+                p.push(Box::new(Typical {
+                    mass: cfg.source.typical_p,
+                    min_tokens_to_keep: keep,
+                }));
             }
             if cfg.epsilon_cutoff > 0.0 {
-                p.push(Box::new(EpsilonCutoff { epsilon: cfg.source.epsilon_cutoff, min_tokens_to_keep: keep }));
+                p.push(Box::new(EpsilonCutoff {
+                    epsilon: cfg.source.epsilon_cutoff,
+                    min_tokens_to_keep: keep,
+                }));
             }
             if cfg.eta_cutoff > 0.0 {
-                p.push(Box::new(EtaCutoff { epsilon: cfg.source.eta_cutoff, min_tokens_to_keep: keep }));
+                p.push(Box::new(EtaCutoff {
+                    epsilon: cfg.source.eta_cutoff,
+                    min_tokens_to_keep: keep,
+                }));
             }
         }
         Pipeline { processors: p }
@@ -130,7 +159,12 @@ pub(crate) fn argsort_ascending_subset(values: &[f32], mut idx: Vec<usize>) -> V
 #[cfg(test)]
 pub(crate) mod test_util {
     use super::*;
-    pub fn run(p: &dyn LogitsProcessor, ids: &[u32], prompt_len: usize, scores: &[f32]) -> Vec<f32> {
+    pub fn run(
+        p: &dyn LogitsProcessor,
+        ids: &[u32],
+        prompt_len: usize,
+        scores: &[f32],
+    ) -> Vec<f32> {
         let mut s = scores.to_vec();
         p.process(&Context { ids, prompt_len }, &mut s);
         s

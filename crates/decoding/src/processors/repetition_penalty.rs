@@ -17,7 +17,11 @@ impl LogitsProcessor for RepetitionPenalty {
             let i = id as usize;
             if i < scores.len() && seen.insert(id) {
                 let s = scores[i];
-                scores[i] = if s < 0.0 { s * self.penalty } else { s / self.penalty };
+                scores[i] = if s < 0.0 {
+                    s * self.penalty
+                } else {
+                    s / self.penalty
+                };
             }
         }
     }
@@ -30,7 +34,12 @@ mod tests {
 
     #[test]
     fn divides_positive_and_multiplies_negative_once_per_distinct_token() {
-        let out = run(&RepetitionPenalty { penalty: 2.0 }, &[0, 0, 1], 1, &[4.0, -1.0, 3.0]);
+        let out = run(
+            &RepetitionPenalty { penalty: 2.0 },
+            &[0, 0, 1],
+            1,
+            &[4.0, -1.0, 3.0],
+        );
         assert_eq!(out, vec![2.0, -2.0, 3.0]);
     }
 }

@@ -16,7 +16,9 @@ impl LogitsProcessor for TopP {
         // Removed tokens (-inf) sort first in HF's ascending order and add exactly 0
         // to the cumulative sum, so leaving them out changes nothing but the cost:
         // after top_k=50 this sorts 50 tokens instead of the whole vocabulary.
-        let finite: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] != f32::NEG_INFINITY).collect();
+        let finite: Vec<usize> = (0..scores.len())
+            .filter(|&i| scores[i] != f32::NEG_INFINITY)
+            .collect();
         let order = argsort_ascending_subset(scores, finite);
         let sorted: Vec<f32> = order.iter().map(|&i| scores[i]).collect();
         let probs = softmax(&sorted);
@@ -43,7 +45,15 @@ mod tests {
     fn keeps_the_smallest_set_reaching_top_p() {
         // probs 0.5, 0.3, 0.2 -> top_p 0.75 keeps the first two.
         let logits: Vec<f32> = [0.5f32, 0.3, 0.2].iter().map(|p| p.ln()).collect();
-        let out = run(&TopP { top_p: 0.75, min_tokens_to_keep: 1 }, &[], 0, &logits);
+        let out = run(
+            &TopP {
+                top_p: 0.75,
+                min_tokens_to_keep: 1,
+            },
+            &[],
+            0,
+            &logits,
+        );
         assert!(out[0].is_finite() && out[1].is_finite());
         assert_eq!(out[2], NEG);
     }
@@ -53,15 +63,50 @@ mod tests {
         let logits: Vec<f32> = [0.5f32, 0.3, 0.2].iter().map(|p| p.ln()).collect();
         let mut with_removed = vec![NEG, NEG];
         with_removed.extend(&logits);
-        let a = run(&TopP { top_p: 0.75, min_tokens_to_keep: 1 }, &[], 0, &logits);
-        let b = run(&TopP { top_p: 0.75, min_tokens_to_keep: 1 }, &[], 0, &with_removed);
+        let a = run(
+            &TopP {
+                top_p: 0.75,
+                min_tokens_to_keep: 1,
+            },
+            &[],
+            0,
+            &logits,
+        );
+        let b = run(
+            &TopP {
+                top_p: 0.75,
+                min_tokens_to_keep: 1,
+            },
+            &[],
+            0,
+            &with_removed,
+        );
         assert_eq!(b[2..], a[..]);
-        assert_eq!(run(&TopP { top_p: 1e-9, min_tokens_to_keep: 2 }, &[], 0, &[NEG, 1.0, 2.0, 3.0]), vec![NEG, NEG, 2.0, 3.0]);
+        assert_eq!(
+            run(
+                &TopP {
+                    top_p: 1e-9,
+                    min_tokens_to_keep: 2
+                },
+                &[],
+                0,
+                &[NEG, 1.0, 2.0, 3.0]
+            ),
+            vec![NEG, NEG, 2.0, 3.0]
+        );
     }
 
     #[test]
     fn always_keeps_one_token() {
-        let out = run(&TopP { top_p: 1e-9, min_tokens_to_keep: 1 }, &[], 0, &[1.0, 2.0, 3.0]);
+        let out = run(
+            &TopP {
+                top_p: 1e-9,
+                min_tokens_to_keep: 1,
+            },
+            &[],
+            0,
+            &[1.0, 2.0, 3.0],
+        );
         assert_eq!(out, vec![NEG, NEG, 3.0]);
     }
 }

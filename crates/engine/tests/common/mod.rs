@@ -20,15 +20,27 @@ pub struct Files {
 pub fn files(model: &str) -> Files {
     let tokenizer = fixture!("models/tokenizer.json").to_vec();
     match model {
-        "tiny" => Files { config: fixture!("models/tiny/config.json").to_vec(), weights: fixture!("models/tiny/model.safetensors").to_vec(), tokenizer },
-        "tiny-bf16" => Files { config: fixture!("models/tiny-bf16/config.json").to_vec(), weights: fixture!("models/tiny-bf16/model.safetensors").to_vec(), tokenizer },
+        "tiny" => Files {
+            config: fixture!("models/tiny/config.json").to_vec(),
+            weights: fixture!("models/tiny/model.safetensors").to_vec(),
+            tokenizer,
+        },
+        "tiny-bf16" => Files {
+            config: fixture!("models/tiny-bf16/config.json").to_vec(),
+            weights: fixture!("models/tiny-bf16/model.safetensors").to_vec(),
+            tokenizer,
+        },
         other => panic!("no fixture model {other}"),
     }
 }
 
 impl Files {
     pub fn load(&self) -> Result<Engine, ntl_engine::LoadError> {
-        Engine::load(ModelFiles { config: &self.config, weights: &self.weights, tokenizer: &self.tokenizer })
+        Engine::load(ModelFiles {
+            config: &self.config,
+            weights: &self.weights,
+            tokenizer: &self.tokenizer,
+        })
     }
 }
 
@@ -57,11 +69,19 @@ pub fn prompt_text(run_name: &str) -> &'static str {
 }
 
 pub fn ids(v: &serde_json::Value) -> Vec<u32> {
-    v.as_array().expect("id array").iter().map(|x| x.as_u64().expect("id") as u32).collect()
+    v.as_array()
+        .expect("id array")
+        .iter()
+        .map(|x| x.as_u64().expect("id") as u32)
+        .collect()
 }
 
 pub fn floats(v: &serde_json::Value) -> Vec<f32> {
-    v.as_array().expect("float array").iter().map(|x| x.as_f64().expect("float") as f32).collect()
+    v.as_array()
+        .expect("float array")
+        .iter()
+        .map(|x| x.as_f64().expect("float") as f32)
+        .collect()
 }
 
 /// Re-serialises a safetensors file: `rename` maps (or drops) each key, `extra` adds tensors.
@@ -74,12 +94,19 @@ pub fn rewrite_safetensors(
     let mut owned: Vec<(String, safetensors::Dtype, Vec<usize>, Vec<u8>)> = st
         .tensors()
         .into_iter()
-        .filter_map(|(name, v)| rename(&name).map(|n| (n, v.dtype(), v.shape().to_vec(), v.data().to_vec())))
+        .filter_map(|(name, v)| {
+            rename(&name).map(|n| (n, v.dtype(), v.shape().to_vec(), v.data().to_vec()))
+        })
         .collect();
     owned.extend(extra);
     let views: Vec<(String, safetensors::tensor::TensorView)> = owned
         .iter()
-        .map(|(n, d, s, data)| (n.clone(), safetensors::tensor::TensorView::new(*d, s.clone(), data).unwrap()))
+        .map(|(n, d, s, data)| {
+            (
+                n.clone(),
+                safetensors::tensor::TensorView::new(*d, s.clone(), data).unwrap(),
+            )
+        })
         .collect();
     safetensors::serialize(views, None).unwrap()
 }
