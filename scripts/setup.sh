@@ -8,12 +8,18 @@ need_browser=${NEED_BROWSER:-1}
 log() { printf '\n== %s\n' "$*"; }
 
 rustup target list --installed | grep -q wasm32-unknown-unknown || { log "wasm32 target"; rustup target add wasm32-unknown-unknown; }
+# The gates (scripts/lint.sh).
+for c in rustfmt clippy; do
+  rustup component list --installed | grep -q "^$c" || { log "$c"; rustup component add "$c"; }
+done
 
-# The threaded worker rebuilds std with atomics: a pinned nightly with rust-src.
+# The threaded worker rebuilds std with atomics: a pinned nightly with rust-src
+# (and clippy, for the code only that build compiles).
 nightly=$(cat scripts/nightly-toolchain)
-if ! rustup run "$nightly" rustc --version >/dev/null 2>&1 || ! rustup component list --toolchain "$nightly" --installed 2>/dev/null | grep -q '^rust-src'; then
-  log "$nightly with rust-src (about a minute, once)"
-  rustup toolchain install "$nightly" --profile minimal --component rust-src --target wasm32-unknown-unknown
+installed=$(rustup component list --toolchain "$nightly" --installed 2>/dev/null || true)
+if ! rustup run "$nightly" rustc --version >/dev/null 2>&1 || ! grep -q '^rust-src' <<<"$installed" || ! grep -q '^clippy' <<<"$installed"; then
+  log "$nightly with rust-src and clippy (about a minute, once)"
+  rustup toolchain install "$nightly" --profile minimal --component rust-src,clippy --target wasm32-unknown-unknown
 fi
 
 # Trunk 0.22 needs a newer rustc than this machine's 1.95.

@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 export PATH="$PWD/tests/e2e/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
+echo "== gates: formatting and lints (warnings are errors)"
+scripts/lint.sh
+
 echo "== native: decoding, protocol, engine (HF parity), CLI, page logic"
 cargo test --workspace --exclude ntl-worker
 

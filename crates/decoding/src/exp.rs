@@ -19,18 +19,23 @@ const MAX_ARG: f32 = 88.72;
 /// 1.5 · 2^23: adding and subtracting it rounds to the nearest integer (ties
 /// to even) in the default rounding mode, on every target and in SIMD lanes.
 const ROUNDER: f32 = 12_582_912.0;
+/// Cephes' polynomial for `e^r`, highest power first; its last coefficient,
+/// written 5.0000001e-1 there, is exactly 0.5 as an f32.
+const POLY: [f32; 6] = [
+    1.987_569_1e-4,
+    1.398_199_9e-3,
+    8.333_452e-3,
+    4.166_579_6e-2,
+    1.666_666_5e-1,
+    0.5,
+];
 
 #[inline(always)]
 pub fn exp(x: f32) -> f32 {
     let xc = x.clamp(MIN_ARG, MAX_ARG);
     let n = (xc * LOG2E + ROUNDER) - ROUNDER;
     let r = (xc - n * LN2_HI) - n * LN2_LO;
-    let mut p = 1.987_569_1e-4f32;
-    p = p * r + 1.398_199_9e-3;
-    p = p * r + 8.333_452e-3;
-    p = p * r + 4.166_579_6e-2;
-    p = p * r + 1.666_666_5e-1;
-    p = p * r + 5.000_000_1e-1;
+    let p = POLY[1..].iter().fold(POLY[0], |p, &c| p * r + c);
     let y = (p * (r * r) + r) + 1.0;
     let scaled = y * f32::from_bits(((n as i32 + 127) as u32) << 23);
     if x < MIN_ARG {
@@ -77,18 +82,16 @@ pub fn exp_shifted(x: &[f32], shift: f32, out: &mut [f32]) {
             f32x4_sub(xc, f32x4_mul(nf, c(LN2_HI))),
             f32x4_mul(nf, c(LN2_LO)),
         );
-        let mut p = c(1.987_569_1e-4);
-        p = f32x4_add(f32x4_mul(p, r), c(1.398_199_9e-3));
-        p = f32x4_add(f32x4_mul(p, r), c(8.333_452e-3));
-        p = f32x4_add(f32x4_mul(p, r), c(4.166_579_6e-2));
-        p = f32x4_add(f32x4_mul(p, r), c(1.666_666_5e-1));
-        p = f32x4_add(f32x4_mul(p, r), c(5.000_000_1e-1));
+        let p = POLY[1..]
+            .iter()
+            .fold(c(POLY[0]), |p, &k| f32x4_add(f32x4_mul(p, r), c(k)));
         let y = f32x4_add(f32x4_add(f32x4_mul(p, f32x4_mul(r, r)), r), c(1.0));
         let pow = i32x4_shl(i32x4_add(i32x4_trunc_sat_f32x4(nf), i32x4_splat(127)), 23);
         let mut e = f32x4_mul(y, pow);
         e = v128_bitselect(c(0.0), e, f32x4_lt(v, lo));
         e = v128_bitselect(c(f32::INFINITY), e, f32x4_gt(v, hi));
         e = v128_bitselect(v, e, f32x4_ne(v, v));
+        // SAFETY: as for the load: `q * 4 + 3 < n <= out.len()`.
         unsafe { v128_store(out.as_mut_ptr().add(q * 4) as *mut v128, e) };
     }
     for i in quads * 4..n {

@@ -81,6 +81,11 @@ pub fn prepare_prompt(ids: &[u32], bos: u32, n_positions: usize, max_new_tokens:
     }
 }
 
+/// What a lane decided in one step: its record, and what to feed next.
+type Decision = (Option<Step>, Next);
+/// A lane and its decision, filled in by whichever thread takes the lane.
+type Slot<'a> = Mutex<(&'a mut Box<dyn Lane>, Option<Decision>)>;
+
 /// A run in progress. `advance` does one step of every lane and one batched
 /// forward pass, so a caller (the web worker) can yield between steps and
 /// honour a Stop without threads.
@@ -176,8 +181,7 @@ impl<M: LanguageModel> Generation<M> {
         // The lanes decide their steps independently (on the worker's helper
         // threads where there are some); events go out in lane order after.
         let (logits, hidden, ranges) = (&self.logits, &self.hidden, &self.ranges);
-        let slots: Vec<Mutex<(&mut Box<dyn Lane>, Option<(Option<Step>, Next)>)>> =
-            lanes.iter_mut().map(|l| Mutex::new((l, None))).collect();
+        let slots: Vec<Slot> = lanes.iter_mut().map(|l| Mutex::new((l, None))).collect();
         ntl_parallel::each(slots.len(), &|i| {
             if !active[i] {
                 return;

@@ -72,8 +72,7 @@ const SPARSE: usize = 16;
 fn max_and_live(scores: &[f32]) -> (f32, usize) {
     let mut m = [f32::NEG_INFINITY; 8];
     let mut live = [0usize; 8];
-    let chunks = scores.chunks_exact(8);
-    let rest = chunks.remainder();
+    let (chunks, rest) = scores.as_chunks::<8>();
     for c in chunks {
         for l in 0..8 {
             if c[l] > m[l] {

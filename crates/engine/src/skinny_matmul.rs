@@ -35,7 +35,7 @@ type Splitter<'a> = &'a dyn Fn(usize, &(dyn Fn(Range<usize>) + Sync));
 /// [`matmul_nt`] with the column split given (tests cut it every which way).
 fn matmul_nt_in_parts(x: &[f32], rows: usize, w: &[f32], k: usize, split: Splitter) -> Vec<f32> {
     assert!(
-        k > 0 && x.len() == rows * k && w.len() % k == 0,
+        k > 0 && x.len() == rows * k && w.len().is_multiple_of(k),
         "skinny_matmul: shapes do not match"
     );
     let n = w.len() / k;

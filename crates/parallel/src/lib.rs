@@ -80,6 +80,7 @@ impl<'a, T> Disjoint<'a, T> {
 
 // SAFETY: parts only touch their own elements (the contract of `slice`).
 unsafe impl<T: Send> Sync for Disjoint<'_, T> {}
+// SAFETY: it is a `&mut [T]` in all but name, and `T: Send`.
 unsafe impl<T: Send> Send for Disjoint<'_, T> {}
 
 /// The `part`-th of `parts` near-equal contiguous pieces of `0..len`.
@@ -107,8 +108,9 @@ mod imp {
     static HELPERS: AtomicU32 = AtomicU32::new(0);
     static EPOCH: AtomicU32 = AtomicU32::new(0);
     static DONE: AtomicU32 = AtomicU32::new(0);
-    /// The job's fat pointer, length and part count.
-    static JOB: [AtomicUsize; 4] = [const { AtomicUsize::new(0) }; 4];
+    /// The job: the address of the caller's `&Job` (a thin pointer to a
+    /// fat one, whose layout is the compiler's business), length and parts.
+    static JOB: [AtomicUsize; 3] = [const { AtomicUsize::new(0) }; 3];
     /// Set while a job is out, so a nested or concurrent `split` runs inline.
     static BUSY: AtomicBool = AtomicBool::new(false);
     /// Set (from JavaScript) when a helper stopped on a trap: its parts would
@@ -141,16 +143,16 @@ mod imp {
             return f(0..len);
         }
         check_helpers();
-        // SAFETY: the pointer is only dereferenced by helpers while this call
-        // waits for them, i.e. while `f` is alive.
-        let [data, vtable]: [usize; 2] =
-            unsafe { std::mem::transmute(f as *const (dyn Fn(Range<usize>) + Sync + '_)) };
-        for (slot, word) in JOB.iter().zip([data, vtable, len, parts]) {
+        // Helpers read `job` through its address only while this call waits
+        // for them, so the reference and `f` outlive every use.
+        let job: &(dyn Fn(Range<usize>) + Sync + '_) = f;
+        let job_address = std::ptr::addr_of!(job) as usize;
+        for (slot, word) in JOB.iter().zip([job_address, len, parts]) {
             slot.store(word, Relaxed);
         }
         DONE.store(0, Relaxed);
         EPOCH.fetch_add(1, Release);
-        // SAFETY: a valid, aligned atomic in linear memory.
+        // SAFETY: `EPOCH` is a valid, aligned 32-bit atomic in linear memory.
         unsafe { memory_atomic_notify(EPOCH.as_ptr() as *mut i32, (parts - 1) as u32) };
         f(part_range(len, parts, 0));
         wait_until_changed(&DONE, |done| {
@@ -169,20 +171,20 @@ mod imp {
         loop {
             let epoch = wait_until_changed(&EPOCH, |e| e != seen);
             seen = epoch;
-            let words: [usize; 4] = std::array::from_fn(|i| JOB[i].load(Relaxed));
+            let words: [usize; 3] = std::array::from_fn(|i| JOB[i].load(Relaxed));
             if EPOCH.load(Acquire) != epoch {
                 continue; // a newer job was being written; take that one
             }
-            let [data, vtable, len, parts] = words;
+            let [job_address, len, parts] = words;
             if index + 1 >= parts {
                 continue; // registered after this job was cut
             }
-            // SAFETY: the caller of `run` keeps `f` alive until every part is done.
-            let f: &Job =
-                unsafe { &*std::mem::transmute::<[usize; 2], *const Job>([data, vtable]) };
+            // SAFETY: `job_address` is the address of `run`'s `&Job`, which
+            // `run` keeps alive (with the closure) until this part is done.
+            let f: &Job = unsafe { *(job_address as *const &Job) };
             f(part_range(len, parts, index + 1));
             DONE.fetch_add(1, Release);
-            // SAFETY: as above.
+            // SAFETY: `DONE` is a valid, aligned 32-bit atomic in linear memory.
             unsafe { memory_atomic_notify(DONE.as_ptr() as *mut i32, 1) };
         }
     }
@@ -199,7 +201,8 @@ mod imp {
                 spins += 1;
                 core::hint::spin_loop();
             } else {
-                // SAFETY: as above; returns at once if the value moved on.
+                // SAFETY: `cell` is a valid, aligned 32-bit atomic in linear
+                // memory; the wait returns at once if the value moved on.
                 unsafe { memory_atomic_wait32(cell.as_ptr() as *mut i32, v as i32, -1) };
             }
         }
@@ -258,6 +261,7 @@ mod tests {
     fn a_disjoint_slice_past_the_end_is_refused() {
         let mut buf = [0u8; 4];
         let out = Disjoint::new(&mut buf);
+        // SAFETY: nothing else uses the buffer; the bounds check panics first.
         let _ = unsafe { out.slice(2..5) };
     }
 

@@ -75,7 +75,7 @@ pub fn start() -> u32 {
 /// seconds, after which the missing ones are not counted).
 pub async fn threads(started: u32) -> u32 {
     for _ in 0..300 {
-        if ntl_parallel::threads() as u32 >= 1 + started {
+        if ntl_parallel::threads() as u32 > started {
             break;
         }
         let pause = js_sys::Promise::new(&mut |resolve, _| {
