@@ -17,6 +17,6 @@ fuzz_target!(|text: &str| {
                 c
             );
         }
-        Err(e) => assert!(!e.message.is_empty()),
+        Err(e) => assert!(!e.to_string().is_empty()),
     }
 });

@@ -10,6 +10,6 @@ fuzz_target!(|link: &str| {
             share::decode(&share::encode(&s)).expect("own links decode"),
             s
         ),
-        Err(e) => assert!(!e.0.is_empty()),
+        Err(e) => assert!(!e.to_string().is_empty()),
     }
 });

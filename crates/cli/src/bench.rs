@@ -8,8 +8,8 @@
 //! Workload (issue #5): prompt "The best way to learn programming is", the
 //! page's four default lanes, 64 new tokens each (`min_new_tokens` = 64).
 
-use ntl_decoding::{Event, GenerationConfig};
-use ntl_engine::{Engine, LaneRequest, ModelFiles, RunRequest};
+use ntl_decoding::{Event, GenerationConfig, LaneRequest};
+use ntl_engine::{Engine, ModelFiles, RunInput};
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::Instant;
@@ -100,8 +100,9 @@ fn make_checkpoint(out: &Path, tokenizer: &Path) -> Result<(), String> {
     safetensors::serialize_to_file(views, None, &out.join("model.safetensors"))
         .map_err(|e| e.to_string())?;
     let config = serde_json::json!({
-        "model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "vocab_size": v, "n_positions": p, "n_ctx": p,
-        "n_embd": d, "n_layer": layers, "n_head": 12, "layer_norm_epsilon": 1e-5, "activation_function": "gelu_new",
+        "model_type": "gpt2", "architectures": ["GPT2LMHeadModel"],
+        "vocab_size": v, "n_positions": p, "n_ctx": p, "n_embd": d, "n_layer": layers, "n_head": 12,
+        "layer_norm_epsilon": 1e-5, "activation_function": "gelu_new",
         "bos_token_id": 50256, "eos_token_id": 50256, "tie_word_embeddings": true,
         "_comment": "random weights with distilgpt2's exact shapes, for speed measurements only"
     });
@@ -135,7 +136,7 @@ struct Timing {
 }
 
 fn timed(engine: &Engine, lanes: Vec<LaneRequest>) -> Timing {
-    let req = RunRequest {
+    let input = RunInput {
         prompt: PROMPT.into(),
         lanes,
         ..Default::default()
@@ -143,7 +144,7 @@ fn timed(engine: &Engine, lanes: Vec<LaneRequest>) -> Timing {
     let start = Instant::now();
     let mut first = None;
     let doc = engine
-        .run(&req, |ev| {
+        .run(input, |ev| {
             if let (Event::Step { .. }, None) = (&ev, first) {
                 first = Some(start.elapsed().as_secs_f64() * 1e3);
             }
@@ -213,18 +214,43 @@ fn run(dir: &Path, runs: usize) -> Result<serde_json::Value, String> {
         "load_ms": median(load),
         "weight_bytes": weight_bytes,
         "peak_memory_bytes": peak_rss_bytes(),
-        "four_lanes": { "tokens": four_tokens, "total_ms": four_ms, "first_token_ms": median(four_first), "tokens_per_s": four_tokens as f64 * 1e3 / four_ms, "step_ms": four_ms / NEW_TOKENS as f64 },
-        "one_lane": { "tokens": NEW_TOKENS, "total_ms": one, "first_token_ms": median(one_first), "tokens_per_s": NEW_TOKENS as f64 * 1e3 / one, "step_ms": one / NEW_TOKENS as f64 },
+        "four_lanes": figures(four_tokens, four_ms, median(four_first)),
+        "one_lane": figures(NEW_TOKENS, one, median(one_first)),
     }))
 }
 
+/// One workload's figures as the report reads them.
+fn figures(tokens: usize, total_ms: f64, first_token_ms: f64) -> serde_json::Value {
+    serde_json::json!({
+        "tokens": tokens,
+        "total_ms": total_ms,
+        "first_token_ms": first_token_ms,
+        "tokens_per_s": tokens as f64 * 1e3 / total_ms,
+        "step_ms": total_ms / NEW_TOKENS as f64,
+    })
+}
+
+const BENCH_USAGE: &str =
+    "usage: ntl-bench make-checkpoint OUT_DIR TOKENIZER_JSON | ntl-bench run MODEL_DIR [--runs N]";
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
-        ["make-checkpoint", out, tok] => make_checkpoint(Path::new(out), Path::new(tok)).map(|_| println!("wrote {out}")),
+    let result = match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        ["make-checkpoint", out, tok] => {
+            make_checkpoint(Path::new(out), Path::new(tok)).map(|_| println!("wrote {out}"))
+        }
         ["run", dir] => run(Path::new(dir), 3).map(|v| println!("{v}")),
-        ["run", dir, "--runs", n] => n.parse().map_err(|_| "--runs takes a number".to_string()).and_then(|n: usize| run(Path::new(dir), n.max(1))).map(|v| println!("{v}")),
-        _ => Err("usage: ntl-bench make-checkpoint OUT_DIR TOKENIZER_JSON | ntl-bench run MODEL_DIR [--runs N]".into()),
+        ["run", dir, "--runs", n] => n
+            .parse()
+            .map_err(|_| "--runs takes a number".to_string())
+            .and_then(|n: usize| run(Path::new(dir), n.max(1)))
+            .map(|v| println!("{v}")),
+        _ => Err(BENCH_USAGE.into()),
     };
     if let Err(e) = result {
         eprintln!("ntl-bench: {e}");

@@ -3,13 +3,37 @@
 //! decode --model DIR --prompt TEXT [--config JSON]... [--force-ids ID,ID,...]
 //!        [--force-text TEXT] [--top N] [--shared-seed N] [--json]
 
-use ntl_decoding::{Document, GenerationConfig, Run};
-use ntl_engine::{Engine, LaneRequest, ModelFiles, RunRequest};
+use ntl_decoding::{ConfigError, Document, GenerationConfig, LaneRequest, Options, Run};
+use ntl_engine::{Engine, LoadError, ModelFiles, RunError, RunInput};
 use std::ops::ControlFlow;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: decode --model DIR --prompt TEXT [--config JSON]... [--force-ids ID,ID,...] [--force-text TEXT] [--top N] [--shared-seed N] [--json]
+/// Everything that makes `decode` exit 2, as one line.
+#[derive(Debug, thiserror::Error)]
+enum CliError {
+    #[error("{0}")]
+    Usage(String),
+    #[error("cannot read {}: {source}", .path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("--config #{}: {source}", .lane + 1)]
+    Config {
+        lane: usize,
+        #[source]
+        source: ConfigError,
+    },
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+const USAGE: &str = "usage: decode --model DIR --prompt TEXT [--config JSON]... \
+[--force-ids ID,ID,...] [--force-text TEXT] [--top N] [--shared-seed N] [--json]
 
   --model DIR       folder with config.json, model.safetensors, tokenizer.json
   --prompt TEXT     the prompt (may be empty)
@@ -89,25 +113,26 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
     Ok(a)
 }
 
-fn read(dir: &std::path::Path, name: &str) -> Result<Vec<u8>, String> {
+fn read(dir: &Path, name: &str) -> Result<Vec<u8>, CliError> {
     let path = dir.join(name);
-    std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    std::fs::read(&path).map_err(|source| CliError::Read { path, source })
 }
 
-fn run(args: Args) -> Result<(), String> {
+fn run(args: Args) -> Result<(), CliError> {
     let mut lanes = Vec::new();
-    for (i, text) in args.configs.iter().enumerate() {
-        let config =
-            GenerationConfig::from_json(text).map_err(|e| format!("--config #{}: {e}", i + 1))?;
+    for (lane, text) in args.configs.iter().enumerate() {
+        let config = GenerationConfig::from_json(text)
+            .map_err(|source| CliError::Config { lane, source })?;
         lanes.push(LaneRequest {
             config,
-            forced_ids: None,
+            forced_ids: args.force_ids.clone(),
         });
     }
     if lanes.is_empty() {
+        let config = GenerationConfig::default();
         lanes.push(LaneRequest {
-            config: GenerationConfig::default(),
-            forced_ids: None,
+            config,
+            forced_ids: args.force_ids.clone(),
         });
     }
     let (config, weights, tokenizer) = (
@@ -119,26 +144,22 @@ fn run(args: Args) -> Result<(), String> {
         config: &config,
         weights: &weights,
         tokenizer: &tokenizer,
-    })
-    .map_err(|e| e.to_string())?;
-    for l in &mut lanes {
-        l.forced_ids = args.force_ids.clone();
-    }
-    let req = RunRequest {
+    })?;
+    let input = RunInput {
         prompt: args.prompt,
+        prompt_ids: None,
         lanes,
-        top_n: args.top,
-        shared_seed: args.shared_seed,
         forced_text: args.force_text,
-        ..Default::default()
+        options: Options {
+            top_n: args.top,
+            shared_seed: args.shared_seed,
+        },
     };
-    let doc = engine
-        .run(&req, |_| ControlFlow::Continue(()))
-        .map_err(|e| e.to_string())?;
+    let doc = engine.run(input, |_| ControlFlow::Continue(()))?;
     if args.json {
         println!(
             "{}",
-            serde_json::to_string(&doc).map_err(|e| e.to_string())?
+            serde_json::to_string(&doc).expect("a document serialises")
         );
     } else {
         print!("{}", human(&doc));
@@ -215,7 +236,9 @@ fn lane_table(run: &Run) -> String {
 }
 
 fn main() -> ExitCode {
-    let result = parse_args(std::env::args().skip(1)).and_then(run);
+    let result = parse_args(std::env::args().skip(1))
+        .map_err(CliError::Usage)
+        .and_then(run);
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -2,8 +2,11 @@
 //! parsed and validated once at the boundary. Everything downstream takes a
 //! [`ValidConfig`] and never re-checks.
 
+use crate::config_error::closest_knob;
+use crate::config_error::ConfigError;
+use crate::knob::Knob;
+use crate::mode::Mode;
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// `eos_token_id` may be one id or a list, as in HF.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -138,52 +141,6 @@ pub const DEFAULT_MAX_NEW_TOKENS: usize = 20;
 /// More beams than this would make a four-lane page crawl; HF has no cap.
 pub const MAX_BEAMS: usize = 16;
 
-/// A config error with a message a person can act on.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ConfigError {
-    /// The field at fault, when one is (so the UI can show the message next to it).
-    pub field: Option<String>,
-    pub message: String,
-}
-
-impl ConfigError {
-    fn new(field: &str, message: impl Into<String>) -> Self {
-        ConfigError {
-            field: Some(field.to_string()),
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for ConfigError {}
-
-/// Which decoding loop a config selects (HF's `get_generation_mode`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Mode {
-    Greedy,
-    Sample,
-    Beam,
-    Contrastive,
-}
-
-impl Mode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Greedy => "greedy",
-            Mode::Sample => "sample",
-            Mode::Beam => "beam",
-            Mode::Contrastive => "contrastive",
-        }
-    }
-}
-
 /// A config that passed validation, with every knob resolved to the value the
 /// decoding loop uses. Built only by [`GenerationConfig::validate`].
 #[derive(Debug, Clone, PartialEq)]
@@ -220,54 +177,44 @@ pub struct ValidConfig {
 impl GenerationConfig {
     /// Parses a JSON object in `generation_config.json` form; missing fields take HF defaults.
     pub fn from_json(text: &str) -> Result<GenerationConfig, ConfigError> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ConfigError {
-            field: None,
-            message: format!("config is not valid JSON: {e}"),
-        })?;
+        let value: serde_json::Value = serde_json::from_str(text).map_err(ConfigError::json)?;
         Self::from_value(value)
     }
 
     pub fn from_value(value: serde_json::Value) -> Result<GenerationConfig, ConfigError> {
         let serde_json::Value::Object(mut map) = value else {
-            return Err(ConfigError {
-                field: None,
-                message: "config must be a JSON object of HF generation_config fields".into(),
-            });
+            return Err(ConfigError::NotAnObject);
         };
         for key in IGNORED_KEYS {
             map.remove(*key);
         }
         // Report the first bad field by name, so a typo points at itself.
+        let mut knobs = Vec::with_capacity(map.len());
+        for key in map.keys() {
+            match key.parse::<Knob>() {
+                Ok(knob) => knobs.push(knob),
+                Err(_) => {
+                    return Err(ConfigError::UnknownField {
+                        field: key.clone(),
+                        suggestion: closest_knob(key),
+                    })
+                }
+            }
+        }
         let defaults =
             serde_json::to_value(GenerationConfig::default()).expect("default config serialises");
         let known = defaults.as_object().expect("object");
-        for key in map.keys() {
-            if !known.contains_key(key) {
-                let hint = closest(key, known.keys().map(String::as_str))
-                    .map(|k| format!("; did you mean `{k}`?"))
-                    .unwrap_or_default();
-                return Err(ConfigError::new(
-                    key,
-                    format!("unknown generation config field `{key}`{hint}"),
-                ));
-            }
-        }
-        for (key, v) in &map {
+        for (knob, (key, v)) in knobs.into_iter().zip(&map) {
             let mut probe = known.clone();
             probe.insert(key.clone(), v.clone());
             if let Err(e) =
                 serde_json::from_value::<GenerationConfig>(serde_json::Value::Object(probe))
             {
-                return Err(ConfigError::new(
-                    key,
-                    format!("`{key}`: {}", strip_serde_position(&e.to_string())),
-                ));
+                return Err(ConfigError::bad_value(knob, e));
             }
         }
-        serde_json::from_value(serde_json::Value::Object(map)).map_err(|e| ConfigError {
-            field: None,
-            message: strip_serde_position(&e.to_string()),
-        })
+        // Fields that read one by one read together; the error is not reached.
+        serde_json::from_value(serde_json::Value::Object(map)).map_err(ConfigError::json)
     }
 
     pub fn to_json(&self) -> String {
@@ -294,54 +241,47 @@ impl GenerationConfig {
         let c = self;
         let mode = c.mode();
         let sampling = c.do_sample;
-        let nonneg = |field: &str, v: Option<i64>| -> Result<Option<usize>, ConfigError> {
+        let nonneg = |knob: Knob, v: Option<i64>| -> Result<Option<usize>, ConfigError> {
             match v {
-                Some(n) if n < 0 => Err(ConfigError::new(
-                    field,
-                    format!("`{field}` must be a non-negative integer, but is {n}"),
+                Some(n) if n < 0 => Err(ConfigError::invalid(
+                    knob,
+                    format!("`{knob}` must be a non-negative integer, but is {n}"),
                 )),
                 Some(n) => Ok(Some(n as usize)),
                 None => Ok(None),
             }
         };
-        let finite = |field: &str, v: f64| -> Result<(), ConfigError> {
-            if v.is_finite() {
-                Ok(())
-            } else {
-                Err(ConfigError::new(
-                    field,
-                    format!("`{field}` must be a finite number, but is {v}"),
-                ))
-            }
-        };
-        for (field, v) in [
-            ("temperature", c.temperature),
-            ("top_p", c.top_p),
-            ("typical_p", c.typical_p),
-            ("epsilon_cutoff", c.epsilon_cutoff),
-            ("eta_cutoff", c.eta_cutoff),
-            ("repetition_penalty", c.repetition_penalty),
-            ("length_penalty", c.length_penalty),
-            ("frequency_penalty", c.frequency_penalty),
-            ("presence_penalty", c.presence_penalty),
+        for (knob, v) in [
+            (Knob::Temperature, c.temperature),
+            (Knob::TopP, c.top_p),
+            (Knob::TypicalP, c.typical_p),
+            (Knob::EpsilonCutoff, c.epsilon_cutoff),
+            (Knob::EtaCutoff, c.eta_cutoff),
+            (Knob::RepetitionPenalty, c.repetition_penalty),
+            (Knob::LengthPenalty, c.length_penalty),
+            (Knob::FrequencyPenalty, c.frequency_penalty),
+            (Knob::PresencePenalty, c.presence_penalty),
         ] {
-            finite(field, v)?;
+            if !v.is_finite() {
+                let message = format!("`{knob}` must be a finite number, but is {v}");
+                return Err(ConfigError::invalid(knob, message));
+            }
         }
 
-        let max_new_tokens = nonneg("max_new_tokens", c.max_new_tokens)?;
+        let max_new_tokens = nonneg(Knob::MaxNewTokens, c.max_new_tokens)?;
         if max_new_tokens == Some(0) {
-            return Err(ConfigError::new(
-                "max_new_tokens",
+            return Err(ConfigError::invalid(
+                Knob::MaxNewTokens,
                 "`max_new_tokens` must be greater than 0, but is 0",
             ));
         }
-        let max_length = nonneg("max_length", c.max_length)?;
-        let min_new_tokens = nonneg("min_new_tokens", c.min_new_tokens)?.unwrap_or(0);
-        let min_length = nonneg("min_length", Some(c.min_length))?.unwrap_or(0);
+        let max_length = nonneg(Knob::MaxLength, c.max_length)?;
+        let min_new_tokens = nonneg(Knob::MinNewTokens, c.min_new_tokens)?.unwrap_or(0);
+        let min_length = nonneg(Knob::MinLength, Some(c.min_length))?.unwrap_or(0);
 
         if c.num_beams < 1 {
-            return Err(ConfigError::new(
-                "num_beams",
+            return Err(ConfigError::invalid(
+                Knob::NumBeams,
                 format!(
                     "`num_beams` has to be a strictly positive integer, but is {}",
                     c.num_beams
@@ -350,11 +290,14 @@ impl GenerationConfig {
         }
         let num_beams = c.num_beams as usize;
         if num_beams > MAX_BEAMS {
-            return Err(ConfigError::new("num_beams", format!("`num_beams` is {num_beams}; this page allows at most {MAX_BEAMS} beams per lane")));
+            let message = format!(
+                "`num_beams` is {num_beams}; this page allows at most {MAX_BEAMS} beams per lane"
+            );
+            return Err(ConfigError::invalid(Knob::NumBeams, message));
         }
         if c.num_return_sequences < 1 {
-            return Err(ConfigError::new(
-                "num_return_sequences",
+            return Err(ConfigError::invalid(
+                Knob::NumReturnSequences,
                 format!(
                     "`num_return_sequences` has to be a strictly positive integer, but is {}",
                     c.num_return_sequences
@@ -363,26 +306,38 @@ impl GenerationConfig {
         }
         let num_return_sequences = c.num_return_sequences as usize;
         if num_beams > 1 && sampling {
-            return Err(ConfigError::new("do_sample", "beam sampling (`num_beams` > 1 with `do_sample=true`) is not supported; use beam search (`do_sample=false`) or sampling with `num_beams=1`"));
+            return Err(ConfigError::invalid(
+                Knob::DoSample,
+                "beam sampling (`num_beams` > 1 with `do_sample=true`) is not supported; \
+                 use beam search (`do_sample=false`) or sampling with `num_beams=1`",
+            ));
         }
         if mode == Mode::Beam {
             if num_return_sequences > num_beams {
-                return Err(ConfigError::new(
-                    "num_return_sequences",
+                return Err(ConfigError::invalid(
+                    Knob::NumReturnSequences,
                     "`num_return_sequences` has to be smaller or equal to `num_beams`.",
                 ));
             }
         } else if num_return_sequences > 1 && !sampling {
-            return Err(ConfigError::new("num_return_sequences", format!(
-                "Greedy methods without beam search do not support `num_return_sequences` different than 1 (got {num_return_sequences})."
-            )));
+            return Err(ConfigError::invalid(
+                Knob::NumReturnSequences,
+                format!(
+                    "Greedy methods without beam search do not support `num_return_sequences` \
+                     different than 1 (got {num_return_sequences})."
+                ),
+            ));
         } else if num_return_sequences > 1 {
-            return Err(ConfigError::new("num_return_sequences", "one lane shows one sampled sequence: use several lanes with different seeds instead of `num_return_sequences` > 1 with sampling"));
+            return Err(ConfigError::invalid(
+                Knob::NumReturnSequences,
+                "one lane shows one sampled sequence: use several lanes with different seeds \
+                 instead of `num_return_sequences` > 1 with sampling",
+            ));
         }
 
         if c.repetition_penalty <= 0.0 {
-            return Err(ConfigError::new(
-                "repetition_penalty",
+            return Err(ConfigError::invalid(
+                Knob::RepetitionPenalty,
                 format!(
                     "`penalty` has to be a strictly positive float, but is {}",
                     c.repetition_penalty
@@ -390,13 +345,13 @@ impl GenerationConfig {
             ));
         }
         let no_repeat_ngram_size =
-            nonneg("no_repeat_ngram_size", Some(c.no_repeat_ngram_size))?.unwrap_or(0);
+            nonneg(Knob::NoRepeatNgramSize, Some(c.no_repeat_ngram_size))?.unwrap_or(0);
 
         let top_k = match c.top_k {
             None => 0,
             Some(k) if k < 0 => {
-                return Err(ConfigError::new(
-                    "top_k",
+                return Err(ConfigError::invalid(
+                    Knob::TopK,
                     format!("`top_k` has to be a strictly positive integer, but is {k}"),
                 ))
             }
@@ -405,8 +360,8 @@ impl GenerationConfig {
 
         if let Some(a) = c.penalty_alpha {
             if !(0.0..=1.0).contains(&a) {
-                return Err(ConfigError::new(
-                    "penalty_alpha",
+                return Err(ConfigError::invalid(
+                    Knob::PenaltyAlpha,
                     format!("`penalty_alpha` has to be a float in the [0, 1] interval, but is {a}"),
                 ));
             }
@@ -415,14 +370,19 @@ impl GenerationConfig {
         // Warper constraints are checked whether or not sampling is on: a knob that
         // is invalid is a mistake even when this mode ignores it.
         if sampling && c.temperature <= 0.0 {
-            return Err(ConfigError::new("temperature", format!(
-                "`temperature` (={}) has to be a strictly positive float, otherwise your next token scores will be invalid. If you're looking for greedy decoding strategies, set `do_sample=False`.",
-                c.temperature
-            )));
+            return Err(ConfigError::invalid(
+                Knob::Temperature,
+                format!(
+                    "`temperature` (={}) has to be a strictly positive float, otherwise your next \
+                     token scores will be invalid. If you're looking for greedy decoding \
+                     strategies, set `do_sample=False`.",
+                    c.temperature
+                ),
+            ));
         }
         if c.temperature < 0.0 {
-            return Err(ConfigError::new(
-                "temperature",
+            return Err(ConfigError::invalid(
+                Knob::Temperature,
                 format!(
                     "`temperature` must not be negative, but is {}",
                     c.temperature
@@ -430,22 +390,22 @@ impl GenerationConfig {
             ));
         }
         if !(c.top_p > 0.0 && c.top_p <= 1.0) {
-            return Err(ConfigError::new(
-                "top_p",
+            return Err(ConfigError::invalid(
+                Knob::TopP,
                 format!("`top_p` has to be a float > 0 and <= 1, but is {}", c.top_p),
             ));
         }
         if let Some(p) = c.min_p {
             if !(0.0..=1.0).contains(&p) || !p.is_finite() {
-                return Err(ConfigError::new(
-                    "min_p",
+                return Err(ConfigError::invalid(
+                    Knob::MinP,
                     format!("`min_p` has to be a float in the [0, 1] interval, but is {p}"),
                 ));
             }
         }
         if !(c.typical_p > 0.0 && c.typical_p <= 1.0) {
-            return Err(ConfigError::new(
-                "typical_p",
+            return Err(ConfigError::invalid(
+                Knob::TypicalP,
                 format!(
                     "`typical_p` has to be a float > 0 and <= 1, but is {}",
                     c.typical_p
@@ -453,8 +413,8 @@ impl GenerationConfig {
             ));
         }
         if !(0.0..1.0).contains(&c.epsilon_cutoff) {
-            return Err(ConfigError::new(
-                "epsilon_cutoff",
+            return Err(ConfigError::invalid(
+                Knob::EpsilonCutoff,
                 format!(
                     "`epsilon_cutoff` has to be a float > 0 and < 1, but is {}",
                     c.epsilon_cutoff
@@ -462,8 +422,8 @@ impl GenerationConfig {
             ));
         }
         if !(0.0..1.0).contains(&c.eta_cutoff) {
-            return Err(ConfigError::new(
-                "eta_cutoff",
+            return Err(ConfigError::invalid(
+                Knob::EtaCutoff,
                 format!(
                     "`eta_cutoff` has to be a float > 0 and < 1, but is {}",
                     c.eta_cutoff
@@ -473,10 +433,10 @@ impl GenerationConfig {
 
         let eos_token_ids = match &c.eos_token_id {
             None => vec![],
-            Some(TokenIds::One(id)) => vec![token_id("eos_token_id", *id)?],
+            Some(TokenIds::One(id)) => vec![token_id(Knob::EosTokenId, *id)?],
             Some(TokenIds::Many(ids)) => ids
                 .iter()
-                .map(|id| token_id("eos_token_id", *id))
+                .map(|id| token_id(Knob::EosTokenId, *id))
                 .collect::<Result<_, _>>()?,
         };
         let stop_strings = match &c.stop_strings {
@@ -485,8 +445,8 @@ impl GenerationConfig {
             Some(Strings::Many(v)) => v.clone(),
         };
         if stop_strings.iter().any(String::is_empty) {
-            return Err(ConfigError::new(
-                "stop_strings",
+            return Err(ConfigError::invalid(
+                Knob::StopStrings,
                 "`stop_strings` must not contain an empty string",
             ));
         }
@@ -562,46 +522,13 @@ impl ValidConfig {
     }
 }
 
-fn token_id(field: &str, id: i64) -> Result<u32, ConfigError> {
+fn token_id(knob: Knob, id: i64) -> Result<u32, ConfigError> {
     u32::try_from(id).map_err(|_| {
-        ConfigError::new(
-            field,
-            format!("`{field}` must hold non-negative token ids, but has {id}"),
+        ConfigError::invalid(
+            knob,
+            format!("`{knob}` must hold non-negative token ids, but has {id}"),
         )
     })
-}
-
-fn strip_serde_position(msg: &str) -> String {
-    match msg.find(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg.to_string(),
-    }
-}
-
-/// The known key nearest to a typo, if it is close enough to be a useful hint.
-fn closest<'a>(key: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    known
-        .map(|k| (edit_distance(key, k), k))
-        .filter(|(d, k)| *d <= 2.max(k.len() / 4))
-        .min()
-        .map(|(_, k)| k)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur.push(
-                (prev[j] + usize::from(ca != *cb))
-                    .min(prev[j + 1] + 1)
-                    .min(cur[j] + 1),
-            );
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 #[cfg(test)]
@@ -625,11 +552,12 @@ mod tests {
             .unwrap()
             .validate()
             .unwrap_err();
-        assert_eq!(e.field.as_deref(), Some("temperature"));
+        assert_eq!(e.field(), Some("temperature"));
         assert!(
-            e.message.contains("has to be a strictly positive float"),
+            e.to_string()
+                .contains("has to be a strictly positive float"),
             "{}",
-            e.message
+            e.to_string()
         );
     }
 
@@ -640,9 +568,9 @@ mod tests {
             .validate()
             .unwrap_err();
         assert!(
-            e.message.contains("Greedy methods without beam search"),
+            e.to_string().contains("Greedy methods without beam search"),
             "{}",
-            e.message
+            e.to_string()
         );
     }
 
@@ -652,29 +580,29 @@ mod tests {
             .unwrap()
             .validate()
             .unwrap_err();
-        assert_eq!(e.field.as_deref(), Some("num_return_sequences"));
+        assert_eq!(e.field(), Some("num_return_sequences"));
     }
 
     #[test]
     fn typo_names_the_field_and_suggests_the_right_one() {
         let e = GenerationConfig::from_json(r#"{"temprature": 0.7}"#).unwrap_err();
-        assert_eq!(e.field.as_deref(), Some("temprature"));
+        assert_eq!(e.field(), Some("temprature"));
         assert!(
-            e.message.contains("did you mean `temperature`"),
+            e.to_string().contains("did you mean `temperature`"),
             "{}",
-            e.message
+            e.to_string()
         );
     }
 
     #[test]
     fn wrong_type_names_the_field() {
         let e = GenerationConfig::from_json(r#"{"top_k": "fifty"}"#).unwrap_err();
-        assert_eq!(e.field.as_deref(), Some("top_k"));
+        assert_eq!(e.field(), Some("top_k"));
         let e = GenerationConfig::from_json(r#"{"top_k": -3}"#)
             .unwrap()
             .validate()
             .unwrap_err();
-        assert_eq!(e.field.as_deref(), Some("top_k"));
+        assert_eq!(e.field(), Some("top_k"));
     }
 
     #[test]
@@ -684,7 +612,7 @@ mod tests {
                 .unwrap()
                 .validate()
                 .unwrap_err();
-            assert_eq!(e.field.as_deref(), Some("top_p"), "top_p={p}");
+            assert_eq!(e.field(), Some("top_p"), "top_p={p}");
         }
     }
 
@@ -717,13 +645,13 @@ mod tests {
             let e = GenerationConfig::from_json(json)
                 .and_then(|c| c.validate().map(|_| c))
                 .expect_err(json);
-            assert_eq!(e.field.as_deref(), Some(*field), "{json}: {e}");
-            assert!(!e.message.is_empty());
+            assert_eq!(e.field(), Some(*field), "{json}: {e}");
+            assert!(!e.to_string().is_empty());
         }
         // JSON has no NaN; a literal one is a parse error with a message, not a panic.
         assert!(GenerationConfig::from_json(r#"{"temperature": NaN}"#)
             .unwrap_err()
-            .message
+            .to_string()
             .contains("not valid JSON"));
         assert!(GenerationConfig::from_json("[1, 2]").is_err());
     }
@@ -753,7 +681,7 @@ mod tests {
         assert!(c.validate().is_ok());
         assert!(crate::warnings::config_warnings(&c)
             .iter()
-            .any(|w| w.field == "temperature"));
+            .any(|w| w.field == Knob::Temperature));
     }
 
     #[test]

@@ -2,14 +2,18 @@
 //! step to the tokens the other lanes chose (a knob removed it, the random
 //! draw went elsewhere, greedy or a penalty preferred another token).
 
-use crate::record::Step;
+use crate::knob::Stage;
+use crate::mode::Mode;
+use crate::record::{Candidate, Step};
 use serde::{Deserialize, Serialize};
+use std::borrow::Borrow;
 
-/// One lane's token path, as the page and the CLI hold it.
-pub struct LanePath<'a> {
+/// One lane's token path, as the page and the CLI hold it (steps owned, or
+/// shared as `Rc<Step>` on the page).
+pub struct LanePath<'a, S: Borrow<Step> = Step> {
     pub lane: usize,
-    pub mode: &'a str,
-    pub steps: &'a [Step],
+    pub mode: Mode,
+    pub steps: &'a [S],
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -29,19 +33,19 @@ pub struct Divergence {
 /// The first step at which the lanes that reached it chose different tokens.
 /// Beam lanes are left out: their steps do not form one path. Lanes that were
 /// given their tokens (scoring a text) never diverge.
-pub fn first_divergence(paths: &[LanePath]) -> Option<Divergence> {
-    let paths: Vec<&LanePath> = paths
+pub fn first_divergence<S: Borrow<Step>>(paths: &[LanePath<S>]) -> Option<Divergence> {
+    let paths: Vec<&LanePath<S>> = paths
         .iter()
-        .filter(|p| p.mode != "beam" && !p.steps.iter().any(|s| s.beams.is_some()))
+        .filter(|p| p.mode != Mode::Beam && !p.steps.iter().any(|s| s.borrow().beams.is_some()))
         .collect();
     if paths.len() < 2 {
         return None;
     }
     let longest = paths.iter().map(|p| p.steps.len()).max()?;
     for i in 0..longest {
-        let here: Vec<(&LanePath, &Step)> = paths
+        let here: Vec<(&LanePath<S>, &Step)> = paths
             .iter()
-            .filter_map(|p| p.steps.get(i).map(|s| (*p, s)))
+            .filter_map(|p| p.steps.get(i).map(|s| (*p, s.borrow())))
             .collect();
         if here.len() < 2 {
             return None;
@@ -89,60 +93,104 @@ fn pct(p: f32) -> String {
 }
 
 /// Why this lane chose `step.token_id` over each of `others`.
-fn explain(mode: &str, step: &Step, others: &[(u32, &str)]) -> String {
+fn explain(mode: Mode, step: &Step, others: &[(u32, &str)]) -> String {
     let mine = format!("“{}”", step.token);
     let parts: Vec<String> = others
         .iter()
-        .map(|&(o, token)| {
-            let Some(c) = step.top.iter().find(|c| c.id == o) else {
-                // Every kept token is in the table: one missing from it was removed.
-                let kept_rows = step.top.iter().filter(|c| c.score.is_some()).count();
-                if kept_rows >= step.kept && step.funnel.len() > 1 {
-                    let cutters: Vec<&str> = step.funnel.iter().skip(1).filter(|f| f.removed_mass > 0.0).map(|f| f.name.as_str()).collect();
-                    let noun = if step.kept == 1 { "token" } else { "tokens" };
-                    return format!("the knobs ({}) removed “{token}”: this lane kept only {} {noun}", cutters.join(", "), step.kept);
-                }
-                // Outside the table: less likely than every row shown, so also below the chosen token.
-                let how = if step.forced {
-                    "was given"
-                } else if step.draw.is_some() {
-                    "was drawn"
-                } else {
-                    "scored highest"
-                };
-                return format!("“{token}” was not even among this lane's top {} (p below {}); {mine} {how} at {}", step.top.len(), pct(step.top.iter().map(|c| c.prob).filter(|p| *p > 0.0).fold(1.0, f32::min)), pct(step.chosen_prob));
-            };
-            let theirs = format!("“{}”", c.token);
-            if let Some(knob) = &c.removed_by {
-                return format!("`{knob}` removed {theirs} (model p {})", pct(c.raw_prob));
-            }
-            if c.score.is_none() {
-                return format!("{theirs} was impossible here");
-            }
-            if step.forced {
-                return format!("{mine} was given (scoring a text)");
-            }
-            if step.draw.is_some() {
-                return format!("both were possible ({theirs} {} vs {mine} {}); the random draw picked {mine}", pct(c.prob), pct(step.chosen_prob));
-            }
-            if step.contrastive.is_some() || mode == "contrastive" {
-                return format!("the degeneration penalty favoured {mine} over {theirs}");
-            }
-            let knobs: Vec<&str> = step.funnel.iter().skip(1).map(|f| f.name.as_str()).collect();
-            if c.raw_prob > step.chosen_raw_prob && !knobs.is_empty() {
-                format!("{} lowered {theirs} below {mine} (model p {} vs {})", knobs.join(", "), pct(c.raw_prob), pct(step.chosen_raw_prob))
-            } else {
-                format!("greedy takes the highest score: {mine} {} vs {theirs} {}", pct(step.chosen_prob), pct(c.prob))
-            }
+        .map(|&(o, token)| match step.top.iter().find(|c| c.id == o) {
+            Some(c) => beaten_in_table(mode, step, c, &mine),
+            None => missing_from_table(step, token, &mine),
         })
         .collect();
     parts.join("; ")
 }
 
+/// Another lane's token that is not in this lane's table.
+fn missing_from_table(step: &Step, token: &str, mine: &str) -> String {
+    // Every kept token is in the table: one missing from it was removed.
+    let kept_rows = step.top.iter().filter(|c| c.score.is_some()).count();
+    if kept_rows >= step.kept && step.funnel.len() > 1 {
+        let cutters = stage_names(step, |f| f.removed_mass > 0.0);
+        let noun = if step.kept == 1 { "token" } else { "tokens" };
+        return format!(
+            "the knobs ({cutters}) removed “{token}”: this lane kept only {} {noun}",
+            step.kept
+        );
+    }
+    // Outside the table: less likely than every row shown, so also below the chosen token.
+    let how = if step.forced {
+        "was given"
+    } else if step.draw.is_some() {
+        "was drawn"
+    } else {
+        "scored highest"
+    };
+    let floor = step
+        .top
+        .iter()
+        .map(|c| c.prob)
+        .filter(|p| *p > 0.0)
+        .fold(1.0, f32::min);
+    format!(
+        "“{token}” was not even among this lane's top {} (p below {}); {mine} {how} at {}",
+        step.top.len(),
+        pct(floor),
+        pct(step.chosen_prob)
+    )
+}
+
+/// Another lane's token `c`, which this lane's table holds.
+fn beaten_in_table(mode: Mode, step: &Step, c: &Candidate, mine: &str) -> String {
+    let theirs = format!("“{}”", c.token);
+    if let Some(knob) = &c.removed_by {
+        return format!("`{knob}` removed {theirs} (model p {})", pct(c.raw_prob));
+    }
+    if c.score.is_none() {
+        return format!("{theirs} was impossible here");
+    }
+    if step.forced {
+        return format!("{mine} was given (scoring a text)");
+    }
+    if step.draw.is_some() {
+        let (p_theirs, p_mine) = (pct(c.prob), pct(step.chosen_prob));
+        return format!(
+            "both were possible ({theirs} {p_theirs} vs {mine} {p_mine}); \
+             the random draw picked {mine}"
+        );
+    }
+    if step.contrastive.is_some() || mode == Mode::Contrastive {
+        return format!("the degeneration penalty favoured {mine} over {theirs}");
+    }
+    let knobs = stage_names(step, |_| true);
+    if c.raw_prob > step.chosen_raw_prob && !knobs.is_empty() {
+        let (p_theirs, p_mine) = (pct(c.raw_prob), pct(step.chosen_raw_prob));
+        format!("{knobs} lowered {theirs} below {mine} (model p {p_theirs} vs {p_mine})")
+    } else {
+        let (p_mine, p_theirs) = (pct(step.chosen_prob), pct(c.prob));
+        format!("greedy takes the highest score: {mine} {p_mine} vs {theirs} {p_theirs}")
+    }
+}
+
+/// The names of the step's knob stages that pass `keep`, comma-separated.
+fn stage_names(step: &Step, keep: impl Fn(&crate::record::FunnelStage) -> bool) -> String {
+    let names: Vec<Stage> = step
+        .funnel
+        .iter()
+        .skip(1)
+        .filter(|f| keep(f))
+        .map(|f| f.name)
+        .collect();
+    names
+        .iter()
+        .map(|n| n.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{Candidate, FunnelStage};
+    use crate::record::FunnelStage;
 
     fn cand(id: u32, raw: f32, prob: f32, removed_by: Option<&str>) -> Candidate {
         Candidate {
@@ -152,20 +200,20 @@ mod tests {
             raw_prob: raw,
             score: removed_by.is_none().then_some(0.0),
             prob,
-            removed_by: removed_by.map(str::to_string),
+            removed_by: removed_by.map(|k| k.parse().expect("a stage name")),
         }
     }
 
     fn step(id: u32, top: Vec<Candidate>, draw: Option<f64>, knobs: &[&str]) -> Step {
         let c = top.iter().find(|c| c.id == id).cloned().unwrap();
         let mut funnel = vec![FunnelStage {
-            name: "model".into(),
+            name: Stage::Model,
             kept: 10,
             removed_mass: 0.0,
             entropy: 1.0,
         }];
         funnel.extend(knobs.iter().map(|k| FunnelStage {
-            name: (*k).into(),
+            name: k.parse().expect("a stage name"),
             kept: 5,
             removed_mass: 0.1,
             entropy: 0.5,
@@ -195,12 +243,12 @@ mod tests {
         let p = [
             LanePath {
                 lane: 0,
-                mode: "greedy",
+                mode: Mode::Greedy,
                 steps: &s,
             },
             LanePath {
                 lane: 1,
-                mode: "greedy",
+                mode: Mode::Greedy,
                 steps: &s,
             },
         ];
@@ -231,12 +279,12 @@ mod tests {
         let d = first_divergence(&[
             LanePath {
                 lane: 0,
-                mode: "greedy",
+                mode: Mode::Greedy,
                 steps: &greedy,
             },
             LanePath {
                 lane: 2,
-                mode: "sample",
+                mode: Mode::Sample,
                 steps: &sampled,
             },
         ])
@@ -273,12 +321,12 @@ mod tests {
         let d = first_divergence(&[
             LanePath {
                 lane: 0,
-                mode: "sample",
+                mode: Mode::Sample,
                 steps: &a,
             },
             LanePath {
                 lane: 1,
-                mode: "sample",
+                mode: Mode::Sample,
                 steps: &b,
             },
         ])
@@ -309,12 +357,12 @@ mod tests {
         let d = first_divergence(&[
             LanePath {
                 lane: 0,
-                mode: "greedy",
+                mode: Mode::Greedy,
                 steps: &a,
             },
             LanePath {
                 lane: 1,
-                mode: "greedy",
+                mode: Mode::Greedy,
                 steps: &b,
             },
         ])
@@ -336,12 +384,12 @@ mod tests {
             first_divergence(&[
                 LanePath {
                     lane: 0,
-                    mode: "greedy",
+                    mode: Mode::Greedy,
                     steps: &a
                 },
                 LanePath {
                     lane: 1,
-                    mode: "beam",
+                    mode: Mode::Beam,
                     steps: &b
                 }
             ]),
@@ -367,12 +415,12 @@ mod tests {
         let d = first_divergence(&[
             LanePath {
                 lane: 0,
-                mode: "greedy",
+                mode: Mode::Greedy,
                 steps: &a,
             },
             LanePath {
                 lane: 1,
-                mode: "sample",
+                mode: Mode::Sample,
                 steps: &[s],
             },
         ])
@@ -400,12 +448,12 @@ mod tests {
         let d = first_divergence(&[
             LanePath {
                 lane: 0,
-                mode: "greedy",
+                mode: Mode::Greedy,
                 steps: &a,
             },
             LanePath {
                 lane: 1,
-                mode: "sample",
+                mode: Mode::Sample,
                 steps: &b,
             },
         ])

@@ -1,15 +1,27 @@
 //! The batched decoding loop: one prefill of the shared prompt, then every
 //! lane's rows advance together in one forward pass per step.
 
-use crate::config::ValidConfig;
+use crate::config::{GenerationConfig, ValidConfig};
 use crate::lane::{lane_for, Lane, LaneEnv, Next, RowOutputs};
 use crate::model::{LanguageModel, ModelError};
 use crate::record::{Run, Step, StopReason};
 use crate::sampler::Draws;
 use crate::vocab::{streamable_text, Vocab};
+use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 
+/// One lane as asked for: a config in HF field names (not yet validated),
+/// optionally following given ids.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LaneRequest {
+    pub config: GenerationConfig,
+    #[serde(default)]
+    pub forced_ids: Option<Vec<u32>>,
+}
+
+/// One lane ready to run: its config validated (with the model's eos).
+#[derive(Debug, Clone)]
 pub struct LaneSpec {
     pub config: ValidConfig,
     /// Teacher forcing: follow these ids, recording this config's distributions.
@@ -116,10 +128,9 @@ impl<M: LanguageModel> Generation<M> {
         opts: &Options,
     ) -> Result<Self, ModelError> {
         if prompt.is_empty() || prompt.len() >= model.n_positions() {
-            return Err(ModelError(format!(
-                "the prompt must hold 1 to {} tokens; prepare it with prepare_prompt",
-                model.n_positions() - 1
-            )));
+            return Err(ModelError::PromptLength {
+                max: model.n_positions() - 1,
+            });
         }
         let pre = model.prefill(prompt)?;
         let h = model.hidden_size();
@@ -281,20 +292,6 @@ impl<M: LanguageModel> Generation<M> {
         };
         self.lanes.into_iter().map(|l| l.into_run(&env)).collect()
     }
-}
-
-/// Runs every lane to its end (or until `on_event` breaks) and returns one run per lane.
-pub fn generate<M: LanguageModel>(
-    model: M,
-    vocab: Arc<Vocab>,
-    prompt: &[u32],
-    lanes: Vec<LaneSpec>,
-    opts: &Options,
-    mut on_event: impl FnMut(Event) -> ControlFlow<()>,
-) -> Result<Vec<Run>, ModelError> {
-    let mut g = Generation::start(model, vocab, prompt, lanes, opts)?;
-    while g.advance(&mut on_event)? {}
-    Ok(g.finish())
 }
 
 #[cfg(test)]

@@ -3,10 +3,13 @@
 //! [`model::LanguageModel`] trait does the math; this crate decides.
 
 pub mod config;
+pub mod config_error;
 pub mod divergence;
 pub mod exp;
 pub mod generate;
+pub mod knob;
 pub mod lane;
+pub mod mode;
 pub mod model;
 pub mod observe;
 pub mod processors;
@@ -17,8 +20,11 @@ pub mod stop;
 pub mod vocab;
 pub mod warnings;
 
-pub use config::{ConfigError, GenerationConfig, Mode, ValidConfig};
-pub use generate::{generate, prepare_prompt, Event, Generation, LaneSpec, Options, Prompt};
-pub use model::{Forward, LanguageModel, ModelError};
+pub use config::{GenerationConfig, ValidConfig};
+pub use config_error::ConfigError;
+pub use generate::{prepare_prompt, Event, Generation, LaneRequest, LaneSpec, Options, Prompt};
+pub use knob::{Knob, Stage};
+pub use mode::Mode;
+pub use model::{Forward, LanguageModel, ModelError, ModelInfo};
 pub use record::{Document, Run, Sequence, Step, StopReason};
 pub use vocab::Vocab;

@@ -2,18 +2,31 @@
 //! caller owns (one row per sequence), so lanes, beams and branches can select,
 //! duplicate and reorder rows without hidden state in the model.
 
-use std::fmt;
+use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct ModelError(pub String);
-
-impl fmt::Display for ModelError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+/// What a model is, as the page shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelInfo {
+    pub parameters: usize,
+    pub n_layer: usize,
+    pub n_head: usize,
+    pub n_embd: usize,
+    pub vocab_size: usize,
+    pub n_positions: usize,
+    pub storage_dtype: String,
+    pub weight_bytes: usize,
 }
 
-impl std::error::Error for ModelError {}
+/// Why a forward pass (or the run around it) could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    /// The caller skipped `prepare_prompt`.
+    #[error("the prompt must hold 1 to {max} tokens; prepare it with prepare_prompt")]
+    PromptLength { max: usize },
+    /// The model's own computation failed (kept as the model's error).
+    #[error("the model failed: {0}")]
+    Compute(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
 
 pub struct Forward<C> {
     pub cache: C,
@@ -49,9 +62,17 @@ macro_rules! delegate_model {
             fn vocab_size(&self) -> usize { (**self).vocab_size() }
             fn hidden_size(&self) -> usize { (**self).hidden_size() }
             fn n_positions(&self) -> usize { (**self).n_positions() }
-            fn prefill(&self, ids: &[u32]) -> Result<Forward<Self::Cache>, ModelError> { (**self).prefill(ids) }
-            fn step(&self, cache: &Self::Cache, tokens: &[u32]) -> Result<Forward<Self::Cache>, ModelError> { (**self).step(cache, tokens) }
-            fn select(&self, cache: &Self::Cache, rows: &[usize]) -> Result<Self::Cache, ModelError> { (**self).select(cache, rows) }
+            fn prefill(&self, ids: &[u32]) -> Result<Forward<Self::Cache>, ModelError> {
+                (**self).prefill(ids)
+            }
+            fn step(&self, cache: &Self::Cache, tokens: &[u32])
+                -> Result<Forward<Self::Cache>, ModelError> {
+                (**self).step(cache, tokens)
+            }
+            fn select(&self, cache: &Self::Cache, rows: &[usize])
+                -> Result<Self::Cache, ModelError> {
+                (**self).select(cache, rows)
+            }
         }
     )*};
 }

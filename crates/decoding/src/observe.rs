@@ -1,6 +1,7 @@
 //! Runs a lane's processors on one row of logits and records what each knob did:
 //! the funnel, the processed distribution and the table behind the chosen token.
 
+use crate::knob::Stage;
 use crate::processors::{Context, Pipeline};
 use crate::record::{Candidate, FunnelStage, Step};
 use crate::scores::{log_softmax, nucleus_sizes, softmax_entropy, top_indices};
@@ -37,7 +38,7 @@ pub fn observe(pipeline: &Pipeline, ctx: &Context, logits: &[f32], input: Input)
         Input::LogProbs => log_softmax(logits),
     };
     let mut funnel = vec![FunnelStage {
-        name: "model".into(),
+        name: Stage::Model,
         kept: scores.iter().filter(|s| s.is_finite()).count(),
         removed_mass: 0.0,
         entropy: raw_entropy,
@@ -55,7 +56,7 @@ pub fn observe(pipeline: &Pipeline, ctx: &Context, logits: &[f32], input: Input)
             }
         }
         funnel.push(FunnelStage {
-            name: p.name().into(),
+            name: p.stage(),
             kept: scores.iter().filter(|s| s.is_finite()).count(),
             removed_mass,
             entropy: after_entropy,
@@ -116,7 +117,7 @@ pub fn step_record(obs: &Observed, info: StepInfo, vocab: &Vocab) -> Step {
                 .funnel
                 .get(obs.removed_at[i] as usize)
                 .filter(|_| obs.removed_at[i] > 0)
-                .map(|f| f.name.clone()),
+                .map(|f| f.name),
         })
         .collect();
     let chosen_logit = logits.get(c).copied().unwrap_or(f32::NEG_INFINITY);

@@ -3,6 +3,9 @@
 //! messages and the page's export.
 
 use crate::config::GenerationConfig;
+use crate::generate::Prompt;
+use crate::knob::Stage;
+use crate::mode::Mode;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,16 +51,16 @@ pub struct Candidate {
     pub score: Option<f32>,
     /// Probability after every knob.
     pub prob: f32,
-    /// The knob that removed it (HF name), when one did.
+    /// The funnel stage (a knob) that removed it, when one did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub removed_by: Option<String>,
+    pub removed_by: Option<Stage>,
 }
 
 /// One stage of the filter funnel: the distribution after one knob.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FunnelStage {
-    /// `model` for the raw distribution, otherwise the HF knob name.
-    pub name: String,
+    /// `model` for the raw distribution, otherwise the knob's processor.
+    pub name: Stage,
     pub kept: usize,
     /// Probability mass (of the distribution entering this stage) this stage removed.
     pub removed_mass: f32,
@@ -130,7 +133,7 @@ pub struct Sequence {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Run {
     pub config: GenerationConfig,
-    pub mode: String,
+    pub mode: Mode,
     /// New tokens of the best sequence, eos included, no padding.
     pub token_ids: Vec<u32>,
     pub text: String,
@@ -149,4 +152,17 @@ pub struct Document {
     #[serde(default)]
     pub prompt_cropped: usize,
     pub runs: Vec<Run>,
+}
+
+impl Document {
+    /// The document of a run: the prompt as typed, as the model saw it, and
+    /// one run per lane.
+    pub fn new(prompt_text: String, prompt: Prompt, runs: Vec<Run>) -> Document {
+        Document {
+            prompt_ids: prompt.ids,
+            prompt: prompt_text,
+            prompt_cropped: prompt.cropped,
+            runs,
+        }
+    }
 }

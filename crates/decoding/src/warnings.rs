@@ -1,24 +1,27 @@
 //! "This knob does nothing here": the pitfalls the lessons warn about, found
 //! from the config alone (HF silently ignores these).
 
-use crate::config::{EarlyStopping, GenerationConfig, Mode};
+use crate::config::{EarlyStopping, GenerationConfig, TokenIds};
+use crate::knob::{Knob, Stage};
+use crate::mode::Mode;
 use crate::record::Step;
-use serde::{Deserialize, Serialize};
+use std::borrow::Borrow;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Warning {
-    pub field: String,
+/// A note about one knob (from a config) or one funnel stage (from a run).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Warning<About = Knob> {
+    pub field: About,
     pub message: String,
 }
 
-fn w(field: &str, message: impl Into<String>) -> Warning {
+fn w<About>(field: About, message: impl Into<String>) -> Warning<About> {
     Warning {
-        field: field.into(),
+        field,
         message: message.into(),
     }
 }
 
-pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning> {
+pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning<Knob>> {
     let mode = c.mode();
     let mut out = Vec::new();
     let sampling = mode == Mode::Sample;
@@ -28,13 +31,13 @@ pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning> {
             Mode::Contrastive => "contrastive search does not sample",
             _ => "greedy decoding does not sample (do_sample=false)",
         };
-        let ignored: [(&str, bool); 6] = [
-            ("temperature", c.temperature != 1.0),
-            ("top_p", c.top_p < 1.0),
-            ("min_p", c.min_p.is_some()),
-            ("typical_p", c.typical_p < 1.0),
-            ("epsilon_cutoff", c.epsilon_cutoff > 0.0),
-            ("eta_cutoff", c.eta_cutoff > 0.0),
+        let ignored = [
+            (Knob::Temperature, c.temperature != 1.0),
+            (Knob::TopP, c.top_p < 1.0),
+            (Knob::MinP, c.min_p.is_some()),
+            (Knob::TypicalP, c.typical_p < 1.0),
+            (Knob::EpsilonCutoff, c.epsilon_cutoff > 0.0),
+            (Knob::EtaCutoff, c.eta_cutoff > 0.0),
         ];
         for (field, set) in ignored {
             if set {
@@ -42,77 +45,79 @@ pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning> {
             }
         }
         if mode != Mode::Contrastive && c.top_k != Some(50) && c.top_k.is_some_and(|k| k > 0) {
-            out.push(w("top_k", format!("`top_k` does nothing: {why}")));
+            out.push(w(Knob::TopK, format!("`top_k` does nothing: {why}")));
         }
         if c.seed.is_some() {
             out.push(w(
-                "seed",
+                Knob::Seed,
                 "`seed` does nothing: nothing in this lane is random",
             ));
         }
     } else if c.top_k == Some(50) {
-        out.push(w("top_k", "`top_k=50` is active: it is HF's default even when you do not set it; set `top_k` to 0 to sample from the whole distribution"));
+        out.push(w(
+            Knob::TopK,
+            "`top_k=50` is active: it is HF's default even when you do not set it; \
+             set `top_k` to 0 to sample from the whole distribution",
+        ));
     }
     if mode != Mode::Beam {
         if c.early_stopping != EarlyStopping::Heuristic {
             out.push(w(
-                "early_stopping",
+                Knob::EarlyStopping,
                 "`early_stopping` only matters for beam search (`num_beams` > 1)",
             ));
         }
         if c.length_penalty != 1.0 {
             out.push(w(
-                "length_penalty",
+                Knob::LengthPenalty,
                 "`length_penalty` only matters for beam search (`num_beams` > 1)",
             ));
         }
     }
     if c.penalty_alpha.is_some_and(|a| a > 0.0) && mode != Mode::Contrastive {
-        out.push(w("penalty_alpha", "`penalty_alpha` does nothing: contrastive search needs `top_k` > 1, `do_sample=false` and `num_beams=1`"));
+        out.push(w(
+            Knob::PenaltyAlpha,
+            "`penalty_alpha` does nothing: contrastive search needs `top_k` > 1, \
+             `do_sample=false` and `num_beams=1`",
+        ));
     }
     if c.repetition_penalty < 1.0 {
         out.push(w(
-            "repetition_penalty",
+            Knob::RepetitionPenalty,
             "`repetition_penalty` below 1 rewards repetition instead of penalising it",
         ));
     }
     if c.no_repeat_ngram_size == 1 {
         out.push(w(
-            "no_repeat_ngram_size",
+            Knob::NoRepeatNgramSize,
             "`no_repeat_ngram_size=1` forbids every token that already appeared, prompt included",
         ));
     }
-    if matches!(&c.eos_token_id, Some(crate::config::TokenIds::Many(v)) if v.is_empty())
+    if matches!(&c.eos_token_id, Some(TokenIds::Many(v)) if v.is_empty())
         && c.min_new_tokens.is_some()
     {
         out.push(w(
-            "min_new_tokens",
+            Knob::MinNewTokens,
             "`min_new_tokens` does nothing without an eos token",
         ));
     }
     out
 }
 
-/// Knobs that reshape scores rather than remove tokens.
-const RESHAPING: [&str; 3] = [
-    "repetition_penalty",
-    "frequency_presence_penalty",
-    "temperature",
-];
-
 /// What a finished run shows about its knobs: filters that never removed a
 /// token, and (for greedy lanes) penalties that never changed a choice.
-pub fn run_warnings(mode: &str, steps: &[Step]) -> Vec<Warning> {
+/// Steps may be owned or shared (`Rc<Step>` on the page).
+pub fn run_warnings<S: Borrow<Step>>(mode: Mode, steps: &[S]) -> Vec<Warning<Stage>> {
     let mut out = Vec::new();
-    let Some(first) = steps.first() else {
+    let Some(first) = steps.first().map(Borrow::borrow) else {
         return out;
     };
     for (stage, f) in first.funnel.iter().enumerate().skip(1) {
-        let name = f.name.as_str();
-        if RESHAPING.contains(&name) {
+        let name = f.name;
+        if name.reshapes() {
             continue;
         }
-        let idle = steps.iter().all(|s| {
+        let idle = steps.iter().map(Borrow::borrow).all(|s: &Step| {
             s.funnel
                 .get(stage)
                 .is_some_and(|f| f.removed_mass == 0.0 && f.kept == s.funnel[stage - 1].kept)
@@ -121,7 +126,7 @@ pub fn run_warnings(mode: &str, steps: &[Step]) -> Vec<Warning> {
             let earlier = first.funnel[1..stage]
                 .iter()
                 .rev()
-                .find(|e| !RESHAPING.contains(&e.name.as_str()));
+                .find(|e| !e.name.reshapes());
             let why = earlier
                 .map(|e| format!(" — `{}` had already cut more", e.name))
                 .unwrap_or_default();
@@ -131,11 +136,13 @@ pub fn run_warnings(mode: &str, steps: &[Step]) -> Vec<Warning> {
             ));
         }
     }
-    if mode == "greedy" && steps.iter().all(|s| s.rank == 1) {
-        for f in &first.funnel {
-            if f.name == "repetition_penalty" || f.name == "frequency_presence_penalty" {
-                out.push(w(&f.name, format!("`{}` changed no choice in this run: every token was the model's own first choice", f.name)));
-            }
+    if mode == Mode::Greedy && steps.iter().all(|s| s.borrow().rank == 1) {
+        for f in first.funnel.iter().filter(|f| f.name.is_penalty()) {
+            let message = format!(
+                "`{}` changed no choice in this run: every token was the model's own first choice",
+                f.name
+            );
+            out.push(w(f.name, message));
         }
     }
     out
@@ -148,14 +155,14 @@ mod tests {
 
     fn stage(name: &str, kept: usize, removed_mass: f32) -> FunnelStage {
         FunnelStage {
-            name: name.into(),
+            name: name.parse().expect("a stage name"),
             kept,
             removed_mass,
             entropy: 1.0,
         }
     }
 
-    fn notes(mode: &str, funnels: Vec<Vec<FunnelStage>>, rank: usize) -> Vec<Warning> {
+    fn notes(mode: Mode, funnels: Vec<Vec<FunnelStage>>, rank: usize) -> Vec<Warning<Stage>> {
         let steps: Vec<Step> = funnels
             .into_iter()
             .map(|funnel| Step {
@@ -189,7 +196,7 @@ mod tests {
                 stage("top_p", 5, 0.0),
             ]
         };
-        let ws = notes("sample", vec![f(), f()], 2);
+        let ws = notes(Mode::Sample, vec![f(), f()], 2);
         assert_eq!(ws.len(), 1);
         assert_eq!(
             ws[0].message,
@@ -201,7 +208,7 @@ mod tests {
     fn a_filter_that_removed_something_once_is_not_reported() {
         let a = vec![stage("model", 100, 0.0), stage("top_p", 100, 0.0)];
         let b = vec![stage("model", 100, 0.0), stage("top_p", 40, 0.1)];
-        assert!(notes("sample", vec![a, b], 2).is_empty());
+        assert!(notes(Mode::Sample, vec![a, b], 2).is_empty());
     }
 
     #[test]
@@ -212,16 +219,16 @@ mod tests {
                 stage("repetition_penalty", 100, 0.0),
             ]
         };
-        let ws = notes("greedy", vec![f(), f()], 1);
+        let ws = notes(Mode::Greedy, vec![f(), f()], 1);
         assert_eq!(ws.len(), 1);
         assert!(ws[0].message.contains("changed no choice"));
-        assert!(notes("greedy", vec![f(), f()], 2).is_empty());
+        assert!(notes(Mode::Greedy, vec![f(), f()], 2).is_empty());
     }
 
-    fn fields(json: &str) -> Vec<String> {
+    fn fields(json: &str) -> Vec<&'static str> {
         config_warnings(&GenerationConfig::from_json(json).unwrap())
             .into_iter()
-            .map(|w| w.field)
+            .map(|w| w.field.name())
             .collect()
     }
 

@@ -51,7 +51,7 @@ pub struct Checkpoint<'a> {
 }
 
 fn err(m: impl Into<String>) -> LoadError {
-    LoadError::Weights(m.into())
+    LoadError::weights(m)
 }
 
 /// Bytes per element of every safetensors dtype (to check sizes, even of
@@ -154,7 +154,10 @@ impl<'a> Checkpoint<'a> {
             parsed.push((name.clone(), dtype.to_string(), shape, begin));
         }
         if need > have {
-            return Err(err(format!("is truncated: its tensors need {need} bytes of data but only {have} arrived (an interrupted download?)")));
+            return Err(err(format!(
+                "is truncated: its tensors need {need} bytes of data but only {have} arrived \
+                 (an interrupted download?)"
+            )));
         }
         let mut tensors = HashMap::new();
         let mut dtypes = std::collections::BTreeSet::new();
@@ -232,7 +235,10 @@ impl<'a> Checkpoint<'a> {
         cfg_hint: &str,
     ) -> Result<Tensor, LoadError> {
         let entry = self.tensors.remove(key).ok_or_else(|| {
-            err(format!("has no tensor `{key}` (nor `transformer.{key}`); is this a GPT-2 checkpoint that matches config.json?"))
+            err(format!(
+                "has no tensor `{key}` (nor `transformer.{key}`); \
+                 is this a GPT-2 checkpoint that matches config.json?"
+            ))
         })?;
         if entry.shape != shape {
             return Err(err(format!(
@@ -240,8 +246,12 @@ impl<'a> Checkpoint<'a> {
                 entry.shape
             )));
         }
-        Tensor::from_vec(self.read_f32(&entry), shape, &Device::Cpu)
-            .map_err(|e| err(format!("tensor `{key}`: {e}")))
+        Tensor::from_vec(self.read_f32(&entry), shape, &Device::Cpu).map_err(|e| {
+            LoadError::Weights {
+                message: format!("tensor `{key}`: {e}"),
+                source: Some(e),
+            }
+        })
     }
 
     pub fn hint(cfg: &ModelConfig) -> String {

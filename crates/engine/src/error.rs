@@ -1,59 +1,93 @@
-//! Load and run errors, each a message a person can act on.
+//! Load and run errors, each a message a person can act on, with the error
+//! underneath (serde's, candle's, the tokenizer's) kept as its source.
 
-use std::fmt;
+use ntl_decoding::{ConfigError, ModelError};
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// `config.json` is missing, malformed, or not a GPT-2-family model.
-    Config(String),
+    #[error("config.json: {message}")]
+    Config {
+        message: String,
+        #[source]
+        source: Option<serde_json::Error>,
+    },
     /// `model.safetensors` is truncated, corrupt, or does not match the config.
-    Weights(String),
+    #[error("model.safetensors: {message}")]
+    Weights {
+        message: String,
+        #[source]
+        source: Option<candle_core::Error>,
+    },
     /// `tokenizer.json` is missing, malformed, or does not fit the model.
-    Tokenizer(String),
+    #[error("tokenizer.json: {message}")]
+    Tokenizer {
+        message: String,
+        #[source]
+        source: Option<tokenizers::Error>,
+    },
 }
 
 impl LoadError {
+    pub(crate) fn config(message: impl Into<String>) -> Self {
+        LoadError::Config {
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    pub(crate) fn weights(message: impl Into<String>) -> Self {
+        LoadError::Weights {
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    pub(crate) fn tokenizer(message: impl Into<String>) -> Self {
+        LoadError::Tokenizer {
+            message: message.into(),
+            source: None,
+        }
+    }
+
     /// Which of the three files is at fault.
     pub fn file(&self) -> &'static str {
         match self {
-            LoadError::Config(_) => "config.json",
-            LoadError::Weights(_) => "model.safetensors",
-            LoadError::Tokenizer(_) => "tokenizer.json",
+            LoadError::Config { .. } => "config.json",
+            LoadError::Weights { .. } => "model.safetensors",
+            LoadError::Tokenizer { .. } => "tokenizer.json",
         }
     }
 }
 
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let msg = match self {
-            LoadError::Config(m) | LoadError::Weights(m) | LoadError::Tokenizer(m) => m,
-        };
-        write!(f, "{}: {msg}", self.file())
-    }
+/// What is wrong with the prompt of a run.
+#[derive(Debug, thiserror::Error)]
+pub enum PromptError {
+    #[error("could not tokenize the text: {0}")]
+    Tokenize(#[source] tokenizers::Error),
+    #[error("prompt token id {id} is outside the vocabulary of {vocab_size}")]
+    OutsideVocab { id: u32, vocab_size: usize },
 }
 
-impl std::error::Error for LoadError {}
-
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, thiserror::Error)]
 pub enum RunError {
-    /// A lane's configuration is invalid.
+    /// A lane's configuration is invalid (for this model).
+    #[error("lane {}: {source}", .lane + 1)]
     Config {
         lane: usize,
-        field: Option<String>,
-        message: String,
+        #[source]
+        source: ConfigError,
     },
-    Prompt(String),
-    Model(String),
+    /// A lane was given tokens to follow that this vocabulary does not have.
+    #[error("lane {}: {}", .lane + 1, FORCED_IDS)]
+    ForcedIds { lane: usize },
+    #[error("no lanes to run")]
+    NoLanes,
+    #[error("prompt: {0}")]
+    Prompt(#[from] PromptError),
+    #[error("model: {0}")]
+    Model(#[from] ModelError),
 }
 
-impl fmt::Display for RunError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RunError::Config { lane, message, .. } => write!(f, "lane {}: {message}", lane + 1),
-            RunError::Prompt(m) => write!(f, "prompt: {m}"),
-            RunError::Model(m) => write!(f, "model: {m}"),
-        }
-    }
-}
-
-impl std::error::Error for RunError {}
+/// Why a lane cannot follow its given tokens.
+pub const FORCED_IDS: &str = "the text to score must hold at least one token of this vocabulary";

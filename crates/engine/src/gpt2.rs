@@ -89,8 +89,10 @@ impl Gpt2 {
          -> std::result::Result<Linear, LoadError> {
             let weight = ck.take(&format!("{p}.weight"), &[i, o], &hint)?;
             let bias = ck.take(&format!("{p}.bias"), &[o], &hint)?;
-            Linear::new(weight, bias)
-                .map_err(|e| LoadError::Weights(format!("tensor `{p}.weight`: {e}")))
+            Linear::new(weight, bias).map_err(|e| LoadError::Weights {
+                message: format!("tensor `{p}.weight`: {e}"),
+                source: Some(e),
+            })
         };
         let wte = ck.take("wte.weight", &[cfg.vocab_size, d], &hint)?;
         let wpe = ck.take("wpe.weight", &[cfg.n_positions, d], &hint)?;

@@ -2,29 +2,25 @@
 //! Builds natively (CLI, tests, benchmarks) and for wasm32 (the page's worker).
 
 mod checkpoint;
-pub use checkpoint::WeightSource;
 pub mod error;
 mod gelu;
 mod gpt2;
-// Natively only its tests use it (candle's threaded gemm is faster there).
 mod kv_cache;
 pub mod model_config;
+mod run;
+// Natively only its tests use it (candle's threaded gemm is faster there).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod skinny_matmul;
 pub mod tokenizer;
 
-pub use error::{LoadError, RunError};
+pub use checkpoint::WeightSource;
+pub use error::{LoadError, PromptError, RunError};
 pub use kv_cache::KvCache;
 pub use model_config::ModelConfig;
+pub use run::{Prepared, RunInput};
 
 use gpt2::Gpt2;
-pub use ntl_protocol::{LaneRequest, ModelInfo, RunRequest};
-
-use ntl_decoding::{
-    generate, prepare_prompt, Document, Event, Forward, LaneSpec, LanguageModel, ModelError,
-    Options, Prompt, Vocab,
-};
-use std::ops::ControlFlow;
+use ntl_decoding::{Forward, LanguageModel, ModelError, ModelInfo, Vocab};
 use tokenizer::TextTokenizer;
 
 /// The three files of an HF GPT-2 checkpoint, as bytes.
@@ -38,13 +34,6 @@ pub struct Engine {
     model: Gpt2,
     tokenizer: TextTokenizer,
     info: ModelInfo,
-}
-
-/// A validated run, ready for [`Generation::start`].
-pub struct Prepared {
-    pub prompt: Prompt,
-    pub lanes: Vec<LaneSpec>,
-    pub options: Options,
 }
 
 impl Engine {
@@ -83,126 +72,18 @@ impl Engine {
         &self.info
     }
 
-    pub fn vocab(&self) -> &Vocab {
-        self.tokenizer.vocab()
-    }
-
     pub fn tokenizer_vocab(&self) -> std::sync::Arc<Vocab> {
         self.tokenizer.vocab_arc()
     }
 
-    pub fn encode(&self, text: &str) -> Result<Vec<u32>, String> {
+    pub fn encode(&self, text: &str) -> Result<Vec<u32>, PromptError> {
         self.tokenizer.encode(text)
-    }
-
-    /// Validates every lane (once, here) and prepares the prompt.
-    pub fn prepare(&self, req: &RunRequest) -> Result<Prepared, RunError> {
-        let cfg = &self.model.cfg;
-        let scored = match &req.forced_text {
-            Some(text) => Some(self.encode(text).map_err(RunError::Prompt)?),
-            None => None,
-        };
-        let mut specs = Vec::with_capacity(req.lanes.len());
-        let mut longest = 1;
-        for (lane, l) in req.lanes.iter().enumerate() {
-            let valid = l
-                .config
-                .validate()
-                .map_err(|e| RunError::Config {
-                    lane,
-                    field: e.field,
-                    message: e.message,
-                })?
-                .with_model_eos(cfg.eos_token_id);
-            if let Some(bad) = outside_vocab(&valid.eos_token_ids, cfg.vocab_size) {
-                return Err(RunError::Config {
-                    lane,
-                    field: Some("eos_token_id".into()),
-                    message: format!(
-                        "`eos_token_id` {bad} is outside the vocabulary of {}",
-                        cfg.vocab_size
-                    ),
-                });
-            }
-            let forced = l.forced_ids.as_ref().or(scored.as_ref());
-            if let Some(f) = forced {
-                if f.is_empty() || outside_vocab(f, cfg.vocab_size).is_some() {
-                    return Err(RunError::Config {
-                        lane,
-                        field: None,
-                        message:
-                            "the text to score must hold at least one token of this vocabulary"
-                                .into(),
-                    });
-                }
-                longest = longest.max(f.len());
-            }
-            longest = longest.max(valid.new_token_budget(0).min(cfg.n_positions));
-            specs.push(LaneSpec {
-                config: valid,
-                forced: forced.cloned(),
-            });
-        }
-        if specs.is_empty() {
-            return Err(RunError::Prompt("no lanes to run".into()));
-        }
-        let ids = match &req.prompt_ids {
-            Some(ids) => {
-                if let Some(bad) = outside_vocab(ids, cfg.vocab_size) {
-                    return Err(RunError::Prompt(format!(
-                        "prompt token id {bad} is outside the vocabulary of {}",
-                        cfg.vocab_size
-                    )));
-                }
-                ids.clone()
-            }
-            None => self.encode(&req.prompt).map_err(RunError::Prompt)?,
-        };
-        let prompt = prepare_prompt(&ids, cfg.bos_token_id, cfg.n_positions, longest);
-        let options = Options {
-            top_n: req.top_n.clamp(1, 200),
-            shared_seed: req.shared_seed,
-        };
-        Ok(Prepared {
-            prompt,
-            lanes: specs,
-            options,
-        })
-    }
-
-    /// Runs all lanes batched to their end (or until `on_event` breaks).
-    pub fn run(
-        &self,
-        req: &RunRequest,
-        on_event: impl FnMut(Event) -> ControlFlow<()>,
-    ) -> Result<Document, RunError> {
-        let p = self.prepare(req)?;
-        let runs = generate(
-            self,
-            self.tokenizer.vocab_arc(),
-            &p.prompt.ids,
-            p.lanes,
-            &p.options,
-            on_event,
-        )
-        .map_err(|e| RunError::Model(e.0))?;
-        Ok(Document {
-            prompt_ids: p.prompt.ids,
-            prompt: req.prompt.clone(),
-            prompt_cropped: p.prompt.cropped,
-            runs,
-        })
     }
 
     /// Raw last-position logits after `ids` (for parity tests and tools).
     pub fn logits(&self, ids: &[u32]) -> Result<Vec<f32>, ModelError> {
         self.prefill(ids).map(|f| f.logits)
     }
-}
-
-/// The first id that is not a token of a vocabulary of `vocab_size`.
-fn outside_vocab(ids: &[u32], vocab_size: usize) -> Option<u32> {
-    ids.iter().copied().find(|&id| id as usize >= vocab_size)
 }
 
 fn load_model(cfg: &ModelConfig, weights: &dyn WeightSource) -> Result<(Gpt2, String), LoadError> {
@@ -219,7 +100,18 @@ pub fn check_weights(config: &[u8], weights: &[u8]) -> Result<usize, LoadError> 
 }
 
 fn model_err(e: candle_core::Error) -> ModelError {
-    ModelError(e.to_string())
+    ModelError::Compute(Box::new(e))
+}
+
+/// The logits and hidden states of a forward pass as plain rows.
+fn rows(out: gpt2::Output) -> Result<Forward<KvCache>, ModelError> {
+    let flat =
+        |t: candle_core::Tensor| t.flatten_all().and_then(|t| t.to_vec1()).map_err(model_err);
+    Ok(Forward {
+        logits: flat(out.logits)?,
+        hidden: flat(out.hidden)?,
+        cache: out.cache,
+    })
 }
 
 impl LanguageModel for Engine {
@@ -236,40 +128,15 @@ impl LanguageModel for Engine {
     }
 
     fn prefill(&self, ids: &[u32]) -> Result<Forward<KvCache>, ModelError> {
-        let out = self.model.forward(ids, 1, None).map_err(model_err)?;
-        Ok(Forward {
-            logits: out
-                .logits
-                .flatten_all()
-                .and_then(|t| t.to_vec1())
-                .map_err(model_err)?,
-            hidden: out
-                .hidden
-                .flatten_all()
-                .and_then(|t| t.to_vec1())
-                .map_err(model_err)?,
-            cache: out.cache,
-        })
+        rows(self.model.forward(ids, 1, None).map_err(model_err)?)
     }
 
     fn step(&self, cache: &KvCache, tokens: &[u32]) -> Result<Forward<KvCache>, ModelError> {
-        let out = self
-            .model
-            .forward(tokens, tokens.len(), Some(cache))
-            .map_err(model_err)?;
-        Ok(Forward {
-            logits: out
-                .logits
-                .flatten_all()
-                .and_then(|t| t.to_vec1())
+        rows(
+            self.model
+                .forward(tokens, tokens.len(), Some(cache))
                 .map_err(model_err)?,
-            hidden: out
-                .hidden
-                .flatten_all()
-                .and_then(|t| t.to_vec1())
-                .map_err(model_err)?,
-            cache: out.cache,
-        })
+        )
     }
 
     fn select(&self, cache: &KvCache, rows: &[usize]) -> Result<KvCache, ModelError> {

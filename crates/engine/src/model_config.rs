@@ -41,9 +41,11 @@ const MAX_VOCAB: usize = 1 << 20;
 
 impl ModelConfig {
     pub fn from_json(bytes: &[u8]) -> Result<ModelConfig, LoadError> {
-        let err = |m: String| LoadError::Config(m);
-        let raw: Raw = serde_json::from_slice(bytes)
-            .map_err(|e| err(format!("not valid JSON for a model config ({e})")))?;
+        let err = LoadError::config;
+        let raw: Raw = serde_json::from_slice(bytes).map_err(|e| LoadError::Config {
+            message: format!("not valid JSON for a model config ({e})"),
+            source: Some(e),
+        })?;
         let is_gpt2_arch = raw
             .architectures
             .as_ref()
@@ -52,7 +54,8 @@ impl ModelConfig {
             Some("gpt2") => {}
             Some(other) => {
                 return Err(err(format!(
-                    "describes a `{other}` model; only GPT-2-family checkpoints (model_type \"gpt2\", e.g. distilgpt2, gpt2) run here"
+                    "describes a `{other}` model; only GPT-2-family checkpoints \
+                     (model_type \"gpt2\", e.g. distilgpt2, gpt2) run here"
                 )))
             }
             None if is_gpt2_arch => {}

@@ -1,7 +1,7 @@
 //! `tokenizer.json` through the `tokenizers` crate, plus every token's bytes
 //! for tables, streaming and stop strings.
 
-use crate::error::LoadError;
+use crate::error::{LoadError, PromptError};
 use ntl_decoding::Vocab;
 use std::sync::Arc;
 use tokenizers::models::ModelWrapper;
@@ -13,13 +13,15 @@ pub struct TextTokenizer {
 }
 
 fn err(m: impl Into<String>) -> LoadError {
-    LoadError::Tokenizer(m.into())
+    LoadError::tokenizer(m)
 }
 
 impl TextTokenizer {
     pub fn from_bytes(bytes: &[u8], model_vocab: usize) -> Result<TextTokenizer, LoadError> {
-        let inner = Tokenizer::from_bytes(bytes)
-            .map_err(|e| err(format!("is not a valid tokenizer.json ({e})")))?;
+        let inner = Tokenizer::from_bytes(bytes).map_err(|e| LoadError::Tokenizer {
+            message: format!("is not a valid tokenizer.json ({e})"),
+            source: Some(e),
+        })?;
         let kind = match inner.get_model() {
             ModelWrapper::BPE(_) => None,
             ModelWrapper::WordPiece(_) => Some("WordPiece"),
@@ -35,7 +37,8 @@ impl TextTokenizer {
         let size = vocab.values().map(|&id| id as usize + 1).max().unwrap_or(0);
         if size > model_vocab {
             return Err(err(format!(
-                "has {size} tokens but the model's vocabulary has {model_vocab}: they do not belong together"
+                "has {size} tokens but the model's vocabulary has {model_vocab}: \
+                 they do not belong together"
             )));
         }
         if size == 0 {
@@ -59,15 +62,11 @@ impl TextTokenizer {
     }
 
     /// Token ids of a text; `<|endoftext|>` typed in the text is the special token, as in HF.
-    pub fn encode(&self, text: &str) -> Result<Vec<u32>, String> {
+    pub fn encode(&self, text: &str) -> Result<Vec<u32>, PromptError> {
         self.inner
             .encode(text, false)
             .map(|e| e.get_ids().to_vec())
-            .map_err(|e| format!("could not tokenize the text: {e}"))
-    }
-
-    pub fn vocab(&self) -> &Vocab {
-        &self.vocab
+            .map_err(PromptError::Tokenize)
     }
 
     pub fn vocab_arc(&self) -> Arc<Vocab> {

@@ -8,7 +8,8 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use common::*;
 use ntl_decoding::{Event, GenerationConfig, StopReason};
-use ntl_engine::{Engine, LaneRequest, RunRequest};
+use ntl_decoding::{LaneRequest, Options};
+use ntl_engine::{Engine, RunInput};
 use std::ops::ControlFlow;
 
 fn cfg(json: &str) -> GenerationConfig {
@@ -24,11 +25,13 @@ fn run(e: &Engine, prompt: &str, configs: &[&str]) -> ntl_decoding::Document {
         })
         .collect();
     e.run(
-        &RunRequest {
+        RunInput {
             prompt: prompt.into(),
             lanes,
-            top_n: 10,
-            shared_seed: None,
+            options: Options {
+                top_n: 10,
+                shared_seed: None,
+            },
             ..Default::default()
         },
         |_| ControlFlow::Continue(()),
@@ -166,7 +169,7 @@ fn probabilities_in_a_table_never_sum_above_one_and_the_funnel_ends_at_kept() {
         let sum: f32 = s.top.iter().map(|c| c.prob).sum();
         assert!(sum <= 1.0 + 1e-5);
         assert_eq!(
-            s.funnel.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
+            s.funnel.iter().map(|f| f.name.name()).collect::<Vec<_>>(),
             ["model", "temperature", "top_k", "top_p"]
         );
         assert_eq!(s.funnel.last().unwrap().kept, s.kept);
@@ -197,11 +200,13 @@ fn events_stream_every_step_and_a_break_cancels_all_lanes() {
     let mut steps = 0;
     let doc = e
         .run(
-            &RunRequest {
+            RunInput {
                 prompt: P.into(),
                 lanes,
-                top_n: 5,
-                shared_seed: None,
+                options: Options {
+                    top_n: 5,
+                    shared_seed: None,
+                },
                 ..Default::default()
             },
             |ev| {
@@ -242,11 +247,13 @@ fn shared_randomness_makes_identical_sampling_lanes_identical_whatever_their_see
     ];
     let d = e
         .run(
-            &RunRequest {
+            RunInput {
                 prompt: P.into(),
                 lanes,
-                top_n: 5,
-                shared_seed: Some(7),
+                options: Options {
+                    top_n: 5,
+                    shared_seed: Some(7),
+                },
                 ..Default::default()
             },
             |_| ControlFlow::Continue(()),
@@ -276,19 +283,21 @@ fn invalid_knobs_are_reported_with_their_lane_and_field() {
     ];
     let err = e
         .run(
-            &RunRequest {
+            RunInput {
                 prompt: P.into(),
                 lanes,
-                top_n: 5,
-                shared_seed: None,
+                options: Options {
+                    top_n: 5,
+                    shared_seed: None,
+                },
                 ..Default::default()
             },
             |_| ControlFlow::Continue(()),
         )
         .unwrap_err();
     match err {
-        ntl_engine::RunError::Config { lane, field, .. } => {
-            assert_eq!((lane, field.as_deref()), (1, Some("top_p")))
+        ntl_engine::RunError::Config { lane, source } => {
+            assert_eq!((lane, source.field()), (1, Some("top_p")))
         }
         other => panic!("{other:?}"),
     }
@@ -308,11 +317,13 @@ fn streamed_text_never_shows_a_broken_character() {
     let mut texts = vec![];
     let doc = e
         .run(
-            &RunRequest {
+            RunInput {
                 prompt: P.into(),
                 lanes,
-                top_n: 5,
-                shared_seed: None,
+                options: Options {
+                    top_n: 5,
+                    shared_seed: None,
+                },
                 ..Default::default()
             },
             |ev| {
@@ -353,7 +364,7 @@ fn a_branch_from_given_ids_continues_like_the_run_it_came_from() {
     let whole = run(&e, P, &[r#"{"max_new_tokens": 10}"#]);
     let mut ids = whole.prompt_ids.clone();
     ids.extend(&whole.runs[0].token_ids[..5]);
-    let req = RunRequest {
+    let req = RunInput {
         prompt: "ignored when ids are given".into(),
         lanes: vec![LaneRequest {
             config: cfg(r#"{"max_new_tokens": 5}"#),
@@ -362,15 +373,15 @@ fn a_branch_from_given_ids_continues_like_the_run_it_came_from() {
         prompt_ids: Some(ids.clone()),
         ..Default::default()
     };
-    let branch = e.run(&req, |_| ControlFlow::Continue(())).unwrap();
+    let branch = e.run(req.clone(), |_| ControlFlow::Continue(())).unwrap();
     assert_eq!(branch.prompt_ids, ids);
     assert_eq!(branch.runs[0].token_ids, whole.runs[0].token_ids[5..]);
-    let bad = RunRequest {
+    let bad = RunInput {
         prompt_ids: Some(vec![1, 99_999]),
         ..req
     };
     assert!(e
-        .run(&bad, |_| ControlFlow::Continue(()))
+        .run(bad, |_| ControlFlow::Continue(()))
         .unwrap_err()
         .to_string()
         .contains("outside the vocabulary"));
@@ -390,13 +401,13 @@ fn a_scored_text_is_followed_by_every_lane_with_each_lanes_own_probabilities() {
             forced_ids: None,
         },
     ];
-    let req = RunRequest {
+    let req = RunInput {
         prompt: P.into(),
         lanes,
         forced_text: Some(" to read and write code".into()),
         ..Default::default()
     };
-    let d = e.run(&req, |_| ControlFlow::Continue(())).unwrap();
+    let d = e.run(req.clone(), |_| ControlFlow::Continue(())).unwrap();
     let want = e.encode(" to read and write code").unwrap();
     for r in &d.runs {
         assert_eq!(r.token_ids, want);

@@ -9,7 +9,8 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use common::*;
 use ntl_decoding::{GenerationConfig, LanguageModel};
-use ntl_engine::{Engine, LaneRequest, RunRequest};
+use ntl_decoding::{LaneRequest, Options};
+use ntl_engine::{Engine, RunInput};
 
 const LOGIT_TOL: f32 = 1e-4;
 const PROB_TOL: f32 = 1e-4;
@@ -21,18 +22,20 @@ fn run_one(
     forced: Option<Vec<u32>>,
 ) -> ntl_decoding::Document {
     let config = GenerationConfig::from_value(config.clone()).expect("fixture config parses");
-    let req = RunRequest {
+    let req = RunInput {
         prompt: prompt.into(),
         lanes: vec![LaneRequest {
             config,
             forced_ids: forced,
         }],
-        top_n: 64,
-        shared_seed: None,
+        options: Options {
+            top_n: 64,
+            shared_seed: None,
+        },
         ..Default::default()
     };
     engine
-        .run(&req, |_| std::ops::ControlFlow::Continue(()))
+        .run(req, |_| std::ops::ControlFlow::Continue(()))
         .expect("run")
 }
 
@@ -164,7 +167,7 @@ fn contrastive_search_matches_transformers_4_55() {
     for run in runs {
         let name = run["name"].as_str().unwrap();
         let doc = run_one(&e, prompt_text(name), &run["config"], None);
-        assert_eq!(doc.runs[0].mode, "contrastive");
+        assert_eq!(doc.runs[0].mode, ntl_decoding::Mode::Contrastive);
         assert_eq!(doc.runs[0].token_ids, ids(&run["sequences"][0]), "{name}");
     }
 }

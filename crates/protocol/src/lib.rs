@@ -1,18 +1,11 @@
 //! The worker protocol. Messages travel as JSON strings; model files the user
 //! picks travel beside them as transferred `ArrayBuffer`s.
 
-use ntl_decoding::{Document, GenerationConfig, Step, StopReason};
+use ntl_decoding::{Document, GenerationConfig, Knob, Mode, Step, StopReason};
+pub use ntl_decoding::{LaneRequest, ModelInfo};
 use serde::{Deserialize, Serialize};
 
 pub mod share;
-
-/// One lane of a run: a config in HF field names, optionally following given ids.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LaneRequest {
-    pub config: GenerationConfig,
-    #[serde(default)]
-    pub forced_ids: Option<Vec<u32>>,
-}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunRequest {
@@ -48,19 +41,6 @@ impl Default for RunRequest {
             forced_text: None,
         }
     }
-}
-
-/// What the page shows about the model in use.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ModelInfo {
-    pub parameters: usize,
-    pub n_layer: usize,
-    pub n_head: usize,
-    pub n_embd: usize,
-    pub vocab_size: usize,
-    pub n_positions: usize,
-    pub storage_dtype: String,
-    pub weight_bytes: usize,
 }
 
 /// Where the worker gets a model.
@@ -110,7 +90,7 @@ pub enum ToWorker {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LaneStart {
-    pub mode: String,
+    pub mode: Mode,
     pub config: GenerationConfig,
 }
 
@@ -145,7 +125,6 @@ pub enum FromWorker {
     Started {
         run_id: u64,
         prompt_ids: Vec<u32>,
-        prompt_tokens: Vec<String>,
         prompt_cropped: usize,
         lanes: Vec<LaneStart>,
     },
@@ -165,7 +144,6 @@ pub enum FromWorker {
         run_id: u64,
         document: Document,
         ms: f64,
-        forward_passes: usize,
         /// Time from the request to the first streamed step.
         #[serde(default)]
         first_step_ms: Option<f64>,
@@ -174,8 +152,9 @@ pub enum FromWorker {
     },
     RunFailed {
         run_id: u64,
+        /// The lane at fault, and the knob, when they are known.
         lane: Option<usize>,
-        field: Option<String>,
+        field: Option<Knob>,
         message: String,
     },
 }
@@ -236,5 +215,27 @@ mod tests {
             },
         };
         assert_eq!(serde_json::from_str::<ToWorker>(&m.to_json()).unwrap(), m);
+    }
+
+    #[test]
+    fn modes_and_knobs_travel_by_their_hf_names() {
+        let failed = FromWorker::RunFailed {
+            run_id: 1,
+            lane: Some(2),
+            field: Some(Knob::TopP),
+            message: "bad".into(),
+        };
+        assert!(
+            failed.to_json().contains(r#""field":"top_p""#),
+            "{}",
+            failed.to_json()
+        );
+        let start = LaneStart {
+            mode: Mode::Contrastive,
+            config: GenerationConfig::default(),
+        };
+        let json = serde_json::to_string(&start).unwrap();
+        assert!(json.starts_with(r#"{"mode":"contrastive""#), "{json}");
+        assert_eq!(serde_json::from_str::<LaneStart>(&json).unwrap(), start);
     }
 }

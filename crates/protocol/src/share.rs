@@ -9,10 +9,9 @@
 use crate::valid_repo_id;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use ntl_decoding::GenerationConfig;
+use ntl_decoding::{ConfigError, GenerationConfig};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::fmt;
 
 pub const VERSION: &str = "1";
 /// The longest link fragment we read (browsers keep far more; teachers never need it).
@@ -39,20 +38,45 @@ pub struct Shared {
     pub score: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct ShareError(pub String);
-
-impl fmt::Display for ShareError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "this share link cannot be opened: {}", self.0)
-    }
+/// Why a link is refused; every message starts "this share link cannot be
+/// opened" and ends with what a person can do about it, where anything.
+#[derive(Debug, thiserror::Error)]
+pub enum ShareError {
+    #[error("{PREFIX}it is {0} characters long; at most {MAX_LINK_CHARS} are read")]
+    TooLong(usize),
+    #[error("{PREFIX}it has no version prefix (expected `1.`)")]
+    NoVersion,
+    #[error(
+        "{PREFIX}it was made by another version of this page \
+         (link format `{0}`; this page reads `{VERSION}`)"
+    )]
+    OtherVersion(String),
+    #[error("{PREFIX}its data is not base64url (was it cut off when copied?)")]
+    NotBase64(#[source] base64::DecodeError),
+    #[error("{PREFIX}its data is damaged or too large (was it cut off when copied?)")]
+    Damaged,
+    #[error("{PREFIX}its contents are not a page state: {0}")]
+    NotPageState(#[source] serde_json::Error),
+    #[error("{PREFIX}its prompt is longer than {MAX_PROMPT_CHARS} characters")]
+    PromptTooLong,
+    #[error("{PREFIX}its text to score is longer than {MAX_PROMPT_CHARS} characters")]
+    ScoreTooLong,
+    #[error("{PREFIX}it holds {0} lanes; the page has 1 to {MAX_LANES}")]
+    LaneCount(usize),
+    #[error("{PREFIX}lane {}: {source}", .lane + 1)]
+    Lane {
+        lane: usize,
+        #[source]
+        source: ConfigError,
+    },
+    #[error(
+        "{PREFIX}it names the model `{0}`, which is neither the bundled model \
+         nor a hub repo id (owner/name)"
+    )]
+    Model(String),
 }
 
-impl std::error::Error for ShareError {}
-
-fn err<T>(m: impl Into<String>) -> Result<T, ShareError> {
-    Err(ShareError(m.into()))
-}
+const PREFIX: &str = "this share link cannot be opened: ";
 
 pub fn encode(s: &Shared) -> String {
     let json = serde_json::to_vec(s).expect("share state serialises");
@@ -64,59 +88,43 @@ pub fn encode(s: &Shared) -> String {
 
 pub fn decode(link: &str) -> Result<Shared, ShareError> {
     if link.len() > MAX_LINK_CHARS {
-        return err(format!(
-            "it is {} characters long; at most {MAX_LINK_CHARS} are read",
-            link.len()
-        ));
+        return Err(ShareError::TooLong(link.len()));
     }
     let Some((version, data)) = link.split_once('.') else {
-        return err("it has no version prefix (expected `1.`)");
+        return Err(ShareError::NoVersion);
     };
     if version != VERSION {
-        return err(format!("it was made by another version of this page (link format `{}`; this page reads `{VERSION}`)", version.chars().take(8).collect::<String>()));
+        return Err(ShareError::OtherVersion(version.chars().take(8).collect()));
     }
     let packed = URL_SAFE_NO_PAD
         .decode(data.trim_end_matches('='))
-        .or_else(|_| err("its data is not base64url (was it cut off when copied?)"))?;
+        .map_err(ShareError::NotBase64)?;
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_JSON_BYTES)
-        .or_else(|_| err("its data is damaged or too large (was it cut off when copied?)"))?;
-    let shared: Shared = serde_json::from_slice(&json)
-        .or_else(|e| err(format!("its contents are not a page state: {e}")))?;
+        .map_err(|_| ShareError::Damaged)?;
+    let shared: Shared = serde_json::from_slice(&json).map_err(ShareError::NotPageState)?;
     check(&shared)?;
     Ok(shared)
 }
 
 fn check(s: &Shared) -> Result<(), ShareError> {
-    if s.prompt.chars().count() > MAX_PROMPT_CHARS {
-        return err(format!(
-            "its prompt is longer than {MAX_PROMPT_CHARS} characters"
-        ));
+    let too_long = |t: &str| t.chars().count() > MAX_PROMPT_CHARS;
+    if too_long(&s.prompt) {
+        return Err(ShareError::PromptTooLong);
     }
-    if s.score
-        .as_ref()
-        .is_some_and(|t| t.chars().count() > MAX_PROMPT_CHARS)
-    {
-        return err(format!(
-            "its text to score is longer than {MAX_PROMPT_CHARS} characters"
-        ));
+    if s.score.as_deref().is_some_and(too_long) {
+        return Err(ShareError::ScoreTooLong);
     }
     if s.lanes.is_empty() || s.lanes.len() > MAX_LANES {
-        return err(format!(
-            "it holds {} lanes; the page has 1 to {MAX_LANES}",
-            s.lanes.len()
-        ));
+        return Err(ShareError::LaneCount(s.lanes.len()));
     }
-    for (i, lane) in s.lanes.iter().enumerate() {
-        GenerationConfig::from_value(Value::Object(lane.clone()))
-            .or_else(|e| err(format!("lane {}: {}", i + 1, e.message)))?;
+    for (lane, fields) in s.lanes.iter().enumerate() {
+        GenerationConfig::from_value(Value::Object(fields.clone()))
+            .map_err(|source| ShareError::Lane { lane, source })?;
     }
     match s.model.as_deref() {
         None | Some(BUNDLED) => Ok(()),
         Some(repo) if valid_repo_id(repo) => Ok(()),
-        Some(other) => err(format!(
-            "it names the model `{}`, which is neither the bundled model nor a hub repo id (owner/name)",
-            other.chars().take(80).collect::<String>()
-        )),
+        Some(other) => Err(ShareError::Model(other.chars().take(80).collect())),
     }
 }
 
@@ -181,15 +189,21 @@ mod tests {
         let link = encode(&sample());
         assert!(decode(&link.replacen("1.", "2.", 1))
             .unwrap_err()
-            .0
+            .to_string()
             .contains("another version"));
-        assert!(decode("no-dot").unwrap_err().0.contains("version prefix"));
-        assert!(decode("1.***").unwrap_err().0.contains("base64url"));
+        assert!(decode("no-dot")
+            .unwrap_err()
+            .to_string()
+            .contains("version prefix"));
+        assert!(decode("1.***")
+            .unwrap_err()
+            .to_string()
+            .contains("base64url"));
         assert!(decode(&link[..link.len() / 2]).is_err());
         assert!(decode(&format!("1.{}", URL_SAFE_NO_PAD.encode(b"not deflate"))).is_err());
         assert!(decode(&"1.A".repeat(MAX_LINK_CHARS))
             .unwrap_err()
-            .0
+            .to_string()
             .contains("characters long"));
     }
 
@@ -213,7 +227,8 @@ mod tests {
         ] {
             let e = decode(&pack(json!({"prompt": "", "lanes": [{}], "model": bad}))).unwrap_err();
             assert!(
-                e.0.contains("neither the bundled model nor a hub repo id"),
+                e.to_string()
+                    .contains("neither the bundled model nor a hub repo id"),
                 "{bad}: {e}"
             );
         }
@@ -230,13 +245,14 @@ mod tests {
         ))
         .unwrap_err();
         assert!(
-            e.0.contains("lane 2") && e.0.contains("did you mean `temperature`"),
+            e.to_string().contains("lane 2")
+                && e.to_string().contains("did you mean `temperature`"),
             "{e}"
         );
         assert!(decode(&pack(json!({"prompt": "", "lanes": [{"top_k": "ten"}]}))).is_err());
         assert!(decode(&pack(json!({"prompt": "", "lanes": []})))
             .unwrap_err()
-            .0
+            .to_string()
             .contains("0 lanes"));
         assert!(decode(&pack(json!({"prompt": "", "lanes": [{}, {}, {}, {}, {}]}))).is_err());
         assert!(decode(&pack(json!({"prompt": "", "lanes": [{}], "script": "x"}))).is_err());
@@ -246,7 +262,7 @@ mod tests {
     fn a_deflate_bomb_is_refused() {
         let huge = json!({"prompt": "a".repeat(1_000_000), "lanes": [{}]});
         let e = decode(&pack(huge)).unwrap_err();
-        assert!(e.0.contains("too large"), "{e}");
+        assert!(e.to_string().contains("too large"), "{e}");
     }
 
     #[test]

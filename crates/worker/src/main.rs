@@ -6,9 +6,10 @@ mod fetch;
 mod helpers;
 mod post;
 
-use ntl_decoding::{Event, Generation};
-use ntl_engine::{Engine, RunError, WeightSource};
-use ntl_protocol::{FromWorker, LaneStart, ModelSource, ToWorker};
+use ntl_decoding::{Event, Options};
+use ntl_engine::error::FORCED_IDS;
+use ntl_engine::{Engine, RunError, RunInput, WeightSource};
+use ntl_protocol::{FromWorker, LaneStart, ModelSource, RunRequest, ToWorker};
 use post::post;
 use std::cell::{Cell, RefCell};
 use std::ops::ControlFlow;
@@ -198,56 +199,29 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
     }
 }
 
-async fn run(state: &State, engine: Rc<Engine>, run_id: u64, request: ntl_protocol::RunRequest) {
+async fn run(state: &State, engine: Rc<Engine>, run_id: u64, request: RunRequest) {
     let started = now_ms();
-    let fail = |lane, field, message| {
-        post(&FromWorker::RunFailed {
-            run_id,
-            lane,
-            field,
-            message,
-        })
-    };
-    let prepared = match engine.prepare(&request) {
+    let prepared = match engine.prepare(run_input(request)) {
         Ok(p) => p,
-        Err(RunError::Config {
-            lane,
-            field,
-            message,
-        }) => return fail(Some(lane), field, message),
-        Err(e) => return fail(None, None, e.to_string()),
+        Err(e) => return post(&run_failed(run_id, e)),
     };
     post(&FromWorker::Started {
         run_id,
-        prompt_tokens: prepared
-            .prompt
-            .ids
-            .iter()
-            .map(|&id| engine.vocab().display(id))
-            .collect(),
         prompt_ids: prepared.prompt.ids.clone(),
         prompt_cropped: prepared.prompt.cropped,
         lanes: prepared
             .lanes
             .iter()
             .map(|l| LaneStart {
-                mode: l.config.mode.as_str().into(),
+                mode: l.config.mode,
                 config: l.config.effective(),
             })
             .collect(),
     });
-    let prompt = prepared.prompt.clone();
-    let mut generation = match Generation::start(
-        engine.clone(),
-        engine.tokenizer_vocab(),
-        &prompt.ids,
-        prepared.lanes,
-        &prepared.options,
-    ) {
+    let mut generation = match engine.start(&prepared) {
         Ok(g) => g,
-        Err(e) => return fail(None, None, e.to_string()),
+        Err(e) => return post(&run_failed(run_id, e)),
     };
-    let mut forward_passes = 1;
     let mut first_step_ms = None;
     let mut on_event = |ev: Event| {
         match ev {
@@ -258,11 +232,12 @@ async fn run(state: &State, engine: Rc<Engine>, run_id: u64, request: ntl_protoc
                 text,
             } => {
                 first_step_ms.get_or_insert_with(|| now_ms() - started);
+                let step = Box::new(step.clone());
                 post(&FromWorker::Step {
                     run_id,
                     lane,
                     index,
-                    step: Box::new(step.clone()),
+                    step,
                     text,
                 });
             }
@@ -280,9 +255,9 @@ async fn run(state: &State, engine: Rc<Engine>, run_id: u64, request: ntl_protoc
     };
     loop {
         match generation.advance(&mut on_event) {
-            Ok(true) => forward_passes += 1,
+            Ok(true) => {}
             Ok(false) => break,
-            Err(e) => return fail(None, None, format!("the model failed: {e}")),
+            Err(e) => return post(&run_failed(run_id, e.into())),
         }
         yield_to_event_loop().await;
         if state.current_run.get() != run_id {
@@ -290,21 +265,47 @@ async fn run(state: &State, engine: Rc<Engine>, run_id: u64, request: ntl_protoc
             break;
         }
     }
-    let runs = generation.finish();
-    let document = ntl_decoding::Document {
-        prompt_ids: prompt.ids,
-        prompt: request.prompt,
-        prompt_cropped: prompt.cropped,
-        runs,
-    };
+    let document = prepared.document(generation.finish());
+    let ms = now_ms() - started;
     post(&FromWorker::Finished {
         run_id,
         document,
-        ms: now_ms() - started,
-        forward_passes,
+        ms,
         first_step_ms,
         memory_bytes: memory_bytes(),
     });
+}
+
+/// The engine's input from the page's request (the wire's names and defaults).
+fn run_input(r: RunRequest) -> RunInput {
+    RunInput {
+        prompt: r.prompt,
+        prompt_ids: r.prompt_ids,
+        lanes: r.lanes,
+        forced_text: r.forced_text,
+        options: Options {
+            top_n: r.top_n,
+            shared_seed: r.shared_seed,
+        },
+    }
+}
+
+/// A failed run as the page shows it: next to the lane and knob at fault
+/// when there is one, else above the lanes.
+fn run_failed(run_id: u64, e: RunError) -> FromWorker {
+    let (lane, field, message) = match e {
+        RunError::Config { lane, source } => (Some(lane), source.knob(), source.to_string()),
+        RunError::ForcedIds { lane } => (Some(lane), None, FORCED_IDS.to_string()),
+        // The model's own words, without the "model:" the CLI's line needs.
+        RunError::Model(e) => (None, None, e.to_string()),
+        other => (None, None, other.to_string()),
+    };
+    FromWorker::RunFailed {
+        run_id,
+        lane,
+        field,
+        message,
+    }
 }
 
 /// Size of the worker's wasm linear memory (it only grows, so this is its peak).

@@ -24,9 +24,6 @@ pub struct RowOutputs<'a> {
 }
 
 impl<'a> RowOutputs<'a> {
-    pub fn rows(&self) -> usize {
-        self.logits.len() / self.vocab_size
-    }
     pub fn logits(&self, row: usize) -> &'a [f32] {
         &self.logits[row * self.vocab_size..(row + 1) * self.vocab_size]
     }
@@ -78,7 +75,7 @@ pub fn lane_for(
     prompt_hidden: &[f32],
     env: &LaneEnv,
 ) -> Box<dyn Lane> {
-    use crate::config::Mode;
+    use crate::mode::Mode;
     let pipeline = Pipeline::for_config(&cfg, env.prompt.len());
     match (cfg.mode, forced) {
         (_, Some(forced)) => Box::new(SingleLane::new(cfg, pipeline, env.prompt, Some(forced))),
@@ -104,7 +101,7 @@ pub(crate) fn finish_run(
 ) -> Run {
     Run {
         config: cfg.effective(),
-        mode: cfg.mode.as_str().into(),
+        mode: cfg.mode,
         token_ids: sequences[0].token_ids.clone(),
         text: sequences[0].text.clone(),
         stop_reason: stop.unwrap_or(StopReason::Cancelled),

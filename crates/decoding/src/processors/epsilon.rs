@@ -1,4 +1,5 @@
 use super::{remove, Context, LogitsProcessor};
+use crate::knob::{Knob, Stage};
 use crate::scores::{kth_largest, softmax};
 
 /// HF `EpsilonLogitsWarper`: removes tokens with probability below `epsilon`,
@@ -9,8 +10,8 @@ pub struct EpsilonCutoff {
 }
 
 impl LogitsProcessor for EpsilonCutoff {
-    fn name(&self) -> &'static str {
-        "epsilon_cutoff"
+    fn stage(&self) -> Stage {
+        Stage::Knob(Knob::EpsilonCutoff)
     }
     fn process(&self, _ctx: &Context, scores: &mut [f32]) {
         let probs = softmax(scores);

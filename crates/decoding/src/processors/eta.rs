@@ -1,4 +1,5 @@
 use super::{remove, Context, LogitsProcessor};
+use crate::knob::{Knob, Stage};
 use crate::scores::{kth_largest, log_softmax, softmax};
 
 /// HF `EtaLogitsWarper`: an entropy-dependent cutoff
@@ -9,8 +10,8 @@ pub struct EtaCutoff {
 }
 
 impl LogitsProcessor for EtaCutoff {
-    fn name(&self) -> &'static str {
-        "eta_cutoff"
+    fn stage(&self) -> Stage {
+        Stage::Knob(Knob::EtaCutoff)
     }
     fn process(&self, _ctx: &Context, scores: &mut [f32]) {
         let probs = softmax(scores);

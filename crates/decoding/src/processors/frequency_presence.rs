@@ -1,4 +1,5 @@
 use super::{Context, LogitsProcessor};
+use crate::knob::Stage;
 use std::collections::HashMap;
 
 /// OpenAI-style penalties, which HF lacks: `logit -= frequency * count + presence * (count > 0)`
@@ -9,8 +10,8 @@ pub struct FrequencyPresencePenalty {
 }
 
 impl LogitsProcessor for FrequencyPresencePenalty {
-    fn name(&self) -> &'static str {
-        "frequency_presence_penalty"
+    fn stage(&self) -> Stage {
+        Stage::FrequencyPresencePenalty
     }
     fn process(&self, ctx: &Context, scores: &mut [f32]) {
         let mut counts: HashMap<u32, u32> = HashMap::new();

@@ -1,4 +1,5 @@
 use super::{Context, LogitsProcessor};
+use crate::knob::{Knob, Stage};
 
 /// HF `MinNewTokensLengthLogitsProcessor` (and `MinLengthLogitsProcessor`, whose
 /// prompt-inclusive count the config converts to new tokens): eos is impossible
@@ -9,8 +10,8 @@ pub struct MinNewTokens {
 }
 
 impl LogitsProcessor for MinNewTokens {
-    fn name(&self) -> &'static str {
-        "min_new_tokens"
+    fn stage(&self) -> Stage {
+        Stage::Knob(Knob::MinNewTokens)
     }
     fn process(&self, ctx: &Context, scores: &mut [f32]) {
         if ctx.generated().len() < self.min_new_tokens {

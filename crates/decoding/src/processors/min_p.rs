@@ -1,4 +1,5 @@
 use super::{Context, LogitsProcessor};
+use crate::knob::{Knob, Stage};
 use crate::scores::{softmax, top_indices};
 
 /// HF `MinPLogitsWarper`: removes tokens whose probability is below
@@ -9,8 +10,8 @@ pub struct MinP {
 }
 
 impl LogitsProcessor for MinP {
-    fn name(&self) -> &'static str {
-        "min_p"
+    fn stage(&self) -> Stage {
+        Stage::Knob(Knob::MinP)
     }
     fn process(&self, _ctx: &Context, scores: &mut [f32]) {
         let probs = softmax(scores);

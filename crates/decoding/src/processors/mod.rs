@@ -25,7 +25,9 @@ pub use top_k::TopK;
 pub use top_p::TopP;
 pub use typical::Typical;
 
-use crate::config::{Mode, ValidConfig};
+use crate::config::ValidConfig;
+use crate::knob::Stage;
+use crate::mode::Mode;
 
 /// What a processor may look at besides the scores: the whole sequence so far
 /// (prompt + generated, as HF's `input_ids`) and where the prompt ends.
@@ -42,8 +44,8 @@ impl Context<'_> {
 }
 
 pub trait LogitsProcessor: Send + Sync {
-    /// The HF knob name shown in the funnel (`top_p`, `repetition_penalty`, ...).
-    fn name(&self) -> &'static str;
+    /// The funnel stage it shows as, named for its HF knob (`top_p`, ...).
+    fn stage(&self) -> Stage;
     fn process(&self, ctx: &Context, scores: &mut [f32]);
 }
 

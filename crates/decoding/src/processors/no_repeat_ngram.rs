@@ -1,4 +1,5 @@
 use super::{Context, LogitsProcessor};
+use crate::knob::{Knob, Stage};
 
 /// HF `NoRepeatNGramLogitsProcessor`: bans every token that would complete an
 /// n-gram already present anywhere in prompt + generated.
@@ -21,8 +22,8 @@ impl NoRepeatNGram {
 }
 
 impl LogitsProcessor for NoRepeatNGram {
-    fn name(&self) -> &'static str {
-        "no_repeat_ngram_size"
+    fn stage(&self) -> Stage {
+        Stage::Knob(Knob::NoRepeatNgramSize)
     }
     fn process(&self, ctx: &Context, scores: &mut [f32]) {
         for id in self.banned(ctx.ids) {

@@ -1,4 +1,5 @@
 use super::{Context, LogitsProcessor};
+use crate::knob::{Knob, Stage};
 
 /// HF `RepetitionPenaltyLogitsProcessor`: every token present in prompt + generated
 /// has its score divided by `penalty` if positive, multiplied if negative — once per
@@ -8,8 +9,8 @@ pub struct RepetitionPenalty {
 }
 
 impl LogitsProcessor for RepetitionPenalty {
-    fn name(&self) -> &'static str {
-        "repetition_penalty"
+    fn stage(&self) -> Stage {
+        Stage::Knob(Knob::RepetitionPenalty)
     }
     fn process(&self, ctx: &Context, scores: &mut [f32]) {
         let mut seen = std::collections::HashSet::new();

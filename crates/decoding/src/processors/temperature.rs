@@ -1,4 +1,5 @@
 use super::{Context, LogitsProcessor};
+use crate::knob::{Knob, Stage};
 
 /// HF `TemperatureLogitsWarper`: scores / temperature.
 pub struct Temperature {
@@ -6,8 +7,8 @@ pub struct Temperature {
 }
 
 impl LogitsProcessor for Temperature {
-    fn name(&self) -> &'static str {
-        "temperature"
+    fn stage(&self) -> Stage {
+        Stage::Knob(Knob::Temperature)
     }
     fn process(&self, _ctx: &Context, scores: &mut [f32]) {
         // torch divides an f32 tensor by the Python float cast to f32.

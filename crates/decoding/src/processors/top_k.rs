@@ -1,4 +1,5 @@
 use super::{remove, Context, LogitsProcessor};
+use crate::knob::{Knob, Stage};
 use crate::scores::kth_largest;
 
 /// HF `TopKLogitsWarper`: removes scores below the k-th largest; ties at the
@@ -8,8 +9,8 @@ pub struct TopK {
 }
 
 impl LogitsProcessor for TopK {
-    fn name(&self) -> &'static str {
-        "top_k"
+    fn stage(&self) -> Stage {
+        Stage::Knob(Knob::TopK)
     }
     fn process(&self, _ctx: &Context, scores: &mut [f32]) {
         let k = self.top_k.min(scores.len());

@@ -1,4 +1,5 @@
 use super::{argsort_ascending_subset, Context, LogitsProcessor};
+use crate::knob::{Knob, Stage};
 use crate::scores::softmax;
 
 /// HF `TopPLogitsWarper`: sort ascending, remove tokens whose cumulative
@@ -9,8 +10,8 @@ pub struct TopP {
 }
 
 impl LogitsProcessor for TopP {
-    fn name(&self) -> &'static str {
-        "top_p"
+    fn stage(&self) -> Stage {
+        Stage::Knob(Knob::TopP)
     }
     fn process(&self, _ctx: &Context, scores: &mut [f32]) {
         // Removed tokens (-inf) sort first in HF's ascending order and add exactly 0

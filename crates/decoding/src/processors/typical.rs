@@ -1,4 +1,5 @@
 use super::{argsort_ascending, Context, LogitsProcessor};
+use crate::knob::{Knob, Stage};
 use crate::scores::{log_softmax, softmax};
 
 /// HF `TypicalLogitsWarper` (locally typical sampling): keep the tokens whose
@@ -9,8 +10,8 @@ pub struct Typical {
 }
 
 impl LogitsProcessor for Typical {
-    fn name(&self) -> &'static str {
-        "typical_p"
+    fn stage(&self) -> Stage {
+        Stage::Knob(Knob::TypicalP)
     }
     fn process(&self, _ctx: &Context, scores: &mut [f32]) {
         let normalized = log_softmax(scores);

@@ -1,0 +1,124 @@
+//! What can be wrong with a generation config, each with a message a person
+//! can act on and the knob at fault where there is one (the page shows the
+//! message next to that knob).
+
+use crate::knob::Knob;
+use std::sync::Arc;
+
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ConfigError {
+    #[error("config is not valid JSON: {}", without_position(.0))]
+    Json(#[source] Arc<serde_json::Error>),
+    #[error("config must be a JSON object of HF generation_config fields")]
+    NotAnObject,
+    #[error("unknown generation config field `{field}`{}", hint(.suggestion))]
+    UnknownField {
+        field: String,
+        suggestion: Option<Knob>,
+    },
+    /// A value of the wrong type or form (`"top_k": "fifty"`).
+    #[error("`{knob}`: {}", without_position(.source))]
+    BadValue {
+        knob: Knob,
+        #[source]
+        source: Arc<serde_json::Error>,
+    },
+    /// What someone typed into a knob's box is not a value at all.
+    #[error("`{knob}`: `{text}` is not a number")]
+    NotANumber { knob: Knob, text: String },
+    /// A value out of range, or one that contradicts another knob; HF's
+    /// message where HF has one.
+    #[error("{message}")]
+    Invalid { knob: Knob, message: String },
+}
+
+impl ConfigError {
+    pub(crate) fn invalid(knob: Knob, message: impl Into<String>) -> Self {
+        ConfigError::Invalid {
+            knob,
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn json(e: serde_json::Error) -> Self {
+        ConfigError::Json(Arc::new(e))
+    }
+
+    pub(crate) fn bad_value(knob: Knob, e: serde_json::Error) -> Self {
+        ConfigError::BadValue {
+            knob,
+            source: Arc::new(e),
+        }
+    }
+
+    /// The knob at fault, when it is one.
+    pub fn knob(&self) -> Option<Knob> {
+        match self {
+            ConfigError::BadValue { knob, .. }
+            | ConfigError::NotANumber { knob, .. }
+            | ConfigError::Invalid { knob, .. } => Some(*knob),
+            ConfigError::Json(_) | ConfigError::NotAnObject | ConfigError::UnknownField { .. } => {
+                None
+            }
+        }
+    }
+
+    /// The field at fault as it was written: a knob, or an unknown key.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            ConfigError::UnknownField { field, .. } => Some(field),
+            _ => self.knob().map(Knob::name),
+        }
+    }
+}
+
+/// serde's errors have no equality; two config errors are equal when they
+/// blame the same field with the same words.
+impl PartialEq for ConfigError {
+    fn eq(&self, other: &Self) -> bool {
+        self.field() == other.field() && self.to_string() == other.to_string()
+    }
+}
+
+/// serde's message without " at line 1 column 17": the page shows the error
+/// next to one knob, where a position in a JSON text means nothing.
+fn without_position(e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    match msg.find(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg,
+    }
+}
+
+fn hint(suggestion: &Option<Knob>) -> String {
+    suggestion
+        .map(|k| format!("; did you mean `{k}`?"))
+        .unwrap_or_default()
+}
+
+/// The knob nearest to a typo, if it is close enough to be a useful hint.
+pub(crate) fn closest_knob(key: &str) -> Option<Knob> {
+    Knob::ALL
+        .iter()
+        .map(|&k| (edit_distance(key, k.name()), k))
+        .filter(|(d, k)| *d <= 2.max(k.name().len() / 4))
+        .min_by_key(|&(d, k)| (d, k.name()))
+        .map(|(_, k)| k)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur.push(
+                (prev[j] + usize::from(ca != *cb))
+                    .min(prev[j + 1] + 1)
+                    .min(cur[j] + 1),
+            );
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

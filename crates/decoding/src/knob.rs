@@ -1,0 +1,197 @@
+//! The names that travel: every knob of a generation config, and every stage of
+//! a step's filter funnel. Both serialise as HF's snake_case names, so the JSON
+//! (runs, worker messages, exports, share links) reads as it always has.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// Generates a name enum: variants, `ALL`, `name()`, `Display` and `FromStr`
+/// from one list, so a name is written once.
+macro_rules! names {
+    (
+        $(#[$meta:meta])* $vis:vis enum $ty:ident {
+            $($(#[$vmeta:meta])* $variant:ident = $name:literal,)*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        $vis enum $ty {
+            $($(#[$vmeta])* #[serde(rename = $name)] $variant,)*
+        }
+
+        impl $ty {
+            /// Every name, in declaration order.
+            pub const ALL: &'static [$ty] = &[$($ty::$variant,)*];
+
+            /// The name as HF (and this project's JSON) spells it.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name,)*
+                }
+            }
+        }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl FromStr for $ty {
+            type Err = UnknownName;
+            fn from_str(s: &str) -> Result<Self, UnknownName> {
+                match s {
+                    $($name => Ok($ty::$variant),)*
+                    _ => Err(UnknownName(s.to_string())),
+                }
+            }
+        }
+    };
+}
+
+/// A name that is not one of a name enum's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a known name")]
+pub struct UnknownName(pub String);
+
+names! {
+    /// A field of [`crate::GenerationConfig`]: HF's `generation_config` names,
+    /// plus `seed` and the OpenAI-style penalties.
+    pub enum Knob {
+        MaxNewTokens = "max_new_tokens",
+        MaxLength = "max_length",
+        MinNewTokens = "min_new_tokens",
+        MinLength = "min_length",
+        DoSample = "do_sample",
+        Temperature = "temperature",
+        TopK = "top_k",
+        TopP = "top_p",
+        MinP = "min_p",
+        TypicalP = "typical_p",
+        EpsilonCutoff = "epsilon_cutoff",
+        EtaCutoff = "eta_cutoff",
+        RepetitionPenalty = "repetition_penalty",
+        NoRepeatNgramSize = "no_repeat_ngram_size",
+        NumBeams = "num_beams",
+        LengthPenalty = "length_penalty",
+        EarlyStopping = "early_stopping",
+        NumReturnSequences = "num_return_sequences",
+        PenaltyAlpha = "penalty_alpha",
+        EosTokenId = "eos_token_id",
+        StopStrings = "stop_strings",
+        Seed = "seed",
+        FrequencyPenalty = "frequency_penalty",
+        PresencePenalty = "presence_penalty",
+    }
+}
+
+/// A stage of a step's filter funnel: the model's own distribution, then one
+/// per logits processor, named (and serialised) as HF names the knob behind it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stage {
+    Model,
+    /// The processor of one knob (`min_new_tokens` also stands for `min_length`).
+    Knob(Knob),
+    /// `frequency_penalty` and `presence_penalty` together (one processor).
+    FrequencyPresencePenalty,
+}
+
+impl Stage {
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Model => "model",
+            Stage::Knob(k) => k.name(),
+            Stage::FrequencyPresencePenalty => "frequency_presence_penalty",
+        }
+    }
+
+    /// The stage reshapes scores rather than removing tokens (so "it removed
+    /// nothing" is no news about it).
+    pub fn reshapes(self) -> bool {
+        self.is_penalty() || self == Stage::Knob(Knob::Temperature)
+    }
+
+    /// A penalty on tokens already seen.
+    pub fn is_penalty(self) -> bool {
+        matches!(
+            self,
+            Stage::Knob(Knob::RepetitionPenalty) | Stage::FrequencyPresencePenalty
+        )
+    }
+}
+
+impl fmt::Display for Stage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Stage {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        match s {
+            "model" => Ok(Stage::Model),
+            "frequency_presence_penalty" => Ok(Stage::FrequencyPresencePenalty),
+            knob => knob.parse().map(Stage::Knob),
+        }
+    }
+}
+
+impl Serialize for Stage {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Stage {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::GenerationConfig;
+
+    #[test]
+    fn every_config_field_is_a_knob_and_every_knob_a_config_field() {
+        let defaults = serde_json::to_value(GenerationConfig::default()).unwrap();
+        let fields: Vec<&str> = defaults
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut knobs: Vec<&str> = Knob::ALL.iter().map(|k| k.name()).collect();
+        let mut fields_sorted = fields.clone();
+        fields_sorted.sort_unstable();
+        knobs.sort_unstable();
+        assert_eq!(knobs, fields_sorted);
+    }
+
+    #[test]
+    fn names_read_back_and_serialise_as_hf_spells_them() {
+        for &k in Knob::ALL {
+            assert_eq!(k.name().parse::<Knob>(), Ok(k));
+            assert_eq!(serde_json::to_string(&k).unwrap(), format!("\"{k}\""));
+        }
+        let stages = [
+            Stage::Model,
+            Stage::Knob(Knob::TopP),
+            Stage::FrequencyPresencePenalty,
+        ];
+        for s in stages {
+            assert_eq!(s.name().parse::<Stage>(), Ok(s));
+            assert_eq!(serde_json::to_string(&s).unwrap(), format!("\"{s}\""));
+            assert_eq!(
+                serde_json::from_str::<Stage>(&format!("\"{s}\"")).unwrap(),
+                s
+            );
+        }
+        assert!(serde_json::from_str::<Stage>("\"top_q\"").is_err());
+        assert!("temprature".parse::<Knob>().is_err());
+    }
+}

@@ -1,0 +1,31 @@
+//! The four decoding loops HF's `generate()` chooses between.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Which decoding loop a config selects (HF's `get_generation_mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    Greedy,
+    Sample,
+    Beam,
+    Contrastive,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Greedy => "greedy",
+            Mode::Sample => "sample",
+            Mode::Beam => "beam",
+            Mode::Contrastive => "contrastive",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

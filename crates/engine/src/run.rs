@@ -1,0 +1,150 @@
+//! A run as the engine takes it, in decoding's terms: the prompt (text, or
+//! exact ids), each lane's request, the options. The worker and the CLI build
+//! it from what they were given; the engine checks it against this model.
+
+use crate::error::{PromptError, RunError};
+use crate::Engine;
+use ntl_decoding::{
+    prepare_prompt, ConfigError, Document, Event, Generation, Knob, LaneRequest, LaneSpec, Options,
+    Prompt,
+};
+use std::ops::ControlFlow;
+
+#[derive(Debug, Clone, Default)]
+pub struct RunInput {
+    /// The prompt as typed (the document keeps it).
+    pub prompt: String,
+    /// Start from these ids instead of encoding `prompt` (a branch: the
+    /// prompt, a lane's tokens up to a step and the candidate picked there).
+    pub prompt_ids: Option<Vec<u32>>,
+    pub lanes: Vec<LaneRequest>,
+    /// Scoring a text: every lane without forced ids of its own follows it.
+    pub forced_text: Option<String>,
+    pub options: Options,
+}
+
+/// A run checked against the model, ready for [`Generation::start`].
+pub struct Prepared {
+    pub prompt_text: String,
+    pub prompt: Prompt,
+    pub lanes: Vec<LaneSpec>,
+    pub options: Options,
+}
+
+impl Prepared {
+    /// The document of this run once its lanes have run.
+    pub fn document(self, runs: Vec<ntl_decoding::Run>) -> Document {
+        Document::new(self.prompt_text, self.prompt, runs)
+    }
+}
+
+impl Engine {
+    /// Validates every lane (once, here, with this model's eos and
+    /// vocabulary) and prepares the prompt.
+    pub fn prepare(&self, input: RunInput) -> Result<Prepared, RunError> {
+        let cfg = &self.model.cfg;
+        let scored = input
+            .forced_text
+            .as_deref()
+            .map(|t| self.encode(t))
+            .transpose()?;
+        let mut lanes = Vec::with_capacity(input.lanes.len());
+        for (lane, request) in input.lanes.into_iter().enumerate() {
+            lanes.push(self.lane_spec(lane, request, scored.as_ref())?);
+        }
+        if lanes.is_empty() {
+            return Err(RunError::NoLanes);
+        }
+        // Room for the longest lane when an over-long prompt is cropped.
+        let longest = lanes
+            .iter()
+            .map(|l| match &l.forced {
+                Some(f) => f.len(),
+                None => l.config.new_token_budget(0).min(cfg.n_positions),
+            })
+            .fold(1, usize::max);
+        let ids = match input.prompt_ids {
+            Some(ids) => match outside_vocab(&ids, cfg.vocab_size) {
+                Some(id) => {
+                    let vocab_size = cfg.vocab_size;
+                    return Err(PromptError::OutsideVocab { id, vocab_size }.into());
+                }
+                None => ids,
+            },
+            None => self.encode(&input.prompt)?,
+        };
+        Ok(Prepared {
+            prompt_text: input.prompt,
+            prompt: prepare_prompt(&ids, cfg.bos_token_id, cfg.n_positions, longest),
+            lanes,
+            options: Options {
+                top_n: input.options.top_n.clamp(1, 200),
+                ..input.options
+            },
+        })
+    }
+
+    /// One lane's request checked against this model: its config valid, its
+    /// eos and forced ids inside the vocabulary.
+    fn lane_spec(
+        &self,
+        lane: usize,
+        request: LaneRequest,
+        scored: Option<&Vec<u32>>,
+    ) -> Result<LaneSpec, RunError> {
+        let cfg = &self.model.cfg;
+        let config = request
+            .config
+            .validate()
+            .map_err(|source| RunError::Config { lane, source })?
+            .with_model_eos(cfg.eos_token_id);
+        if let Some(bad) = outside_vocab(&config.eos_token_ids, cfg.vocab_size) {
+            let message = format!(
+                "`eos_token_id` {bad} is outside the vocabulary of {}",
+                cfg.vocab_size
+            );
+            let source = ConfigError::Invalid {
+                knob: Knob::EosTokenId,
+                message,
+            };
+            return Err(RunError::Config { lane, source });
+        }
+        let forced = request.forced_ids.or_else(|| scored.cloned());
+        if let Some(f) = &forced {
+            if f.is_empty() || outside_vocab(f, cfg.vocab_size).is_some() {
+                return Err(RunError::ForcedIds { lane });
+            }
+        }
+        Ok(LaneSpec { config, forced })
+    }
+
+    /// A prepared run's generation, to advance step by step (the worker).
+    pub fn start<'a>(&'a self, p: &Prepared) -> Result<Generation<&'a Engine>, RunError> {
+        let lanes = p.lanes.clone();
+        Ok(Generation::start(
+            self,
+            self.tokenizer_vocab(),
+            &p.prompt.ids,
+            lanes,
+            &p.options,
+        )?)
+    }
+
+    /// Runs all lanes batched to their end (or until `on_event` breaks).
+    pub fn run(
+        &self,
+        input: RunInput,
+        on_event: impl FnMut(Event) -> ControlFlow<()>,
+    ) -> Result<Document, RunError> {
+        let mut on_event = on_event;
+        let p = self.prepare(input)?;
+        let mut generation = self.start(&p)?;
+        while generation.advance(&mut on_event)? {}
+        Ok(p.document(generation.finish()))
+    }
+}
+
+/// The first id that is not a token of a vocabulary of `vocab_size`.
+fn outside_vocab(ids: &[u32], vocab_size: usize) -> Option<u32> {
+    ids.iter().copied().find(|&id| id as usize >= vocab_size)
+}
