@@ -1,6 +1,18 @@
 //! Hands a text to the browser as a file download, and copies text to the clipboard.
 
+use crate::export::Export;
+use ntl_decoding::Document;
 use wasm_bindgen::JsCast;
+
+/// Saves a run as `kind` (the plots come from the page as drawn).
+pub fn export(kind: Export, doc: &Document) -> Result<(), String> {
+    let text = match kind.text(doc) {
+        Some(text) => text,
+        None => plots_svg().ok_or("there are no plots to save yet")?,
+    };
+    let (name, mime) = kind.file();
+    save(name, mime, &text)
+}
 
 pub fn save(name: &str, mime: &str, text: &str) -> Result<(), String> {
     let fail = |what: &str| format!("could not save {name}: {what}");
@@ -57,7 +69,10 @@ pub fn plots_svg() -> Option<String> {
             .unwrap_or_default();
         let (x, y) = ((n % cols) as f64 * w, (n / cols) as f64 * h);
         body += &format!(
-            "<g transform=\"translate({x},{y})\"><text x=\"8\" y=\"14\" class=\"title\">{}</text><svg x=\"0\" y=\"18\" width=\"{w}\" height=\"130\" viewBox=\"0 0 320 130\">{}</svg></g>",
+            "<g transform=\"translate({x},{y})\">\
+             <text x=\"8\" y=\"14\" class=\"title\">{}</text>\
+             <svg x=\"0\" y=\"18\" width=\"{w}\" height=\"130\" viewBox=\"0 0 320 130\">{}</svg>\
+             </g>",
             escape(&title),
             svg.inner_html()
         );
@@ -67,12 +82,13 @@ pub fn plots_svg() -> Option<String> {
         return None;
     }
     let rows = n.div_ceil(cols);
+    let (width, height) = (w * cols as f64, h * rows as f64);
     Some(format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\"><style>text{{font:10px sans-serif;fill:#444}} .title{{font-weight:bold}} .axis{{stroke:#999}}</style><rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>{body}</svg>",
-        w * cols as f64,
-        h * rows as f64,
-        w * cols as f64,
-        h * rows as f64
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
+         viewBox=\"0 0 {width} {height}\">\
+         <style>text{{font:10px sans-serif;fill:#444}} .title{{font-weight:bold}} \
+         .axis{{stroke:#999}}</style>\
+         <rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>{body}</svg>"
     ))
 }
 

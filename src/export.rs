@@ -1,7 +1,39 @@
 //! A finished (or replayed) run as files for a lesson: the CLI's JSON
-//! document, a CSV of every step's table, Markdown of the texts side by side.
+//! document, a CSV of every step's table, Markdown of the texts side by side
+//! (and the plots as an SVG, which `download` takes from the page).
 
-use ntl_decoding::{Document, GenerationConfig};
+use ntl_decoding::{Document, GenerationConfig, Stage};
+
+/// The files a run can be saved as.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Export {
+    Json,
+    Csv,
+    Markdown,
+    PlotsSvg,
+}
+
+impl Export {
+    /// The file's name and MIME type.
+    pub fn file(self) -> (&'static str, &'static str) {
+        match self {
+            Export::Json => ("next-token-lab-run.json", "application/json"),
+            Export::Csv => ("next-token-lab-steps.csv", "text/csv"),
+            Export::Markdown => ("next-token-lab-lanes.md", "text/markdown"),
+            Export::PlotsSvg => ("next-token-lab-plots.svg", "image/svg+xml"),
+        }
+    }
+
+    /// The file's text, for the kinds made from the document alone.
+    pub fn text(self, doc: &Document) -> Option<String> {
+        match self {
+            Export::Json => Some(json(doc)),
+            Export::Csv => Some(csv(doc)),
+            Export::Markdown => Some(markdown(doc)),
+            Export::PlotsSvg => None,
+        }
+    }
+}
 
 pub fn json(doc: &Document) -> String {
     serde_json::to_string_pretty(doc).expect("documents serialise")
@@ -28,13 +60,16 @@ fn opt(x: Option<f32>) -> String {
 
 /// Every candidate row of every step table, one line each.
 pub fn csv(doc: &Document) -> String {
-    let mut out = String::from("lane,mode,step,chosen_id,chosen_token,forced,draw,kept,entropy,rank_in_table,candidate_id,candidate_token,logit,raw_prob,score,prob,removed_by,chosen\n");
+    let mut out = String::from(
+        "lane,mode,step,chosen_id,chosen_token,forced,draw,kept,entropy,rank_in_table,\
+         candidate_id,candidate_token,logit,raw_prob,score,prob,removed_by,chosen\n",
+    );
     for (lane, run) in doc.runs.iter().enumerate() {
         for (i, s) in run.steps.iter().enumerate() {
             for (k, c) in s.top.iter().enumerate() {
                 let row = [
                     (lane + 1).to_string(),
-                    run.mode.clone(),
+                    run.mode.to_string(),
                     (i + 1).to_string(),
                     s.token_id.to_string(),
                     field(&s.token),
@@ -49,7 +84,7 @@ pub fn csv(doc: &Document) -> String {
                     c.raw_prob.to_string(),
                     opt(c.score),
                     c.prob.to_string(),
-                    field(c.removed_by.as_deref().unwrap_or("")),
+                    field(c.removed_by.map(Stage::name).unwrap_or("")),
                     (c.id == s.token_id).to_string(),
                 ];
                 out += &row.join(",");
@@ -100,7 +135,7 @@ pub fn markdown(doc: &Document) -> String {
     out += &doc
         .runs
         .iter()
-        .map(|r| r.mode.clone())
+        .map(|r| r.mode.to_string())
         .collect::<Vec<_>>()
         .join(" | ");
     out += " |\n| config | ";
@@ -141,7 +176,7 @@ mod tests {
             raw_prob: 0.25,
             score: (!removed).then_some(1.5),
             prob: if removed { 0.0 } else { 0.5 },
-            removed_by: removed.then(|| "top_k".to_string()),
+            removed_by: removed.then_some(Stage::Knob(ntl_decoding::Knob::TopK)),
         };
         let step = Step {
             token_id: 7,
@@ -161,7 +196,7 @@ mod tests {
             contrastive: None,
         };
         let run = |config: GenerationConfig, text: &str| Run {
-            mode: config.mode().as_str().into(),
+            mode: config.mode(),
             config,
             token_ids: vec![7],
             text: text.into(),

@@ -37,7 +37,8 @@ pub fn bytes(n: u64) -> String {
     }
 }
 
-/// Background tint for a token chosen with probability `p`: likely tokens pale, surprising ones strong.
+/// Background tint for a token chosen with probability `p`: likely tokens
+/// pale, surprising ones strong.
 pub fn tint(p: f32) -> String {
     let surprise = (1.0 - p.clamp(0.0, 1.0)).powf(1.5);
     format!(

@@ -1,45 +1,49 @@
 //! A lane's configuration as the user edits it: only the fields they set (so a
 //! lane's JSON is its HF `generation_config` diff), typed text per knob, and
-//! validation through the decoding crate — never re-implemented here.
+//! validation through the decoding crate — never re-implemented here. The
+//! parsed config is kept beside the fields, so rendering never re-parses.
 
-use ntl_decoding::{ConfigError, GenerationConfig, Mode, ValidConfig};
+use ntl_decoding::{ConfigError, GenerationConfig, Knob, Mode, ValidConfig};
 use serde_json::{Map, Value};
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LaneConfig {
+    /// The fields as set, by HF name.
     fields: Map<String, Value>,
+    /// The same fields parsed (HF defaults for the rest); always in step.
+    config: GenerationConfig,
 }
 
-/// Knobs shown for every mode, then per mode. Names are HF's.
-pub const COMMON_KNOBS: &[&str] = &[
-    "max_new_tokens",
-    "min_new_tokens",
-    "repetition_penalty",
-    "no_repeat_ngram_size",
-    "frequency_penalty",
-    "presence_penalty",
-    "eos_token_id",
-    "stop_strings",
+/// Knobs shown for every mode, then per mode.
+pub const COMMON_KNOBS: &[Knob] = &[
+    Knob::MaxNewTokens,
+    Knob::MinNewTokens,
+    Knob::RepetitionPenalty,
+    Knob::NoRepeatNgramSize,
+    Knob::FrequencyPenalty,
+    Knob::PresencePenalty,
+    Knob::EosTokenId,
+    Knob::StopStrings,
 ];
-pub const SAMPLE_KNOBS: &[&str] = &[
-    "temperature",
-    "top_k",
-    "top_p",
-    "min_p",
-    "typical_p",
-    "epsilon_cutoff",
-    "eta_cutoff",
-    "seed",
+pub const SAMPLE_KNOBS: &[Knob] = &[
+    Knob::Temperature,
+    Knob::TopK,
+    Knob::TopP,
+    Knob::MinP,
+    Knob::TypicalP,
+    Knob::EpsilonCutoff,
+    Knob::EtaCutoff,
+    Knob::Seed,
 ];
-pub const BEAM_KNOBS: &[&str] = &[
-    "num_beams",
-    "length_penalty",
-    "early_stopping",
-    "num_return_sequences",
+pub const BEAM_KNOBS: &[Knob] = &[
+    Knob::NumBeams,
+    Knob::LengthPenalty,
+    Knob::EarlyStopping,
+    Knob::NumReturnSequences,
 ];
-pub const CONTRASTIVE_KNOBS: &[&str] = &["penalty_alpha", "top_k"];
+pub const CONTRASTIVE_KNOBS: &[Knob] = &[Knob::PenaltyAlpha, Knob::TopK];
 
-pub fn knobs_for(mode: Mode) -> Vec<&'static str> {
+pub fn knobs_for(mode: Mode) -> Vec<Knob> {
     let specific = match mode {
         Mode::Greedy => &[][..],
         Mode::Sample => SAMPLE_KNOBS,
@@ -51,65 +55,65 @@ pub fn knobs_for(mode: Mode) -> Vec<&'static str> {
 
 impl LaneConfig {
     pub fn from_json(text: &str) -> Result<LaneConfig, ConfigError> {
-        let cfg = GenerationConfig::from_json(text)?;
-        let Value::Object(user) = serde_json::from_str::<Value>(text).map_err(|e| ConfigError {
-            field: None,
-            message: e.to_string(),
-        })?
-        else {
-            unreachable!("from_json accepted an object")
-        };
-        // Keep only known fields (the parser already dropped ignorable ones).
-        let known = serde_json::to_value(&cfg).expect("serialises");
-        let fields = user
+        let config = GenerationConfig::from_json(text)?;
+        // The parser accepted it, so it is an object.
+        let fields = serde_json::from_str(text).unwrap_or_default();
+        Ok(LaneConfig::parsed(fields, config))
+    }
+
+    /// A lane from a share link's field map (already checked by the link decoder).
+    pub fn from_fields(fields: Map<String, Value>) -> Result<LaneConfig, ConfigError> {
+        let config = GenerationConfig::from_value(Value::Object(fields.clone()))?;
+        Ok(LaneConfig::parsed(fields, config))
+    }
+
+    /// Keeps only the knobs among `fields` (the parser already dropped
+    /// keys such as `transformers_version` from `config`).
+    fn parsed(fields: Map<String, Value>, config: GenerationConfig) -> LaneConfig {
+        let fields = fields
             .into_iter()
-            .filter(|(k, _)| known.get(k).is_some())
+            .filter(|(k, _)| k.parse::<Knob>().is_ok())
             .collect();
-        Ok(LaneConfig { fields })
+        LaneConfig { fields, config }
     }
 
     pub fn fields(&self) -> &Map<String, Value> {
         &self.fields
     }
 
-    /// A lane from a share link's field map (already checked by the link decoder).
-    pub fn from_fields(fields: Map<String, Value>) -> Result<LaneConfig, ConfigError> {
-        LaneConfig::from_json(&Value::Object(fields).to_string())
-    }
-
     /// The lane's config as `generation_config.json` text (only what was set).
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(&Value::Object(self.fields.clone())).expect("serialises")
+        serde_json::to_string_pretty(&self.fields).expect("serialises")
     }
 
-    pub fn config(&self) -> Result<GenerationConfig, ConfigError> {
-        GenerationConfig::from_value(Value::Object(self.fields.clone()))
+    pub fn config(&self) -> &GenerationConfig {
+        &self.config
     }
 
     pub fn validate(&self) -> Result<ValidConfig, ConfigError> {
-        self.config()?.validate()
+        self.config.validate()
     }
 
     pub fn mode(&self) -> Mode {
-        self.config().map(|c| c.mode()).unwrap_or(Mode::Greedy)
+        self.config.mode()
     }
 
     /// What a knob's input shows: the value set, else empty (the default is the placeholder).
-    pub fn text(&self, field: &str) -> String {
-        match self.fields.get(field) {
+    pub fn text(&self, knob: Knob) -> String {
+        match self.fields.get(knob.name()) {
             None | Some(Value::Null) => String::new(),
-            Some(Value::String(s)) if field == "stop_strings" => s.clone(),
+            Some(Value::String(s)) if knob == Knob::StopStrings => s.clone(),
             Some(v) => v.to_string(),
         }
     }
 
     /// HF's default for a knob, shown as the input's placeholder.
-    pub fn default_text(field: &str) -> String {
+    pub fn default_text(knob: Knob) -> String {
         let d = serde_json::to_value(GenerationConfig::default()).expect("serialises");
-        match d.get(field) {
-            Some(Value::Null) | None => match field {
-                "max_new_tokens" => "20".into(),
-                "eos_token_id" => "model's".into(),
+        match d.get(knob.name()) {
+            Some(Value::Null) | None => match knob {
+                Knob::MaxNewTokens => "20".into(),
+                Knob::EosTokenId => "model's".into(),
                 _ => "off".into(),
             },
             Some(v) => v.to_string(),
@@ -117,25 +121,25 @@ impl LaneConfig {
     }
 
     /// Sets a knob from what the user typed; empty text means "back to the default".
-    pub fn set(&mut self, field: &str, text: &str) -> Result<(), ConfigError> {
+    pub fn set(&mut self, knob: Knob, text: &str) -> Result<(), ConfigError> {
         let t = text.trim();
-        if t.is_empty() {
-            self.fields.remove(field);
-            return Ok(());
-        }
-        let value = if field == "stop_strings" && !t.starts_with('[') {
-            Value::String(text.to_string())
-        } else if field == "early_stopping" && t == "never" {
-            Value::String("never".into())
-        } else {
-            serde_json::from_str::<Value>(t).map_err(|_| ConfigError {
-                field: Some(field.into()),
-                message: format!("`{field}`: `{t}` is not a number"),
-            })?
-        };
         let mut probe = self.fields.clone();
-        probe.insert(field.to_string(), value);
-        GenerationConfig::from_value(Value::Object(probe.clone()))?;
+        if t.is_empty() {
+            probe.remove(knob.name());
+        } else {
+            let value = if knob == Knob::StopStrings && !t.starts_with('[') {
+                Value::String(text.to_string())
+            } else if knob == Knob::EarlyStopping && t == "never" {
+                Value::String("never".into())
+            } else {
+                serde_json::from_str::<Value>(t).map_err(|_| ConfigError::NotANumber {
+                    knob,
+                    text: t.to_string(),
+                })?
+            };
+            probe.insert(knob.name().to_string(), value);
+        }
+        self.config = GenerationConfig::from_value(Value::Object(probe.clone()))?;
         self.fields = probe;
         Ok(())
     }
@@ -143,31 +147,38 @@ impl LaneConfig {
     /// Switches the decoding mode by setting the knobs HF uses to choose it.
     pub fn set_mode(&mut self, mode: Mode) {
         let f = &mut self.fields;
+        let name = Knob::name;
         match mode {
             Mode::Greedy => {
-                f.remove("do_sample");
-                f.remove("num_beams");
-                f.remove("penalty_alpha");
+                f.remove(name(Knob::DoSample));
+                f.remove(name(Knob::NumBeams));
+                f.remove(name(Knob::PenaltyAlpha));
             }
             Mode::Sample => {
-                f.insert("do_sample".into(), true.into());
-                f.remove("num_beams");
-                f.remove("penalty_alpha");
+                f.insert(name(Knob::DoSample).into(), true.into());
+                f.remove(name(Knob::NumBeams));
+                f.remove(name(Knob::PenaltyAlpha));
             }
             Mode::Beam => {
-                f.remove("do_sample");
-                f.remove("penalty_alpha");
-                if f.get("num_beams").and_then(Value::as_i64).unwrap_or(1) < 2 {
-                    f.insert("num_beams".into(), 4.into());
+                f.remove(name(Knob::DoSample));
+                f.remove(name(Knob::PenaltyAlpha));
+                if f.get(name(Knob::NumBeams))
+                    .and_then(Value::as_i64)
+                    .unwrap_or(1)
+                    < 2
+                {
+                    f.insert(name(Knob::NumBeams).into(), 4.into());
                 }
             }
             Mode::Contrastive => {
-                f.remove("do_sample");
-                f.remove("num_beams");
-                f.insert("penalty_alpha".into(), 0.6.into());
-                f.insert("top_k".into(), 4.into());
+                f.remove(name(Knob::DoSample));
+                f.remove(name(Knob::NumBeams));
+                f.insert(name(Knob::PenaltyAlpha).into(), 0.6.into());
+                f.insert(name(Knob::TopK).into(), 4.into());
             }
         }
+        self.config = GenerationConfig::from_value(Value::Object(self.fields.clone()))
+            .expect("the mode knobs are valid values");
     }
 }
 
@@ -178,23 +189,32 @@ mod tests {
     #[test]
     fn typed_values_become_hf_fields_and_empty_resets() {
         let mut c = LaneConfig::default();
-        c.set("temperature", "0.7").unwrap();
-        c.set("stop_strings", ".").unwrap();
+        c.set(Knob::Temperature, "0.7").unwrap();
+        c.set(Knob::StopStrings, ".").unwrap();
         // Keys come out sorted, so a lane's JSON is stable however it was edited.
         assert_eq!(
             c.to_json(),
             "{\n  \"stop_strings\": \".\",\n  \"temperature\": 0.7\n}"
         );
-        c.set("temperature", "").unwrap();
+        assert_eq!(c.config().temperature, 0.7);
+        c.set(Knob::Temperature, "").unwrap();
         assert!(c.fields().get("temperature").is_none());
+        assert_eq!(
+            c.config().temperature,
+            1.0,
+            "the parsed config follows the fields"
+        );
     }
 
     #[test]
     fn a_bad_value_names_its_field_and_changes_nothing() {
         let mut c = LaneConfig::default();
-        let e = c.set("top_k", "many").unwrap_err();
-        assert_eq!(e.field.as_deref(), Some("top_k"));
+        let e = c.set(Knob::TopK, "many").unwrap_err();
+        assert_eq!(e.field(), Some("top_k"));
         assert!(c.fields().is_empty());
+        let e = c.set(Knob::TopK, "\"ten\"").unwrap_err();
+        assert_eq!(e.knob(), Some(Knob::TopK));
+        assert_eq!(c, LaneConfig::default());
     }
 
     #[test]
@@ -218,5 +238,6 @@ mod tests {
         .unwrap();
         assert_eq!(LaneConfig::from_json(&c.to_json()).unwrap(), c);
         assert_eq!(c.mode(), Mode::Sample);
+        assert!(c.fields().get("transformers_version").is_none());
     }
 }

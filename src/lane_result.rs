@@ -1,17 +1,22 @@
 //! What one lane produced in a run, as the page shows it: built step by step
 //! from the worker's stream, or at once from a recorded document (replay).
+//! Steps are shared (`Rc`): a lane's result is copied on write while the
+//! views hold the previous one, and a copy costs a pointer per step.
 
 use ntl_decoding::record::Run;
-use ntl_decoding::{Sequence, Step, StopReason};
+use ntl_decoding::warnings::Warning;
+use ntl_decoding::{Mode, Sequence, Stage, Step, StopReason};
+use std::rc::Rc;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct LaneResult {
     pub run_id: u64,
-    pub mode: String,
-    pub steps: Vec<Step>,
+    /// Known once the worker says how the lane runs.
+    pub mode: Option<Mode>,
+    pub steps: Vec<Rc<Step>>,
     /// The text each step added, for clickable token spans (empty for beam lanes,
     /// whose best hypothesis can change under earlier tokens).
-    pub pieces: Vec<String>,
+    pub pieces: Vec<Rc<str>>,
     pub text: String,
     pub rewritten: bool,
     pub stop: Option<StopReason>,
@@ -37,10 +42,10 @@ impl Score {
 }
 
 impl LaneResult {
-    pub fn new(run_id: u64, now: f64) -> Self {
+    pub fn new(run_id: u64, mode: Option<Mode>, now: f64) -> Self {
         LaneResult {
             run_id,
-            mode: String::new(),
+            mode,
             steps: vec![],
             pieces: vec![],
             text: String::new(),
@@ -54,13 +59,13 @@ impl LaneResult {
 
     /// Adds a streamed step; `text` is the lane's whole text so far. A step
     /// that arrives twice or out of order is ignored.
-    pub fn push(&mut self, index: usize, step: Step, text: String, now: f64) {
+    pub fn push(&mut self, index: usize, step: Rc<Step>, text: String, now: f64) {
         if index != self.steps.len() {
             return;
         }
         let piece = text.strip_prefix(self.text.as_str()).map(str::to_string);
         self.rewritten |= piece.is_none() || step.beams.is_some();
-        self.pieces.push(piece.unwrap_or_default());
+        self.pieces.push(Rc::from(piece.unwrap_or_default()));
         self.steps.push(step);
         self.text = text;
         self.last_ms = now;
@@ -68,7 +73,7 @@ impl LaneResult {
 
     /// The finished run's final word on mode, stop reason, sequences and text.
     pub fn finish(&mut self, run: &Run) {
-        self.mode = run.mode.clone();
+        self.mode = Some(run.mode);
         self.stop = Some(run.stop_reason);
         self.sequences = run.sequences.clone();
         if self.rewritten {
@@ -80,18 +85,22 @@ impl LaneResult {
     /// they do not add up to the text (split characters, beams) the text is
     /// shown whole with step chips, as for beam lanes.
     pub fn from_run(run_id: u64, run: &Run) -> Self {
-        let mut r = LaneResult::new(run_id, 0.0);
-        r.pieces = run.steps.iter().map(|s| s.token.clone()).collect();
+        let mut r = LaneResult::new(run_id, Some(run.mode), 0.0);
+        r.pieces = run
+            .steps
+            .iter()
+            .map(|s| Rc::from(s.token.as_str()))
+            .collect();
         r.rewritten = run.steps.iter().any(|s| s.beams.is_some()) || r.pieces.concat() != run.text;
-        r.steps = run.steps.clone();
+        r.steps = run.steps.iter().cloned().map(Rc::new).collect();
         r.text = run.text.clone();
         r.finish(run);
         r
     }
 
     /// Run-based notes ("`top_p` removed nothing in this run"), from the steps.
-    pub fn run_warnings(&self) -> Vec<ntl_decoding::warnings::Warning> {
-        ntl_decoding::warnings::run_warnings(&self.mode, &self.steps)
+    pub fn run_warnings(&self) -> Vec<Warning<Stage>> {
+        ntl_decoding::warnings::run_warnings(self.mode.unwrap_or(Mode::Greedy), &self.steps)
     }
 
     pub fn tokens_per_s(&self) -> Option<f64> {
@@ -140,7 +149,7 @@ mod tests {
     fn run(text: &str, steps: Vec<Step>) -> Run {
         Run {
             config: GenerationConfig::default(),
-            mode: "greedy".into(),
+            mode: Mode::Greedy,
             token_ids: vec![1; steps.len()],
             text: text.into(),
             stop_reason: StopReason::ForcedEnd,
@@ -151,11 +160,14 @@ mod tests {
 
     #[test]
     fn streamed_steps_become_pieces_and_repeats_are_ignored() {
-        let mut r = LaneResult::new(1, 0.0);
-        r.push(0, step(" a", 0.5, false), " a".into(), 10.0);
-        r.push(0, step(" a", 0.5, false), " a".into(), 11.0);
-        r.push(1, step(" b", 0.5, false), " a b".into(), 20.0);
-        assert_eq!(r.pieces, vec![" a", " b"]);
+        let mut r = LaneResult::new(1, None, 0.0);
+        r.push(0, Rc::new(step(" a", 0.5, false)), " a".into(), 10.0);
+        r.push(0, Rc::new(step(" a", 0.5, false)), " a".into(), 11.0);
+        r.push(1, Rc::new(step(" b", 0.5, false)), " a b".into(), 20.0);
+        assert_eq!(
+            r.pieces.iter().map(|p| &**p).collect::<Vec<_>>(),
+            [" a", " b"]
+        );
         assert!(!r.rewritten);
         assert_eq!(r.tokens_per_s(), Some(100.0));
     }

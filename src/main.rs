@@ -12,6 +12,9 @@ mod lane_result;
 mod model_files;
 mod page_url;
 mod presets;
+mod rc_eq;
+mod state;
+mod theme;
 mod worker_link;
 
 fn main() {

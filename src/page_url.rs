@@ -4,7 +4,7 @@
 use ntl_protocol::share::{self, Shared};
 
 /// What the address asks for, read once at start.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Default)]
 pub struct Requested {
     pub embed: bool,
     pub model: Option<String>,
@@ -56,7 +56,9 @@ pub fn embed_url(s: &Shared) -> String {
 /// A copy-paste `<iframe>` for a course page.
 pub fn embed_code(s: &Shared) -> String {
     format!(
-        "<iframe src=\"{}\" title=\"Next-token lab: how a language model picks its next token\" width=\"100%\" height=\"720\" style=\"border:1px solid #ddd;border-radius:8px\" loading=\"lazy\"></iframe>",
+        "<iframe src=\"{}\" title=\"Next-token lab: how a language model picks its next token\" \
+         width=\"100%\" height=\"720\" style=\"border:1px solid #ddd;border-radius:8px\" \
+         loading=\"lazy\"></iframe>",
         embed_url(s).replace('&', "&amp;").replace('"', "&quot;")
     )
 }

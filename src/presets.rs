@@ -20,7 +20,8 @@ pub const PRESETS: &[Preset] = &[
             r#"{"do_sample": true, "temperature": 1.5, "max_new_tokens": 40, "seed": 0}"#,
             r#"{"no_repeat_ngram_size": 3, "max_new_tokens": 40}"#,
         ],
-        notice: "Greedy repeats itself; temperature 0.7 with top-p stays fluent but varies; 1.5 falls apart; banning repeated 3-grams breaks greedy's loop.",
+        notice: "Greedy repeats itself; temperature 0.7 with top-p stays fluent but varies; \
+            1.5 falls apart; banning repeated 3-grams breaks greedy's loop.",
     },
     Preset {
         name: "Temperature sweep",
@@ -31,7 +32,9 @@ pub const PRESETS: &[Preset] = &[
             r#"{"do_sample": true, "temperature": 2.0, "top_k": 0, "max_new_tokens": 30, "seed": 0}"#,
             r#"{"max_new_tokens": 30}"#,
         ],
-        notice: "Temperature 0.1 reads almost like greedy (compare lane 4); 2.0 flattens the distribution until the text stops being English — watch the entropy in each step's funnel.",
+        notice: "Temperature 0.1 reads almost like greedy (compare lane 4); 2.0 flattens the \
+            distribution until the text stops being English — watch the entropy in each step's \
+            funnel.",
     },
     Preset {
         name: "Top-k vs top-p",
@@ -42,7 +45,9 @@ pub const PRESETS: &[Preset] = &[
             r#"{"do_sample": true, "top_k": 0, "top_p": 0.9, "max_new_tokens": 30, "seed": 0}"#,
             r#"{"max_new_tokens": 30}"#,
         ],
-        notice: "top-k keeps a fixed number of candidates whatever the model's confidence; top-p keeps as many as it takes to reach 90% — few when the model is sure, many when it is not (see 'kept' in each table).",
+        notice: "top-k keeps a fixed number of candidates whatever the model's confidence; \
+            top-p keeps as many as it takes to reach 90% — few when the model is sure, many \
+            when it is not (see 'kept' in each table).",
     },
     Preset {
         name: "Repetition: penalty and stop",
@@ -53,7 +58,9 @@ pub const PRESETS: &[Preset] = &[
             r#"{"repetition_penalty": 1.8, "max_new_tokens": 40}"#,
             r#"{"repetition_penalty": 1.3, "eos_token_id": 13, "max_new_tokens": 40}"#,
         ],
-        notice: "Greedy walks into a loop; a repetition penalty divides the logits of every token already seen and knocks it out; making '.' (id 13) the eos token ends the answer at the first full stop.",
+        notice: "Greedy walks into a loop; a repetition penalty divides the logits of every \
+            token already seen and knocks it out; making '.' (id 13) the eos token ends the \
+            answer at the first full stop.",
     },
     Preset {
         name: "Greedy = top-k 1",
@@ -64,7 +71,8 @@ pub const PRESETS: &[Preset] = &[
             r#"{"do_sample": true, "top_k": 1, "max_new_tokens": 20, "seed": 1}"#,
             r#"{"do_sample": true, "top_k": 2, "max_new_tokens": 20, "seed": 0}"#,
         ],
-        notice: "Sampling from one candidate is greedy, whatever the seed; allow two candidates and the randomness is back.",
+        notice: "Sampling from one candidate is greedy, whatever the seed; allow two \
+            candidates and the randomness is back.",
     },
     Preset {
         name: "Seeds at low temperature",
@@ -75,7 +83,8 @@ pub const PRESETS: &[Preset] = &[
             r#"{"do_sample": true, "temperature": 0.1, "top_k": 0, "max_new_tokens": 20, "seed": 2}"#,
             r#"{"max_new_tokens": 20}"#,
         ],
-        notice: "At temperature 0.1 different seeds mostly agree with greedy, and split only where the model is torn between two tokens.",
+        notice: "At temperature 0.1 different seeds mostly agree with greedy, and split only \
+            where the model is torn between two tokens.",
     },
     Preset {
         name: "Beam search vs greedy",
@@ -86,7 +95,9 @@ pub const PRESETS: &[Preset] = &[
             r#"{"num_beams": 4, "no_repeat_ngram_size": 2, "num_return_sequences": 3, "max_new_tokens": 20}"#,
             r#"{"num_beams": 8, "length_penalty": 2.0, "early_stopping": true, "max_new_tokens": 20}"#,
         ],
-        notice: "Beam search keeps several hypotheses and returns the one with the best total log-probability — often blander than greedy; each step's table lists every continuation it weighed.",
+        notice: "Beam search keeps several hypotheses and returns the one with the best total \
+            log-probability — often blander than greedy; each step's table lists every \
+            continuation it weighed.",
     },
     Preset {
         name: "Contrastive search",
@@ -97,7 +108,9 @@ pub const PRESETS: &[Preset] = &[
             r#"{"penalty_alpha": 0.3, "top_k": 6, "max_new_tokens": 40}"#,
             r#"{"do_sample": true, "top_p": 0.9, "top_k": 0, "max_new_tokens": 40, "seed": 0}"#,
         ],
-        notice: "Contrastive search stays deterministic like greedy but penalises candidates whose hidden state resembles what was already said, so it avoids greedy's loop without sampling.",
+        notice: "Contrastive search stays deterministic like greedy but penalises candidates \
+            whose hidden state resembles what was already said, so it avoids greedy's loop \
+            without sampling.",
     },
 ];
 
@@ -117,6 +130,11 @@ mod tests {
                 l.validate().unwrap_or_else(|e| panic!("{}: {e}", p.name));
             }
             assert!(!p.notice.is_empty() && p.notice.ends_with('.'));
+            assert!(
+                !p.notice.contains("  "),
+                "{}: a line break left a double space",
+                p.name
+            );
         }
     }
 }

@@ -2,7 +2,8 @@
 
 use super::draft_field::DraftField;
 use crate::lane_config::{knobs_for, LaneConfig};
-use ntl_decoding::{ConfigError, Mode};
+use crate::state::editor::LaneError;
+use ntl_decoding::{Knob, Mode};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -10,12 +11,13 @@ use yew::prelude::*;
 pub struct Props {
     pub index: usize,
     pub config: LaneConfig,
-    pub error: Option<ConfigError>,
-    pub on_field: Callback<(&'static str, String)>,
+    pub error: Option<LaneError>,
+    pub on_field: Callback<(Knob, String)>,
     pub on_mode: Callback<Mode>,
     pub on_json: Callback<String>,
 }
 
+/// The modes in the menu, with the words it shows.
 const MODES: [(Mode, &str); 4] = [
     (Mode::Greedy, "greedy"),
     (Mode::Sample, "sample"),
@@ -35,14 +37,21 @@ pub fn config_editor(p: &Props) -> Html {
             }
         })
     };
-    let error_field = p.error.as_ref().and_then(|e| e.field.clone());
-    let knob = |field: &'static str| {
-        let on_commit = p.on_field.reform(move |v: String| (field, v));
-        let bad = error_field.as_deref() == Some(field);
+    let bad_knob = p.error.as_ref().and_then(|e| e.knob);
+    let knob = |knob: Knob| {
+        let on_commit = p.on_field.reform(move |v: String| (knob, v));
         html! {
-            <label class={classes!("knob", bad.then_some("bad"))} title={field}>
-                <span>{ field }</span>
-                <DraftField knob={field} value={p.config.text(field)} placeholder={LaneConfig::default_text(field)} {on_commit} />
+            <label
+                class={classes!("knob", (bad_knob == Some(knob)).then_some("bad"))}
+                title={knob.name()}
+            >
+                <span>{ knob.name() }</span>
+                <DraftField
+                    knob={knob.name()}
+                    value={p.config.text(knob)}
+                    placeholder={LaneConfig::default_text(knob)}
+                    {on_commit}
+                />
             </label>
         }
     };
@@ -51,16 +60,26 @@ pub fn config_editor(p: &Props) -> Html {
             <label class="mode">
                 <span>{ "mode" }</span>
                 <select data-knob="mode" onchange={on_mode}>
-                    { for MODES.iter().map(|(m, n)| html! { <option value={*n} selected={*m == mode}>{ *n }</option> }) }
+                    { for MODES.iter().map(|(m, n)| html! {
+                        <option value={*n} selected={*m == mode}>{ *n }</option>
+                    }) }
                 </select>
             </label>
             <div class="knobs">{ for knobs_for(mode).into_iter().map(knob) }</div>
             if let Some(e) = &p.error {
-                <div class="lane-error" data-testid="lane-error" role="alert">{ e.message.clone() }</div>
+                <div class="lane-error" data-testid="lane-error" role="alert">
+                    { e.message.clone() }
+                </div>
             }
             <details class="json">
                 <summary>{ "generation_config.json" }</summary>
-                <DraftField multiline=true rows={6} testid={format!("lane-json-{}", p.index)} value={p.config.to_json()} on_commit={p.on_json.clone()} />
+                <DraftField
+                    multiline=true
+                    rows={6}
+                    testid={format!("lane-json-{}", p.index)}
+                    value={p.config.to_json()}
+                    on_commit={p.on_json.clone()}
+                />
             </details>
         </div>
     }

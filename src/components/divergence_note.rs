@@ -1,7 +1,7 @@
 //! Where the lanes first part ways and why, one line per lane.
 
-use super::plots::LANE_COLORS;
 use crate::format::visible;
+use crate::theme::lane_color;
 use ntl_decoding::divergence::Divergence;
 use yew::prelude::*;
 
@@ -22,8 +22,11 @@ pub fn divergence_note(p: &Props) -> Html {
                     let (lane, step, cb) = (l.lane, d.step, p.on_select.clone());
                     html! {
                         <li data-lane={l.lane.to_string()}>
-                            <button class="link" style={format!("color: {}", LANE_COLORS[l.lane % LANE_COLORS.len()])}
-                                onclick={Callback::from(move |_| cb.emit((lane, step)))}>
+                            <button
+                                class="link"
+                                style={format!("color: {}", lane_color(l.lane))}
+                                onclick={Callback::from(move |_| cb.emit((lane, step)))}
+                            >
                                 { format!("Lane {} chose “{}”", l.lane + 1, visible(&l.token)) }
                             </button>
                             { format!(": {}.", l.reason) }

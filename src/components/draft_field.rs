@@ -43,9 +43,28 @@ pub fn draft_field(p: &Props) -> Html {
         .on_commit
         .reform(|e: Event| e.target_unchecked_into::<HtmlInputElement>().value());
     let value = (*draft).clone().unwrap_or_else(|| p.value.clone());
+    let (knob, testid) = (p.knob.clone(), p.testid.clone());
     if p.multiline {
-        html! { <textarea data-knob={p.knob.clone()} data-testid={p.testid.clone()} rows={p.rows.to_string()} {value} {oninput} {onchange} /> }
+        html! {
+            <textarea
+                data-knob={knob}
+                data-testid={testid}
+                rows={p.rows.to_string()}
+                {value}
+                {oninput}
+                {onchange}
+            />
+        }
     } else {
-        html! { <input data-knob={p.knob.clone()} data-testid={p.testid.clone()} {value} placeholder={p.placeholder.clone()} {oninput} {onchange} /> }
+        html! {
+            <input
+                data-knob={knob}
+                data-testid={testid}
+                {value}
+                placeholder={p.placeholder.clone()}
+                {oninput}
+                {onchange}
+            />
+        }
     }
 }

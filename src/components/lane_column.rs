@@ -2,96 +2,142 @@
 
 use super::config_editor::ConfigEditor;
 use super::lane_text::LaneText;
-use super::plots::LANE_COLORS;
 use crate::lane_config::LaneConfig;
 use crate::lane_result::LaneResult;
+use crate::rc_eq::RcEq;
+use crate::state::editor::LaneError;
+use crate::theme::lane_color;
 use ntl_decoding::warnings::config_warnings;
-use ntl_decoding::{ConfigError, Mode};
+use ntl_decoding::{Knob, Mode};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub index: usize,
     pub config: LaneConfig,
-    pub error: Option<ConfigError>,
-    pub result: Option<LaneResult>,
-    pub running: bool,
+    pub error: Option<LaneError>,
+    pub result: Option<RcEq<LaneResult>>,
     pub selected: Option<usize>,
     pub diverge: Option<usize>,
     /// Embed mode: text and status only, no editors.
     pub compact: bool,
-    pub on_field: Callback<(&'static str, String)>,
+    pub on_field: Callback<(Knob, String)>,
     pub on_mode: Callback<Mode>,
     pub on_json: Callback<String>,
     pub on_select: Callback<usize>,
 }
 
-#[function_component(LaneColumn)]
-pub fn lane_column(p: &Props) -> Html {
-    let warnings = p
-        .config
-        .config()
-        .map(|c| config_warnings(&c))
+/// "greedy · 12 tokens · 30.1 tokens/s · stopped: eos"
+fn status(result: &Option<RcEq<LaneResult>>, config: &LaneConfig) -> String {
+    let Some(r) = result else {
+        return "not run yet".to_string();
+    };
+    let mode = r.mode.unwrap_or_else(|| config.mode());
+    let speed = r
+        .tokens_per_s()
+        .map(|t| format!(" · {t:.1} tokens/s"))
         .unwrap_or_default();
-    let run_notes = p
-        .result
-        .as_ref()
-        .filter(|r| r.stop.is_some())
-        .map(LaneResult::run_warnings)
-        .unwrap_or_default();
-    let status = match &p.result {
-        None => "not run yet".to_string(),
-        Some(r) => {
-            let mode = if r.mode.is_empty() {
-                p.config.mode().as_str().to_string()
-            } else {
-                r.mode.clone()
-            };
-            let speed = r
-                .tokens_per_s()
-                .map(|t| format!(" · {t:.1} tokens/s"))
-                .unwrap_or_default();
-            let state = match r.stop {
-                Some(s) => format!("stopped: {}", s.as_str()),
-                None => "running…".into(),
-            };
-            format!("{mode} · {} tokens{speed} · {state}", r.steps.len())
-        }
+    let state = match r.stop {
+        Some(s) => format!("stopped: {}", s.as_str()),
+        None => "running…".into(),
+    };
+    format!("{mode} · {} tokens{speed} · {state}", r.steps.len())
+}
+
+fn score_line(result: &LaneResult) -> Html {
+    let Some(sc) = result.score() else {
+        return html! {};
+    };
+    let text = if sc.impossible > 0 {
+        format!(
+            "This lane's knobs made {} of the {} tokens impossible (struck out): \
+             the text has probability 0 here.",
+            sc.impossible, sc.tokens
+        )
+    } else {
+        let (lp, n, ppl) = (sc.log_prob, sc.tokens, sc.perplexity());
+        format!("log p = {lp:.2} over {n} tokens · perplexity {ppl:.1}")
     };
     html! {
+        <p class="score" data-testid="lane-score" data-impossible={sc.impossible.to_string()}>
+            { text }
+        </p>
+    }
+}
+
+#[function_component(LaneColumn)]
+pub fn lane_column(p: &Props) -> Html {
+    let warnings = config_warnings(p.config.config());
+    let finished = p.result.as_ref().filter(|r| r.stop.is_some());
+    let run_notes = finished.map(|r| r.run_warnings()).unwrap_or_default();
+    let run_id = p
+        .result
+        .as_ref()
+        .map(|r| r.run_id.to_string())
+        .unwrap_or_default();
+    let stop = p
+        .result
+        .as_ref()
+        .and_then(|r| r.stop)
+        .map(|s| s.as_str())
+        .unwrap_or("");
+    let summary = p
+        .config
+        .to_json()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    html! {
         <section class="lane" data-testid={format!("lane-{}", p.index)}>
-            <h2 style={format!("color: {}", LANE_COLORS[p.index % LANE_COLORS.len()])}>{ format!("Lane {}", p.index + 1) }</h2>
+            <h2 style={format!("color: {}", lane_color(p.index))}>
+                { format!("Lane {}", p.index + 1) }
+            </h2>
             if p.compact {
-                <p class="config-summary" data-testid="config-summary"><code>{ p.config.to_json().split_whitespace().collect::<Vec<_>>().join(" ") }</code></p>
-                if let Some(e) = &p.error { <p class="error" data-testid="lane-error">{ e.to_string() }</p> }
+                <p class="config-summary" data-testid="config-summary"><code>{ summary }</code></p>
+                if let Some(e) = &p.error {
+                    <p class="error" data-testid="lane-error">{ e.message.clone() }</p>
+                }
             } else {
-                <ConfigEditor index={p.index} config={p.config.clone()} error={p.error.clone()}
-                    on_field={p.on_field.clone()} on_mode={p.on_mode.clone()} on_json={p.on_json.clone()} />
+                <ConfigEditor
+                    index={p.index}
+                    config={p.config.clone()}
+                    error={p.error.clone()}
+                    on_field={p.on_field.clone()}
+                    on_mode={p.on_mode.clone()}
+                    on_json={p.on_json.clone()}
+                />
             }
             if !warnings.is_empty() {
                 <ul class="warnings" data-testid="lane-warnings">
-                    { for warnings.iter().map(|w| html! { <li data-field={w.field.clone()}>{ w.message.clone() }</li> }) }
+                    { for warnings.iter().map(|w| html! {
+                        <li data-field={w.field.name()}>{ w.message.clone() }</li>
+                    }) }
                 </ul>
             }
-            <LaneText result={p.result.clone()} selected={p.selected} diverge={p.diverge} on_select={p.on_select.clone()} />
-            if let Some(sc) = p.result.as_ref().filter(|r| r.stop.is_some()).and_then(LaneResult::score) {
-                <p class="score" data-testid="lane-score" data-impossible={sc.impossible.to_string()}>
-                    { if sc.impossible > 0 {
-                        format!("This lane's knobs made {} of the {} tokens impossible (struck out): the text has probability 0 here.", sc.impossible, sc.tokens)
-                    } else {
-                        format!("log p = {:.2} over {} tokens · perplexity {:.1}", sc.log_prob, sc.tokens, sc.perplexity())
-                    } }
-                </p>
+            <LaneText
+                result={p.result.clone()}
+                selected={p.selected}
+                diverge={p.diverge}
+                on_select={p.on_select.clone()}
+            />
+            if let Some(r) = finished {
+                { score_line(r) }
             }
-            <div class="lane-status" data-testid="lane-status" data-run={p.result.as_ref().map(|r| r.run_id.to_string()).unwrap_or_default()} data-stop={p.result.as_ref().and_then(|r| r.stop).map(|s| s.as_str()).unwrap_or("")}>{ status }</div>
+            <div class="lane-status" data-testid="lane-status" data-run={run_id} data-stop={stop}>
+                { status(&p.result, &p.config) }
+            </div>
             if !run_notes.is_empty() {
                 <ul class="warnings" data-testid="run-warnings">
-                    { for run_notes.iter().map(|w| html! { <li data-field={w.field.clone()}>{ w.message.clone() }</li> }) }
+                    { for run_notes.iter().map(|w| html! {
+                        <li data-field={w.field.name()}>{ w.message.clone() }</li>
+                    }) }
                 </ul>
             }
             if let Some(r) = p.result.as_ref().filter(|r| r.sequences.len() > 1) {
                 <ol class="sequences">
-                    { for r.sequences.iter().map(|s| html! { <li>{ format!("{:.3} · {}", s.score.unwrap_or(f32::NAN), s.text) }</li> }) }
+                    { for r.sequences.iter().map(|s| html! {
+                        <li>{ format!("{:.3} · {}", s.score.unwrap_or(f32::NAN), s.text) }</li>
+                    }) }
                 </ol>
             }
         </section>

@@ -3,15 +3,97 @@
 
 use crate::format;
 use crate::lane_result::LaneResult;
+use crate::rc_eq::RcEq;
+use ntl_decoding::Step;
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub result: Option<LaneResult>,
+    pub result: Option<RcEq<LaneResult>>,
     pub selected: Option<usize>,
     /// The step where the lanes first part ways, marked ◆.
     pub diverge: Option<usize>,
     pub on_select: Callback<usize>,
+}
+
+/// Beam search: the best hypothesis can change under earlier tokens, so the
+/// text is shown whole and the steps as numbered chips.
+fn chips(r: &LaneResult, p: &Props) -> Html {
+    html! {
+        <div class="lane-text" data-testid="lane-text">
+            <span class="plain">{ r.text.clone() }</span>
+            <div class="chips">
+                { for r.steps.iter().enumerate().map(|(i, s)| {
+                    let cb = p.on_select.clone();
+                    html! {
+                        <button
+                            key={i}
+                            class={classes!("chip", (p.selected == Some(i)).then_some("selected"))}
+                            data-testid="token"
+                            title={format::visible(&s.token)}
+                            onclick={Callback::from(move |_| cb.emit(i))}
+                        >
+                            { i + 1 }
+                        </button>
+                    }
+                }) }
+            </div>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct TokenProps {
+    index: usize,
+    piece: Rc<str>,
+    step: RcEq<Step>,
+    selected: bool,
+    diverge: bool,
+    on_select: Callback<usize>,
+}
+
+/// One token of the text: tinted by its probability, struck out when a
+/// scored text's token was impossible under this lane's knobs. A component,
+/// so a streamed step renders its own span and leaves the others be.
+#[function_component(Token)]
+fn token(p: &TokenProps) -> Html {
+    let (i, s) = (p.index, &p.step);
+    let cb = p.on_select.clone();
+    let impossible = s.forced && s.chosen_prob == 0.0;
+    let title = if impossible {
+        let model_p = format::prob(s.chosen_raw_prob);
+        format!(
+            "step {} · impossible under this lane's knobs (model p = {model_p})",
+            i + 1
+        )
+    } else {
+        let note = if p.diverge {
+            " · the lanes part ways here"
+        } else {
+            ""
+        };
+        format!("step {} · p = {}{note}", i + 1, format::prob(s.chosen_prob))
+    };
+    let class = classes!(
+        "tok",
+        p.selected.then_some("selected"),
+        impossible.then_some("impossible"),
+        p.diverge.then_some("diverge")
+    );
+    html! {
+        <span
+            {class}
+            data-testid="token"
+            data-step={i.to_string()}
+            data-impossible={impossible.then_some("true")}
+            style={format::tint(s.chosen_prob)}
+            {title}
+            onclick={Callback::from(move |_| cb.emit(i))}
+        >
+            { if p.piece.is_empty() { "·".to_string() } else { p.piece.to_string() } }
+        </span>
+    }
 }
 
 #[function_component(LaneText)]
@@ -20,41 +102,22 @@ pub fn lane_text(p: &Props) -> Html {
         return html! { <div class="lane-text empty" data-testid="lane-text"></div> };
     };
     if r.rewritten {
-        // Beam search: the best hypothesis can change under earlier tokens; show its
-        // text, and the steps as numbered chips.
-        return html! {
-            <div class="lane-text" data-testid="lane-text">
-                <span class="plain">{ r.text.clone() }</span>
-                <div class="chips">
-                    { for r.steps.iter().enumerate().map(|(i, s)| {
-                        let cb = p.on_select.clone();
-                        html! { <button class={classes!("chip", (p.selected == Some(i)).then_some("selected"))} data-testid="token" title={format::visible(&s.token)}
-                            onclick={Callback::from(move |_| cb.emit(i))}>{ i + 1 }</button> }
-                    }) }
-                </div>
-            </div>
-        };
+        return chips(r, p);
     }
     html! {
         <div class="lane-text" data-testid="lane-text">
-            { for r.pieces.iter().zip(&r.steps).enumerate().map(|(i, (piece, s))| {
-                let cb = p.on_select.clone();
-                // Scoring a text: a token this lane's knobs made impossible is struck out.
-                let impossible = s.forced && s.chosen_prob == 0.0;
-                let diverge = p.diverge == Some(i);
-                let title = if impossible {
-                    format!("step {} · impossible under this lane's knobs (model p = {})", i + 1, format::prob(s.chosen_raw_prob))
-                } else {
-                    format!("step {} · p = {}{}", i + 1, format::prob(s.chosen_prob), if diverge { " · the lanes part ways here" } else { "" })
-                };
-                html! {
-                    <span class={classes!("tok", (p.selected == Some(i)).then_some("selected"), impossible.then_some("impossible"), diverge.then_some("diverge"))}
-                        data-testid="token" data-step={i.to_string()} data-impossible={impossible.then_some("true")} style={format::tint(s.chosen_prob)}
-                        title={title}
-                        onclick={Callback::from(move |_| cb.emit(i))}>
-                        { if piece.is_empty() { "·".to_string() } else { piece.clone() } }
-                    </span>
-                }
+            // Keyed: yew matches unkeyed children from the end, so an appended
+            // token would shift every span's contents to its neighbour.
+            { for r.pieces.iter().zip(&r.steps).enumerate().map(|(i, (piece, s))| html! {
+                <Token
+                    key={i}
+                    index={i}
+                    piece={Rc::clone(piece)}
+                    step={RcEq::from(Rc::clone(s))}
+                    selected={p.selected == Some(i)}
+                    diverge={p.diverge == Some(i)}
+                    on_select={p.on_select.clone()}
+                />
             }) }
         </div>
     }

@@ -3,9 +3,11 @@
 pub mod config_editor;
 pub mod divergence_note;
 pub mod draft_field;
+pub mod header;
 pub mod lane_column;
 pub mod lane_text;
 pub mod lesson_panel;
 pub mod model_panel;
 pub mod plots;
+pub mod prompt_row;
 pub mod step_table;

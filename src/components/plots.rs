@@ -1,16 +1,28 @@
 //! Per-step plots, all four lanes on each chart: entropy after the knobs, the
 //! chosen token's probability, the raw nucleus size for p = 0.9, and how many
 //! tokens the knobs kept. A point opens that step's table.
+//!
+//! While a run streams, the axes reach to the run's planned length and to a
+//! round value above the largest one, so the points already drawn stay where
+//! they are (a step adds points; it does not move hundreds of them) and each
+//! lane's series is drawn again only when that lane changed. Once the run is
+//! done, the axes fit the data exactly.
 
 use crate::lane_result::LaneResult;
+use crate::rc_eq::RcEq;
+use crate::state::run::Results;
+use crate::theme::lane_color;
 use ntl_decoding::Step;
+use std::rc::Rc;
 use yew::prelude::*;
-
-pub const LANE_COLORS: [&str; 4] = ["#c2410c", "#2563eb", "#15803d", "#7c3aed"];
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub results: Vec<Option<LaneResult>>,
+    pub results: Results,
+    /// A run is streaming into the results.
+    pub running: bool,
+    /// The longest lane's step budget in the streaming run (0: not known).
+    pub planned: usize,
     pub on_select: Callback<(usize, usize)>,
 }
 
@@ -62,59 +74,213 @@ const PAD_R: f64 = 8.0;
 const PAD_T: f64 = 8.0;
 const PAD_B: f64 = 20.0;
 
-fn chart(m: &Metric, results: &[Option<LaneResult>], on_select: &Callback<(usize, usize)>) -> Html {
-    let tr = |v: f64| if m.log { v.max(1.0).log10() } else { v };
-    let mut max_steps = 1usize;
-    let mut max_value = if m.log { 1.0 } else { 0.0f64 };
-    for r in results.iter().flatten() {
-        max_steps = max_steps.max(r.steps.len());
-        for s in &r.steps {
-            max_value = max_value.max((m.value)(s));
+/// Where a chart puts steps and values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Axes {
+    log: bool,
+    /// Steps the x-axis spans.
+    steps: usize,
+    /// The top of the value axis, on the chart's scale (log10 for counts).
+    hi: f64,
+}
+
+impl Axes {
+    fn scale(&self, v: f64) -> f64 {
+        if self.log {
+            v.max(1.0).log10()
+        } else {
+            v
         }
     }
-    let hi = tr(max_value);
-    let hi = if hi <= 0.0 { 1.0 } else { hi * 1.05 };
-    let hi = m.cap.map_or(hi, |c| hi.min(tr(c)));
-    let x = |i: usize| {
-        PAD_L
-            + (W - PAD_L - PAD_R)
-                * if max_steps > 1 {
-                    i as f64 / (max_steps - 1) as f64
-                } else {
-                    0.5
-                }
+
+    fn x(&self, i: usize) -> f64 {
+        let t = if self.steps > 1 {
+            i as f64 / (self.steps - 1) as f64
+        } else {
+            0.5
+        };
+        PAD_L + (W - PAD_L - PAD_R) * t
+    }
+
+    fn y(&self, v: f64) -> f64 {
+        PAD_T + (H - PAD_T - PAD_B) * (1.0 - self.scale(v) / self.hi)
+    }
+}
+
+/// Steps the x-axis spans: the longest lane once the run is done; while it
+/// streams, the planned length, or (past it) the next multiple of 16.
+fn x_extent(longest: usize, planned: usize, running: bool) -> usize {
+    if !running {
+        return longest.max(1);
+    }
+    if longest <= planned {
+        return planned.max(1);
+    }
+    longest.div_ceil(16) * 16
+}
+
+/// The value axis' top (on the chart's scale) for a largest value `top`:
+/// 5 % above it once the run is done; while it streams, the next round
+/// value above that (1, 2, 2.5 or 5 × 10ⁿ), which changes seldom.
+fn y_top(top: f64, cap: Option<f64>, running: bool) -> f64 {
+    let padded = if top <= 0.0 { 1.0 } else { top * 1.05 };
+    let hi = if running { round_up(padded) } else { padded };
+    cap.map_or(hi, |c| hi.min(c))
+}
+
+fn round_up(v: f64) -> f64 {
+    let unit = 10f64.powf(v.log10().floor());
+    [1.0, 2.0, 2.5, 5.0, 10.0]
+        .iter()
+        .map(|m| m * unit)
+        .find(|&r| r >= v)
+        .unwrap_or(10.0 * unit)
+}
+
+#[derive(Properties, PartialEq)]
+struct SeriesProps {
+    lane: usize,
+    /// Index into `METRICS`.
+    metric: usize,
+    result: RcEq<LaneResult>,
+    axes: Axes,
+    on_select: Callback<(usize, usize)>,
+}
+
+/// One lane's line and points on one chart.
+#[function_component(Series)]
+fn series(p: &SeriesProps) -> Html {
+    let (m, a) = (&METRICS[p.metric], p.axes);
+    let at = |i: usize, s: &Step| (a.x(i), a.y((m.value)(s)));
+    let steps = &p.result.steps;
+    let line: String = steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let (x, y) = at(i, s);
+            format!("{x:.1},{y:.1} ")
+        })
+        .collect();
+    html! {
+        <g class="series" data-lane={p.lane.to_string()}>
+            <polyline points={line} fill="none" stroke={lane_color(p.lane)} stroke-width="1.6" />
+            // The points are keyed, and in an element of their own: yew
+            // matches unkeyed children from the end, so an appended point
+            // would move every point into its neighbour's place. Points are
+            // components, so an unchanged one is not even formatted again.
+            <g class="points">
+                { for steps.iter().enumerate().map(|(i, s)| html! {
+                    <Point
+                        key={i}
+                        lane={p.lane}
+                        index={i}
+                        metric={p.metric}
+                        step={RcEq::from(Rc::clone(s))}
+                        at={at(i, s)}
+                        on_select={p.on_select.clone()}
+                    />
+                }) }
+            </g>
+        </g>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct PointProps {
+    lane: usize,
+    index: usize,
+    metric: usize,
+    step: RcEq<Step>,
+    /// Where the point is drawn.
+    at: (f64, f64),
+    on_select: Callback<(usize, usize)>,
+}
+
+/// A step's point: hovering or clicking it opens the step's table.
+#[function_component(Point)]
+fn point(p: &PointProps) -> Html {
+    let m = &METRICS[p.metric];
+    let (lane, i) = (p.lane, p.index);
+    let (click, hover) = (p.on_select.clone(), p.on_select.clone());
+    let value = (m.fmt)((m.value)(&p.step));
+    let title = format!(
+        "lane {} · step {} · {} · {value}",
+        lane + 1,
+        i + 1,
+        p.step.token
+    );
+    html! {
+        <circle
+            cx={format!("{:.1}", p.at.0)}
+            cy={format!("{:.1}", p.at.1)}
+            r="2.6"
+            fill={lane_color(lane)}
+            onclick={Callback::from(move |_| click.emit((lane, i)))}
+            onmouseenter={Callback::from(move |_| hover.emit((lane, i)))}
+        >
+            <title>{ title }</title>
+        </circle>
+    }
+}
+
+fn chart(metric: usize, p: &Props) -> Html {
+    let m = &METRICS[metric];
+    let lanes = || {
+        p.results
+            .iter()
+            .enumerate()
+            .filter_map(|(lane, r)| Some((lane, r.as_ref()?)))
     };
-    let y = |v: f64| PAD_T + (H - PAD_T - PAD_B) * (1.0 - tr(v) / hi);
-    // The axis top is padded; its label names the largest value plotted.
-    let top_label = (m.fmt)(max_value);
+    let longest = lanes().map(|(_, r)| r.steps.len()).fold(1, usize::max);
+    let floor = if m.log { 1.0 } else { 0.0 };
+    let max_value = lanes()
+        .flat_map(|(_, r)| r.steps.iter().map(|s| (m.value)(s)))
+        .fold(floor, f64::max);
+    let mut a = Axes {
+        log: m.log,
+        steps: x_extent(longest, p.planned, p.running),
+        hi: 1.0,
+    };
+    a.hi = y_top(a.scale(max_value), m.cap.map(|c| a.scale(c)), p.running);
+    let (left, right) = (PAD_L.to_string(), (W - PAD_R).to_string());
+    let (top, bottom) = (PAD_T.to_string(), (H - PAD_B).to_string());
+    let label_x = (PAD_L - 4.0).to_string();
     html! {
         <figure class="plot" data-testid="plot">
             <figcaption>{ m.title }</figcaption>
             <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={m.title}>
-                <line x1={PAD_L.to_string()} y1={(H - PAD_B).to_string()} x2={(W - PAD_R).to_string()} y2={(H - PAD_B).to_string()} class="axis" />
-                <line x1={PAD_L.to_string()} y1={PAD_T.to_string()} x2={PAD_L.to_string()} y2={(H - PAD_B).to_string()} class="axis" />
-                <text x={(PAD_L - 4.0).to_string()} y={format!("{:.1}", y(max_value) + 3.0)} class="tick" text-anchor="end">{ top_label }</text>
-                <text x={(PAD_L - 4.0).to_string()} y={(H - PAD_B).to_string()} class="tick" text-anchor="end">{ if m.log { "1" } else { "0" } }</text>
-                <text x={(W - PAD_R).to_string()} y={(H - 4.0).to_string()} class="tick" text-anchor="end">{ format!("step {max_steps}") }</text>
-                { for results.iter().enumerate().filter_map(|(lane, r)| r.as_ref().map(|r| (lane, r))).map(|(lane, r)| {
-                    let color = LANE_COLORS[lane % LANE_COLORS.len()];
-                    let points: String = r.steps.iter().enumerate().map(|(i, s)| format!("{:.1},{:.1} ", x(i), y((m.value)(s)))).collect();
-                    html! {
-                        <g class="series" data-lane={lane.to_string()}>
-                            <polyline points={points} fill="none" stroke={color} stroke-width="1.6" />
-                            { for r.steps.iter().enumerate().map(|(i, s)| {
-                                let (cb, hover) = (on_select.clone(), on_select.clone());
-                                let v = (m.value)(s);
-                                html! {
-                                    <circle cx={format!("{:.1}", x(i))} cy={format!("{:.1}", y(v))} r="2.6" fill={color}
-                                        onclick={Callback::from(move |_| cb.emit((lane, i)))}
-                                        onmouseenter={Callback::from(move |_| hover.emit((lane, i)))}>
-                                        <title>{ format!("lane {} · step {} · {} · {}", lane + 1, i + 1, s.token, (m.fmt)(v)) }</title>
-                                    </circle>
-                                }
-                            }) }
-                        </g>
-                    }
+                <line
+                    x1={left.clone()}
+                    y1={bottom.clone()}
+                    x2={right.clone()}
+                    y2={bottom.clone()}
+                    class="axis"
+                />
+                <line x1={left.clone()} y1={top} x2={left} y2={bottom.clone()} class="axis" />
+                // The label names the largest value plotted, at its height.
+                <text
+                    x={label_x.clone()}
+                    y={format!("{:.1}", a.y(max_value) + 3.0)}
+                    class="tick"
+                    text-anchor="end"
+                >
+                    { (m.fmt)(max_value) }
+                </text>
+                <text x={label_x} y={bottom} class="tick" text-anchor="end">
+                    { if m.log { "1" } else { "0" } }
+                </text>
+                <text x={right} y={(H - 4.0).to_string()} class="tick" text-anchor="end">
+                    { format!("step {longest}") }
+                </text>
+                { for lanes().map(|(lane, r)| html! {
+                    <Series
+                        key={lane}
+                        {lane}
+                        {metric}
+                        result={r.clone()}
+                        axes={a}
+                        on_select={p.on_select.clone()}
+                    />
                 }) }
             </svg>
         </figure>
@@ -132,10 +298,36 @@ pub fn plots(p: &Props) -> Html {
     html! {
         <section class="plots" aria-label="per-step plots">
             <div class="legend">
-                { for (0..4).map(|i| html! { <span style={format!("color: {}", LANE_COLORS[i])}>{ format!("● Lane {}", i + 1) }</span> }) }
+                { for (0..p.results.len()).map(|i| html! {
+                    <span style={format!("color: {}", lane_color(i))}>
+                        { format!("● Lane {}", i + 1) }
+                    </span>
+                }) }
                 <span class="hint">{ "Hover or click a point to open that step's table." }</span>
             </div>
-            <div class="charts">{ for METRICS.iter().map(|m| chart(m, &p.results, &p.on_select)) }</div>
+            <div class="charts">{ for (0..METRICS.len()).map(|m| chart(m, p)) }</div>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn while_streaming_the_axes_hold_still_and_once_done_they_fit_the_data() {
+        // The planned length holds until a lane outgrows it, then 16 at a time.
+        assert_eq!(x_extent(5, 40, true), 40);
+        assert_eq!(x_extent(41, 40, true), 48);
+        assert_eq!(x_extent(48, 40, true), 48);
+        assert_eq!(x_extent(5, 0, true), 16);
+        assert_eq!(x_extent(5, 40, false), 5);
+        // Round tops while streaming, the exact 5 % above the data after.
+        assert_eq!(y_top(2.2, None, true), 2.5);
+        assert_eq!(y_top(3.1, None, true), 5.0);
+        assert!((y_top(3.1, None, false) - 3.255).abs() < 1e-12);
+        assert_eq!(y_top(0.99, Some(1.0), true), 1.0);
+        assert_eq!(y_top(0.0, None, false), 1.0);
+        assert_eq!(round_up(0.042), 0.05);
     }
 }

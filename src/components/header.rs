@@ -1,0 +1,51 @@
+//! The page's head: its question, the model in use (the panel given as its
+//! child), and what is on screen when it is a recorded run.
+
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    /// Embed mode: a title with a way out to the full page.
+    pub embed: bool,
+    /// The full page with this page's lanes (embed mode's way out).
+    pub full_page_url: String,
+    /// The recorded run on screen, by file name.
+    pub replay: Option<String>,
+    /// The model panel.
+    pub children: Html,
+}
+
+const TITLE: &str = "How does the model pick the next token?";
+
+#[function_component(Header)]
+pub fn header(p: &Props) -> Html {
+    html! {
+        <header>
+            if p.embed {
+                <h1 class="embed-title">
+                    { TITLE }
+                    <a
+                        class="full-page"
+                        data-testid="open-full-page"
+                        href={p.full_page_url.clone()}
+                        target="_blank"
+                        rel="noopener"
+                    >
+                        { "Open the full page ↗" }
+                    </a>
+                </h1>
+            } else {
+                <h1>{ TITLE }</h1>
+            }
+            { p.children.clone() }
+            if let Some(name) = &p.replay {
+                <p class="notice" data-testid="replay-notice">
+                    { format!(
+                        "Replaying the recorded run in `{name}`: tables and plots as recorded, \
+                         no model needed. Run to generate afresh."
+                    ) }
+                </p>
+            }
+        </header>
+    }
+}

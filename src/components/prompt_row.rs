@@ -1,0 +1,173 @@
+//! The prompt and what to do with it: the lesson presets, Run / Stop /
+//! Re-roll, shared randomness, a text to score.
+
+use crate::presets::PRESETS;
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+/// What the row asks the page to do.
+pub enum PromptAction {
+    Prompt(String),
+    Preset(usize),
+    Run,
+    Stop,
+    Reroll,
+    SharedRandomness(bool),
+    ScoreText(String),
+    Score,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub prompt: AttrValue,
+    pub preset: usize,
+    pub shared_randomness: bool,
+    pub shared_seed: u64,
+    pub score_text: AttrValue,
+    pub embed: bool,
+    pub model_ready: bool,
+    pub running: bool,
+    /// Tokens cut from the left of an over-long prompt in the run on screen.
+    pub prompt_cropped: usize,
+    pub on: Callback<PromptAction>,
+}
+
+const SHARED_HINT: &str = "every sampling lane uses the same random numbers at each step, so \
+lanes differ only by their knobs";
+const SHARED_LABEL: &str = " Shared randomness: sampling lanes draw the same random numbers, \
+so they differ only by their knobs";
+const SCORE_BUTTON_HINT: &str =
+    "each lane shows the probability its configuration gave every token of this text";
+const SCORE_HINT: &str = "teacher forcing: every lane follows this text and shows what its knobs \
+made of each token";
+
+fn actions(p: &Props) -> Html {
+    let on = &p.on;
+    html! {
+        <div class="actions">
+            <button
+                data-testid="run"
+                class="primary"
+                disabled={!p.model_ready}
+                onclick={on.reform(|_: MouseEvent| PromptAction::Run)}
+            >
+                { if p.running { "Run again" } else { "Run" } }
+            </button>
+            <button
+                data-testid="stop"
+                disabled={!p.running}
+                onclick={on.reform(|_: MouseEvent| PromptAction::Stop)}
+            >
+                { "Stop" }
+            </button>
+            <button
+                data-testid="reroll"
+                disabled={!p.model_ready}
+                title="new seeds for every sampling lane, then run"
+                onclick={on.reform(|_: MouseEvent| PromptAction::Reroll)}
+            >
+                { "Re-roll" }
+            </button>
+        </div>
+    }
+}
+
+/// The editors only the full page has: shared randomness and scoring.
+fn extras(p: &Props) -> Html {
+    let on_shared = p.on.reform(|ev: Event| {
+        PromptAction::SharedRandomness(ev.target_unchecked_into::<HtmlInputElement>().checked())
+    });
+    let on_score_text = p.on.reform(|ev: InputEvent| {
+        PromptAction::ScoreText(ev.target_unchecked_into::<HtmlInputElement>().value())
+    });
+    html! {
+        <>
+            <label class="shared" title={SHARED_HINT}>
+                <input
+                    type="checkbox"
+                    data-testid="shared-randomness"
+                    checked={p.shared_randomness}
+                    onchange={on_shared}
+                />
+                { SHARED_LABEL }
+                if p.shared_randomness { { format!(" (shared seed {})", p.shared_seed) } }
+            </label>
+            <div class="score-row">
+                <label for="score-text" title={SCORE_HINT}>{ "Score a text: " }</label>
+                <input
+                    id="score-text"
+                    data-testid="score-text"
+                    placeholder=" a continuation of the prompt, e.g.  to practice every day"
+                    value={p.score_text.clone()}
+                    oninput={on_score_text}
+                />
+                <button
+                    data-testid="score"
+                    disabled={!p.model_ready || p.running}
+                    onclick={p.on.reform(|_: MouseEvent| PromptAction::Score)}
+                    title={SCORE_BUTTON_HINT}
+                >
+                    { "Score in every lane" }
+                </button>
+            </div>
+        </>
+    }
+}
+
+#[function_component(PromptRow)]
+pub fn prompt_row(p: &Props) -> Html {
+    let on_prompt = p.on.reform(|ev: InputEvent| {
+        PromptAction::Prompt(ev.target_unchecked_into::<HtmlTextAreaElement>().value())
+    });
+    let on_preset = p.on.reform(|ev: Event| {
+        let value = ev.target_unchecked_into::<HtmlSelectElement>().value();
+        PromptAction::Preset(value.parse().unwrap_or(0))
+    });
+    let preset = &PRESETS[p.preset];
+    html! {
+        <section class="prompt-row">
+            if p.embed {
+                <p class="embed-prompt" data-testid="embed-prompt">
+                    <span class="label">{ "Prompt: " }</span>{ p.prompt.clone() }
+                </p>
+            } else {
+                <div class="preset-row">
+                    <label for="preset">{ "Lesson" }</label>
+                    <select id="preset" data-testid="preset" onchange={on_preset}>
+                        { for PRESETS.iter().enumerate().map(|(i, preset)| html! {
+                            <option value={i.to_string()} selected={i == p.preset}>
+                                { preset.name }
+                            </option>
+                        }) }
+                    </select>
+                </div>
+                <label for="prompt">{ "Prompt" }</label>
+                <textarea
+                    id="prompt"
+                    data-testid="prompt"
+                    rows="2"
+                    value={p.prompt.clone()}
+                    oninput={on_prompt}
+                />
+            }
+            { actions(p) }
+            if !p.embed {
+                { extras(p) }
+            }
+            if p.prompt_cropped > 0 {
+                <p class="notice">
+                    { format!(
+                        "The prompt was longer than the model's context: \
+                         its first {} tokens were left out.",
+                        p.prompt_cropped
+                    ) }
+                </p>
+            }
+            if !p.embed {
+                <p class="hint" data-testid="preset-notice">
+                    <strong>{ preset.name }</strong>{ ": " }{ preset.notice }
+                </p>
+            }
+        </section>
+    }
+}

@@ -1,0 +1,266 @@
+//! What the user is setting up: the prompt, the four lanes' knobs and their
+//! errors, the shared seed, a text to score, a branch's exact ids.
+
+use super::LANES;
+use crate::lane_config::LaneConfig;
+use crate::presets;
+use ntl_decoding::{ConfigError, Knob, LaneRequest, Mode};
+use ntl_protocol::share::Shared;
+
+/// What a lane shows next to its knobs when something is wrong.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LaneError {
+    /// The knob at fault, when one is (its box is marked).
+    pub knob: Option<Knob>,
+    pub message: String,
+}
+
+impl From<ConfigError> for LaneError {
+    fn from(e: ConfigError) -> Self {
+        LaneError {
+            knob: e.knob(),
+            message: e.to_string(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Editor {
+    pub prompt: String,
+    pub preset: usize,
+    pub lanes: [LaneConfig; LANES],
+    pub errors: [Option<LaneError>; LANES],
+    /// All sampling lanes use the same uniforms each step (differences come from the knobs).
+    pub shared_randomness: bool,
+    pub shared_seed: u64,
+    pub score_text: String,
+    /// A branch's exact token ids; editing the prompt drops them.
+    pub branch_ids: Option<Vec<u32>>,
+}
+
+impl Default for Editor {
+    fn default() -> Self {
+        let preset = &presets::PRESETS[0];
+        Editor {
+            prompt: preset.prompt.into(),
+            preset: 0,
+            lanes: presets::lanes(preset),
+            errors: Default::default(),
+            shared_randomness: false,
+            shared_seed: 0,
+            score_text: String::new(),
+            branch_ids: None,
+        }
+    }
+}
+
+impl Editor {
+    pub fn set_prompt(&mut self, prompt: String) {
+        self.prompt = prompt;
+        self.branch_ids = None;
+    }
+
+    pub fn apply_preset(&mut self, i: usize) {
+        if let Some(p) = presets::PRESETS.get(i) {
+            self.branch_ids = None;
+            self.preset = i;
+            self.prompt = p.prompt.into();
+            self.lanes = presets::lanes(p);
+            self.errors = Default::default();
+        }
+    }
+
+    /// A knob typed into: refused values are reported next to the knob and
+    /// change nothing; accepted ones are then validated as a whole.
+    pub fn set_knob(&mut self, lane: usize, knob: Knob, text: &str) {
+        let l = &mut self.lanes[lane];
+        self.errors[lane] = l
+            .set(knob, text)
+            .and_then(|_| l.validate().map(drop))
+            .err()
+            .map(Into::into);
+    }
+
+    pub fn set_mode(&mut self, lane: usize, mode: Mode) {
+        self.lanes[lane].set_mode(mode);
+        self.check(lane);
+    }
+
+    /// A lane's `generation_config.json` pasted or edited as text.
+    pub fn set_json(&mut self, lane: usize, text: &str) {
+        match LaneConfig::from_json(text) {
+            Ok(c) => {
+                self.lanes[lane] = c;
+                self.check(lane);
+            }
+            Err(e) => self.errors[lane] = Some(e.into()),
+        }
+    }
+
+    /// Validates one lane and shows the result next to it.
+    fn check(&mut self, lane: usize) {
+        self.errors[lane] = self.lanes[lane].validate().err().map(Into::into);
+    }
+
+    /// New randomness, visibly: every sampling lane's seed moves on, and so
+    /// does the shared one.
+    pub fn reroll(&mut self) {
+        self.shared_seed += 1;
+        for lane in 0..LANES {
+            if self.lanes[lane].mode() == Mode::Sample {
+                let next = self.lanes[lane].config().seed.unwrap_or(0) + 1;
+                self.set_knob(lane, Knob::Seed, &next.to_string());
+            }
+        }
+    }
+
+    /// The lanes as the worker takes them; `None` (and each fault shown next
+    /// to its lane) when any lane is invalid.
+    pub fn lane_requests(&mut self) -> Option<Vec<LaneRequest>> {
+        for lane in 0..LANES {
+            self.check(lane);
+        }
+        if self.errors.iter().any(Option::is_some) {
+            return None;
+        }
+        let lanes = self.lanes.iter().map(|l| LaneRequest {
+            config: l.config().clone(),
+            forced_ids: None,
+        });
+        Some(lanes.collect())
+    }
+
+    /// A lane the worker refused (a knob valid here but not for this model).
+    pub fn lane_failed(&mut self, lane: usize, knob: Option<Knob>, message: String) {
+        if lane < LANES {
+            self.errors[lane] = Some(LaneError { knob, message });
+        }
+    }
+
+    /// The shared seed when shared randomness is on.
+    pub fn shared_seed(&self) -> Option<u64> {
+        self.shared_randomness.then_some(self.shared_seed)
+    }
+
+    /// The page as a share link holds it.
+    pub fn shared(&self, model: Option<String>, scoring: bool) -> Shared {
+        Shared {
+            prompt: self.prompt.clone(),
+            lanes: self.lanes.iter().map(|l| l.fields().clone()).collect(),
+            shared_seed: self.shared_seed(),
+            model,
+            score: (scoring && !self.score_text.is_empty()).then(|| self.score_text.clone()),
+        }
+    }
+
+    /// Restores a share link's page; lanes it does not hold keep the first
+    /// preset's. Returns whether the link scores a text.
+    pub fn apply_shared(&mut self, s: Shared) -> bool {
+        self.prompt = s.prompt;
+        let defaults = presets::lanes(&presets::PRESETS[0]);
+        for (lane, default) in defaults.into_iter().enumerate() {
+            self.lanes[lane] = match s.lanes.get(lane) {
+                Some(fields) => LaneConfig::from_fields(fields.clone()).unwrap_or_default(),
+                None => default,
+            };
+            self.check(lane);
+        }
+        self.shared_randomness = s.shared_seed.is_some();
+        self.shared_seed = s.shared_seed.unwrap_or(0);
+        self.score_text = s.score.unwrap_or_default();
+        !self.score_text.is_empty()
+    }
+
+    /// The page continues from a branch: its text in the prompt box, its
+    /// exact ids sent with the run.
+    pub fn branch_to(&mut self, prompt: String, ids: Vec<u32>) {
+        self.prompt = prompt;
+        self.branch_ids = Some(ids);
+    }
+
+    /// A recorded run's prompt and lane configs, for replay.
+    pub fn show_recorded(&mut self, prompt: &str, lanes: Vec<LaneConfig>) {
+        self.prompt = prompt.to_string();
+        self.branch_ids = None;
+        for (lane, config) in lanes.into_iter().take(LANES).enumerate() {
+            self.lanes[lane] = config;
+            self.errors[lane] = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_refused_knob_is_reported_next_to_it_and_blocks_the_run() {
+        let mut e = Editor::default();
+        e.set_knob(1, Knob::Temperature, "0");
+        let err = e.errors[1].clone().expect("temperature 0 while sampling");
+        assert_eq!(err.knob, Some(Knob::Temperature));
+        assert!(err.message.contains("strictly positive"), "{}", err.message);
+        assert_eq!(e.lane_requests(), None);
+        e.set_knob(1, Knob::Temperature, "0.5");
+        assert_eq!(e.errors[1], None);
+        let lanes = e.lane_requests().expect("all valid");
+        assert_eq!(lanes[1].config.temperature, 0.5);
+    }
+
+    #[test]
+    fn reroll_moves_every_sampling_seed_and_the_shared_one_on() {
+        let mut e = Editor::default();
+        let seeds = |e: &Editor| e.lanes.iter().map(|l| l.config().seed).collect::<Vec<_>>();
+        assert_eq!(seeds(&e), [None, Some(0), Some(0), None]);
+        e.reroll();
+        assert_eq!(seeds(&e), [None, Some(1), Some(1), None]);
+        assert_eq!(e.shared_seed, 1);
+    }
+
+    #[test]
+    fn editing_the_prompt_drops_a_branchs_ids() {
+        let mut e = Editor::default();
+        e.branch_to("text".into(), vec![1, 2]);
+        e.set_prompt("other".into());
+        assert_eq!(e.branch_ids, None);
+    }
+
+    #[test]
+    fn a_share_link_round_trips_and_missing_lanes_keep_the_first_presets() {
+        let mut e = Editor::default();
+        e.set_knob(0, Knob::MaxNewTokens, "7");
+        e.shared_randomness = true;
+        e.score_text = " to read".into();
+        let link = e.shared(Some("bundled".into()), true);
+        let mut other = Editor::default();
+        other.apply_preset(3);
+        assert!(other.apply_shared(link));
+        assert_eq!(other.lanes, e.lanes);
+        assert_eq!(
+            (other.shared_seed(), other.score_text.as_str()),
+            (Some(0), " to read")
+        );
+
+        let one_lane = Shared {
+            lanes: vec![json!({"do_sample": true}).as_object().unwrap().clone()],
+            ..Default::default()
+        };
+        assert!(!other.apply_shared(one_lane));
+        assert_eq!(other.lanes[0].mode(), Mode::Sample);
+        assert_eq!(other.lanes[3], Editor::default().lanes[3]);
+    }
+
+    #[test]
+    fn a_pasted_config_that_is_not_json_is_reported_and_the_lane_kept() {
+        let mut e = Editor::default();
+        let before = e.lanes[2].clone();
+        e.set_json(2, "{not json");
+        assert!(e.errors[2]
+            .as_ref()
+            .unwrap()
+            .message
+            .contains("not valid JSON"));
+        assert_eq!(e.lanes[2], before);
+    }
+}

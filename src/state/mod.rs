@@ -1,0 +1,573 @@
+//! The page's state in plain Rust, with its transitions: the model in use
+//! (`model`), what the user sets up (`editor`), the run on screen (`run`),
+//! and here what ties them together — the worker's messages, starting and
+//! stopping runs, branches, links. Transitions say what the page must do
+//! outside itself (talk to the worker) as [`Command`]s, and whether the
+//! screen changed; the `App` component performs the one and renders the other.
+
+pub mod editor;
+pub mod model;
+pub mod run;
+
+use crate::page_url::Requested;
+use editor::Editor;
+use model::{ModelState, ModelStatus};
+use ntl_decoding::Document;
+use ntl_protocol::share::Shared;
+use ntl_protocol::{FromWorker, RunRequest, ToWorker};
+use run::{RunKind, RunState};
+
+pub const LANES: usize = 4;
+
+/// What a transition asks of the world outside the state.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// A message for the worker (which is running whenever this is asked).
+    Send(ToWorker),
+    /// Start a new worker: the threaded build, or the single-threaded one.
+    SpawnWorker { threaded: bool },
+}
+
+/// What a transition did: whether the screen changed, and what to do.
+#[must_use]
+#[derive(Debug, Default, PartialEq)]
+pub struct Outcome {
+    pub redraw: bool,
+    pub commands: Vec<Command>,
+}
+
+impl Outcome {
+    pub fn redraw() -> Self {
+        Outcome {
+            redraw: true,
+            commands: vec![],
+        }
+    }
+
+    fn unchanged() -> Self {
+        Outcome::default()
+    }
+
+    fn changed(redraw: bool) -> Self {
+        Outcome {
+            redraw,
+            commands: vec![],
+        }
+    }
+
+    fn and(mut self, command: Command) -> Self {
+        self.commands.push(command);
+        self
+    }
+
+    fn and_send(self, message: Option<ToWorker>) -> Self {
+        match message {
+            Some(m) => self.and(Command::Send(m)),
+            None => self,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WorkerState {
+    /// A worker exists (it has not crashed or failed to start).
+    pub alive: bool,
+    /// It said it is listening.
+    pub ready: bool,
+    /// It is the threaded build (the page is cross-origin isolated, and that
+    /// build has not failed to start).
+    pub threaded: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page {
+    pub model: ModelState,
+    pub editor: Editor,
+    pub run: RunState,
+    pub worker: WorkerState,
+    /// `?embed=1`: the lanes without the editors, for a course page's iframe.
+    pub embed: bool,
+    pub notice: Option<String>,
+    pub error: Option<String>,
+    /// Run as soon as the model is ready (a share link, an embed).
+    pending_run: Option<RunKind>,
+    pub share_link: Option<String>,
+    pub embed_code: Option<String>,
+}
+
+impl Page {
+    /// The page the address asks for, and the worker to start for it.
+    pub fn new(requested: Requested, threads: bool) -> (Page, Command) {
+        let (shared, link_error) = match requested.shared {
+            Some(Ok(s)) => (Some(s), None),
+            Some(Err(e)) => (None, Some(e.to_string())),
+            None => (None, None),
+        };
+        let model_name = shared
+            .as_ref()
+            .and_then(|s| s.model.as_deref())
+            .or(requested.model.as_deref());
+        let mut page = Page {
+            model: ModelState::new(model_name, shared.is_some()),
+            editor: Editor::default(),
+            run: RunState::default(),
+            worker: WorkerState {
+                alive: false,
+                ready: false,
+                threaded: threads,
+            },
+            embed: requested.embed,
+            notice: None,
+            error: link_error,
+            pending_run: requested.embed.then_some(RunKind::Generate),
+            share_link: None,
+            embed_code: None,
+        };
+        if let Some(s) = shared {
+            let scoring = page.editor.apply_shared(s);
+            page.pending_run = Some(if scoring {
+                RunKind::Score
+            } else {
+                RunKind::Generate
+            });
+        }
+        (page, Command::SpawnWorker { threaded: threads })
+    }
+
+    /// The worker asked for exists (or could not be created).
+    pub fn worker_spawned(&mut self, result: Result<(), String>) {
+        self.worker.ready = false;
+        match result {
+            Ok(()) => self.worker.alive = true,
+            Err(e) => {
+                self.worker.alive = false;
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// Loads `source` now if the worker listens, else when it says it does.
+    fn load(&mut self, message: ToWorker) -> Outcome {
+        let ready = self.worker.alive && self.worker.ready;
+        Outcome::redraw().and_send(ready.then_some(message))
+    }
+
+    /// A message from the worker, at `now` (ms, the page's clock).
+    pub fn on_worker(&mut self, msg: FromWorker, now: f64) -> Outcome {
+        match msg {
+            FromWorker::Ready => {
+                self.worker.ready = true;
+                Outcome::redraw().and_send(self.model.reload())
+            }
+            FromWorker::Progress {
+                file,
+                loaded,
+                total,
+            } => {
+                self.model.progress(file, loaded, total);
+                Outcome::redraw()
+            }
+            FromWorker::Loaded {
+                info,
+                label,
+                load_ms,
+                threads,
+                ..
+            } => {
+                self.model.loaded(info, label, load_ms, threads);
+                match self.pending_run.take() {
+                    Some(kind) => self.start_run(kind),
+                    None => Outcome::redraw(),
+                }
+            }
+            FromWorker::LoadFailed {
+                file,
+                message,
+                network,
+            } => match self.model.load_failed(file, message, network) {
+                Some((fallback, notice)) => {
+                    self.notice = Some(notice);
+                    self.load(fallback)
+                }
+                None => Outcome::redraw(),
+            },
+            FromWorker::Started {
+                run_id,
+                prompt_ids,
+                prompt_cropped,
+                lanes,
+            } => {
+                let n_positions = match &self.model.status {
+                    ModelStatus::Ready { info, .. } => Some(info.n_positions),
+                    _ => None,
+                };
+                let ids = prompt_ids;
+                let changed = self
+                    .run
+                    .started(run_id, ids, prompt_cropped, &lanes, n_positions);
+                Outcome::changed(changed)
+            }
+            FromWorker::Step {
+                run_id,
+                lane,
+                index,
+                step,
+                text,
+            } => Outcome::changed(self.run.step(run_id, lane, index, *step, text, now)),
+            FromWorker::LaneDone {
+                run_id,
+                lane,
+                reason,
+            } => Outcome::changed(self.run.lane_done(run_id, lane, reason)),
+            FromWorker::Finished {
+                run_id, document, ..
+            } => Outcome::changed(self.run.finished(run_id, document)),
+            FromWorker::RunFailed {
+                run_id,
+                lane,
+                field,
+                message,
+            } => {
+                self.run.failed(run_id);
+                match lane {
+                    Some(l) => self.editor.lane_failed(l, field, message),
+                    None => self.error = Some(message),
+                }
+                Outcome::redraw()
+            }
+        }
+    }
+
+    /// The worker stopped or never started.
+    pub fn worker_crashed(&mut self, message: String) -> Outcome {
+        if self.worker.threaded && !self.worker.ready {
+            // The threaded build did not start (missing from this host, or
+            // shared memory refused): the single-threaded one does the same work.
+            self.worker.threaded = false;
+            return Outcome::unchanged().and(Command::SpawnWorker { threaded: false });
+        }
+        self.worker.alive = false;
+        self.worker.ready = false;
+        self.run.worker_lost();
+        self.error = Some(format!(
+            "{message}. Your prompt and settings are kept; restart the worker to go on."
+        ));
+        self.model.failed(message);
+        Outcome::redraw()
+    }
+
+    pub fn restart_worker(&mut self) -> Outcome {
+        self.error = None;
+        // Shown as loading at once; the load itself is sent when the new
+        // worker says it is ready.
+        let _ = self.model.reload();
+        Outcome::redraw().and(Command::SpawnWorker {
+            threaded: self.worker.threaded,
+        })
+    }
+
+    /// Starts a run of every lane, or says (next to the knob, or above the
+    /// lanes) why it cannot start.
+    pub fn start_run(&mut self, kind: RunKind) -> Outcome {
+        let forced_text = match kind {
+            RunKind::Score if self.editor.score_text.is_empty() => {
+                self.error = Some("type a continuation to score first".into());
+                return Outcome::redraw();
+            }
+            RunKind::Score => Some(self.editor.score_text.clone()),
+            RunKind::Generate => None,
+        };
+        let Some(lanes) = self.editor.lane_requests() else {
+            return Outcome::redraw();
+        };
+        if !self.worker.alive {
+            self.error = Some("the model worker is not running; restart it first".into());
+            return Outcome::redraw();
+        }
+        self.error = None;
+        let run_id = self.run.begin(kind, &self.editor.prompt);
+        let request = RunRequest {
+            prompt: self.editor.prompt.clone(),
+            lanes,
+            top_n: 20,
+            shared_seed: self.editor.shared_seed(),
+            prompt_ids: self.editor.branch_ids.clone(),
+            forced_text,
+        };
+        Outcome::redraw().and(Command::Send(ToWorker::Run { run_id, request }))
+    }
+
+    pub fn stop(&self) -> Outcome {
+        let cancel = self.run.running.map(|run_id| ToWorker::Cancel { run_id });
+        Outcome::unchanged().and_send(cancel.filter(|_| self.worker.alive))
+    }
+
+    pub fn reroll(&mut self) -> Outcome {
+        self.editor.reroll();
+        self.start_run(RunKind::Generate)
+    }
+
+    /// Every lane continues from the prompt, `lane`'s tokens before `step`,
+    /// and `token_id`.
+    pub fn branch(&mut self, lane: usize, step: usize, token_id: u32) -> Outcome {
+        let Some(b) = self.run.branch(lane, step, token_id) else {
+            return Outcome::unchanged();
+        };
+        self.notice = Some(format!(
+            "Branched from lane {} at step {} with “{}”: every lane continues from these \
+             exact {} tokens. Editing the prompt starts afresh.",
+            lane + 1,
+            step + 1,
+            crate::format::visible(&b.token),
+            b.ids.len()
+        ));
+        self.editor.branch_to(b.prompt, b.ids);
+        self.run.close_table();
+        self.start_run(RunKind::Generate)
+    }
+
+    /// Shows a recorded run (a file the user picked); its lanes' configs
+    /// come into the editors.
+    pub fn replayed(&mut self, name: String, doc: Document) {
+        let lanes = doc
+            .runs
+            .iter()
+            .map(|r| {
+                crate::lane_config::LaneConfig::from_json(&crate::export::config_diff(&r.config))
+            })
+            .map(Result::unwrap_or_default)
+            .collect();
+        let prompt = doc.prompt.clone();
+        match self.run.replay(name, doc) {
+            Ok(notice) => {
+                self.error = None;
+                if notice.is_some() {
+                    self.notice = notice;
+                }
+                self.editor.show_recorded(&prompt, lanes);
+            }
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    // The model panel's actions.
+
+    pub fn load_bundled(&mut self) -> Outcome {
+        self.notice = None;
+        let message = self.model.load_bundled();
+        self.load(message)
+    }
+
+    pub fn load_hub(&mut self) -> Outcome {
+        match self.model.load_hub() {
+            Some(message) => {
+                self.notice = None;
+                self.load(message)
+            }
+            None => Outcome::redraw(),
+        }
+    }
+
+    pub fn confirm_model(&mut self) -> Outcome {
+        match self.model.confirm() {
+            Some(message) => self.load(message),
+            None => Outcome::unchanged(),
+        }
+    }
+
+    /// Picked model files: the message to send with their bytes, when a
+    /// worker is there to take them.
+    pub fn load_files(&mut self, names: Vec<String>) -> Option<ToWorker> {
+        self.notice = None;
+        let message = self.model.load_files(names);
+        if !self.worker.alive {
+            self.error = Some("the model worker is not running; restart it first".into());
+            return None;
+        }
+        Some(message)
+    }
+
+    /// The page as a share link holds it.
+    pub fn shared(&self) -> Shared {
+        let scoring = self.run.kind == RunKind::Score;
+        self.editor.shared(self.model.link_name(), scoring)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ntl_decoding::{GenerationConfig, Knob, Mode};
+    use ntl_protocol::share;
+    use ntl_protocol::{LaneStart, ModelSource};
+
+    fn info() -> FromWorker {
+        FromWorker::Loaded {
+            info: model::tests::info(),
+            label: "bundled".into(),
+            load_ms: 1.0,
+            memory_bytes: None,
+            threads: 1,
+        }
+    }
+
+    /// A page whose worker is up and whose model is loaded.
+    fn ready_page(requested: Requested) -> Page {
+        let (mut page, spawn) = Page::new(requested, false);
+        assert_eq!(spawn, Command::SpawnWorker { threaded: false });
+        page.worker_spawned(Ok(()));
+        let out = page.on_worker(FromWorker::Ready, 0.0);
+        assert!(
+            matches!(out.commands[..], [Command::Send(ToWorker::Load { .. })]),
+            "{out:?}"
+        );
+        page
+    }
+
+    fn sent_run(out: &Outcome) -> Option<(u64, RunRequest)> {
+        out.commands.iter().find_map(|c| match c {
+            Command::Send(ToWorker::Run { run_id, request }) => Some((*run_id, request.clone())),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn a_run_sends_every_lane_and_its_stream_fills_the_lanes() {
+        let mut page = ready_page(Requested::default());
+        let _ = page.on_worker(info(), 0.0);
+        let out = page.start_run(RunKind::Generate);
+        let (run_id, request) = sent_run(&out).expect("a run request");
+        assert_eq!(request.lanes.len(), LANES);
+        assert_eq!(request.prompt, page.editor.prompt);
+        let lanes = vec![
+            LaneStart {
+                mode: Mode::Sample,
+                config: GenerationConfig::default()
+            };
+            4
+        ];
+        let started = FromWorker::Started {
+            run_id,
+            prompt_ids: vec![1],
+            prompt_cropped: 0,
+            lanes,
+        };
+        assert!(page.on_worker(started, 0.0).redraw);
+        // A step of a run that is not the current one does not redraw the page.
+        let stale = FromWorker::LaneDone {
+            run_id: run_id + 1,
+            lane: 0,
+            reason: ntl_decoding::StopReason::Eos,
+        };
+        assert_eq!(page.on_worker(stale, 0.0), Outcome::unchanged());
+        let stop = page.stop();
+        assert_eq!(stop.commands, [Command::Send(ToWorker::Cancel { run_id })]);
+    }
+
+    #[test]
+    fn an_invalid_knob_blocks_the_run_and_a_knob_the_worker_refuses_shows_next_to_it() {
+        let mut page = ready_page(Requested::default());
+        let _ = page.on_worker(info(), 0.0);
+        page.editor.set_knob(2, Knob::TopP, "1.5");
+        assert_eq!(sent_run(&page.start_run(RunKind::Generate)), None);
+        page.editor.set_knob(2, Knob::TopP, "");
+        let (run_id, _) = sent_run(&page.start_run(RunKind::Generate)).unwrap();
+        let failed = FromWorker::RunFailed {
+            run_id,
+            lane: Some(3),
+            field: Some(Knob::EosTokenId),
+            message: "outside the vocabulary".into(),
+        };
+        let _ = page.on_worker(failed, 0.0);
+        assert_eq!(page.run.running, None);
+        assert_eq!(
+            page.editor.errors[3].as_ref().unwrap().knob,
+            Some(Knob::EosTokenId)
+        );
+    }
+
+    #[test]
+    fn a_share_link_restores_the_page_and_runs_once_the_model_is_ready() {
+        let mut e = Editor::default();
+        e.set_knob(0, Knob::MaxNewTokens, "5");
+        let link = share::decode(&share::encode(&e.shared(Some("bundled".into()), false))).unwrap();
+        let requested = Requested {
+            embed: false,
+            model: None,
+            shared: Some(Ok(link)),
+        };
+        let mut page = ready_page(requested);
+        assert_eq!(
+            page.model.source,
+            Some(ModelSource::Bundled {
+                base: model::BUNDLED_BASE.into()
+            })
+        );
+        assert_eq!(page.editor.lanes, e.lanes);
+        assert!(
+            sent_run(&page.on_worker(info(), 0.0)).is_some(),
+            "runs on load"
+        );
+    }
+
+    #[test]
+    fn a_broken_share_link_is_reported_and_the_page_opens_normally() {
+        let requested = Requested {
+            shared: Some(share::decode("2.xyz")),
+            ..Default::default()
+        };
+        let (page, _) = Page::new(requested, false);
+        assert!(page.error.as_deref().unwrap().contains("another version"));
+        assert_eq!(page.editor, Editor::default());
+    }
+
+    #[test]
+    fn a_threaded_worker_that_cannot_start_gives_way_to_the_single_threaded_one() {
+        let (mut page, spawn) = Page::new(Requested::default(), true);
+        assert_eq!(spawn, Command::SpawnWorker { threaded: true });
+        page.worker_spawned(Ok(()));
+        let out = page.worker_crashed("no shared memory".into());
+        assert_eq!(out.commands, [Command::SpawnWorker { threaded: false }]);
+        assert_eq!(page.error, None, "quietly");
+    }
+
+    #[test]
+    fn a_crashed_worker_keeps_the_prompt_and_knobs_and_a_restart_reloads_the_model() {
+        let mut page = ready_page(Requested::default());
+        let _ = page.on_worker(info(), 0.0);
+        page.editor.set_prompt("my prompt".into());
+        let _ = page.start_run(RunKind::Generate);
+        let _ = page.worker_crashed("the model worker stopped (out of memory?)".into());
+        assert_eq!(page.run.running, None);
+        assert!(page
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("restart the worker"));
+        assert_eq!(page.editor.prompt, "my prompt");
+        assert!(
+            sent_run(&page.start_run(RunKind::Generate)).is_none(),
+            "no worker to run on"
+        );
+        let out = page.restart_worker();
+        assert_eq!(out.commands, [Command::SpawnWorker { threaded: false }]);
+        page.worker_spawned(Ok(()));
+        let out = page.on_worker(FromWorker::Ready, 0.0);
+        assert!(matches!(
+            out.commands[..],
+            [Command::Send(ToWorker::Load { .. })]
+        ));
+    }
+
+    #[test]
+    fn scoring_needs_a_text_and_sends_it_to_every_lane() {
+        let mut page = ready_page(Requested::default());
+        let _ = page.on_worker(info(), 0.0);
+        assert_eq!(sent_run(&page.start_run(RunKind::Score)), None);
+        assert!(page.error.is_some());
+        page.editor.score_text = " to read".into();
+        let (_, request) = sent_run(&page.start_run(RunKind::Score)).unwrap();
+        assert_eq!(request.forced_text.as_deref(), Some(" to read"));
+        assert_eq!(page.shared().score.as_deref(), Some(" to read"));
+    }
+}

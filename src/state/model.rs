@@ -1,0 +1,336 @@
+//! Which model the page uses: where it comes from, how far its download is,
+//! and what happens when the hub cannot be reached.
+
+use ntl_protocol::share::BUNDLED;
+use ntl_protocol::{ModelInfo, ModelSource, ToWorker};
+
+pub const DEFAULT_HUB_REPO: &str = "distilbert/distilgpt2";
+pub const BUNDLED_BASE: &str = "./models/kjv-gpt2";
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ModelStatus {
+    Starting,
+    Loading {
+        label: String,
+        file: String,
+        loaded: u64,
+        total: Option<u64>,
+    },
+    Ready {
+        info: ModelInfo,
+        label: String,
+        load_ms: f64,
+        threads: u32,
+    },
+    Failed {
+        message: String,
+        file: Option<String>,
+        network: bool,
+    },
+    /// A share link names a hub model other than the default: nothing is
+    /// fetched until the user says so.
+    Confirm {
+        repo: String,
+    },
+}
+
+impl ModelStatus {
+    /// Starting or loading: another load must wait.
+    pub fn is_busy(&self) -> bool {
+        matches!(self, ModelStatus::Loading { .. } | ModelStatus::Starting)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelState {
+    pub status: ModelStatus,
+    /// The source being loaded or in use (loaded again after a worker restart).
+    pub source: Option<ModelSource>,
+    /// The hub was the default, not the user's explicit choice: fall back quietly.
+    hub_is_default: bool,
+    /// What the "model hub repo" box holds.
+    pub hub_repo: String,
+}
+
+fn bundled() -> ModelSource {
+    ModelSource::Bundled {
+        base: BUNDLED_BASE.into(),
+    }
+}
+
+impl ModelState {
+    /// `requested`: a share link's model, else `?model=`; only the bundled
+    /// model or a valid hub repo id are taken, anything else means the
+    /// default. A link (`from_link`) naming another hub model waits for
+    /// the user's word before downloading it.
+    pub fn new(requested: Option<&str>, from_link: bool) -> ModelState {
+        let source = match requested {
+            Some(BUNDLED) => bundled(),
+            Some(repo) if ntl_protocol::valid_repo_id(repo) => {
+                ModelSource::Hub { repo: repo.into() }
+            }
+            _ => ModelSource::Hub {
+                repo: DEFAULT_HUB_REPO.into(),
+            },
+        };
+        let hub_is_default =
+            matches!(&source, ModelSource::Hub { repo } if repo == DEFAULT_HUB_REPO);
+        let status = match &source {
+            ModelSource::Hub { repo } if from_link && !hub_is_default => {
+                ModelStatus::Confirm { repo: repo.clone() }
+            }
+            _ => ModelStatus::Starting,
+        };
+        ModelState {
+            status,
+            source: Some(source),
+            hub_is_default,
+            hub_repo: DEFAULT_HUB_REPO.into(),
+        }
+    }
+
+    pub fn is_ready(&self) -> bool {
+        matches!(self.status, ModelStatus::Ready { .. })
+    }
+
+    /// Starts loading `source`; the message for the worker.
+    pub fn load(&mut self, source: ModelSource) -> ToWorker {
+        self.status = ModelStatus::Loading {
+            label: source.label(),
+            file: "config.json".into(),
+            loaded: 0,
+            total: None,
+        };
+        self.source = Some(source.clone());
+        ToWorker::Load { source }
+    }
+
+    /// What a worker that has just started should load: the source in use,
+    /// unless the page still waits for the user to confirm a download.
+    pub fn reload(&mut self) -> Option<ToWorker> {
+        if matches!(self.status, ModelStatus::Confirm { .. }) {
+            return None;
+        }
+        let source = self.source.clone()?;
+        Some(self.load(source))
+    }
+
+    /// The user confirmed the download a link asked for.
+    pub fn confirm(&mut self) -> Option<ToWorker> {
+        let source = self.source.clone()?;
+        Some(self.load(source))
+    }
+
+    pub fn load_bundled(&mut self) -> ToWorker {
+        self.load(bundled())
+    }
+
+    pub fn set_hub_repo(&mut self, text: &str) {
+        self.hub_repo = text.trim().to_string();
+    }
+
+    /// Loads the repo in the box, or says why it is not a repo id.
+    pub fn load_hub(&mut self) -> Option<ToWorker> {
+        if !ntl_protocol::valid_repo_id(&self.hub_repo) {
+            let message = format!(
+                "`{}` is not a hub repo id like distilbert/distilgpt2",
+                self.hub_repo
+            );
+            self.status = ModelStatus::Failed {
+                message,
+                file: None,
+                network: false,
+            };
+            return None;
+        }
+        self.hub_is_default = false;
+        Some(self.load(ModelSource::Hub {
+            repo: self.hub_repo.clone(),
+        }))
+    }
+
+    /// Files the user picked; they cannot be read again after a worker
+    /// crash, so there is no source to reload.
+    pub fn load_files(&mut self, names: Vec<String>) -> ToWorker {
+        let source = ModelSource::Files { names };
+        self.status = ModelStatus::Loading {
+            label: source.label(),
+            file: "model.safetensors".into(),
+            loaded: 0,
+            total: None,
+        };
+        self.source = None;
+        ToWorker::Load { source }
+    }
+
+    pub fn failed(&mut self, message: String) {
+        self.status = ModelStatus::Failed {
+            message,
+            file: None,
+            network: false,
+        };
+    }
+
+    pub fn progress(&mut self, file: String, loaded: u64, total: Option<u64>) {
+        let label = match &self.status {
+            ModelStatus::Loading { label, .. } => label.clone(),
+            _ => String::new(),
+        };
+        self.status = ModelStatus::Loading {
+            label,
+            file,
+            loaded,
+            total,
+        };
+    }
+
+    pub fn loaded(&mut self, info: ModelInfo, label: String, load_ms: f64, threads: u32) {
+        self.status = ModelStatus::Ready {
+            info,
+            label,
+            load_ms,
+            threads,
+        };
+    }
+
+    /// A load that failed. The default hub model, unreachable, gives way to
+    /// the bundled one: the message to load it, and the notice that says why.
+    pub fn load_failed(
+        &mut self,
+        file: Option<String>,
+        message: String,
+        network: bool,
+    ) -> Option<(ToWorker, String)> {
+        let hub = matches!(self.source, Some(ModelSource::Hub { .. }));
+        if network && hub && self.hub_is_default {
+            self.hub_is_default = false;
+            let notice = format!(
+                "The model hub could not be reached ({message}). \
+                 Running the bundled offline model instead."
+            );
+            return Some((self.load_bundled(), notice));
+        }
+        self.status = ModelStatus::Failed {
+            message,
+            file,
+            network,
+        };
+        None
+    }
+
+    /// The model a share link can name: picked files cannot travel in a
+    /// link, which then opens on the default model.
+    pub fn link_name(&self) -> Option<String> {
+        match &self.source {
+            Some(ModelSource::Bundled { .. }) => Some(BUNDLED.into()),
+            Some(ModelSource::Hub { repo }) => Some(repo.clone()),
+            Some(ModelSource::Files { .. }) | None => None,
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A model's facts, for tests that need one loaded.
+    pub(crate) fn info() -> ModelInfo {
+        ModelInfo {
+            parameters: 1,
+            n_layer: 1,
+            n_head: 1,
+            n_embd: 1,
+            vocab_size: 1,
+            n_positions: 2,
+            storage_dtype: "F16".into(),
+            weight_bytes: 1,
+        }
+    }
+
+    #[test]
+    fn the_default_hub_model_falls_back_to_the_bundled_one_when_the_hub_is_unreachable() {
+        let mut m = ModelState::new(None, false);
+        assert_eq!(m.link_name().as_deref(), Some(DEFAULT_HUB_REPO));
+        m.reload();
+        let (msg, notice) = m
+            .load_failed(None, "offline".into(), true)
+            .expect("falls back");
+        assert_eq!(msg, ToWorker::Load { source: bundled() });
+        assert!(notice.contains("(offline)"), "{notice}");
+        assert_eq!(m.link_name().as_deref(), Some(BUNDLED));
+        // The bundled model failing too is reported, not retried.
+        assert!(m.load_failed(None, "gone".into(), true).is_none());
+        assert!(matches!(m.status, ModelStatus::Failed { .. }));
+    }
+
+    #[test]
+    fn a_model_the_user_chose_does_not_fall_back() {
+        let mut m = ModelState::new(Some("openai-community/gpt2"), false);
+        assert_eq!(m.status, ModelStatus::Starting);
+        assert!(m
+            .load_failed(Some("model.safetensors".into()), "cut".into(), true)
+            .is_none());
+        let mut m = ModelState::new(None, false);
+        m.set_hub_repo(" openai-community/gpt2 ");
+        assert!(m.load_hub().is_some());
+        assert!(m.load_failed(None, "offline".into(), true).is_none());
+    }
+
+    #[test]
+    fn a_link_naming_another_hub_model_waits_for_the_users_word() {
+        let mut m = ModelState::new(Some("someone/big-model"), true);
+        assert_eq!(
+            m.status,
+            ModelStatus::Confirm {
+                repo: "someone/big-model".into()
+            }
+        );
+        assert_eq!(m.reload(), None, "a started worker does not download it");
+        let msg = m.confirm().expect("confirmed");
+        assert!(matches!(
+            msg,
+            ToWorker::Load {
+                source: ModelSource::Hub { .. }
+            }
+        ));
+        assert!(m.status.is_busy());
+    }
+
+    #[test]
+    fn only_the_bundled_model_or_a_hub_repo_id_is_taken_from_the_address() {
+        assert_eq!(
+            ModelState::new(Some("bundled"), true).source,
+            Some(bundled())
+        );
+        let m = ModelState::new(Some("https://evil.example/x"), true);
+        assert_eq!(m.link_name().as_deref(), Some(DEFAULT_HUB_REPO));
+        let mut m = ModelState::new(None, false);
+        m.set_hub_repo("../../etc");
+        assert_eq!(m.load_hub(), None);
+        assert!(matches!(m.status, ModelStatus::Failed { .. }));
+    }
+
+    #[test]
+    fn picked_files_are_not_reloaded_after_a_crash_and_cannot_travel_in_a_link() {
+        let mut m = ModelState::new(None, false);
+        m.load_files(vec!["config.json".into()]);
+        assert_eq!(m.reload(), None);
+        assert_eq!(m.link_name(), None);
+    }
+
+    #[test]
+    fn progress_keeps_the_label_and_loaded_makes_it_ready() {
+        let mut m = ModelState::new(Some("bundled"), false);
+        m.reload();
+        m.progress("model.safetensors".into(), 5, Some(10));
+        match &m.status {
+            ModelStatus::Loading { label, loaded, .. } => {
+                assert!(label.contains("bundled"));
+                assert_eq!(*loaded, 5);
+            }
+            other => panic!("{other:?}"),
+        }
+        m.loaded(info(), "bundled".into(), 10.0, 2);
+        assert!(m.is_ready());
+    }
+}

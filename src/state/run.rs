@@ -1,0 +1,459 @@
+//! The run on screen: each lane's result as it streams in (or as recorded),
+//! the step the user selected, the finished document, what a branch needs.
+
+use super::LANES;
+use crate::lane_result::LaneResult;
+use crate::rc_eq::RcEq;
+use ntl_decoding::divergence::{first_divergence, Divergence, LanePath};
+use ntl_decoding::{Document, Mode, Step, StopReason};
+use ntl_protocol::LaneStart;
+use std::rc::Rc;
+
+/// What a run does: generate, or follow a given text in every lane.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RunKind {
+    Generate,
+    Score,
+}
+
+/// Each lane's result as the views take it (unchanged lanes stay the same value).
+pub type Results = [Option<RcEq<LaneResult>>; LANES];
+
+/// The step a table shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Selected {
+    pub lane: usize,
+    pub index: usize,
+    pub step: RcEq<Step>,
+    pub mode: Mode,
+    /// The lane is one path of tokens (not beam search), so it can branch.
+    pub one_path: bool,
+}
+
+/// Every lane continues from these exact ids; the prompt box shows `prompt`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Branch {
+    pub ids: Vec<u32>,
+    pub prompt: String,
+    pub token: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunState {
+    pub results: Results,
+    /// The run streaming now.
+    pub running: Option<u64>,
+    /// The newest run's id (the page's `data-run`).
+    pub latest: u64,
+    pub prompt_cropped: usize,
+    pub selected: Option<(usize, usize)>,
+    /// The prompt and its token ids behind the results on screen (for branching).
+    pub ran_prompt: String,
+    pub prompt_ids: Vec<u32>,
+    pub kind: RunKind,
+    /// The finished (or replayed) run, for export.
+    pub document: Option<RcEq<Document>>,
+    /// Viewing a recorded run loaded from this file.
+    pub replay: Option<String>,
+    /// How each lane of the running run decodes (from the worker's start).
+    modes: [Option<Mode>; LANES],
+    /// The longest lane's step budget in the running run (0: not known).
+    pub planned: usize,
+}
+
+impl Default for RunState {
+    fn default() -> Self {
+        RunState {
+            results: Default::default(),
+            running: None,
+            latest: 0,
+            prompt_cropped: 0,
+            selected: None,
+            ran_prompt: String::new(),
+            prompt_ids: vec![],
+            kind: RunKind::Generate,
+            document: None,
+            replay: None,
+            modes: [None; LANES],
+            planned: 0,
+        }
+    }
+}
+
+impl RunState {
+    /// A new run of `prompt`; its id. Results on screen stay until each
+    /// lane's first step replaces them.
+    pub fn begin(&mut self, kind: RunKind, prompt: &str) -> u64 {
+        self.latest += 1;
+        self.running = Some(self.latest);
+        self.replay = None;
+        self.kind = kind;
+        self.ran_prompt = prompt.to_string();
+        self.modes = [None; LANES];
+        self.planned = 0;
+        self.latest
+    }
+
+    fn is_current(&self, run_id: u64) -> bool {
+        self.running == Some(run_id)
+    }
+
+    /// The worker started the run, in a context of `n_positions` tokens when
+    /// the model is known. Returns whether anything changed.
+    pub fn started(
+        &mut self,
+        run_id: u64,
+        prompt_ids: Vec<u32>,
+        cropped: usize,
+        lanes: &[LaneStart],
+        n_positions: Option<usize>,
+    ) -> bool {
+        if !self.is_current(run_id) {
+            return false;
+        }
+        // A scored text's length is not known here; nor is it the lanes' budget.
+        let room = n_positions.map_or(usize::MAX, |n| n.saturating_sub(prompt_ids.len()));
+        self.planned = match self.kind {
+            RunKind::Score => 0,
+            RunKind::Generate => lanes
+                .iter()
+                .filter_map(|l| l.config.validate().ok())
+                .map(|v| v.new_token_budget(prompt_ids.len()).min(room))
+                .max()
+                .unwrap_or(0),
+        };
+        self.prompt_ids = prompt_ids;
+        self.prompt_cropped = cropped;
+        for (mode, lane) in self.modes.iter_mut().zip(lanes) {
+            *mode = Some(lane.mode);
+        }
+        true
+    }
+
+    /// A streamed step; steps of any run but the current one change nothing.
+    pub fn step(
+        &mut self,
+        run_id: u64,
+        lane: usize,
+        index: usize,
+        step: Step,
+        text: String,
+        now: f64,
+    ) -> bool {
+        if lane >= LANES || !self.is_current(run_id) {
+            return false;
+        }
+        let slot = &mut self.results[lane];
+        if slot.as_ref().map(|r| r.run_id) != Some(run_id) {
+            // The first step of a new run replaces this lane's old result.
+            *slot = Some(RcEq::new(LaneResult::new(run_id, self.modes[lane], now)));
+            if self.selected.map(|(l, _)| l) == Some(lane) {
+                self.selected = None;
+            }
+        }
+        let result = slot.as_mut().expect("set above").make_mut();
+        result.push(index, Rc::new(step), text, now);
+        true
+    }
+
+    pub fn lane_done(&mut self, run_id: u64, lane: usize, reason: StopReason) -> bool {
+        let Some(slot) = self.results.get_mut(lane).and_then(Option::as_mut) else {
+            return false;
+        };
+        if slot.run_id != run_id {
+            return false;
+        }
+        slot.make_mut().stop = Some(reason);
+        true
+    }
+
+    pub fn finished(&mut self, run_id: u64, document: Document) -> bool {
+        let mut changed = false;
+        for (slot, run) in self.results.iter_mut().zip(&document.runs) {
+            if let Some(r) = slot.as_mut().filter(|r| r.run_id == run_id) {
+                r.make_mut().finish(run);
+                changed = true;
+            }
+        }
+        if self.is_current(run_id) {
+            self.running = None;
+            self.document = Some(RcEq::new(document));
+            changed = true;
+        }
+        changed
+    }
+
+    /// The worker refused or failed the run (`0`: a message it could not read).
+    pub fn failed(&mut self, run_id: u64) {
+        if self.is_current(run_id) || run_id == 0 {
+            self.running = None;
+        }
+    }
+
+    /// The worker is gone: nothing streams any more.
+    pub fn worker_lost(&mut self) {
+        self.running = None;
+    }
+
+    /// Shows a recorded run: texts, tables, plots, no model needed. Returns
+    /// a notice when the file holds more runs than the page has lanes.
+    pub fn replay(&mut self, name: String, doc: Document) -> Result<Option<String>, String> {
+        if doc.runs.is_empty() {
+            return Err(format!("`{name}` holds no runs to replay"));
+        }
+        let notice = (doc.runs.len() > LANES).then(|| {
+            format!(
+                "`{name}` holds {} runs; the first {LANES} are shown.",
+                doc.runs.len()
+            )
+        });
+        self.latest += 1;
+        self.running = None;
+        self.selected = None;
+        self.ran_prompt = doc.prompt.clone();
+        self.prompt_ids = doc.prompt_ids.clone();
+        self.prompt_cropped = doc.prompt_cropped;
+        self.results = Default::default();
+        for (slot, run) in self.results.iter_mut().zip(&doc.runs) {
+            *slot = Some(RcEq::new(LaneResult::from_run(self.latest, run)));
+        }
+        let all_forced = doc.runs.iter().all(|r| r.steps.iter().all(|s| s.forced));
+        self.kind = if all_forced {
+            RunKind::Score
+        } else {
+            RunKind::Generate
+        };
+        self.document = Some(RcEq::new(doc));
+        self.replay = Some(name);
+        Ok(notice)
+    }
+
+    pub fn select(&mut self, lane: usize, step: usize) {
+        self.selected = Some((lane, step));
+    }
+
+    pub fn close_table(&mut self) {
+        self.selected = None;
+    }
+
+    /// The selected step, while its lane still has it.
+    pub fn selected_step(&self) -> Option<Selected> {
+        let (lane, index) = self.selected?;
+        let r = self.results.get(lane)?.as_ref()?;
+        Some(Selected {
+            lane,
+            index,
+            step: RcEq::from(Rc::clone(r.steps.get(index)?)),
+            mode: r.mode.unwrap_or(Mode::Greedy),
+            one_path: !r.rewritten,
+        })
+    }
+
+    /// Where the lanes first part ways; only once every lane is done, so the
+    /// answer does not move under the reader.
+    pub fn divergence(&self) -> Option<Divergence> {
+        if self.running.is_some() {
+            return None;
+        }
+        let paths: Vec<LanePath<Rc<Step>>> = self
+            .results
+            .iter()
+            .enumerate()
+            .filter_map(|(lane, r)| {
+                let r = r.as_ref()?;
+                Some(LanePath {
+                    lane,
+                    mode: r.mode.unwrap_or(Mode::Greedy),
+                    steps: &r.steps,
+                })
+            })
+            .collect();
+        first_divergence(&paths)
+    }
+
+    /// Continuing from `lane`'s tokens before `step` and `token_id`, where
+    /// that lane is one path and the prompt's ids are known.
+    pub fn branch(&self, lane: usize, step: usize, token_id: u32) -> Option<Branch> {
+        let r = self.results.get(lane)?.as_ref()?;
+        if r.rewritten || step >= r.steps.len() || self.prompt_ids.is_empty() {
+            return None;
+        }
+        let token = r.steps[step]
+            .top
+            .iter()
+            .find(|c| c.id == token_id)
+            .map(|c| c.token.clone())
+            .unwrap_or_default();
+        let mut ids = self.prompt_ids.clone();
+        ids.extend(r.steps[..step].iter().map(|s| s.token_id));
+        ids.push(token_id);
+        let prompt = format!("{}{}{}", self.ran_prompt, r.pieces[..step].concat(), token);
+        Some(Branch { ids, prompt, token })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ntl_decoding::record::{Candidate, Run};
+    use ntl_decoding::GenerationConfig;
+
+    fn step(id: u32, token: &str) -> Step {
+        let cand = |id: u32, token: &str| Candidate {
+            id,
+            token: token.into(),
+            logit: 0.0,
+            raw_prob: 0.5,
+            score: Some(0.0),
+            prob: 0.5,
+            removed_by: None,
+        };
+        Step {
+            token_id: id,
+            token: token.into(),
+            kept: 2,
+            entropy: 0.5,
+            raw_entropy: 0.5,
+            rank: 1,
+            chosen_raw_prob: 0.5,
+            chosen_prob: 0.5,
+            nucleus: [1, 1, 1],
+            funnel: vec![],
+            top: vec![cand(id, token), cand(id + 100, " other")],
+            draw: None,
+            forced: false,
+            beams: None,
+            contrastive: None,
+        }
+    }
+
+    fn one_step_run(id: u32, token: &str) -> Run {
+        Run {
+            config: GenerationConfig::default(),
+            mode: Mode::Greedy,
+            token_ids: vec![id],
+            text: token.into(),
+            stop_reason: StopReason::MaxNewTokens,
+            sequences: vec![],
+            steps: vec![step(id, token)],
+        }
+    }
+
+    /// A run that the worker has started.
+    fn streaming() -> (RunState, u64) {
+        let mut s = RunState::default();
+        let run = s.begin(RunKind::Generate, "Hi");
+        started(&mut s, run);
+        (s, run)
+    }
+
+    fn started(s: &mut RunState, run: u64) {
+        let lanes = vec![
+            LaneStart {
+                mode: Mode::Greedy,
+                config: GenerationConfig::default()
+            };
+            LANES
+        ];
+        assert!(s.started(run, vec![10, 11], 0, &lanes, Some(256)));
+    }
+
+    #[test]
+    fn streamed_steps_build_each_lane_and_a_view_keeps_the_value_it_holds() {
+        let (mut s, run) = streaming();
+        assert!(s.step(run, 0, 0, step(1, " a"), " a".into(), 0.0));
+        let seen_by_view = s.results[0].clone();
+        let untouched_lane = s.results[1].clone();
+        assert!(s.step(run, 0, 1, step(2, " b"), " a b".into(), 1.0));
+        assert_ne!(s.results[0], seen_by_view, "a changed lane is a new value");
+        assert_eq!(seen_by_view.unwrap().steps.len(), 1);
+        assert_eq!(s.results[1], untouched_lane);
+        let r = s.results[0].as_ref().unwrap();
+        assert_eq!((r.steps.len(), r.mode), (2, Some(Mode::Greedy)));
+        assert_eq!(s.planned, 20, "HF's default budget");
+    }
+
+    #[test]
+    fn messages_of_a_superseded_run_change_nothing() {
+        let mut s = RunState::default();
+        let old = s.begin(RunKind::Generate, "Hi");
+        assert!(s.step(old, 0, 0, step(1, " a"), " a".into(), 0.0));
+        let new = s.begin(RunKind::Generate, "Hi");
+        let before = s.clone();
+        assert!(!s.step(old, 0, 1, step(2, " b"), " a b".into(), 1.0));
+        assert!(!s.started(old, vec![1], 0, &[], None));
+        assert!(!s.lane_done(old + 5, 0, StopReason::Eos));
+        assert_eq!(s, before);
+        // The new run's first step replaces the old result.
+        assert!(s.step(new, 0, 0, step(3, " c"), " c".into(), 2.0));
+        assert_eq!(s.results[0].as_ref().unwrap().run_id, new);
+    }
+
+    #[test]
+    fn a_finished_run_keeps_its_document_and_the_lanes_part_ways_only_then() {
+        let (mut s, run) = streaming();
+        s.step(run, 0, 0, step(1, " a"), " a".into(), 0.0);
+        s.step(run, 1, 0, step(2, " b"), " b".into(), 0.0);
+        assert_eq!(s.divergence(), None, "not while running");
+        let doc = Document {
+            prompt_ids: vec![10, 11],
+            prompt: "Hi".into(),
+            prompt_cropped: 0,
+            runs: vec![one_step_run(1, " a"), one_step_run(2, " b")],
+        };
+        assert!(s.finished(run, doc));
+        assert_eq!(s.running, None);
+        assert!(s.document.is_some());
+        assert_eq!(
+            s.results[0].as_ref().unwrap().stop,
+            Some(StopReason::MaxNewTokens)
+        );
+        assert_eq!(s.divergence().map(|d| d.step), Some(0));
+    }
+
+    #[test]
+    fn a_branch_continues_from_the_prompt_the_lanes_tokens_and_the_candidate() {
+        let (mut s, run) = streaming();
+        s.step(run, 2, 0, step(1, " a"), " a".into(), 0.0);
+        s.step(run, 2, 1, step(2, " b"), " a b".into(), 0.0);
+        let b = s.branch(2, 1, 102).expect("a branch");
+        assert_eq!(b.ids, vec![10, 11, 1, 102]);
+        assert_eq!(b.prompt, "Hi a other");
+        assert_eq!(s.branch(3, 0, 1), None, "no such lane result");
+        assert_eq!(s.branch(2, 9, 1), None, "no such step");
+    }
+
+    #[test]
+    fn a_selected_step_is_forgotten_when_a_new_run_replaces_its_lane() {
+        let mut s = RunState::default();
+        let run = s.begin(RunKind::Generate, "Hi");
+        s.step(run, 1, 0, step(1, " a"), " a".into(), 0.0);
+        s.select(1, 0);
+        assert_eq!(s.selected_step().map(|t| t.step.token_id), Some(1));
+        let next = s.begin(RunKind::Generate, "Hi");
+        s.step(next, 1, 0, step(5, " e"), " e".into(), 0.0);
+        assert_eq!(s.selected, None);
+    }
+
+    #[test]
+    fn an_empty_recording_is_refused_and_a_big_one_shows_its_first_lanes() {
+        let mut s = RunState::default();
+        let empty = Document {
+            prompt_ids: vec![],
+            prompt: String::new(),
+            prompt_cropped: 0,
+            runs: vec![],
+        };
+        assert!(s.replay("e.json".into(), empty).is_err());
+        let doc = Document {
+            prompt_ids: vec![1],
+            prompt: "Hi".into(),
+            prompt_cropped: 0,
+            runs: vec![one_step_run(1, " a"); 6],
+        };
+        let notice = s.replay("big.json".into(), doc).unwrap();
+        assert!(notice.unwrap().contains("holds 6 runs"));
+        assert!(s.results.iter().all(Option::is_some));
+        assert_eq!(s.replay.as_deref(), Some("big.json"));
+    }
+}
