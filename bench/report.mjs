@@ -26,6 +26,27 @@ const merged = (objs) => {
   return Object.fromEntries(Object.keys(present[0]).map((k) => [k, merged(present.map((o) => o[k]))]));
 };
 const engine = (name) => merged(rounds.map((r) => r[name]));
+// The page's own cost per streamed step (bench/page_step.mjs), measured once per bench run.
+const pageStep = existsSync(join(dir, 'page-step.json')) ? JSON.parse(readFileSync(join(dir, 'page-step.json'), 'utf8')) : null;
+const pageSection = !pageStep ? '' : `
+## The page's own cost per streamed step
+
+What the page's main thread does for each step the worker streams — parse the message, update the
+state, render, patch the DOM, lay out and paint — on the bundled model (four lanes, every lane
+exactly N tokens; the worker's own compute is on its thread and not counted), measured by
+\`bench/page_step.mjs\` from Chromium's \`TaskDuration\` and \`ScriptDuration\` (medians of ${pageStep.runs} runs):
+
+| tokens per lane | main thread per step (ms) | of which script (ms) |
+|---|---|---|
+${Object.entries(pageStep.results).map(([n, r]) => `| ${n} | ${f(r.main_thread_ms_per_step, 2)} | ${f(r.script_ms_per_step, 2)} |`).join('\n')}
+
+When the page's state moved out of \`App\` (issue #16), the page before it (commit 9937c5f) and after
+it were measured in one session, alternating (two runs of three each): 4 × 64 tokens 6.12–6.29 →
+3.44–3.50 ms per step (script 5.06–5.25 → 1.29–1.30), 4 × 200 tokens 4.05–4.21 → 3.75–3.88 ms
+(script 2.83–2.88 → 1.74–1.82). What is left is mostly the browser's own work: parsing each
+message, then style, layout and paint of a page with thousands of SVG nodes (a Chromium trace of a
+4 × 120-token run: 1.1 s handling the worker's messages, 0.56 s paint, 0.23 s layout).
+`;
 const native = engine('native'), browser = engine('browser'), single = engine('single'), hf = engine('hf');
 const f = (x, d = 1) => (x == null ? '—' : Number(x).toFixed(d));
 const mb = (b) => (b == null ? '—' : `${(b / 2 ** 20).toFixed(0)} MB`);
@@ -100,6 +121,7 @@ ${target('R3: one 4-lane step ÷ one 1-lane step (browser)', '≤ 1.6', 'r3', (v
 ${target('R4a: time to first token ÷ 64 tokens, 1 lane (browser)', '≤ 0.15', 'r4t', (v) => v <= 0.15)}
 ${target('R4b: peak worker memory ÷ weight bytes', '≤ 1.3', 'r4m', (v) => v <= 1.3)}
 
+${pageSection}
 ## Levers tried (measured 2026-11-29/30 on this machine; exactness tests green with each)
 
 | lever | before | after | kept |
@@ -129,6 +151,11 @@ ${target('R4b: peak worker memory ÷ weight bytes', '≤ 1.3', 'r4m', (v) => v <
 | the softmax's two f64 sums in four running parts | 285 ms | 326 ms (no gain; it would also have changed the sums' bits) | no |
 | the SIMD \`exp\` clamps with \`f32x4_pmin\`/\`pmax\` (wasm's \`min\`/\`max\` NaN and signed-zero rules cost several x86 instructions each; NaN is restored by the last select, so the same bits) and the row maximum by compare-and-select in eight parts | softmaxes 285 ms (4 lanes), 46 ms (1 lane) per 64 steps | 186 ms, 31 ms | yes |
 | nucleus sizes: one walk of the sorted row for all three masses, the radix digits counted in one pass | nucleus sizes 157 ms (4 lanes × 64 steps) | 154 ms (no measurable change; kept, it is no more code) | yes |
+| the page: its state out of \`App\` (plain-Rust modules), each lane's result an \`Rc\` copied on write with its steps shared (\`Rc<Step>\`) instead of all four lanes deep-cloned into props at every step, stale worker messages not redrawn, lane configs parsed once | the page's main thread per streamed step, 4 lanes × 64 tokens (bundled model, \`bench/page_step.mjs\`): 6.7 ms | 5.0 ms (separate runs) | yes |
+| the page: callbacks made once (closures made in every view re-render gave every lane new props, so all four re-rendered at each step) | 5.0 ms | 4.6–5.7 ms: within noise, the cost was elsewhere | yes (it costs nothing) |
+| the page: token spans and plot points keyed, the points in an element of their own (yew matches unkeyed children from the end, so each appended step rewrote every span's and every point's attributes: in a 4 × 60-token run 29,100 \`cx\` and 7,275 span \`data-step\` writes, and every polyline was rebuilt), and the plots' axes held still while a run streams (the planned length, a round top) so drawn points do not move | 4 × 64 / 4 × 200 tokens: 5.0 / 4.3 ms (script 3.6 / 3.0) | 3.8 / 4.0 ms (script 1.7 / 2.7); 984 \`cx\` writes and 240 \`data-step\` writes | yes |
+| the page: each token span and plot point a component (an unchanged one is compared, not formatted again) | 3.8 / 4.0 ms (script 1.7 / 2.7) | 3.7 / 4.1 ms (script 1.5 / 2.1) | yes |
+| the page: \`contain: content\` on the lanes and the charts | paint 558 ms in a 4 × 120-token run (Chromium trace) | 563 ms | no |
 
 Where it stands (in-step timers, threaded worker on two cores, per 64 steps): four lanes ≈ 1.7 s
 in the forward pass (the blocks' products ≈ 0.84 s, the output head ≈ 0.72 s, attention ≈ 0.1 s,

@@ -39,6 +39,8 @@ for round in $(seq 1 "$ROUNDS"); do
     "$PY" bench/hf_generate.py "$MODEL" "$RUNS" | tee "$dir/hf.json"
   fi
 done
+echo "== the page's own cost per streamed step (bundled model, single-threaded page)"
+node bench/page_step.mjs dist 3 64 200 | tee "$OUT/page-step.json"
 [ "$HAVE_TORCH" = 1 ] || echo "== HF transformers: skipped ($PY cannot import torch and transformers; set BENCH_PYTHON)"
 node bench/report.mjs "$OUT" > BENCHMARKS.md
 echo "wrote BENCHMARKS.md"
