@@ -122,3 +122,24 @@ fn edit_distance(a: &str, b: &str) -> usize {
     }
     prev[b.len()]
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::GenerationConfig;
+    use std::error::Error;
+
+    #[test]
+    fn a_value_of_the_wrong_type_keeps_serdes_error_and_names_the_knob() {
+        let e = GenerationConfig::from_json(r#"{"top_k": "fifty"}"#).unwrap_err();
+        assert_eq!(e.field(), Some("top_k"));
+        // Shared, so that a config error stays `Clone` for the page.
+        let source = e.source().expect("serde's error is kept");
+        assert!(source
+            .downcast_ref::<std::sync::Arc<serde_json::Error>>()
+            .is_some());
+        assert!(
+            !e.to_string().contains(" at line "),
+            "no position next to one knob: {e}"
+        );
+    }
+}

@@ -166,3 +166,46 @@ impl Document {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::knob::Knob;
+
+    #[test]
+    fn modes_and_stages_serialise_as_the_names_the_json_always_had() {
+        let run = Run {
+            config: GenerationConfig::default(),
+            mode: Mode::Beam,
+            token_ids: vec![],
+            text: String::new(),
+            stop_reason: StopReason::Eos,
+            sequences: vec![],
+            steps: vec![],
+        };
+        let json = serde_json::to_value(&run).unwrap();
+        assert_eq!(json["mode"], "beam");
+        let stage = FunnelStage {
+            name: Stage::Knob(Knob::TopK),
+            kept: 1,
+            removed_mass: 0.0,
+            entropy: 0.0,
+        };
+        assert_eq!(serde_json::to_value(&stage).unwrap()["name"], "top_k");
+        let cand = Candidate {
+            id: 1,
+            token: "a".into(),
+            logit: 0.0,
+            raw_prob: 0.0,
+            score: None,
+            prob: 0.0,
+            removed_by: Some(Stage::FrequencyPresencePenalty),
+        };
+        let json = serde_json::to_string(&cand).unwrap();
+        assert!(
+            json.contains(r#""removed_by":"frequency_presence_penalty""#),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<Candidate>(&json).unwrap(), cand);
+    }
+}

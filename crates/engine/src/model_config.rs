@@ -159,6 +159,8 @@ mod tests {
             e.to_string().starts_with("config.json: not valid JSON"),
             "{e}"
         );
+        let source = std::error::Error::source(&e).expect("serde's error is kept");
+        assert!(source.downcast_ref::<serde_json::Error>().is_some());
     }
 
     #[test]
