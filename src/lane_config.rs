@@ -107,6 +107,28 @@ impl LaneConfig {
         }
     }
 
+    /// One line for a folded lane: the mode, then every knob set, by HF
+    /// name ("sample · temperature 0.7 · top_p 0.9 · seed 1").
+    pub fn summary(&self) -> String {
+        let mode = match self.mode() {
+            Mode::Greedy => "greedy",
+            Mode::Sample => "sample",
+            Mode::Beam => "beam search",
+            Mode::Contrastive => "contrastive",
+        };
+        // The knobs that choose the mode say nothing the mode does not.
+        let implied = [Knob::DoSample.name()];
+        let knobs = self
+            .fields
+            .iter()
+            .filter(|(k, _)| !implied.contains(&k.as_str()))
+            .map(|(k, v)| format!("{k} {v}"));
+        std::iter::once(mode.to_string())
+            .chain(knobs)
+            .collect::<Vec<_>>()
+            .join(" · ")
+    }
+
     /// HF's default for a knob, shown as the input's placeholder.
     pub fn default_text(knob: Knob) -> String {
         let d = serde_json::to_value(GenerationConfig::default()).expect("serialises");
@@ -228,6 +250,21 @@ mod tests {
         assert_eq!(c.mode(), Mode::Sample);
         c.set_mode(Mode::Greedy);
         assert_eq!(c.mode(), Mode::Greedy);
+    }
+
+    #[test]
+    fn a_folded_lane_reads_as_its_mode_and_the_knobs_set() {
+        let c = LaneConfig::from_json(
+            r#"{"do_sample": true, "temperature": 0.7, "top_p": 0.9, "seed": 1}"#,
+        )
+        .unwrap();
+        assert_eq!(c.summary(), "sample · seed 1 · temperature 0.7 · top_p 0.9");
+        assert_eq!(LaneConfig::default().summary(), "greedy");
+        let c = LaneConfig::from_json(r#"{"stop_strings": ".", "num_beams": 4}"#).unwrap();
+        assert_eq!(
+            c.summary(),
+            r#"beam search · num_beams 4 · stop_strings ".""#
+        );
     }
 
     #[test]

@@ -30,6 +30,8 @@ pub struct Editor {
     pub preset: usize,
     pub lanes: [LaneConfig; LANES],
     pub errors: [Option<LaneError>; LANES],
+    /// Lanes whose knob editor is unfolded (a lane with an error opens).
+    pub open: [bool; LANES],
     /// All sampling lanes use the same uniforms each step (differences come from the knobs).
     pub shared_randomness: bool,
     pub shared_seed: u64,
@@ -46,6 +48,7 @@ impl Default for Editor {
             preset: 0,
             lanes: presets::lanes(preset),
             errors: Default::default(),
+            open: [false; LANES],
             shared_randomness: false,
             shared_seed: 0,
             score_text: String::new(),
@@ -74,11 +77,9 @@ impl Editor {
     /// change nothing; accepted ones are then validated as a whole.
     pub fn set_knob(&mut self, lane: usize, knob: Knob, text: &str) {
         let l = &mut self.lanes[lane];
-        self.errors[lane] = l
-            .set(knob, text)
-            .and_then(|_| l.validate().map(drop))
-            .err()
-            .map(Into::into);
+        let result = l.set(knob, text).and_then(|_| l.validate().map(drop));
+        self.errors[lane] = result.err().map(Into::into);
+        self.open[lane] |= self.errors[lane].is_some();
     }
 
     pub fn set_mode(&mut self, lane: usize, mode: Mode) {
@@ -93,13 +94,24 @@ impl Editor {
                 self.lanes[lane] = c;
                 self.check(lane);
             }
-            Err(e) => self.errors[lane] = Some(e.into()),
+            Err(e) => {
+                self.errors[lane] = Some(e.into());
+                self.open[lane] = true;
+            }
         }
     }
 
     /// Validates one lane and shows the result next to it.
     fn check(&mut self, lane: usize) {
         self.errors[lane] = self.lanes[lane].validate().err().map(Into::into);
+        self.open[lane] |= self.errors[lane].is_some();
+    }
+
+    /// Unfolds or folds a lane's knob editor.
+    pub fn toggle_editor(&mut self, lane: usize) {
+        if let Some(open) = self.open.get_mut(lane) {
+            *open = !*open;
+        }
     }
 
     /// New randomness, visibly: every sampling lane's seed moves on, and so
@@ -134,6 +146,7 @@ impl Editor {
     pub fn lane_failed(&mut self, lane: usize, knob: Option<Knob>, message: String) {
         if lane < LANES {
             self.errors[lane] = Some(LaneError { knob, message });
+            self.open[lane] = true;
         }
     }
 
@@ -150,6 +163,7 @@ impl Editor {
             shared_seed: self.shared_seed(),
             model,
             score: (scoring && !self.score_text.is_empty()).then(|| self.score_text.clone()),
+            step: None,
         }
     }
 
@@ -199,6 +213,7 @@ mod tests {
         let mut e = Editor::default();
         e.set_knob(1, Knob::Temperature, "0");
         let err = e.errors[1].clone().expect("temperature 0 while sampling");
+        assert!(e.open[1], "the editor unfolds to show the knob at fault");
         assert_eq!(err.knob, Some(Knob::Temperature));
         assert!(err.message.contains("strictly positive"), "{}", err.message);
         assert_eq!(e.lane_requests(), None);

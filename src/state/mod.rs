@@ -91,6 +91,8 @@ pub struct Page {
     pub error: Option<String>,
     /// Run as soon as the model is ready (a share link, an embed).
     pending_run: Option<RunKind>,
+    /// Open the compare view at this step once that run is done (a link).
+    pending_step: Option<usize>,
     pub share_link: Option<String>,
     pub embed_code: Option<String>,
 }
@@ -120,10 +122,12 @@ impl Page {
             notice: None,
             error: link_error,
             pending_run: requested.embed.then_some(RunKind::Generate),
+            pending_step: None,
             share_link: None,
             embed_code: None,
         };
         if let Some(s) = shared {
+            page.pending_step = s.step;
             let scoring = page.editor.apply_shared(s);
             page.pending_run = Some(if scoring {
                 RunKind::Score
@@ -221,7 +225,15 @@ impl Page {
             } => Outcome::changed(self.run.lane_done(run_id, lane, reason)),
             FromWorker::Finished {
                 run_id, document, ..
-            } => Outcome::changed(self.run.finished(run_id, document)),
+            } => {
+                let changed = self.run.finished(run_id, document);
+                if changed && self.run.running.is_none() {
+                    if let Some(step) = self.pending_step.take() {
+                        self.run.select(0, step);
+                    }
+                }
+                Outcome::changed(changed)
+            }
             FromWorker::RunFailed {
                 run_id,
                 lane,
@@ -390,7 +402,11 @@ impl Page {
     /// The page as a share link holds it.
     pub fn shared(&self) -> Shared {
         let scoring = self.run.kind == RunKind::Score;
-        self.editor.shared(self.model.link_name(), scoring)
+        let step = self.run.selected.map(|(_, step)| step);
+        Shared {
+            step,
+            ..self.editor.shared(self.model.link_name(), scoring)
+        }
     }
 }
 
@@ -424,6 +440,23 @@ mod tests {
         page
     }
 
+    /// The worker's word that run `run_id` started, every lane in `mode`.
+    fn started(run_id: u64, mode: Mode) -> FromWorker {
+        let lanes = vec![
+            LaneStart {
+                mode,
+                config: GenerationConfig::default()
+            };
+            LANES
+        ];
+        FromWorker::Started {
+            run_id,
+            prompt_ids: vec![1],
+            prompt_cropped: 0,
+            lanes,
+        }
+    }
+
     fn sent_run(out: &Outcome) -> Option<(u64, RunRequest)> {
         out.commands.iter().find_map(|c| match c {
             Command::Send(ToWorker::Run { run_id, request }) => Some((*run_id, request.clone())),
@@ -439,20 +472,7 @@ mod tests {
         let (run_id, request) = sent_run(&out).expect("a run request");
         assert_eq!(request.lanes.len(), LANES);
         assert_eq!(request.prompt, page.editor.prompt);
-        let lanes = vec![
-            LaneStart {
-                mode: Mode::Sample,
-                config: GenerationConfig::default()
-            };
-            4
-        ];
-        let started = FromWorker::Started {
-            run_id,
-            prompt_ids: vec![1],
-            prompt_cropped: 0,
-            lanes,
-        };
-        assert!(page.on_worker(started, 0.0).redraw);
+        assert!(page.on_worker(started(run_id, Mode::Sample), 0.0).redraw);
         // A step of a run that is not the current one does not redraw the page.
         let stale = FromWorker::LaneDone {
             run_id: run_id + 1,
@@ -490,7 +510,11 @@ mod tests {
     fn a_share_link_restores_the_page_and_runs_once_the_model_is_ready() {
         let mut e = Editor::default();
         e.set_knob(0, Knob::MaxNewTokens, "5");
-        let link = share::decode(&share::encode(&e.shared(Some("bundled".into()), false))).unwrap();
+        let link = Shared {
+            step: Some(3),
+            ..e.shared(Some("bundled".into()), false)
+        };
+        let link = share::decode(&share::encode(&link)).unwrap();
         let requested = Requested {
             embed: false,
             model: None,
@@ -504,10 +528,40 @@ mod tests {
             })
         );
         assert_eq!(page.editor.lanes, e.lanes);
-        assert!(
-            sent_run(&page.on_worker(info(), 0.0)).is_some(),
-            "runs on load"
-        );
+        let (run_id, _) = sent_run(&page.on_worker(info(), 0.0)).expect("runs on load");
+        // Once that run is done, the compare view opens at the link's step.
+        let _ = page.on_worker(started(run_id, Mode::Greedy), 0.0);
+        for index in 0..5 {
+            let step = Box::new(run::tests::step(index as u32, " a"));
+            let text = " a".repeat(index + 1);
+            let _ = page.on_worker(
+                FromWorker::Step {
+                    run_id,
+                    lane: 0,
+                    index,
+                    step,
+                    text,
+                },
+                0.0,
+            );
+        }
+        assert_eq!(page.run.selected, None, "not while it runs");
+        let document = Document {
+            prompt_ids: vec![1],
+            prompt: String::new(),
+            prompt_cropped: 0,
+            runs: vec![],
+        };
+        let finished = FromWorker::Finished {
+            run_id,
+            document,
+            ms: 1.0,
+            first_step_ms: None,
+            memory_bytes: None,
+        };
+        let _ = page.on_worker(finished, 0.0);
+        assert_eq!(page.run.selected, Some((0, 3)));
+        assert_eq!(page.shared().step, Some(3), "and a link made now keeps it");
     }
 
     #[test]

@@ -19,15 +19,13 @@ pub enum RunKind {
 /// Each lane's result as the views take it (unchanged lanes stay the same value).
 pub type Results = [Option<RcEq<LaneResult>>; LANES];
 
-/// The step a table shows.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Selected {
-    pub lane: usize,
-    pub index: usize,
-    pub step: RcEq<Step>,
-    pub mode: Mode,
-    /// The lane is one path of tokens (not beam search), so it can branch.
-    pub one_path: bool,
+/// Where the compare view's step moves (arrow keys, Home, End).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum StepMove {
+    Previous,
+    Next,
+    First,
+    Last,
 }
 
 /// Every lane continues from these exact ids; the prompt box shows `prompt`.
@@ -46,7 +44,10 @@ pub struct RunState {
     /// The newest run's id (the page's `data-run`).
     pub latest: u64,
     pub prompt_cropped: usize,
+    /// The step shown in every lane, and the lane it was opened from.
     pub selected: Option<(usize, usize)>,
+    /// The lane whose raw probabilities order the compare view's rows.
+    pub sort_by: usize,
     /// The prompt and its token ids behind the results on screen (for branching).
     pub ran_prompt: String,
     pub prompt_ids: Vec<u32>,
@@ -69,6 +70,7 @@ impl Default for RunState {
             latest: 0,
             prompt_cropped: 0,
             selected: None,
+            sort_by: 0,
             ran_prompt: String::new(),
             prompt_ids: vec![],
             kind: RunKind::Generate,
@@ -228,25 +230,46 @@ impl RunState {
         Ok(notice)
     }
 
+    /// Opens `step` in every lane (within the longest lane), from `lane`.
     pub fn select(&mut self, lane: usize, step: usize) {
-        self.selected = Some((lane, step));
+        if lane < LANES {
+            self.selected = Some((lane, step.min(self.longest().saturating_sub(1))));
+        }
     }
 
     pub fn close_table(&mut self) {
         self.selected = None;
     }
 
-    /// The selected step, while its lane still has it.
-    pub fn selected_step(&self) -> Option<Selected> {
-        let (lane, index) = self.selected?;
-        let r = self.results.get(lane)?.as_ref()?;
-        Some(Selected {
-            lane,
-            index,
-            step: RcEq::from(Rc::clone(r.steps.get(index)?)),
-            mode: r.mode.unwrap_or(Mode::Greedy),
-            one_path: !r.rewritten,
-        })
+    /// Steps in the longest lane.
+    pub fn longest(&self) -> usize {
+        self.results
+            .iter()
+            .flatten()
+            .map(|r| r.steps.len())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Moves the compare view's step in every lane, within the longest lane.
+    pub fn move_step(&mut self, to: StepMove) {
+        let Some((lane, step)) = self.selected else {
+            return;
+        };
+        let last = self.longest().saturating_sub(1);
+        let step = match to {
+            StepMove::Previous => step.saturating_sub(1),
+            StepMove::Next => (step + 1).min(last),
+            StepMove::First => 0,
+            StepMove::Last => last,
+        };
+        self.selected = Some((lane, step));
+    }
+
+    pub fn sort_by(&mut self, lane: usize) {
+        if lane < LANES {
+            self.sort_by = lane;
+        }
     }
 
     /// Where the lanes first part ways; only once every lane is done, so the
@@ -278,9 +301,14 @@ impl RunState {
         if r.rewritten || step >= r.steps.len() || self.prompt_ids.is_empty() {
             return None;
         }
-        let token = r.steps[step]
-            .top
+        // The candidate may come from another lane's table (the compare view
+        // shows the union of the lanes' tables).
+        let token = self
+            .results
             .iter()
+            .flatten()
+            .filter_map(|r| r.steps.get(step))
+            .flat_map(|s| &s.top)
             .find(|c| c.id == token_id)
             .map(|c| c.token.clone())
             .unwrap_or_default();
@@ -293,12 +321,12 @@ impl RunState {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use ntl_decoding::record::{Candidate, Run};
     use ntl_decoding::GenerationConfig;
 
-    fn step(id: u32, token: &str) -> Step {
+    pub(crate) fn step(id: u32, token: &str) -> Step {
         let cand = |id: u32, token: &str| Candidate {
             id,
             token: token.into(),
@@ -429,10 +457,31 @@ mod tests {
         let run = s.begin(RunKind::Generate, "Hi");
         s.step(run, 1, 0, step(1, " a"), " a".into(), 0.0);
         s.select(1, 0);
-        assert_eq!(s.selected_step().map(|t| t.step.token_id), Some(1));
         let next = s.begin(RunKind::Generate, "Hi");
         s.step(next, 1, 0, step(5, " e"), " e".into(), 0.0);
         assert_eq!(s.selected, None);
+    }
+
+    #[test]
+    fn the_compare_step_moves_in_every_lane_within_the_longest_lane() {
+        let (mut s, run) = streaming();
+        for i in 0..3 {
+            s.step(run, 0, i, step(1, " a"), " a".repeat(i + 1), 0.0);
+        }
+        s.step(run, 2, 0, step(1, " a"), " a".into(), 0.0);
+        s.select(2, 0);
+        s.move_step(StepMove::Next);
+        assert_eq!(
+            s.selected,
+            Some((2, 1)),
+            "past lane 3's end: lane 1 still has it"
+        );
+        s.move_step(StepMove::Last);
+        s.move_step(StepMove::Next);
+        assert_eq!(s.selected, Some((2, 2)));
+        s.move_step(StepMove::First);
+        s.move_step(StepMove::Previous);
+        assert_eq!(s.selected, Some((2, 0)));
     }
 
     #[test]

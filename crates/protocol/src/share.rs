@@ -36,6 +36,9 @@ pub struct Shared {
     /// A continuation to score in every lane instead of generating.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<String>,
+    /// The step the compare view shows (0-based), so a link opens at it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<usize>,
 }
 
 /// Why a link is refused; every message starts "this share link cannot be
@@ -146,6 +149,7 @@ mod tests {
             shared_seed: Some(7),
             model: Some("distilbert/distilgpt2".into()),
             score: Some(" a story".into()),
+            step: Some(4),
         }
     }
 
