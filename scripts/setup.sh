@@ -36,8 +36,9 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $wb\$"; then
   cargo install wasm-bindgen-cli --version "$wb"
 fi
 
-# wasm-opt (binaryen 132 from npm; Debian's is too old) and playwright-core.
-if [ ! -x tests/e2e/node_modules/.bin/wasm-opt ] || [ ! -d tests/e2e/node_modules/playwright-core ]; then
+# wasm-opt (binaryen 132 from npm; Debian's is too old), playwright-core, axe.
+if [ ! -x tests/e2e/node_modules/.bin/wasm-opt ] || [ ! -d tests/e2e/node_modules/playwright-core ] \
+  || [ ! -d tests/e2e/node_modules/@axe-core/playwright ]; then
   log "npm packages for the build and the browser tests"
   (cd tests/e2e && npm ci --no-audit --no-fund)
 fi

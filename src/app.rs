@@ -2,6 +2,7 @@
 //! worker, hands each message to a state transition, performs what the
 //! transition asks (talk to the worker), and composes the views.
 
+use crate::components::compare_view::{CompareAction, CompareView};
 use crate::components::divergence_note::DivergenceNote;
 use crate::components::header::Header;
 use crate::components::lane_column::LaneColumn;
@@ -9,7 +10,7 @@ use crate::components::lesson_panel::{LessonAction, LessonPanel};
 use crate::components::model_panel::{ModelAction, ModelPanel};
 use crate::components::plots::Plots;
 use crate::components::prompt_row::{PromptAction, PromptRow};
-use crate::components::step_table::StepTable;
+use crate::components::step_grid::StepGrid;
 use crate::state::run::RunKind;
 use crate::state::{Command, Outcome, Page, LANES};
 use crate::worker_link::WorkerLink;
@@ -28,6 +29,8 @@ pub enum LaneAction {
     Mode(Mode),
     Json(String),
     Select(usize),
+    /// Unfold or fold the knob editor.
+    Edit,
 }
 
 pub enum Msg {
@@ -36,16 +39,8 @@ pub enum Msg {
     Model(ModelAction),
     Prompt(PromptAction),
     Lane(usize, LaneAction),
-    Select {
-        lane: usize,
-        step: usize,
-    },
-    CloseTable,
-    Branch {
-        lane: usize,
-        step: usize,
-        token_id: u32,
-    },
+    Select { lane: usize, step: usize },
+    Compare(CompareAction),
     Lesson(LessonAction),
     Replayed(Result<(String, Document), String>),
 }
@@ -63,12 +58,13 @@ struct LaneCallbacks {
     mode: Callback<Mode>,
     json: Callback<String>,
     select: Callback<usize>,
+    edit: Callback<()>,
 }
 
 struct Callbacks {
     lanes: Vec<LaneCallbacks>,
     select: Callback<(usize, usize)>,
-    close_table: Callback<()>,
+    compare: Callback<CompareAction>,
     model: Callback<ModelAction>,
     prompt: Callback<PromptAction>,
     lesson: Callback<LessonAction>,
@@ -81,11 +77,12 @@ impl Callbacks {
             mode: link.callback(move |mode| Msg::Lane(i, LaneAction::Mode(mode))),
             json: link.callback(move |text| Msg::Lane(i, LaneAction::Json(text))),
             select: link.callback(move |step| Msg::Lane(i, LaneAction::Select(step))),
+            edit: link.callback(move |_| Msg::Lane(i, LaneAction::Edit)),
         };
         Callbacks {
             lanes: (0..LANES).map(lane).collect(),
             select: link.callback(|(lane, step)| Msg::Select { lane, step }),
-            close_table: link.callback(|_| Msg::CloseTable),
+            compare: link.callback(Msg::Compare),
             model: link.callback(Msg::Model),
             prompt: link.callback(Msg::Prompt),
             lesson: link.callback(Msg::Lesson),
@@ -182,6 +179,7 @@ impl App {
             LaneAction::Mode(mode) => editor.set_mode(lane, mode),
             LaneAction::Json(text) => editor.set_json(lane, &text),
             LaneAction::Select(step) => self.page.run.select(lane, step),
+            LaneAction::Edit => editor.toggle_editor(lane),
         }
     }
 
@@ -289,16 +287,25 @@ impl Component for App {
                 self.page.run.select(lane, step);
                 true
             }
-            Msg::CloseTable => {
-                self.page.run.close_table();
-                true
-            }
-            Msg::Branch {
-                lane,
-                step,
-                token_id,
-            } => {
-                let outcome = self.page.branch(lane, step, token_id);
+            Msg::Compare(action) => {
+                let outcome = match action {
+                    CompareAction::Move(to) => {
+                        self.page.run.move_step(to);
+                        Outcome::redraw()
+                    }
+                    CompareAction::SortBy(lane) => {
+                        self.page.run.sort_by(lane);
+                        Outcome::redraw()
+                    }
+                    CompareAction::Close => {
+                        self.page.run.close_table();
+                        Outcome::redraw()
+                    }
+                    CompareAction::Branch { lane, token_id } => {
+                        let step = self.page.run.selected.map_or(0, |(_, s)| s);
+                        self.page.branch(lane, step, token_id)
+                    }
+                };
                 self.perform(ctx, outcome)
             }
             Msg::Lesson(action) => {
@@ -316,8 +323,7 @@ impl Component for App {
         }
     }
 
-    fn view(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
+    fn view(&self, _ctx: &Context<Self>) -> Html {
         let page = &self.page;
         let (run, editor) = (&page.run, &page.editor);
         let model_ready = page.model.is_ready();
@@ -348,18 +354,21 @@ impl Component for App {
                     on_mode={cb.lanes[i].mode.clone()}
                     on_json={cb.lanes[i].json.clone()}
                     on_select={cb.lanes[i].select.clone()}
+                    open={editor.open[i]}
+                    on_edit={cb.lanes[i].edit.clone()}
                 />
             }
         };
-        let table = run.selected_step().map(|selected| {
-            let (lane, step) = (selected.lane, selected.index);
-            let can_branch = selected.one_path && model_ready && !run.prompt_ids.is_empty();
+        let compare = run.selected.map(|(lane, step)| {
             html! {
-                <StepTable
-                    {selected}
-                    {can_branch}
-                    on_branch={link.callback(move |token_id| Msg::Branch { lane, step, token_id })}
-                    on_close={cb.close_table.clone()}
+                <CompareView
+                    results={run.results.clone()}
+                    {lane}
+                    {step}
+                    longest={run.longest()}
+                    sort_by={run.sort_by}
+                    can_branch={model_ready && !run.prompt_ids.is_empty()}
+                    on={cb.compare.clone()}
                 />
             }
         });
@@ -399,13 +408,21 @@ impl Component for App {
                     <DivergenceNote divergence={d} on_select={cb.select.clone()} />
                 }
                 <main class="lanes">{ for (0..LANES).map(lane) }</main>
-                <Plots
-                    results={run.results.clone()}
-                    running={run.running.is_some()}
-                    planned={run.planned}
-                    on_select={cb.select.clone()}
-                />
-                { for table }
+                { for compare }
+                <div class="overview">
+                    <Plots
+                        results={run.results.clone()}
+                        running={run.running.is_some()}
+                        planned={run.planned}
+                        on_select={cb.select.clone()}
+                    />
+                    <StepGrid
+                        results={run.results.clone()}
+                        selected={run.selected}
+                        diverge={divergence.as_ref().map(|d| d.step)}
+                        on_select={cb.select.clone()}
+                    />
+                </div>
                 if !page.embed {
                     <LessonPanel
                         has_document={run.document.is_some()}

@@ -83,10 +83,12 @@ pub fn plots_svg() -> Option<String> {
     }
     let rows = n.div_ceil(cols);
     let (width, height) = (w * cols as f64, h * rows as f64);
+    // The page's lane colours are style-sheet variables; the file has no sheet.
+    let lanes = crate::theme::lane_color_definitions();
     Some(format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
          viewBox=\"0 0 {width} {height}\">\
-         <style>text{{font:10px sans-serif;fill:#444}} .title{{font-weight:bold}} \
+         <style>svg{{{lanes}}} text{{font:10px sans-serif;fill:#444}} .title{{font-weight:bold}} \
          .axis{{stroke:#999}}</style>\
          <rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>{body}</svg>"
     ))

@@ -38,13 +38,12 @@ pub fn bytes(n: u64) -> String {
 }
 
 /// Background tint for a token chosen with probability `p`: likely tokens
-/// pale, surprising ones strong.
+/// pale, surprising ones strong. The colour and its strength are the style
+/// sheet's (`--tint`, `--tint-strength`), so the dark theme keeps text legible.
 pub fn tint(p: f32) -> String {
     let surprise = (1.0 - p.clamp(0.0, 1.0)).powf(1.5);
-    format!(
-        "background-color: rgba(255, 140, 0, {:.2})",
-        0.08 + 0.55 * surprise
-    )
+    let alpha = 0.08 + 0.55 * surprise;
+    format!("background-color: rgb(var(--tint) / calc({alpha:.2} * var(--tint-strength)))")
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! touches tensors.
 
 mod app;
+mod compare;
 mod components;
 mod download;
 mod export;

@@ -21,6 +21,9 @@ pub struct Props {
     pub diverge: Option<usize>,
     /// Embed mode: text and status only, no editors.
     pub compact: bool,
+    /// The knob editor is unfolded.
+    pub open: bool,
+    pub on_edit: Callback<()>,
     pub on_field: Callback<(Knob, String)>,
     pub on_mode: Callback<Mode>,
     pub on_json: Callback<String>,
@@ -87,6 +90,7 @@ pub fn lane_column(p: &Props) -> Html {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
+    let editor_id = format!("lane-editor-{}", p.index);
     html! {
         <section class="lane" data-testid={format!("lane-{}", p.index)}>
             <h2 style={format!("color: {}", lane_color(p.index))}>
@@ -98,14 +102,27 @@ pub fn lane_column(p: &Props) -> Html {
                     <p class="error" data-testid="lane-error">{ e.message.clone() }</p>
                 }
             } else {
-                <ConfigEditor
-                    index={p.index}
-                    config={p.config.clone()}
-                    error={p.error.clone()}
-                    on_field={p.on_field.clone()}
-                    on_mode={p.on_mode.clone()}
-                    on_json={p.on_json.clone()}
-                />
+                <div class="lane-summary" data-testid="lane-summary">
+                    <code>{ p.config.summary() }</code>
+                    <button
+                        data-testid="lane-edit"
+                        aria-expanded={p.open.to_string()}
+                        aria-controls={editor_id.clone()}
+                        onclick={p.on_edit.reform(|_: MouseEvent| ())}
+                    >
+                        { if p.open { "Done" } else { "Edit" } }
+                    </button>
+                </div>
+                <div id={editor_id} class="lane-editor" hidden={!p.open}>
+                    <ConfigEditor
+                        index={p.index}
+                        config={p.config.clone()}
+                        error={p.error.clone()}
+                        on_field={p.on_field.clone()}
+                        on_mode={p.on_mode.clone()}
+                        on_json={p.on_json.clone()}
+                    />
+                </div>
             }
             if !warnings.is_empty() {
                 <ul class="warnings" data-testid="lane-warnings">

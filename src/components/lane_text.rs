@@ -81,6 +81,20 @@ fn token(p: &TokenProps) -> Html {
         impossible.then_some("impossible"),
         p.diverge.then_some("diverge")
     );
+    // Enter opens the step; the arrows open its neighbours.
+    let onkeydown = {
+        let cb = p.on_select.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let step = match e.key().as_str() {
+                "Enter" | " " => i,
+                "ArrowLeft" => i.saturating_sub(1),
+                "ArrowRight" => i + 1,
+                _ => return,
+            };
+            e.prevent_default();
+            cb.emit(step);
+        })
+    };
     html! {
         <span
             {class}
@@ -88,11 +102,27 @@ fn token(p: &TokenProps) -> Html {
             data-step={i.to_string()}
             data-impossible={impossible.then_some("true")}
             style={format::tint(s.chosen_prob)}
+            role="button"
+            tabindex="0"
+            aria-label={format!("“{}”, {title}", format::visible(&p.piece))}
             {title}
             onclick={Callback::from(move |_| cb.emit(i))}
+            {onkeydown}
         >
-            { if p.piece.is_empty() { "·".to_string() } else { p.piece.to_string() } }
+            { shown(&p.piece) }
         </span>
+    }
+}
+
+/// A token's text in the running text: as written, but a line break shows
+/// as ↵ before it breaks the line (so the token can be seen and clicked), and
+/// a token that only holds part of a character (the next one completes it)
+/// as a dot.
+fn shown(piece: &str) -> String {
+    if piece.is_empty() {
+        "·".to_string()
+    } else {
+        piece.replace('\n', "↵\n")
     }
 }
 

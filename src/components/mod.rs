@@ -1,5 +1,6 @@
 //! The page's views. They receive state and callbacks; they never hold model data of their own.
 
+pub mod compare_view;
 pub mod config_editor;
 pub mod divergence_note;
 pub mod draft_field;
@@ -10,4 +11,4 @@ pub mod lesson_panel;
 pub mod model_panel;
 pub mod plots;
 pub mod prompt_row;
-pub mod step_table;
+pub mod step_grid;

@@ -163,7 +163,13 @@ fn series(p: &SeriesProps) -> Html {
         .collect();
     html! {
         <g class="series" data-lane={p.lane.to_string()}>
-            <polyline points={line} fill="none" stroke={lane_color(p.lane)} stroke-width="1.6" />
+            // Colours as style: SVG's presentation attributes take no CSS variables.
+            <polyline
+                points={line}
+                fill="none"
+                style={format!("stroke: {}", lane_color(p.lane))}
+                stroke-width="1.6"
+            />
             // The points are keyed, and in an element of their own: yew
             // matches unkeyed children from the end, so an appended point
             // would move every point into its neighbour's place. Points are
@@ -214,7 +220,7 @@ fn point(p: &PointProps) -> Html {
             cx={format!("{:.1}", p.at.0)}
             cy={format!("{:.1}", p.at.1)}
             r="2.6"
-            fill={lane_color(lane)}
+            style={format!("fill: {}", lane_color(lane))}
             onclick={Callback::from(move |_| click.emit((lane, i)))}
             onmouseenter={Callback::from(move |_| hover.emit((lane, i)))}
         >

@@ -81,7 +81,7 @@ fn extras(p: &Props) -> Html {
         PromptAction::ScoreText(ev.target_unchecked_into::<HtmlInputElement>().value())
     });
     html! {
-        <>
+        <div class="extras">
             <label class="shared" title={SHARED_HINT}>
                 <input
                     type="checkbox"
@@ -110,7 +110,7 @@ fn extras(p: &Props) -> Html {
                     { "Score in every lane" }
                 </button>
             </div>
-        </>
+        </div>
     }
 }
 
@@ -140,6 +140,9 @@ pub fn prompt_row(p: &Props) -> Html {
                             </option>
                         }) }
                     </select>
+                    <p class="hint" data-testid="preset-notice">
+                        <strong>{ preset.name }</strong>{ ": " }{ preset.notice }
+                    </p>
                 </div>
                 <label for="prompt">{ "Prompt" }</label>
                 <textarea
@@ -161,11 +164,6 @@ pub fn prompt_row(p: &Props) -> Html {
                          its first {} tokens were left out.",
                         p.prompt_cropped
                     ) }
-                </p>
-            }
-            if !p.embed {
-                <p class="hint" data-testid="preset-notice">
-                    <strong>{ preset.name }</strong>{ ": " }{ preset.notice }
                 </p>
             }
         </section>

@@ -65,7 +65,14 @@ export async function laneTexts(page) {
   return page.$$eval('[data-testid^="lane-"] [data-testid="lane-text"]', (els) => els.map((e) => e.innerText));
 }
 
+/// Unfolds a lane's knob editor (folded into a one-line summary by default).
+export async function openEditor(page, lane) {
+  const edit = page.locator(`[data-testid="lane-${lane}"] [data-testid="lane-edit"]`);
+  if ((await edit.getAttribute('aria-expanded')) !== 'true') await edit.click();
+}
+
 export async function setKnob(page, lane, knob, value) {
+  await openEditor(page, lane);
   const input = page.locator(`[data-testid="lane-${lane}"] [data-knob="${knob}"]`);
   await input.fill(String(value));
   await input.dispatchEvent('change');

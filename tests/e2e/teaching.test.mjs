@@ -1,7 +1,7 @@
 // Lesson presets, "this knob does nothing" warnings, and text that is never HTML.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, modelReady, runAll, laneTexts } from './harness.mjs';
+import { start, modelReady, runAll, laneTexts, openEditor } from './harness.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -25,6 +25,7 @@ test('a lesson preset sets the prompt, all four lanes and its note, and runs', a
 test('knobs that do nothing are flagged: temperature under greedy, the silent top_k=50', async () => {
   const page = await env.open();
   await modelReady(page);
+  await openEditor(page, 0);
   await page.click('[data-testid="lane-0"] details.json summary');
   await page.fill('[data-testid="lane-json-0"]', '{"temperature": 0.7, "max_new_tokens": 5}');
   await page.dispatchEvent('[data-testid="lane-json-0"]', 'change');
@@ -41,6 +42,7 @@ test('prompts and generated text are shown as text, never run as HTML', async ()
   await modelReady(page);
   const hostile = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
   await page.fill('[data-testid="prompt"]', hostile);
+  await openEditor(page, 0);
   await page.click('[data-testid="lane-0"] details.json summary');
   await page.fill('[data-testid="lane-json-0"]', JSON.stringify({ max_new_tokens: 8, stop_strings: ['<b onmouseover=alert(1)>'] }));
   await page.dispatchEvent('[data-testid="lane-json-0"]', 'change');
@@ -77,6 +79,7 @@ test('shared randomness makes same-distribution lanes identical; re-roll changes
   await page.selectOption('[data-testid="preset"]', { label: 'Temperature sweep' });
   // Three sampling lanes with the same knobs but different seeds.
   for (const lane of [0, 1, 2]) {
+    await openEditor(page, lane);
     await page.click(`[data-testid="lane-${lane}"] details.json summary`);
     await page.fill(`[data-testid="lane-json-${lane}"]`, JSON.stringify({ do_sample: true, top_k: 0, max_new_tokens: 15, seed: lane }));
     await page.dispatchEvent(`[data-testid="lane-json-${lane}"]`, 'change');
@@ -103,6 +106,7 @@ test('after a run, idle knobs are reported: top_p behind top_k, a penalty that c
   const page = await env.open();
   await modelReady(page);
   const set = async (lane, cfg) => {
+    await openEditor(page, lane);
     await page.click(`[data-testid="lane-${lane}"] details.json summary`);
     await page.fill(`[data-testid="lane-json-${lane}"]`, JSON.stringify(cfg));
     await page.dispatchEvent(`[data-testid="lane-json-${lane}"]`, 'change');
