@@ -45,7 +45,9 @@ it were measured in one session, alternating (two runs of three each): 4 × 64 t
 3.44–3.50 ms per step (script 5.06–5.25 → 1.29–1.30), 4 × 200 tokens 4.05–4.21 → 3.75–3.88 ms
 (script 2.83–2.88 → 1.74–1.82). What is left is mostly the browser's own work: parsing each
 message, then style, layout and paint of a page with thousands of SVG nodes (a Chromium trace of a
-4 × 120-token run: 1.1 s handling the worker's messages, 0.56 s paint, 0.23 s layout).
+4 × 120-token run: 1.1 s handling the worker's messages, 0.56 s paint, 0.23 s layout). The step
+grid (issue #12: a row per step, keyed rows that are drawn once) added 0.2–0.6 ms per step of
+layout and paint; the table above is measured with it.
 `;
 const native = engine('native'), browser = engine('browser'), single = engine('single'), hf = engine('hf');
 const f = (x, d = 1) => (x == null ? '—' : Number(x).toFixed(d));
