@@ -124,6 +124,7 @@ pub fn prompt_row(p: &Props) -> Html {
         PromptAction::Preset(value.parse().unwrap_or(0))
     });
     let preset = &PRESETS[p.preset];
+    let value = p.prompt.clone();
     html! {
         <section class="prompt-row">
             if p.embed {
@@ -145,13 +146,7 @@ pub fn prompt_row(p: &Props) -> Html {
                     </p>
                 </div>
                 <label for="prompt">{ "Prompt" }</label>
-                <textarea
-                    id="prompt"
-                    data-testid="prompt"
-                    rows="2"
-                    value={p.prompt.clone()}
-                    oninput={on_prompt}
-                />
+                <textarea id="prompt" data-testid="prompt" rows="2" {value} oninput={on_prompt} />
             }
             { actions(p) }
             if !p.embed {
