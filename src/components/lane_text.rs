@@ -75,8 +75,15 @@ fn token(p: &TokenProps) -> Html {
         };
         format!("step {} · p = {}{note}", i + 1, format::prob(s.chosen_prob))
     };
+    let (text, bytes) = shown(&p.piece, &s.token);
+    let title = if &*p.piece != s.token.as_str() && s.token.contains("<0x") {
+        format!("{title} · bytes {}", format::visible(&s.token))
+    } else {
+        title
+    };
     let class = classes!(
         "tok",
+        bytes.then_some("bytes"),
         p.selected.then_some("selected"),
         impossible.then_some("impossible"),
         p.diverge.then_some("diverge")
@@ -109,20 +116,22 @@ fn token(p: &TokenProps) -> Html {
             onclick={Callback::from(move |_| cb.emit(i))}
             {onkeydown}
         >
-            { shown(&p.piece) }
+            { text }
         </span>
     }
 }
 
 /// A token's text in the running text: as written, but a line break shows
-/// as ↵ before it breaks the line (so the token can be seen and clicked), and
-/// a token that only holds part of a character (the next one completes it)
-/// as a dot.
-fn shown(piece: &str) -> String {
-    if piece.is_empty() {
-        "·".to_string()
+/// as ↵ before it breaks the line (so the token can be seen and clicked).
+/// A token that holds only part of a character, so added no visible text,
+/// shows its bytes (`<0xE2>`) as the tables and the step grid do; the token
+/// that completes the character shows the character.
+fn shown(piece: &str, token: &str) -> (String, bool) {
+    let partial = piece != token && (piece.trim().is_empty() || piece.contains('\u{FFFD}'));
+    if partial {
+        (token.to_string(), true)
     } else {
-        piece.replace('\n', "↵\n")
+        (piece.replace('\n', "↵\n"), false)
     }
 }
 
@@ -150,5 +159,27 @@ pub fn lane_text(p: &Props) -> Html {
                 />
             }) }
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown;
+
+    #[test]
+    fn a_token_holding_part_of_a_character_shows_its_bytes_and_the_one_completing_it_the_character()
+    {
+        // "❤" is E2 9D A4; GPT-2 splits " ❤" as " <0xE2><0x9D>" + "<0xA4>".
+        assert_eq!(shown(" ", " <0xE2><0x9D>"), (" <0xE2><0x9D>".into(), true));
+        assert_eq!(shown("", "<0xE2>"), ("<0xE2>".into(), true));
+        assert_eq!(shown("❤", "<0xA4>"), ("❤".into(), false));
+        assert_eq!(shown("\u{FFFD}", "<0xFF>"), ("<0xFF>".into(), true));
+    }
+
+    #[test]
+    fn ordinary_tokens_show_as_written_with_newlines_marked() {
+        assert_eq!(shown(" the", " the"), (" the".into(), false));
+        assert_eq!(shown(" ", " "), (" ".into(), false));
+        assert_eq!(shown("\n", "\n"), ("↵\n".into(), false));
     }
 }

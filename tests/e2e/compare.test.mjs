@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { start, modelReady, runAll, ARTIFACTS } from './harness.mjs';
+import { start, modelReady, runAll, waitRunDone, ARTIFACTS } from './harness.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -118,6 +118,30 @@ test('a share link made with a step open opens at that step', async () => {
   await shared.waitForSelector('[data-testid="compare"][data-step="6"]', { timeout: 120_000 });
   assert.equal(await shared.locator('[data-testid="compare-lane"]').count(), 4);
   await shared.close();
+  await page.close();
+});
+
+test('text is text: a split character shows as its bytes alike in lanes, tables and grid', async () => {
+  const page = await env.open('?model=bundled');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await modelReady(page);
+  // " 🦙" is F0 9F A6 99: GPT-2 writes it as " <0xF0><0x9F>", "<0xA6>", "<0x99>".
+  await page.fill('[data-testid="score-text"]', ' a 🦙 ran home');
+  const before = Number(await page.getAttribute('.page', 'data-run'));
+  await page.click('[data-testid="score"]');
+  await waitRunDone(page, before);
+  const spans = await page.$$eval('[data-testid="lane-0"] [data-testid="token"]', (ts) => ts.map((t) => t.textContent));
+  const lead = spans.findIndex((t) => t.includes('<0xF0><0x9F>'));
+  assert.ok(lead >= 0, `the split character's first token shows its bytes: ${JSON.stringify(spans)}`);
+  assert.equal(spans.filter((t) => t.includes('🦙')).length, 1, 'the token completing it shows the character');
+  // The grid and the table show the same token the same way: ␣ and bytes.
+  const cell = page.locator(`[data-testid="grid-cell"][data-lane="0"][data-step="${lead}"]`);
+  assert.match(await cell.textContent(), /␣<0xF0><0x9F>/);
+  await cell.click();
+  await page.waitForSelector(`[data-testid="compare"][data-step="${lead}"]`);
+  const heading = page.locator('[data-testid="compare-lane"][data-lane="0"] h3');
+  assert.match(await heading.textContent(), /chose “␣<0xF0><0x9F>”/);
+  assert.deepEqual(env.errors, []);
   await page.close();
 });
 
