@@ -46,28 +46,39 @@ fn how(s: &Step) -> String {
     if s.forced {
         "given (scoring a text)".to_string()
     } else if let Some(u) = s.draw {
-        format!("a seeded random draw (Gumbel-max, u = {u:.3})")
+        format!("seeded draw, u = {u:.3}")
     } else if s.beams.is_some() {
-        "the best-scoring beam continuation".to_string()
+        "best beam continuation".to_string()
     } else if s.contrastive.is_some() {
-        "the best contrastive score".to_string()
+        "best contrastive score".to_string()
     } else {
-        "the most probable token (greedy)".to_string()
+        "greedy: most probable".to_string()
     }
 }
 
-/// Three short lines on the step: how the token was picked, its rank and
-/// probability, the distribution's spread.
+/// Two short lines on the step: how the token was picked, its rank and
+/// probability; how many tokens the knobs kept and the distribution's
+/// spread. The same in words as the hover text.
 fn summary(s: &Step) -> Html {
     let [n50, n90, n95] = s.nucleus;
     let (p0, p1) = (prob(s.chosen_raw_prob), prob(s.chosen_prob));
-    let spread = format!("entropy {:.2} → {:.2} nats", s.raw_entropy, s.entropy);
+    let (e0, e1) = (s.raw_entropy, s.entropy);
+    let picked = format!("{} · rank {} · p {p0} → {p1}", how(s), s.rank);
+    let spread = format!(
+        "{} kept · entropy {e0:.2} → {e1:.2} · nucleus 50/90/95%: {n50}/{n90}/{n95}",
+        s.kept
+    );
+    let title = format!(
+        "Picked: {}. Rank {} by the model; p {p0} before the knobs, {p1} after; \
+         {} tokens kept; entropy {e0:.2} → {e1:.2} nats; the top-p nucleus holds \
+         {n50} tokens at 50%, {n90} at 90%, {n95} at 95%.",
+        how(s),
+        s.rank,
+        s.kept
+    );
     html! {
-        <p class="summary">
-            { format!("Picked: {}.", how(s)) }<br />
-            { format!("Rank {} by the model · p {p0} → {p1} after the knobs · {} kept", s.rank, s.kept) }
-            <br />
-            { format!("{spread} · top-p nucleus 50/90/95%: {n50}/{n90}/{n95}") }
+        <p class="summary" {title}>
+            { picked }<br />{ spread }
         </p>
     }
 }
@@ -237,23 +248,28 @@ fn column(lane: usize, step: &Step, rows: &[Row], p: &Props, one_path: bool) -> 
     let sorted = p.sort_by == lane;
     let body = html! {
         <>
-            <h3 style={format!("color: {}", lane_color(lane))}>
-                { format!("Lane {} · step {} · chose “{}”", lane + 1, p.step + 1, visible(&step.token)) }
-            </h3>
+            <div class="col-head">
+                <h3 style={format!("color: {}", lane_color(lane))}>
+                    { format!("Lane {}", lane + 1) }
+                    // The view's head says the step; narrow columns leave it out.
+                    <span class="at-step">{ format!(" · step {}", p.step + 1) }</span>
+                    { format!(" · chose “{}”", visible(&step.token)) }
+                </h3>
+                <button
+                    class="sort"
+                    aria-pressed={sorted.to_string()}
+                    disabled={sorted}
+                    title={if sorted { "the rows are in this lane's order" } else { "sort the rows by this lane's probabilities" }}
+                    onclick={p.on.reform(move |_: MouseEvent| CompareAction::SortBy(lane))}
+                >
+                    { if sorted { "sorted" } else { "sort" } }
+                    <span class="sr-only">{ format!(" rows by lane {}", lane + 1) }</span>
+                </button>
+            </div>
             { summary(step) }
             <table class="compare-table">
-                <caption>
-                    <span class="sr-only">
-                        { format!("Lane {}: each token's probability before and after its knobs. ", lane + 1) }
-                    </span>
-                    <button
-                        class="sort"
-                        aria-pressed={sorted.to_string()}
-                        disabled={sorted}
-                        onclick={p.on.reform(move |_: MouseEvent| CompareAction::SortBy(lane))}
-                    >
-                        { if sorted { "rows sorted by this lane" } else { "sort rows by this lane" } }
-                    </button>
+                <caption class="sr-only">
+                    { format!("Lane {}: each token's probability before and after its knobs.", lane + 1) }
                 </caption>
                 <thead>
                     <tr>
@@ -295,11 +311,38 @@ fn column(lane: usize, step: &Step, rows: &[Row], p: &Props, one_path: bool) -> 
     }
 }
 
+/// Scrolls the window so the view's top sits a third of the way down the
+/// screen (at the top on a phone) — only when less than a fifth of the
+/// screen would show the view.
+fn reveal(el: &web_sys::HtmlElement) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let height = window
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let width = window
+        .inner_width()
+        .ok()
+        .and_then(|w| w.as_f64())
+        .unwrap_or(0.0);
+    let top = el.get_bounding_client_rect().top();
+    if top >= 0.0 && top <= height * 0.8 {
+        return;
+    }
+    let target = if width <= 640.0 { 8.0 } else { height / 3.0 };
+    window.scroll_by_with_x_and_y(0.0, top - target);
+}
+
 #[function_component(CompareView)]
 pub fn compare_view(p: &Props) -> Html {
     let node = use_node_ref();
     // Take focus when the view opens or its step changes, so the arrow keys
-    // work at once; scroll only as far as needed to show it.
+    // work at once. Scroll only when too little of the view shows, and then
+    // only so far that the lanes' texts above it stay in sight where the
+    // screen is wide enough for both.
     {
         let node = node.clone();
         use_effect_with((p.lane, p.step), move |_| {
@@ -307,9 +350,7 @@ pub fn compare_view(p: &Props) -> Html {
                 let options = web_sys::FocusOptions::new();
                 options.set_prevent_scroll(true);
                 let _ = el.focus_with_options(&options);
-                let scroll = web_sys::ScrollIntoViewOptions::new();
-                scroll.set_block(web_sys::ScrollLogicalPosition::Nearest);
-                el.scroll_into_view_with_scroll_into_view_options(&scroll);
+                reveal(&el);
             }
         });
     }
@@ -380,11 +421,11 @@ pub fn compare_view(p: &Props) -> Html {
                     { "→" }
                 </button>
                 <span class="hint">{ KEYS_HINT }</span>
+                { for notes.into_iter().map(|n| html! { <p class="notice" data-testid="compare-paths">{ n }</p> }) }
                 <button class="close" aria-label="close" onclick={on.reform(|_: MouseEvent| CompareAction::Close)}>
                     { "×" }
                 </button>
             </div>
-            { for notes.into_iter().map(|n| html! { <p class="notice" data-testid="compare-paths">{ n }</p> }) }
             <div class="compare-lanes">
                 { tokens_column(&rows) }
                 { for (0..LANES).map(|lane| html! {
@@ -413,10 +454,9 @@ pub fn compare_view(p: &Props) -> Html {
 fn tokens_column(rows: &[Row]) -> Html {
     html! {
         <div class="compare-tokens" aria-hidden="true">
-            <h3>{ "\u{a0}" }</h3>
+            <div class="col-head"><h3>{ "\u{a0}" }</h3></div>
             <p class="summary"></p>
             <table class="compare-table">
-                <caption>{ "token" }</caption>
                 <thead><tr><th>{ "token" }</th></tr></thead>
                 <tbody>
                     { for rows.iter().map(|r| html! {

@@ -20,7 +20,7 @@ const TITLE: &str = "How does the model pick the next token?";
 #[function_component(Header)]
 pub fn header(p: &Props) -> Html {
     html! {
-        <header>
+        <header class={classes!((!p.embed).then_some("page-head"))}>
             if p.embed {
                 <h1 class="embed-title">
                     { TITLE }

@@ -127,7 +127,13 @@ pub fn lane_column(p: &Props) -> Html {
             if !warnings.is_empty() {
                 <ul class="warnings" data-testid="lane-warnings">
                     { for warnings.iter().map(|w| html! {
-                        <li data-field={w.field.name()}>{ w.message.clone() }</li>
+                        <li
+                            data-field={w.field.name()}
+                            tabindex="0"
+                            title={w.message.clone()}
+                        >
+                            { w.message.clone() }
+                        </li>
                     }) }
                 </ul>
             }
@@ -146,7 +152,13 @@ pub fn lane_column(p: &Props) -> Html {
             if !run_notes.is_empty() {
                 <ul class="warnings" data-testid="run-warnings">
                     { for run_notes.iter().map(|w| html! {
-                        <li data-field={w.field.name()}>{ w.message.clone() }</li>
+                        <li
+                            data-field={w.field.name()}
+                            tabindex="0"
+                            title={w.message.clone()}
+                        >
+                            { w.message.clone() }
+                        </li>
                     }) }
                 </ul>
             }

@@ -37,6 +37,19 @@ test('a selected step shows in all four lanes at once, each token on the same ro
   const page = await ranPage();
   await page.click('[data-testid="lane-2"] [data-testid="token"] >> nth=1');
   await page.waitForSelector('[data-testid="compare"]');
+  // At 1440×900 the prompt, the four texts and the view's first rows share
+  // the screen: opening the step scrolled nothing away.
+  const fits = await page.evaluate(() => {
+    const inView = (e) => { const b = e.getBoundingClientRect(); return b.top >= 0 && b.bottom <= innerHeight; };
+    return {
+      scrollY,
+      prompt: inView(document.querySelector('[data-testid="prompt"]')),
+      texts: [...document.querySelectorAll('[data-testid="lane-text"]')].map(inView),
+      rows: [...document.querySelectorAll('[data-testid="compare-lane"] [data-testid="compare-row"]')].filter(inView).length,
+    };
+  });
+  assert.deepEqual(fits.texts, [true, true, true, true], JSON.stringify(fits));
+  assert.ok(fits.scrollY === 0 && fits.prompt && fits.rows >= 4 * 4, JSON.stringify(fits));
   const { step, lanes } = await tables(page);
   assert.equal(step, 1);
   assert.deepEqual(lanes.map((l) => l.lane), [0, 1, 2, 3]);
