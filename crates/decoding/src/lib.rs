@@ -15,6 +15,7 @@ pub mod observe;
 pub mod processors;
 pub mod record;
 pub mod sampler;
+pub mod sandbox;
 pub mod scores;
 pub mod stop;
 pub mod vocab;

@@ -493,3 +493,70 @@ fn a_long_prompt_in_one_pass_matches_feeding_it_token_by_token() {
         .fold(0.0f32, f32::max);
     assert!(worst <= 1e-4, "largest difference {worst}");
 }
+
+/// The sandbox moves knobs over one step's distribution: for the same
+/// context and knobs it must show what a lane run with them recorded.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn the_sandbox_on_a_recorded_step_shows_what_the_lane_recorded() {
+    use ntl_decoding::processors::Context;
+    use ntl_decoding::sandbox::{config, what_if};
+    use ntl_decoding::Knob;
+    let e = engine("tiny");
+    let settings: [&[(Knob, f64)]; 3] = [
+        &[(Knob::Temperature, 0.7), (Knob::TopP, 0.9)],
+        &[(Knob::RepetitionPenalty, 1.3), (Knob::TopK, 10.0)],
+        &[
+            (Knob::Temperature, 1.5),
+            (Knob::MinP, 0.05),
+            (Knob::TypicalP, 0.9),
+        ],
+    ];
+    for s in settings {
+        let mut json =
+            serde_json::json!({ "do_sample": true, "top_k": 0, "max_new_tokens": 6, "seed": 3 });
+        for (knob, v) in s {
+            json[knob.name()] = serde_json::json!(v);
+        }
+        if let Some(k) = s.iter().find(|(k, _)| *k == Knob::TopK) {
+            json["top_k"] = serde_json::json!(k.1 as i64);
+        }
+        let doc = run(&e, P, &[&json.to_string()]);
+        let lane = &doc.runs[0];
+        let cfg = config(s).unwrap();
+        for (at, recorded) in lane.steps.iter().enumerate() {
+            let mut ids = doc.prompt_ids.clone();
+            ids.extend(&lane.token_ids[..at]);
+            let logits = e.logits(&ids).unwrap();
+            let ctx = Context {
+                ids: &ids,
+                prompt_len: doc.prompt_ids.len(),
+            };
+            let shown = what_if(
+                &logits,
+                ctx,
+                Some(recorded.token_id),
+                &cfg,
+                &e.tokenizer_vocab(),
+                10,
+            );
+            assert_eq!(shown.funnel.len(), recorded.funnel.len(), "{s:?}");
+            for (a, b) in shown.funnel.iter().zip(&recorded.funnel) {
+                assert_eq!((a.name, a.kept), (b.name, b.kept), "{s:?} step {at}");
+            }
+            assert_eq!(shown.kept, recorded.kept);
+            for c in &recorded.top {
+                let d = shown.top.iter().find(|d| d.id == c.id).expect("same table");
+                assert!(
+                    (c.prob - d.prob).abs() <= 1e-6 && (c.raw_prob - d.raw_prob).abs() <= 1e-6,
+                    "{s:?} step {at} token {}: recorded {} / {}, sandbox {} / {}",
+                    c.id,
+                    c.raw_prob,
+                    c.prob,
+                    d.raw_prob,
+                    d.prob
+                );
+            }
+        }
+    }
+}
