@@ -10,6 +10,7 @@ use crate::components::lesson_panel::{LessonAction, LessonPanel};
 use crate::components::model_panel::{ModelAction, ModelPanel};
 use crate::components::plots::Plots;
 use crate::components::prompt_row::{PromptAction, PromptRow};
+use crate::components::sandbox_panel::{SandboxAction, SandboxPanel};
 use crate::components::step_grid::StepGrid;
 use crate::state::run::RunKind;
 use crate::state::{Command, Outcome, Page, LANES};
@@ -42,6 +43,7 @@ pub enum Msg {
     Select { lane: usize, step: usize },
     Compare(CompareAction),
     Lesson(LessonAction),
+    Sandbox(SandboxAction),
     Replayed(Result<(String, Document), String>),
 }
 
@@ -68,6 +70,7 @@ struct Callbacks {
     model: Callback<ModelAction>,
     prompt: Callback<PromptAction>,
     lesson: Callback<LessonAction>,
+    sandbox: Callback<SandboxAction>,
 }
 
 impl Callbacks {
@@ -86,6 +89,7 @@ impl Callbacks {
             model: link.callback(Msg::Model),
             prompt: link.callback(Msg::Prompt),
             lesson: link.callback(Msg::Lesson),
+            sandbox: link.callback(Msg::Sandbox),
         }
     }
 }
@@ -312,6 +316,20 @@ impl Component for App {
                 self.on_lesson(ctx, action);
                 true
             }
+            Msg::Sandbox(action) => {
+                let outcome = match action {
+                    SandboxAction::Logits(text) => {
+                        self.page.sandbox.make_mut().set_logits(text);
+                        Outcome::redraw()
+                    }
+                    SandboxAction::Knob(knob, text) => {
+                        self.page.sandbox.make_mut().set_knob(knob, text);
+                        Outcome::redraw()
+                    }
+                    SandboxAction::UseInLane(lane) => self.page.use_sandbox(lane),
+                };
+                self.perform(ctx, outcome)
+            }
             Msg::Replayed(Ok((name, doc))) => {
                 self.page.replayed(name, doc);
                 true
@@ -424,6 +442,7 @@ impl Component for App {
                     />
                 </div>
                 if !page.embed {
+                    <SandboxPanel sandbox={page.sandbox.clone()} on={cb.sandbox.clone()} />
                     <LessonPanel
                         has_document={run.document.is_some()}
                         share_link={page.share_link.clone()}

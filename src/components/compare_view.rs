@@ -6,6 +6,7 @@
 //! (`data-testid="step-table"`): one lane's candidates, funnel and branch
 //! buttons, as the page has always offered them.
 
+use super::distribution::{bars, funnel};
 use crate::compare::{lane_list, paths, rows, Row};
 use crate::format::{num, prob, visible};
 use crate::lane_result::LaneResult;
@@ -80,20 +81,6 @@ fn summary(s: &Step) -> Html {
         <p class="summary" {title}>
             { picked }<br />{ spread }
         </p>
-    }
-}
-
-/// Two bars, the probability before and after the knobs, scaled to the
-/// column's largest probability, with their numbers.
-fn bars(raw: f32, after: f32, scale: f32) -> Html {
-    let width = |p: f32| format!("width: {:.1}%", (p / scale * 100.0).clamp(0.0, 100.0));
-    html! {
-        <div class="bars">
-            <span class="bar raw" style={width(raw)}></span>
-            <span class="num">{ prob(raw) }</span>
-            <span class="bar after" style={width(after)}></span>
-            <span class="num">{ prob(after) }</span>
-        </div>
     }
 }
 
@@ -283,18 +270,7 @@ fn column(lane: usize, step: &Step, rows: &[Row], p: &Props, one_path: bool) -> 
                 </thead>
                 <tbody>{ for rows.iter().map(|r| row(lane, r, scale, p, branch)) }</tbody>
             </table>
-            <ol class="funnel" aria-label="filter funnel">
-                { for step.funnel.iter().map(|f| html! {
-                    <li>
-                        <strong>{ f.name.name() }</strong>
-                        { format!(" {} kept", f.kept) }
-                        if f.removed_mass > 0.0 {
-                            { format!(" · removed {}", prob(f.removed_mass)) }
-                        }
-                        { format!(" · H {:.2}", f.entropy) }
-                    </li>
-                }) }
-            </ol>
+            { funnel(step) }
             if let Some(beams) = &step.beams {
                 { beams_table(beams) }
             }

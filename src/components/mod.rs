@@ -2,6 +2,7 @@
 
 pub mod compare_view;
 pub mod config_editor;
+pub mod distribution;
 pub mod divergence_note;
 pub mod draft_field;
 pub mod header;
@@ -11,4 +12,5 @@ pub mod lesson_panel;
 pub mod model_panel;
 pub mod plots;
 pub mod prompt_row;
+pub mod sandbox_panel;
 pub mod step_grid;

@@ -107,6 +107,28 @@ impl Editor {
         self.open[lane] |= self.errors[lane].is_some();
     }
 
+    /// A sampling lane with exactly `knobs` (the sandbox's: each set or, if
+    /// empty, back to HF's default); the lane's other knobs stay.
+    pub fn use_knobs(&mut self, lane: usize, knobs: &[(Knob, String)]) {
+        let Some(l) = self.lanes.get_mut(lane) else {
+            return;
+        };
+        l.set_mode(Mode::Sample);
+        let mut refused = None;
+        for (knob, text) in knobs {
+            if let Err(e) = l.set(*knob, text) {
+                refused.get_or_insert(e);
+            }
+        }
+        match refused {
+            Some(e) => {
+                self.errors[lane] = Some(e.into());
+                self.open[lane] = true;
+            }
+            None => self.check(lane),
+        }
+    }
+
     /// Unfolds or folds a lane's knob editor.
     pub fn toggle_editor(&mut self, lane: usize) {
         if let Some(open) = self.open.get_mut(lane) {

@@ -8,14 +8,17 @@
 pub mod editor;
 pub mod model;
 pub mod run;
+pub mod sandbox;
 
 use crate::page_url::Requested;
+use crate::rc_eq::RcEq;
 use editor::Editor;
 use model::{ModelState, ModelStatus};
 use ntl_decoding::Document;
 use ntl_protocol::share::Shared;
 use ntl_protocol::{FromWorker, RunRequest, ToWorker};
 use run::{RunKind, RunState};
+use sandbox::Sandbox;
 
 pub const LANES: usize = 4;
 
@@ -95,6 +98,7 @@ pub struct Page {
     pending_step: Option<usize>,
     pub share_link: Option<String>,
     pub embed_code: Option<String>,
+    pub sandbox: RcEq<Sandbox>,
 }
 
 impl Page {
@@ -125,6 +129,7 @@ impl Page {
             pending_step: None,
             share_link: None,
             embed_code: None,
+            sandbox: RcEq::default(),
         };
         if let Some(s) = shared {
             page.pending_step = s.step;
@@ -399,6 +404,17 @@ impl Page {
         Some(message)
     }
 
+    /// The sandbox's knobs copied into a lane (nothing while its input is wrong).
+    pub fn use_sandbox(&mut self, lane: usize) -> Outcome {
+        match self.sandbox.lane_knobs() {
+            Some(knobs) => {
+                self.editor.use_knobs(lane, &knobs);
+                Outcome::redraw()
+            }
+            None => Outcome::default(),
+        }
+    }
+
     /// The page as a share link holds it.
     pub fn shared(&self) -> Shared {
         let scoring = self.run.kind == RunKind::Score;
@@ -482,6 +498,34 @@ mod tests {
         assert_eq!(page.on_worker(stale, 0.0), Outcome::unchanged());
         let stop = page.stop();
         assert_eq!(stop.commands, [Command::Send(ToWorker::Cancel { run_id })]);
+    }
+
+    #[test]
+    fn the_sandboxs_knobs_make_a_lane_sample_with_exactly_them() {
+        let mut page = ready_page(Requested::default());
+        let before = page.editor.lanes[0].text(Knob::MaxNewTokens);
+        let sandbox = page.sandbox.make_mut();
+        sandbox.set_knob(Knob::Temperature, "0.5".into());
+        sandbox.set_knob(Knob::MinP, "0.1".into());
+        assert!(page.use_sandbox(0).redraw);
+        let lane = &page.editor.lanes[0];
+        assert_eq!(lane.mode(), Mode::Sample);
+        let cfg = lane.config();
+        assert_eq!(
+            (cfg.temperature, cfg.min_p, cfg.top_k),
+            (0.5, Some(0.1), Some(0))
+        );
+        assert_eq!(
+            lane.text(Knob::MaxNewTokens),
+            before,
+            "the lane's other knobs stay"
+        );
+        assert_eq!(page.editor.errors[0], None);
+        // A wrong input copies nothing.
+        page.sandbox.make_mut().set_knob(Knob::TopP, "lots".into());
+        let lanes = page.editor.lanes.clone();
+        assert!(!page.use_sandbox(1).redraw);
+        assert_eq!(page.editor.lanes, lanes);
     }
 
     #[test]

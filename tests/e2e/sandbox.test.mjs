@@ -1,0 +1,97 @@
+// The what-if sandbox: one distribution held still (the lesson's typed
+// logits), knobs moved over it, the numbers the lesson prints, and the
+// knobs carried into a lane.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { start, modelReady, ARTIFACTS } from './harness.mjs';
+
+let env;
+before(async () => { env = await start(); });
+after(async () => { await env?.close(); });
+
+const LESSON = [2, 1, 0.1, -1, -2];
+
+/// softmax(z / t) over the first `kept` logits (the rest 0), in doubles.
+function softmax(z, t = 1, kept = z.length) {
+  const e = z.map((x, i) => (i < kept ? Math.exp(x / t) : 0));
+  const sum = e.reduce((a, b) => a + b, 0);
+  return e.map((x) => x / sum);
+}
+
+/// The sandbox's rows as { id, p }, in the order shown.
+async function rows(page) {
+  return page.$$eval('[data-testid="sandbox-row"]', (rs) => rs.map((r) => ({ id: Number(r.dataset.tokenId), p: Number(r.dataset.prob) })));
+}
+
+/// Waits until the rows say `expected[id]` for every id (within 1e-6).
+async function expectProbs(page, expected, what) {
+  let got = [];
+  for (let i = 0; i < 50; i++) {
+    got = await rows(page);
+    if (got.length === expected.length && got.every((r) => Math.abs(r.p - expected[r.id]) <= 1e-6)) return got;
+    await page.waitForTimeout(20);
+  }
+  assert.fail(`${what}: got ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
+}
+
+test("the lesson's five logits at three temperatures, top_k 3 and top_p 0.9 give the lesson's numbers", async () => {
+  const page = await env.open('?model=bundled');
+  await page.waitForSelector('[data-testid="sandbox"]');
+  assert.equal(await page.inputValue('[data-testid="toy-logits"]'), '2, 1, 0.1, -1, -2');
+  const first = await expectProbs(page, softmax(LESSON), 'every knob off');
+  assert.deepEqual(first.map((r) => r.id), [0, 1, 2, 3, 4], 'highest first');
+  for (const t of [0.5, 1, 2]) {
+    await page.fill('[data-testid="sandbox-temperature"]', String(t));
+    await expectProbs(page, softmax(LESSON, t), `temperature ${t}`);
+  }
+  await page.fill('[data-testid="sandbox-temperature"]', '');
+  await page.fill('[data-testid="sandbox-top-k"]', '3');
+  await expectProbs(page, softmax(LESSON, 1, 3), 'top_k 3');
+  assert.equal(await page.locator('[data-testid="sandbox-row"].removed').count(), 2, 'the two it cut are struck through');
+  assert.match(await page.textContent('[data-testid="sandbox-row"][data-token-id="4"]'), /top_k/);
+  assert.equal(await page.getAttribute('[data-testid="sandbox-summary"]', 'data-kept'), '3');
+  await page.fill('[data-testid="sandbox-top-k"]', '');
+  await page.fill('[data-testid="sandbox-top-p"]', '0.9');
+  await expectProbs(page, softmax(LESSON, 1, 3), 'top_p 0.9');
+  await page.fill('[data-testid="sandbox-min-p"]', '0.2');
+  await expectProbs(page, softmax(LESSON, 1, 2), 'top_p 0.9 then min_p 0.2');
+  assert.match(await page.textContent('.sandbox .funnel'), /top_p.*min_p/s);
+  await page.screenshot({ path: join(ARTIFACTS, 'sandbox.png'), fullPage: true });
+  assert.deepEqual(env.errors, []);
+  await page.close();
+});
+
+test('typed logits switch the distribution; a wrong value is named and the table stays', async () => {
+  const page = await env.open('?model=bundled');
+  await page.waitForSelector('[data-testid="sandbox"]');
+  await page.fill('[data-testid="toy-logits"]', '1, 1, 1, 1');
+  await expectProbs(page, [0.25, 0.25, 0.25, 0.25], 'four equal logits');
+  await page.fill('[data-testid="sandbox-temperature"]', '0');
+  await page.waitForSelector('[data-testid="sandbox-temperature"][aria-invalid="true"]');
+  assert.match(await page.textContent('[data-testid="sandbox-error"]'), /temperature/);
+  await expectProbs(page, [0.25, 0.25, 0.25, 0.25], 'the last good table stays');
+  assert.ok(await page.locator('[data-testid="sandbox-use"]').first().isDisabled(), 'nothing to copy while wrong');
+  await page.fill('[data-testid="sandbox-temperature"]', '');
+  await page.fill('[data-testid="toy-logits"]', '3, oops');
+  assert.match(await page.textContent('[data-testid="sandbox-error"]'), /number 2 \(`oops`\) is not a number/);
+  await page.fill('[data-testid="toy-logits"]', '3, -inf');
+  await expectProbs(page, [1, 0], '-inf is never picked');
+  assert.equal(await page.textContent('[data-testid="sandbox-error"]'), '');
+  await page.close();
+});
+
+test('the sandbox knobs go into a lane, which then samples with exactly them', async () => {
+  const page = await env.open('?model=bundled');
+  await modelReady(page);
+  await page.fill('[data-testid="sandbox-temperature"]', '0.5');
+  await page.fill('[data-testid="sandbox-top-p"]', '0.8');
+  await page.click('[data-testid="sandbox-use"][data-lane="0"]');
+  const summary = await page.textContent('[data-testid="lane-0"] [data-testid="lane-summary"]');
+  assert.match(summary, /sample/);
+  assert.match(summary, /temperature 0\.5/);
+  assert.match(summary, /top_p 0\.8/);
+  assert.match(summary, /top_k 0/);
+  assert.equal(await page.locator('[data-testid="lane-0"] [data-testid="lane-error"]').count(), 0);
+  await page.close();
+});
