@@ -305,6 +305,10 @@ impl Component for App {
                         self.page.run.close_table();
                         Outcome::redraw()
                     }
+                    CompareAction::TryKnobs(lane) => {
+                        let step = self.page.run.selected.map_or(0, |(_, s)| s);
+                        self.page.open_sandbox(lane, step)
+                    }
                     CompareAction::Branch { lane, token_id } => {
                         let step = self.page.run.selected.map_or(0, |(_, s)| s);
                         self.page.branch(lane, step, token_id)
@@ -322,11 +326,13 @@ impl Component for App {
                         self.page.sandbox.make_mut().set_logits(text);
                         Outcome::redraw()
                     }
-                    SandboxAction::Knob(knob, text) => {
-                        self.page.sandbox.make_mut().set_knob(knob, text);
+                    SandboxAction::Knob(knob, text) => self.page.set_sandbox_knob(knob, text),
+                    SandboxAction::UseInLane(lane) => self.page.use_sandbox(lane),
+                    SandboxAction::Toy => {
+                        let text = self.page.sandbox.logits_text.clone();
+                        self.page.sandbox.make_mut().set_logits(text);
                         Outcome::redraw()
                     }
-                    SandboxAction::UseInLane(lane) => self.page.use_sandbox(lane),
                 };
                 self.perform(ctx, outcome)
             }

@@ -21,7 +21,12 @@ use yew::prelude::*;
 pub enum CompareAction {
     Move(StepMove),
     SortBy(usize),
-    Branch { lane: usize, token_id: u32 },
+    Branch {
+        lane: usize,
+        token_id: u32,
+    },
+    /// Hold this lane's step in the what-if sandbox.
+    TryKnobs(usize),
     Close,
 }
 
@@ -271,6 +276,16 @@ fn column(lane: usize, step: &Step, rows: &[Row], p: &Props, one_path: bool) -> 
                 <tbody>{ for rows.iter().map(|r| row(lane, r, scale, p, branch)) }</tbody>
             </table>
             { funnel(step) }
+            if branch {
+                <button
+                    class="try"
+                    data-testid="open-sandbox"
+                    data-lane={lane.to_string()}
+                    onclick={p.on.reform(move |_: MouseEvent| CompareAction::TryKnobs(lane))}
+                >
+                    { "What if? Try the knobs on this step" }
+                </button>
+            }
             if let Some(beams) = &step.beams {
                 { beams_table(beams) }
             }

@@ -2,9 +2,9 @@
 //! distribution after them — table, funnel, entropy — redrawn on every key.
 
 use super::distribution::{bars, funnel};
-use crate::format::{num, prob};
+use crate::format::{num, prob, visible};
 use crate::rc_eq::RcEq;
-use crate::state::sandbox::Sandbox;
+use crate::state::sandbox::{Sandbox, Source};
 use crate::state::LANES;
 use crate::theme::lane_color;
 use ntl_decoding::{Knob, Step};
@@ -17,6 +17,8 @@ pub enum SandboxAction {
     Knob(Knob, String),
     /// Copy the knobs into this lane.
     UseInLane(usize),
+    /// Back to the typed logits from a lane's step.
+    Toy,
 }
 
 #[derive(Properties, PartialEq)]
@@ -25,9 +27,10 @@ pub struct Props {
     pub on: Callback<SandboxAction>,
 }
 
-const INTRO: &str = "Type a distribution's logits — the lesson's five to start — and move a knob: \
-     the table, the funnel and the entropy follow as you type, computed by the lanes' own code \
-     in HF's order. An empty box is off (top_k too, though HF samples with 50 unless told).";
+const INTRO: &str = "Type a distribution's logits — the lesson's five to start — or open a step \
+     of a run with “What if?” under its table, and move a knob: the table, the funnel and the \
+     entropy follow as you type, computed by the lanes' own code in HF's order. An empty box is \
+     off (top_k too, though HF samples with 50 unless told).";
 
 fn input_text(e: InputEvent) -> String {
     e.target_unchecked_into::<HtmlInputElement>().value()
@@ -47,7 +50,9 @@ fn knob_hint(knob: Knob) -> &'static str {
     }
 }
 
-fn table(step: &Step) -> Html {
+/// `marked`: a lane's pick to mark (typed logits have none; the summary
+/// names the likeliest token instead).
+fn table(step: &Step, marked: bool) -> Html {
     let scale = step
         .top
         .iter()
@@ -69,9 +74,11 @@ fn table(step: &Step) -> Html {
             <tbody>
                 { for step.top.iter().map(|c| {
                     let removed = c.removed_by.map(|s| s.name());
-                    // Typed logits have no lane's pick to mark; the summary
-                    // names the likeliest token instead.
-                    let class = classes!(removed.is_some().then_some("removed"));
+                    let picked = marked && c.id == step.token_id;
+                    let class = classes!(
+                        picked.then_some("chosen"),
+                        removed.is_some().then_some("removed")
+                    );
                     html! {
                         <tr
                             key={c.id}
@@ -80,7 +87,10 @@ fn table(step: &Step) -> Html {
                             data-token-id={c.id.to_string()}
                             data-prob={c.prob.to_string()}
                         >
-                            <th scope="row" class="token"><span>{ c.token.clone() }</span></th>
+                            <th scope="row" class="token">
+                                <span>{ visible(&c.token) }</span>
+                                if picked { <span class="sr-only">{ " (the lane's pick)" }</span> }
+                            </th>
                             <td class="logit">{ num(c.logit) }</td>
                             <td>{ bars(c.raw_prob, c.prob, scale) }</td>
                             <td class="cut-by">{ removed.unwrap_or("") }</td>
@@ -92,18 +102,17 @@ fn table(step: &Step) -> Html {
     }
 }
 
-fn summary(step: &Step, total: usize) -> Html {
+fn summary(step: &Step, total: usize, marked: bool) -> Html {
+    let what = if marked {
+        "the lane's pick"
+    } else {
+        "likeliest after the knobs"
+    };
     let likeliest = step
         .top
         .iter()
         .find(|c| c.id == step.token_id)
-        .map(|c| {
-            format!(
-                " · likeliest after the knobs: “{}” at {}",
-                c.token,
-                prob(c.prob)
-            )
-        })
+        .map(|c| format!(" · {what}: “{}” at {}", visible(&c.token), prob(c.prob)))
         .unwrap_or_default();
     html! {
         <p class="sandbox-summary" data-testid="sandbox-summary" data-kept={step.kept.to_string()}>
@@ -113,16 +122,69 @@ fn summary(step: &Step, total: usize) -> Html {
     }
 }
 
+/// Which step the sandbox holds, and how to leave it.
+fn step_source(s: &Sandbox, p: &Props) -> Html {
+    let Source::Step(src) = &s.source else {
+        return html! {};
+    };
+    let state = match (s.pending, s.last_ms) {
+        (Some(_), _) => "computing…".to_string(),
+        (None, Some(ms)) => format!("answered in {ms:.0} ms"),
+        (None, None) => String::new(),
+    };
+    html! {
+        <div
+            class="sandbox-source"
+            data-testid="sandbox-source"
+            data-lane={src.lane.to_string()}
+            data-step={src.step.to_string()}
+        >
+            <p>
+                <strong style={format!("color: {}", lane_color(src.lane))}>
+                    { format!("Lane {} · step {}", src.lane + 1, src.step + 1) }
+                </strong>
+                { format!(
+                    ": the model's whole next-token distribution after the prompt and the lane's \
+                     first {} tokens ({} tokens of context), starting from the lane's own knobs; \
+                     the lane's pick is marked ◀. ",
+                    src.step,
+                    src.ids.len()
+                ) }
+                <span class="hint" aria-live="polite">{ state }</span>
+            </p>
+            <button onclick={p.on.reform(|_: MouseEvent| SandboxAction::Toy)}>
+                { "Back to typed logits" }
+            </button>
+        </div>
+    }
+}
+
 #[function_component(SandboxPanel)]
 pub fn sandbox_panel(p: &Props) -> Html {
     let s = &*p.sandbox;
+    let node = use_node_ref();
+    // Opening a step brings the sandbox into view.
+    {
+        let node = node.clone();
+        let at = match &s.source {
+            Source::Step(src) => Some((src.lane, src.step, src.ids.len())),
+            Source::Toy => None,
+        };
+        use_effect_with(at, move |at| {
+            if let (Some(_), Some(el)) = (at, node.cast::<web_sys::Element>()) {
+                el.scroll_into_view();
+            }
+        });
+    }
+    let marked = matches!(s.source, Source::Step(_));
     let on_logits =
         p.on.reform(|e: InputEvent| SandboxAction::Logits(input_text(e)));
     let error_knob = s.error.as_ref().map(|e| e.knob);
     html! {
-        <section class="sandbox" data-testid="sandbox" aria-labelledby="sandbox-title">
+        <section class="sandbox" data-testid="sandbox" aria-labelledby="sandbox-title" ref={node}>
             <h2 id="sandbox-title">{ "What if? One distribution, your knobs" }</h2>
             <p class="hint">{ INTRO }</p>
+            { step_source(s, p) }
             <div class="sandbox-inputs">
                 <label class={classes!("toy", (error_knob == Some(None)).then_some("bad"))}>
                     <span>{ "logits (tokens a, b, c, …)" }</span>
@@ -156,9 +218,9 @@ pub fn sandbox_panel(p: &Props) -> Html {
                 { s.error.as_ref().map(|e| e.message.clone()).unwrap_or_default() }
             </p>
             if let Some(step) = &s.shown {
-                { summary(step, s.logits.len()) }
+                { summary(step, s.vocab, marked) }
                 { funnel(step) }
-                { table(step) }
+                { table(step, marked) }
             }
             <div class="sandbox-use">
                 <span>{ "Use these knobs in" }</span>

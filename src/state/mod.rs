@@ -14,7 +14,7 @@ use crate::page_url::Requested;
 use crate::rc_eq::RcEq;
 use editor::Editor;
 use model::{ModelState, ModelStatus};
-use ntl_decoding::Document;
+use ntl_decoding::{Document, Knob};
 use ntl_protocol::share::Shared;
 use ntl_protocol::{FromWorker, RunRequest, ToWorker};
 use run::{RunKind, RunState};
@@ -55,6 +55,13 @@ impl Outcome {
         Outcome {
             redraw,
             commands: vec![],
+        }
+    }
+
+    fn and_maybe(self, command: Option<Command>) -> Self {
+        match command {
+            Some(c) => self.and(c),
+            None => self,
         }
     }
 
@@ -252,6 +259,32 @@ impl Page {
                 }
                 Outcome::redraw()
             }
+            FromWorker::WhatIf {
+                request_id,
+                step,
+                vocab,
+                ms,
+            } => {
+                let fresh = self.sandbox.pending == Some(request_id);
+                if fresh {
+                    let _ = self
+                        .sandbox
+                        .make_mut()
+                        .answered(request_id, *step, vocab, ms);
+                }
+                Outcome::changed(fresh)
+            }
+            FromWorker::WhatIfFailed {
+                request_id,
+                field,
+                message,
+            } => {
+                let fresh = self.sandbox.pending == Some(request_id);
+                if fresh {
+                    let _ = self.sandbox.make_mut().failed(request_id, field, message);
+                }
+                Outcome::changed(fresh)
+            }
         }
     }
 
@@ -404,6 +437,45 @@ impl Page {
         Some(message)
     }
 
+    /// The sandbox holds `lane`'s step `step` (its whole row, from the
+    /// worker), starting from the knobs that lane ran with.
+    pub fn open_sandbox(&mut self, lane: usize, step: usize) -> Outcome {
+        let Some(r) = self.run.results.get(lane).and_then(|r| r.as_ref()) else {
+            return Outcome::unchanged();
+        };
+        let Some(chosen) = r.steps.get(step).map(|s| s.token_id) else {
+            return Outcome::unchanged();
+        };
+        // A beam lane's step continues several beams, not one text.
+        if r.rewritten || self.run.prompt_ids.is_empty() || !self.worker.alive {
+            return Outcome::unchanged();
+        }
+        let mut ids = self.run.prompt_ids.clone();
+        ids.extend(r.steps[..step].iter().map(|s| s.token_id));
+        let config = self
+            .run
+            .document
+            .as_ref()
+            .and_then(|d| d.runs.get(lane))
+            .map(|run| run.config.clone())
+            .unwrap_or_else(|| self.editor.lanes[lane].config().clone());
+        let source = sandbox::StepSource {
+            lane,
+            step,
+            ids: std::rc::Rc::new(ids),
+            prompt_len: self.run.prompt_ids.len(),
+            chosen,
+        };
+        let request = self.sandbox.make_mut().open_step(source, &config);
+        Outcome::redraw().and_maybe(request.map(Command::Send))
+    }
+
+    /// A knob typed into the sandbox.
+    pub fn set_sandbox_knob(&mut self, knob: Knob, text: String) -> Outcome {
+        let request = self.sandbox.make_mut().set_knob(knob, text);
+        Outcome::redraw().and_maybe(request.map(Command::Send))
+    }
+
     /// The sandbox's knobs copied into a lane (nothing while its input is wrong).
     pub fn use_sandbox(&mut self, lane: usize) -> Outcome {
         match self.sandbox.lane_knobs() {
@@ -429,7 +501,7 @@ impl Page {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ntl_decoding::{GenerationConfig, Knob, Mode};
+    use ntl_decoding::{GenerationConfig, Mode};
     use ntl_protocol::share;
     use ntl_protocol::{LaneStart, ModelSource};
 
@@ -505,8 +577,8 @@ mod tests {
         let mut page = ready_page(Requested::default());
         let before = page.editor.lanes[0].text(Knob::MaxNewTokens);
         let sandbox = page.sandbox.make_mut();
-        sandbox.set_knob(Knob::Temperature, "0.5".into());
-        sandbox.set_knob(Knob::MinP, "0.1".into());
+        let _ = sandbox.set_knob(Knob::Temperature, "0.5".into());
+        let _ = sandbox.set_knob(Knob::MinP, "0.1".into());
         assert!(page.use_sandbox(0).redraw);
         let lane = &page.editor.lanes[0];
         assert_eq!(lane.mode(), Mode::Sample);
@@ -522,7 +594,7 @@ mod tests {
         );
         assert_eq!(page.editor.errors[0], None);
         // A wrong input copies nothing.
-        page.sandbox.make_mut().set_knob(Knob::TopP, "lots".into());
+        let _ = page.sandbox.make_mut().set_knob(Knob::TopP, "lots".into());
         let lanes = page.editor.lanes.clone();
         assert!(!page.use_sandbox(1).redraw);
         assert_eq!(page.editor.lanes, lanes);

@@ -1,11 +1,13 @@
 //! The what-if sandbox: one distribution held still — a typed list of toy
-//! logits, as the lessons start — and knobs moved over it. Every change
-//! recomputes with the decoding crate's own processors, so the numbers are a
-//! lane's.
+//! logits, as the lessons start, or one step of a lane (its whole row, which
+//! the worker computes and keeps) — and knobs moved over it. Every change
+//! recomputes with the decoding crate's own processors (here for typed
+//! logits, in the worker for a step), so the numbers are a lane's.
 
 use ntl_decoding::processors::Context;
 use ntl_decoding::sandbox::{self, KNOBS};
-use ntl_decoding::{Knob, Step};
+use ntl_decoding::{GenerationConfig, Knob, Mode, Step};
+use ntl_protocol::ToWorker;
 use std::rc::Rc;
 
 /// The lesson's five logits (a–e).
@@ -22,8 +24,35 @@ pub struct SandboxError {
     pub message: String,
 }
 
+/// One step of a lane, as the sandbox holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepSource {
+    pub lane: usize,
+    pub step: usize,
+    /// The context before the step: the prompt's ids and the lane's tokens.
+    pub ids: Rc<Vec<u32>>,
+    pub prompt_len: usize,
+    /// The token the lane picked there.
+    pub chosen: u32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Source {
+    /// The typed logits.
+    Toy,
+    Step(StepSource),
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sandbox {
+    pub source: Source,
+    /// How many tokens the distribution has.
+    pub vocab: usize,
+    /// The worker's answer being waited for; older answers are dropped.
+    pub pending: Option<u64>,
+    next_request: u64,
+    /// Worker time of the last answer (ms).
+    pub last_ms: Option<f64>,
     pub logits_text: String,
     /// What is typed in each knob's box, in [`KNOBS`] order; empty is off.
     pub drafts: Vec<(Knob, String)>,
@@ -38,6 +67,11 @@ pub struct Sandbox {
 impl Default for Sandbox {
     fn default() -> Self {
         let mut s = Sandbox {
+            source: Source::Toy,
+            vocab: 0,
+            pending: None,
+            next_request: 0,
+            last_ms: None,
             logits_text: LESSON_LOGITS.into(),
             drafts: KNOBS.iter().map(|&k| (k, String::new())).collect(),
             shown: None,
@@ -50,24 +84,60 @@ impl Default for Sandbox {
 }
 
 impl Sandbox {
-    /// The knobs a toy list offers: all but the repetition penalty, which
-    /// needs a text before the step to look at.
+    /// The knobs on offer: a typed list has no text before it, so no
+    /// repetition penalty.
     pub fn knobs(&self) -> impl Iterator<Item = &(Knob, String)> {
+        let toy = self.source == Source::Toy;
         self.drafts
             .iter()
-            .filter(|(k, _)| *k != Knob::RepetitionPenalty)
+            .filter(move |(k, _)| !(toy && *k == Knob::RepetitionPenalty))
     }
 
+    /// Typed logits: the sandbox holds them from now on.
     pub fn set_logits(&mut self, text: String) {
         self.logits_text = text;
+        self.source = Source::Toy;
+        self.pending = None;
         self.recompute();
     }
 
-    pub fn set_knob(&mut self, knob: Knob, text: String) {
+    /// A knob typed into; for a step, the request to send the worker.
+    pub fn set_knob(&mut self, knob: Knob, text: String) -> Option<ToWorker> {
         if let Some(d) = self.drafts.iter_mut().find(|(k, _)| *k == knob) {
             d.1 = text;
         }
-        self.recompute();
+        self.recompute()
+    }
+
+    /// Holds one step of a lane, starting from that lane's own knobs (so the
+    /// table first shows what the lane's showed); the request for the worker.
+    pub fn open_step(&mut self, source: StepSource, lane: &GenerationConfig) -> Option<ToWorker> {
+        self.drafts = lane_drafts(lane);
+        self.source = Source::Step(source);
+        self.shown = None;
+        self.recompute()
+    }
+
+    /// The worker's answer; `false` for one that was overtaken.
+    pub fn answered(&mut self, request_id: u64, step: Step, vocab: usize, ms: f64) -> bool {
+        if self.pending != Some(request_id) {
+            return false;
+        }
+        self.pending = None;
+        self.shown = Some(Rc::new(step));
+        self.vocab = vocab;
+        self.last_ms = Some(ms);
+        self.error = None;
+        true
+    }
+
+    pub fn failed(&mut self, request_id: u64, knob: Option<Knob>, message: String) -> bool {
+        if self.pending != Some(request_id) {
+            return false;
+        }
+        self.pending = None;
+        self.error = Some(SandboxError { knob, message });
+        true
     }
 
     /// The knobs that are set, as numbers.
@@ -88,14 +158,46 @@ impl Sandbox {
             .collect()
     }
 
-    fn recompute(&mut self) {
-        match self.compute() {
-            Ok((logits, step)) => {
-                self.logits = Rc::new(logits);
-                self.shown = Some(Rc::new(step));
-                self.error = None;
+    fn recompute(&mut self) -> Option<ToWorker> {
+        let Source::Step(src) = &self.source else {
+            match self.compute() {
+                Ok((logits, step)) => {
+                    self.vocab = logits.len();
+                    self.logits = Rc::new(logits);
+                    self.shown = Some(Rc::new(step));
+                    self.error = None;
+                }
+                Err(e) => self.error = Some(e),
             }
-            Err(e) => self.error = Some(e),
+            return None;
+        };
+        // Checked here, with the lanes' messages, before the worker is asked.
+        let checked = self.settings().and_then(|set| {
+            sandbox::config(&set)
+                .map(|_| set)
+                .map_err(|e| SandboxError {
+                    knob: e.knob(),
+                    message: e.to_string(),
+                })
+        });
+        match checked {
+            Ok(knobs) => {
+                self.next_request += 1;
+                self.pending = Some(self.next_request);
+                self.error = None;
+                Some(ToWorker::WhatIf {
+                    request_id: self.next_request,
+                    ids: src.ids.to_vec(),
+                    prompt_len: src.prompt_len,
+                    chosen: src.chosen,
+                    knobs,
+                })
+            }
+            Err(e) => {
+                self.pending = None;
+                self.error = Some(e);
+                None
+            }
         }
     }
 
@@ -141,6 +243,31 @@ impl Sandbox {
     }
 }
 
+/// A lane's own values of the sandbox's knobs, as their boxes show them:
+/// what its sampling applies (top_k 50 when unset, HF's default), and every
+/// warper off for a lane that does not sample.
+fn lane_drafts(cfg: &GenerationConfig) -> Vec<(Knob, String)> {
+    let sampling = cfg.mode() == Mode::Sample;
+    KNOBS
+        .iter()
+        .map(|&k| {
+            let value = match k {
+                Knob::RepetitionPenalty => Some(cfg.repetition_penalty).filter(|&v| v != 1.0),
+                _ if !sampling => None,
+                Knob::Temperature => Some(cfg.temperature).filter(|&v| v != 1.0),
+                Knob::TopK => Some(cfg.top_k.unwrap_or(50) as f64),
+                Knob::TopP => Some(cfg.top_p).filter(|&v| v < 1.0),
+                Knob::MinP => cfg.min_p,
+                Knob::TypicalP => Some(cfg.typical_p).filter(|&v| v < 1.0),
+                Knob::EpsilonCutoff => Some(cfg.epsilon_cutoff).filter(|&v| v > 0.0),
+                Knob::EtaCutoff => Some(cfg.eta_cutoff).filter(|&v| v > 0.0),
+                _ => None,
+            };
+            (k, value.map(|v| format_value(k, v)).unwrap_or_default())
+        })
+        .collect()
+}
+
 fn format_value(knob: Knob, v: f64) -> String {
     if knob == Knob::TopK {
         format!("{}", v as i64)
@@ -176,9 +303,9 @@ mod tests {
     #[test]
     fn each_knob_typed_recomputes_the_funnel_in_hfs_order() {
         let mut s = Sandbox::default();
-        s.set_knob(Knob::TopK, "3".into());
+        let _ = s.set_knob(Knob::TopK, "3".into());
         assert_eq!(s.shown.as_ref().unwrap().kept, 3);
-        s.set_knob(Knob::TopP, "0.5".into());
+        let _ = s.set_knob(Knob::TopP, "0.5".into());
         assert_eq!(s.shown.as_ref().unwrap().kept, 1, "a alone holds 63%");
         let names: Vec<&str> = s
             .shown
@@ -194,14 +321,14 @@ mod tests {
     #[test]
     fn a_half_typed_or_invalid_value_is_reported_at_its_knob() {
         let mut s = Sandbox::default();
-        s.set_knob(Knob::TopK, "3".into());
+        let _ = s.set_knob(Knob::TopK, "3".into());
         let before = s.shown.clone();
-        s.set_knob(Knob::Temperature, "-".into());
+        let _ = s.set_knob(Knob::Temperature, "-".into());
         assert_eq!(s.error.as_ref().unwrap().knob, Some(Knob::Temperature));
         assert_eq!(s.shown, before, "the table stays");
-        s.set_knob(Knob::Temperature, "0".into());
+        let _ = s.set_knob(Knob::Temperature, "0".into());
         assert_eq!(s.error.as_ref().unwrap().knob, Some(Knob::Temperature));
-        s.set_knob(Knob::Temperature, "".into());
+        let _ = s.set_knob(Knob::Temperature, "".into());
         assert_eq!(s.error, None);
         s.set_logits("1, x".into());
         assert_eq!(s.error.as_ref().unwrap().knob, None);
@@ -212,8 +339,8 @@ mod tests {
     #[test]
     fn the_knobs_copied_into_a_lane_turn_off_what_the_sandbox_left_off() {
         let mut s = Sandbox::default();
-        s.set_knob(Knob::Temperature, "0.7".into());
-        s.set_knob(Knob::TopP, "0.9".into());
+        let _ = s.set_knob(Knob::Temperature, "0.7".into());
+        let _ = s.set_knob(Knob::TopP, "0.9".into());
         let k = s.lane_knobs().unwrap();
         let get = |knob| k.iter().find(|(x, _)| *x == knob).unwrap().1.clone();
         assert_eq!(get(Knob::Temperature), "0.7");
@@ -224,5 +351,84 @@ mod tests {
             "HF's default 50 would change the result"
         );
         assert_eq!(get(Knob::MinP), "");
+    }
+
+    fn any_step() -> Step {
+        (*Sandbox::default().shown.unwrap()).clone()
+    }
+
+    fn lane_step() -> StepSource {
+        StepSource {
+            lane: 1,
+            step: 2,
+            ids: Rc::new(vec![10, 11, 12, 13]),
+            prompt_len: 2,
+            chosen: 7,
+        }
+    }
+
+    fn sent(req: Option<ToWorker>) -> (u64, Vec<(Knob, f64)>) {
+        match req {
+            Some(ToWorker::WhatIf {
+                request_id,
+                ids,
+                prompt_len,
+                chosen,
+                knobs,
+            }) => {
+                assert_eq!((ids, prompt_len, chosen), (vec![10, 11, 12, 13], 2, 7));
+                (request_id, knobs)
+            }
+            other => panic!("expected a what-if request, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_lanes_step_opens_with_the_lanes_own_knobs_and_asks_the_worker() {
+        let mut s = Sandbox::default();
+        let lane = GenerationConfig::from_json(
+            r#"{"do_sample": true, "temperature": 0.7, "top_p": 0.9, "repetition_penalty": 1.2}"#,
+        )
+        .unwrap();
+        let (id, knobs) = sent(s.open_step(lane_step(), &lane));
+        assert_eq!(
+            knobs,
+            [
+                (Knob::RepetitionPenalty, 1.2),
+                (Knob::Temperature, 0.7),
+                (Knob::TopK, 50.0),
+                (Knob::TopP, 0.9)
+            ],
+            "HF samples with top_k 50 unless told, so the sandbox starts there too"
+        );
+        assert!(
+            s.knobs().any(|(k, _)| *k == Knob::RepetitionPenalty),
+            "a step has a context"
+        );
+        assert_eq!(s.shown, None, "nothing until the worker answers");
+        let (newer, _) = sent(s.set_knob(Knob::TopK, "".into()));
+        assert!(newer > id);
+        assert!(
+            !s.answered(id, any_step(), 50257, 3.0),
+            "an overtaken answer is dropped"
+        );
+        assert!(s.answered(newer, any_step(), 50257, 3.0));
+        assert_eq!(s.vocab, 50257);
+        // A wrong value is caught before the worker is asked.
+        assert!(s.set_knob(Knob::TopP, "2".into()).is_none());
+        assert_eq!(s.error.as_ref().unwrap().knob, Some(Knob::TopP));
+        // Typing logits goes back to them.
+        let _ = s.set_knob(Knob::TopP, "".into());
+        s.set_logits("1, 2".into());
+        assert_eq!(s.source, Source::Toy);
+        assert_eq!(s.vocab, 2);
+    }
+
+    #[test]
+    fn a_greedy_lanes_step_opens_with_every_warper_off() {
+        let mut s = Sandbox::default();
+        let greedy = GenerationConfig::from_json(r#"{"temperature": 0.7}"#).unwrap();
+        let (_, knobs) = sent(s.open_step(lane_step(), &greedy));
+        assert_eq!(knobs, [], "HF ignores temperature without do_sample");
     }
 }

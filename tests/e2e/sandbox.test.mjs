@@ -95,3 +95,53 @@ test('the sandbox knobs go into a lane, which then samples with exactly them', a
   assert.equal(await page.locator('[data-testid="lane-0"] [data-testid="lane-error"]').count(), 0);
   await page.close();
 });
+
+/// A lane's column in the compare view as { id: p after the knobs }.
+async function columnProbs(page, lane) {
+  return page.$$eval(`[data-testid="compare-lane"][data-lane="${lane}"] [data-testid="compare-row"] [data-testid="candidate"]`,
+    (cs) => Object.fromEntries(cs.map((c) => [c.closest('tr').dataset.tokenId, Number(c.dataset.prob)])));
+}
+
+test("a run's step held in the sandbox: the lane's own knobs give the lane's table, then the knobs move over the whole row", async () => {
+  const page = await env.open('?model=bundled');
+  await modelReady(page);
+  const before = Number(await page.getAttribute('.page', 'data-run'));
+  await page.click('[data-testid="run"]');
+  await page.waitForFunction((prev) => { const d = document.querySelector('.page').dataset; return Number(d.run) > prev && d.running === 'false'; }, before, { timeout: 300_000 });
+  // Lane 2 samples with temperature 0.7 and top_p 0.9 (and HF's top_k 50).
+  await page.click('[data-testid="grid-cell"][data-lane="1"][data-step="3"]');
+  await page.waitForSelector('[data-testid="compare"][data-step="3"]');
+  const table = await columnProbs(page, 1);
+  await page.click('[data-testid="compare-lane"][data-lane="1"] [data-testid="open-sandbox"]');
+  await page.waitForSelector('[data-testid="sandbox-source"][data-lane="1"][data-step="3"]');
+  assert.equal(await page.inputValue('[data-testid="sandbox-temperature"]'), '0.7');
+  assert.equal(await page.inputValue('[data-testid="sandbox-top-k"]'), '50');
+  assert.equal(await page.inputValue('[data-testid="sandbox-top-p"]'), '0.9');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="sandbox-row"]').length >= 20);
+  const held = Object.fromEntries((await rows(page)).map((r) => [r.id, r.p]));
+  const ids = Object.keys(table);
+  assert.ok(ids.length >= 20);
+  const both = ids.filter((id) => id in held);
+  assert.ok(both.length >= 15, `the two tables share their top tokens: ${both.length}`);
+  for (const id of both) assert.ok(Math.abs(held[id] - table[id]) <= 1e-6, `token ${id}: sandbox ${held[id]}, lane ${table[id]}`);
+  const lanePick = await page.getAttribute('[data-testid="compare-lane"][data-lane="1"] [data-testid="compare-row"][data-chosen="true"]', 'data-token-id');
+  assert.equal(await page.getAttribute('[data-testid="sandbox-row"].chosen', 'data-token-id'), lanePick, "the lane's pick is marked");
+  assert.match(await page.textContent('[data-testid="sandbox-summary"]'), /of 50257 tokens kept/);
+  // Hotter and no top_k: more tokens survive, the favourite's share falls.
+  const kept = Number(await page.getAttribute('[data-testid="sandbox-summary"]', 'data-kept'));
+  const top = (await rows(page))[0];
+  await page.fill('[data-testid="sandbox-top-k"]', '');
+  await page.fill('[data-testid="sandbox-temperature"]', '1.5');
+  await page.waitForFunction((k) => Number(document.querySelector('[data-testid="sandbox-summary"]').dataset.kept) > k, kept);
+  await page.waitForFunction(([id, p]) => {
+    const r = document.querySelector(`[data-testid="sandbox-row"][data-token-id="${id}"]`);
+    return r && Number(r.dataset.prob) < p;
+  }, [top.id, top.p]);
+  await page.screenshot({ path: join(ARTIFACTS, 'sandbox-step.png'), fullPage: true });
+  // Typed logits take over again.
+  await page.fill('[data-testid="toy-logits"]', '2, 1');
+  await page.waitForSelector('[data-testid="sandbox-source"]', { state: 'detached' });
+  assert.equal((await rows(page)).length, 2);
+  assert.deepEqual(env.errors, []);
+  await page.close();
+});

@@ -83,9 +83,26 @@ pub fn valid_repo_id(repo: &str) -> bool {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ToWorker {
-    Load { source: ModelSource },
-    Run { run_id: u64, request: RunRequest },
-    Cancel { run_id: u64 },
+    Load {
+        source: ModelSource,
+    },
+    Run {
+        run_id: u64,
+        request: RunRequest,
+    },
+    Cancel {
+        run_id: u64,
+    },
+    /// The what-if sandbox on one step: the distribution after `ids` (a
+    /// lane's context before the step; the worker keeps the last row it
+    /// computed) with only `knobs` applied, the lane's pick `chosen` marked.
+    WhatIf {
+        request_id: u64,
+        ids: Vec<u32>,
+        prompt_len: usize,
+        chosen: u32,
+        knobs: Vec<(Knob, f64)>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -154,6 +171,20 @@ pub enum FromWorker {
         run_id: u64,
         /// The lane at fault, and the knob, when they are known.
         lane: Option<usize>,
+        field: Option<Knob>,
+        message: String,
+    },
+    /// A what-if answer: the step as the knobs leave it, over `vocab` tokens.
+    WhatIf {
+        request_id: u64,
+        step: Box<Step>,
+        vocab: usize,
+        /// Worker time for this answer, the forward pass included when the
+        /// row was not kept.
+        ms: f64,
+    },
+    WhatIfFailed {
+        request_id: u64,
         field: Option<Knob>,
         message: String,
     },

@@ -6,7 +6,9 @@ mod fetch;
 mod helpers;
 mod post;
 
-use ntl_decoding::{Event, Options};
+use ntl_decoding::processors::Context;
+use ntl_decoding::sandbox;
+use ntl_decoding::{Event, Knob, Options};
 use ntl_engine::error::FORCED_IDS;
 use ntl_engine::{Engine, RunError, RunInput, WeightSource};
 use ntl_protocol::{FromWorker, LaneStart, ModelSource, RunRequest, ToWorker};
@@ -26,6 +28,9 @@ struct State {
     loading: Cell<bool>,
     /// Helper threads started (threaded build only).
     helpers: u32,
+    /// The what-if sandbox's row: the context and the logits after it, kept
+    /// so moving a knob costs no forward pass.
+    what_if_row: RefCell<Option<(Vec<u32>, Rc<Vec<f32>>)>>,
 }
 
 /// The checkpoint as the browser holds it; the engine copies one tensor at a time.
@@ -125,8 +130,75 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
                 state.current_run.set(0);
             }
         }
+        ToWorker::WhatIf {
+            request_id,
+            ids,
+            prompt_len,
+            chosen,
+            knobs,
+        } => post(&what_if(
+            &state, request_id, ids, prompt_len, chosen, &knobs,
+        )),
     }
 }
+
+/// One step's whole distribution with the sandbox's knobs: the row from the
+/// model (or kept from the last request on the same context), then the same
+/// processors and record as a lane's step.
+fn what_if(
+    state: &State,
+    request_id: u64,
+    ids: Vec<u32>,
+    prompt_len: usize,
+    chosen: u32,
+    knobs: &[(Knob, f64)],
+) -> FromWorker {
+    let started = now_ms();
+    let failed = |field: Option<Knob>, message: String| FromWorker::WhatIfFailed {
+        request_id,
+        field,
+        message,
+    };
+    let Some(engine) = state.engine.borrow().clone() else {
+        return failed(None, "no model is loaded yet".into());
+    };
+    let cfg = match sandbox::config(knobs) {
+        Ok(cfg) => cfg,
+        Err(e) => return failed(e.knob(), e.to_string()),
+    };
+    let kept = state
+        .what_if_row
+        .borrow()
+        .as_ref()
+        .filter(|(context, _)| *context == ids)
+        .map(|(_, row)| row.clone());
+    let row = match kept {
+        Some(row) => row,
+        None => match engine.logits(&ids) {
+            Ok(row) => {
+                let row = Rc::new(row);
+                *state.what_if_row.borrow_mut() = Some((ids.clone(), row.clone()));
+                row
+            }
+            Err(e) => return failed(None, e.to_string()),
+        },
+    };
+    let ctx = Context {
+        ids: &ids,
+        prompt_len: prompt_len.min(ids.len()),
+    };
+    let vocab = engine.tokenizer_vocab();
+    let step = sandbox::what_if(&row, ctx, Some(chosen), &cfg, &vocab, WHAT_IF_ROWS);
+    FromWorker::WhatIf {
+        request_id,
+        step: Box::new(step),
+        vocab: row.len(),
+        ms: now_ms() - started,
+    }
+}
+
+/// Rows in a what-if table: the lessons' top 20 (and the lane's pick).
+const WHAT_IF_ROWS: usize = 20;
 
 async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>) {
     let started = now_ms();
