@@ -28,9 +28,14 @@ struct State {
     loading: Cell<bool>,
     /// Helper threads started (threaded build only).
     helpers: u32,
-    /// The what-if sandbox's row: the context and the logits after it, kept
-    /// so moving a knob costs no forward pass.
-    what_if_row: RefCell<Option<(Vec<u32>, Rc<Vec<f32>>)>>,
+    /// The what-if sandbox's row, kept so moving a knob costs no forward pass.
+    what_if_row: RefCell<Option<KeptRow>>,
+}
+
+/// A context and the model's logits after it.
+struct KeptRow {
+    ids: Vec<u32>,
+    logits: Rc<Vec<f32>>,
 }
 
 /// The checkpoint as the browser holds it; the engine copies one tensor at a time.
@@ -170,14 +175,17 @@ fn what_if(
         .what_if_row
         .borrow()
         .as_ref()
-        .filter(|(context, _)| *context == ids)
-        .map(|(_, row)| row.clone());
+        .filter(|kept| kept.ids == ids)
+        .map(|kept| kept.logits.clone());
     let row = match kept {
         Some(row) => row,
         None => match engine.logits(&ids) {
             Ok(row) => {
                 let row = Rc::new(row);
-                *state.what_if_row.borrow_mut() = Some((ids.clone(), row.clone()));
+                *state.what_if_row.borrow_mut() = Some(KeptRow {
+                    ids: ids.clone(),
+                    logits: row.clone(),
+                });
                 row
             }
             Err(e) => return failed(None, e.to_string()),
