@@ -417,6 +417,7 @@ impl Component for App {
                     prompt={editor.prompt.clone()}
                     preset={editor.preset}
                     shared_randomness={editor.shared_randomness}
+                    seeds_differ={editor.seeds_differ()}
                     shared_seed={editor.shared_seed}
                     score_text={editor.score_text.clone()}
                     embed={page.embed}

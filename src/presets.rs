@@ -58,9 +58,23 @@ pub const PRESETS: &[Preset] = &[
             r#"{"repetition_penalty": 1.8, "max_new_tokens": 40}"#,
             r#"{"repetition_penalty": 1.3, "eos_token_id": 13, "max_new_tokens": 40}"#,
         ],
-        notice: "Greedy walks into a loop; a repetition penalty divides the logits of every \
-            token already seen and knocks it out; making '.' (id 13) the eos token ends the \
-            answer at the first full stop.",
+        notice: "Greedy walks into a loop; a repetition penalty lowers every token already in \
+            the text, the prompt's included — HF divides a positive logit by it and multiplies \
+            a negative one, so 1.3 is a nudge and 1.8 a shove; making '.' (id 13) the eos token \
+            ends the answer at the first full stop.",
+    },
+    Preset {
+        name: "The do_sample pitfall",
+        prompt: "The best way to learn programming is",
+        lanes: [
+            r#"{"temperature": 0.7, "top_p": 0.9, "max_new_tokens": 30}"#,
+            r#"{"do_sample": true, "temperature": 0.7, "top_p": 0.9, "max_new_tokens": 30, "seed": 0}"#,
+            r#"{"max_new_tokens": 30}"#,
+            r#"{"do_sample": true, "max_new_tokens": 30, "seed": 0}"#,
+        ],
+        notice: "Lanes 1 and 3 write the same text: without do_sample, HF decodes greedily and \
+            temperature and top_p do nothing (lane 1's warnings say so); lane 2 samples with \
+            them; lane 4 samples with HF's defaults alone — top_k 50 included.",
     },
     Preset {
         name: "Greedy = top-k 1",

@@ -22,6 +22,8 @@ pub struct Props {
     pub prompt: AttrValue,
     pub preset: usize,
     pub shared_randomness: bool,
+    /// Sampling lanes set seeds of their own, which shared randomness sets aside.
+    pub seeds_differ: bool,
     pub shared_seed: u64,
     pub score_text: AttrValue,
     pub embed: bool,
@@ -92,6 +94,12 @@ fn extras(p: &Props) -> Html {
                 { SHARED_LABEL }
                 if p.shared_randomness { { format!(" (shared seed {})", p.shared_seed) } }
             </label>
+            if p.shared_randomness && p.seeds_differ {
+                <p class="notice" data-testid="seeds-set-aside">
+                    { "The lanes' own seeds differ, and shared randomness sets them aside: \
+                       lanes that differ only by their seed will write the same text." }
+                </p>
+            }
             <div class="score-row">
                 <label for="score-text" title={SCORE_HINT}>{ "Score a text: " }</label>
                 <input

@@ -70,7 +70,24 @@ impl Editor {
             self.prompt = p.prompt.into();
             self.lanes = presets::lanes(p);
             self.errors = Default::default();
+            // A preset that compares seeds would show identical lanes with
+            // one seed for all.
+            if self.seeds_differ() {
+                self.shared_randomness = false;
+            }
         }
+    }
+
+    /// Sampling lanes that set different seeds of their own: shared
+    /// randomness would set them aside.
+    pub fn seeds_differ(&self) -> bool {
+        let mut seeds = self
+            .lanes
+            .iter()
+            .filter(|l| l.config().do_sample)
+            .map(|l| l.config().seed.unwrap_or(0));
+        let first = seeds.next();
+        seeds.any(|s| Some(s) != first)
     }
 
     /// A knob typed into: refused values are reported next to the knob and
@@ -253,6 +270,32 @@ mod tests {
         e.reroll();
         assert_eq!(seeds(&e), [None, Some(1), Some(1), None]);
         assert_eq!(e.shared_seed, 1);
+    }
+
+    #[test]
+    fn a_preset_comparing_seeds_turns_shared_randomness_off() {
+        let mut e = Editor::default();
+        e.shared_randomness = true;
+        assert!(
+            !e.seeds_differ(),
+            "the first preset's sampling lanes share seed 0"
+        );
+        let seeds = presets::PRESETS
+            .iter()
+            .position(|p| p.name == "Seeds at low temperature")
+            .unwrap();
+        e.apply_preset(seeds);
+        assert!(e.seeds_differ());
+        assert!(
+            !e.shared_randomness,
+            "three identical lanes would teach nothing"
+        );
+        e.shared_randomness = true;
+        e.apply_preset(0);
+        assert!(
+            e.shared_randomness,
+            "a preset with one seed leaves it as it was"
+        );
     }
 
     #[test]

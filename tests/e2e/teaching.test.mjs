@@ -37,6 +37,20 @@ test('knobs that do nothing are flagged: temperature under greedy, the silent to
   await page.close();
 });
 
+test('the do_sample pitfall: temperature and top_p without do_sample decode greedily, and say so', async () => {
+  const page = await env.open();
+  await modelReady(page);
+  await page.selectOption('[data-testid="preset"]', { label: 'The do_sample pitfall' });
+  const w0 = await page.textContent('[data-testid="lane-0"] [data-testid="lane-warnings"]');
+  assert.match(w0, /`temperature` does nothing/);
+  assert.match(w0, /`top_p` does nothing/);
+  await runAll(page);
+  const texts = await laneTexts(page);
+  assert.equal(texts[0], texts[2], 'lane 1 is greedy whatever its temperature says');
+  assert.notEqual(texts[1], texts[0], 'with do_sample the same knobs sample');
+  await page.close();
+});
+
 test('prompts and generated text are shown as text, never run as HTML', async () => {
   const page = await env.open();
   await modelReady(page);
