@@ -26,8 +26,27 @@ const merged = (objs) => {
   return Object.fromEntries(Object.keys(present[0]).map((k) => [k, merged(present.map((o) => o[k]))]));
 };
 const engine = (name) => merged(rounds.map((r) => r[name]));
+// A figure with `d` decimals (the sections below use it as they are built).
+const f = (x, d = 1) => (x == null ? '—' : Number(x).toFixed(d));
 // The page's own cost per streamed step (bench/page_step.mjs), measured once per bench run.
 const pageStep = existsSync(join(dir, 'page-step.json')) ? JSON.parse(readFileSync(join(dir, 'page-step.json'), 'utf8')) : null;
+// The what-if sandbox's cost per knob change (bench/sandbox.mjs), once per bench run, both workers.
+const readIf = (name) => (existsSync(join(dir, name)) ? JSON.parse(readFileSync(join(dir, name), 'utf8')) : null);
+const sandboxRuns = [readIf('sandbox-single.json'), readIf('sandbox.json')].filter(Boolean);
+const sandboxSection = !sandboxRuns.length ? '' : `
+## The what-if sandbox: one knob change
+
+A run's step held in the sandbox (\`bench/sandbox.mjs\`, the distilgpt2-shaped checkpoint, a
+${sandboxRuns[0].context_tokens}-token context): the first request computes the step's row (a forward pass over the
+context, then kept); each of ${sandboxRuns[0].changes} knob changes after it (temperature, top_k, top_p, min_p,
+typical_p, repetition_penalty, epsilon and eta in turn) reruns the knobs over all
+${sandboxRuns[0].vocab.toLocaleString('en')} tokens in the worker. The target is 16 ms per change in the
+single-threaded worker.
+
+| worker | threads | first request (row) ms | per change, worker ms (median / p90) | per change, round trip ms (median / p90) |
+|---|---|---|---|---|
+${sandboxRuns.map((r) => `| ${r.engine === 'browser' ? 'threaded' : 'single-threaded'} | ${r.threads} | ${f(r.first_ms, 0)} | ${f(r.change_ms.median, 1)} / ${f(r.change_ms.p90, 1)} | ${f(r.round_trip_ms.median, 1)} / ${f(r.round_trip_ms.p90, 1)} |`).join('\n')}
+`;
 const pageSection = !pageStep ? '' : `
 ## The page's own cost per streamed step
 
@@ -50,7 +69,6 @@ grid (issue #12: a row per step, keyed rows that are drawn once) added 0.2–0.6
 layout and paint; the table above is measured with it.
 `;
 const native = engine('native'), browser = engine('browser'), single = engine('single'), hf = engine('hf');
-const f = (x, d = 1) => (x == null ? '—' : Number(x).toFixed(d));
 const mb = (b) => (b == null ? '—' : `${(b / 2 ** 20).toFixed(0)} MB`);
 const chromium = (() => { try { return execSync('chromium --version', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(); } catch { return 'chromium'; } })();
 const rustc = (() => { try { return execSync('rustc --version', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(); } catch { return 'rustc'; } })();
@@ -123,7 +141,7 @@ ${target('R3: one 4-lane step ÷ one 1-lane step (browser)', '≤ 1.6', 'r3', (v
 ${target('R4a: time to first token ÷ 64 tokens, 1 lane (browser)', '≤ 0.15', 'r4t', (v) => v <= 0.15)}
 ${target('R4b: peak worker memory ÷ weight bytes', '≤ 1.3', 'r4m', (v) => v <= 1.3)}
 
-${pageSection}
+${pageSection}${sandboxSection}
 ## Levers tried (measured 2026-11-29/30 on this machine; exactness tests green with each)
 
 | lever | before | after | kept |

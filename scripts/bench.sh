@@ -41,6 +41,9 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 echo "== the page's own cost per streamed step (bundled model, single-threaded page)"
 node bench/page_step.mjs dist 3 64 200 | tee "$OUT/page-step.json"
+echo "== the what-if sandbox: one knob change over the whole vocabulary, both workers"
+node bench/sandbox.mjs "$MODEL" 40 --single-thread | tee "$OUT/sandbox-single.json"
+node bench/sandbox.mjs "$MODEL" 40 | tee "$OUT/sandbox.json"
 [ "$HAVE_TORCH" = 1 ] || echo "== HF transformers: skipped ($PY cannot import torch and transformers; set BENCH_PYTHON)"
 node bench/report.mjs "$OUT" > BENCHMARKS.md
 echo "wrote BENCHMARKS.md"
