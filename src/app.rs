@@ -12,6 +12,7 @@ use crate::components::plots::Plots;
 use crate::components::prompt_row::{PromptAction, PromptRow};
 use crate::components::sandbox_panel::{SandboxAction, SandboxPanel};
 use crate::components::step_grid::StepGrid;
+use crate::components::token_inspector::TokenInspector;
 use crate::state::run::RunKind;
 use crate::state::{Command, Outcome, Page, LANES};
 use crate::worker_link::WorkerLink;
@@ -263,6 +264,20 @@ impl Component for App {
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        let redraw = self.handle(ctx, msg);
+        // Whatever changed the prompt (typing, a preset, a link, a branch, a
+        // model loaded), the inspector follows it.
+        let follow = self.page.inspect_prompt();
+        self.perform(ctx, follow) || redraw
+    }
+
+    fn view(&self, _ctx: &Context<Self>) -> Html {
+        self.render()
+    }
+}
+
+impl App {
+    fn handle(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
             Msg::Worker(m) => {
                 let outcome = self.page.on_worker(m, now_ms());
@@ -347,7 +362,7 @@ impl Component for App {
         }
     }
 
-    fn view(&self, _ctx: &Context<Self>) -> Html {
+    fn render(&self) -> Html {
         let page = &self.page;
         let (run, editor) = (&page.run, &page.editor);
         let model_ready = page.model.is_ready();
@@ -449,6 +464,7 @@ impl Component for App {
                     />
                 </div>
                 if !page.embed {
+                    <TokenInspector inspector={page.inspector.clone()} {model_ready} />
                     <SandboxPanel sandbox={page.sandbox.clone()} on={cb.sandbox.clone()} />
                     <LessonPanel
                         has_document={run.document.is_some()}

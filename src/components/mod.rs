@@ -14,3 +14,4 @@ pub mod plots;
 pub mod prompt_row;
 pub mod sandbox_panel;
 pub mod step_grid;
+pub mod token_inspector;

@@ -274,8 +274,10 @@ mod tests {
 
     #[test]
     fn a_preset_comparing_seeds_turns_shared_randomness_off() {
-        let mut e = Editor::default();
-        e.shared_randomness = true;
+        let mut e = Editor {
+            shared_randomness: true,
+            ..Default::default()
+        };
         assert!(
             !e.seeds_differ(),
             "the first preset's sampling lanes share seed 0"

@@ -6,6 +6,7 @@
 //! screen changed; the `App` component performs the one and renders the other.
 
 pub mod editor;
+pub mod inspector;
 pub mod model;
 pub mod run;
 pub mod sandbox;
@@ -13,6 +14,7 @@ pub mod sandbox;
 use crate::page_url::Requested;
 use crate::rc_eq::RcEq;
 use editor::Editor;
+use inspector::Inspector;
 use model::{ModelState, ModelStatus};
 use ntl_decoding::{Document, Knob};
 use ntl_protocol::share::Shared;
@@ -106,6 +108,7 @@ pub struct Page {
     pub share_link: Option<String>,
     pub embed_code: Option<String>,
     pub sandbox: RcEq<Sandbox>,
+    pub inspector: RcEq<Inspector>,
 }
 
 impl Page {
@@ -137,6 +140,7 @@ impl Page {
             share_link: None,
             embed_code: None,
             sandbox: RcEq::default(),
+            inspector: RcEq::default(),
         };
         if let Some(s) = shared {
             page.pending_step = s.step;
@@ -191,6 +195,8 @@ impl Page {
                 ..
             } => {
                 self.model.loaded(info, label, load_ms, threads);
+                // Another model may cut the prompt into other tokens.
+                self.inspector = RcEq::default();
                 match self.pending_run.take() {
                     Some(kind) => self.start_run(kind),
                     None => Outcome::redraw(),
@@ -274,6 +280,23 @@ impl Page {
                 }
                 Outcome::changed(fresh)
             }
+            FromWorker::Inspected {
+                request_id,
+                tokens,
+                predictions,
+                context,
+                cropped,
+            } => Outcome::changed(self.inspector.make_mut().answered(
+                request_id,
+                tokens,
+                predictions,
+                context,
+                cropped,
+            )),
+            FromWorker::InspectFailed {
+                request_id,
+                message,
+            } => Outcome::changed(self.inspector.make_mut().failed(request_id, message)),
             FromWorker::WhatIfFailed {
                 request_id,
                 field,
@@ -299,6 +322,9 @@ impl Page {
         self.worker.alive = false;
         self.worker.ready = false;
         self.run.worker_lost();
+        // Its answers are lost with it.
+        self.inspector = RcEq::default();
+        self.sandbox.make_mut().pending = None;
         self.error = Some(format!(
             "{message}. Your prompt and settings are kept; restart the worker to go on."
         ));
@@ -474,6 +500,19 @@ impl Page {
     pub fn set_sandbox_knob(&mut self, knob: Knob, text: String) -> Outcome {
         let request = self.sandbox.make_mut().set_knob(knob, text);
         Outcome::redraw().and_maybe(request.map(Command::Send))
+    }
+
+    /// Asks the worker for the prompt's tokens and predictions when the
+    /// prompt is not the one shown (called after every message).
+    pub fn inspect_prompt(&mut self) -> Outcome {
+        if !self.model.is_ready() || !self.worker.alive {
+            return Outcome::unchanged();
+        }
+        if self.inspector.text.as_deref() == Some(self.editor.prompt.as_str()) {
+            return Outcome::unchanged();
+        }
+        let request = self.inspector.make_mut().ask(&self.editor.prompt);
+        Outcome::unchanged().and_maybe(request.map(Command::Send))
     }
 
     /// The sandbox's knobs copied into a lane (nothing while its input is wrong).

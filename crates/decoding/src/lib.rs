@@ -7,6 +7,7 @@ pub mod config_error;
 pub mod divergence;
 pub mod exp;
 pub mod generate;
+pub mod inspect;
 pub mod knob;
 pub mod lane;
 pub mod mode;

@@ -194,6 +194,11 @@ impl Gpt2 {
 }
 
 impl Gpt2 {
+    /// The logits after each of `rows` (`[rows, d]` final hidden states).
+    pub fn head_rows(&self, rows: &Tensor) -> Result<Tensor> {
+        self.head(rows)
+    }
+
     /// `last` (`[rows, d]`) against the tied `wte` (`[vocab, d]`).
     fn head(&self, last: &Tensor) -> Result<Tensor> {
         #[cfg(target_arch = "wasm32")]

@@ -20,6 +20,7 @@ pub use model_config::ModelConfig;
 pub use run::{Prepared, RunInput};
 
 use gpt2::Gpt2;
+use ntl_decoding::inspect::{predict, Prediction};
 use ntl_decoding::{Forward, LanguageModel, ModelError, ModelInfo, Vocab};
 use tokenizer::TextTokenizer;
 
@@ -78,6 +79,35 @@ impl Engine {
 
     pub fn encode(&self, text: &str) -> Result<Vec<u32>, PromptError> {
         self.tokenizer.encode(text)
+    }
+
+    /// The prompt's tokens and, after each of them, the model's `top_n`
+    /// guesses and the rank of the token that really follows: one forward
+    /// pass, the head applied a few positions at a time so a long prompt
+    /// never holds every position's row at once. `ids` longer than the
+    /// context are cropped from the left, as a run crops them.
+    pub fn inspect(&self, ids: &[u32], top_n: usize) -> Result<Vec<Prediction>, ModelError> {
+        let ids = &ids[ids.len().saturating_sub(self.model.cfg.n_positions)..];
+        if ids.is_empty() {
+            return Ok(vec![]);
+        }
+        let out = self.model.forward(ids, 1, None).map_err(model_err)?;
+        let d = self.model.cfg.n_embd;
+        let hidden = out.hidden.reshape((ids.len(), d)).map_err(model_err)?;
+        let vocab = self.tokenizer.vocab_arc();
+        let mut predictions = Vec::with_capacity(ids.len());
+        const CHUNK: usize = 16;
+        for start in (0..ids.len()).step_by(CHUNK) {
+            let n = CHUNK.min(ids.len() - start);
+            let rows = hidden.narrow(0, start, n).map_err(model_err)?;
+            let logits = self.model.head_rows(&rows).map_err(model_err)?;
+            let logits: Vec<Vec<f32>> = logits.to_vec2().map_err(model_err)?;
+            for (i, row) in logits.iter().enumerate() {
+                let next = ids.get(start + i + 1).copied();
+                predictions.push(predict(row, next, top_n, &vocab));
+            }
+        }
+        Ok(predictions)
     }
 
     /// Raw last-position logits after `ids` (for parity tests and tools).

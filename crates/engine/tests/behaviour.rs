@@ -560,3 +560,39 @@ fn the_sandbox_on_a_recorded_step_shows_what_the_lane_recorded() {
         }
     }
 }
+
+/// The token inspector: after the prompt's last token the model predicts
+/// what step 1 of any lane starts from.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn predictions_at_the_last_prompt_position_are_step_ones_raw_table() {
+    let e = engine("tiny");
+    let doc = run(&e, P, &[r#"{"max_new_tokens": 1}"#]);
+    let ids = e.encode(P).unwrap();
+    assert_eq!(doc.prompt_ids, ids, "the inspector's ids are the run's");
+    let predictions = e.inspect(&ids, 5).unwrap();
+    assert_eq!(predictions.len(), ids.len());
+    // Every position but the last knows the token that followed.
+    for (i, p) in predictions.iter().enumerate() {
+        assert_eq!(p.actual.map(|a| a.id), ids.get(i + 1).copied());
+        assert_eq!(p.top.len(), 5);
+    }
+    let last = predictions.last().unwrap();
+    let step = &doc.runs[0].steps[0];
+    for (guess, row) in last.top.iter().zip(&step.top) {
+        assert_eq!(guess.id, row.id);
+        assert!(
+            (guess.prob - row.raw_prob).abs() <= 1e-6,
+            "{} vs {}",
+            guess.prob,
+            row.raw_prob
+        );
+    }
+    // A position's rank is where its actual token stands in that row.
+    let first = &predictions[0];
+    let a = first.actual.unwrap();
+    assert!(a.rank >= 1 && a.prob <= first.top[0].prob);
+    if a.rank == 1 {
+        assert_eq!(first.top[0].id, a.id);
+    }
+}

@@ -1,6 +1,7 @@
 //! The worker protocol. Messages travel as JSON strings; model files the user
 //! picks travel beside them as transferred `ArrayBuffer`s.
 
+use ntl_decoding::inspect::{Prediction, PromptToken};
 use ntl_decoding::{Document, GenerationConfig, Knob, Mode, Step, StopReason};
 pub use ntl_decoding::{LaneRequest, ModelInfo};
 use serde::{Deserialize, Serialize};
@@ -103,6 +104,12 @@ pub enum ToWorker {
         chosen: u32,
         knobs: Vec<(Knob, f64)>,
     },
+    /// The token inspector: `text` as the model's tokens, and its predictions
+    /// at every position.
+    Inspect {
+        request_id: u64,
+        text: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -186,6 +193,20 @@ pub enum FromWorker {
     WhatIfFailed {
         request_id: u64,
         field: Option<Knob>,
+        message: String,
+    },
+    Inspected {
+        request_id: u64,
+        tokens: Vec<PromptToken>,
+        /// After each token: the model's guesses, and the next token's rank.
+        predictions: Vec<Prediction>,
+        /// The model's context size (positions).
+        context: usize,
+        /// Tokens cut from the start of a prompt longer than the context.
+        cropped: usize,
+    },
+    InspectFailed {
+        request_id: u64,
         message: String,
     },
 }

@@ -6,6 +6,7 @@ mod fetch;
 mod helpers;
 mod post;
 
+use ntl_decoding::inspect::PromptToken;
 use ntl_decoding::processors::Context;
 use ntl_decoding::sandbox;
 use ntl_decoding::{Event, Knob, Options};
@@ -144,8 +145,43 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
         } => post(&what_if(
             &state, request_id, ids, prompt_len, chosen, &knobs,
         )),
+        ToWorker::Inspect { request_id, text } => post(&inspect(&state, request_id, &text)),
     }
 }
+
+/// The prompt's tokens and the model's prediction after each of them.
+fn inspect(state: &State, request_id: u64, text: &str) -> FromWorker {
+    let failed = |message: String| FromWorker::InspectFailed {
+        request_id,
+        message,
+    };
+    let Some(engine) = state.engine.borrow().clone() else {
+        return failed("no model is loaded yet".into());
+    };
+    let all = match engine.encode(text) {
+        Ok(ids) => ids,
+        Err(e) => return failed(e.to_string()),
+    };
+    // As a run does: an over-long prompt loses its start.
+    let context = engine.info().n_positions;
+    let cropped = all.len().saturating_sub(context);
+    let ids = &all[cropped..];
+    let predictions = match engine.inspect(ids, INSPECT_GUESSES) {
+        Ok(p) => p,
+        Err(e) => return failed(e.to_string()),
+    };
+    let vocab = engine.tokenizer_vocab();
+    FromWorker::Inspected {
+        request_id,
+        tokens: ids.iter().map(|&id| PromptToken::new(id, &vocab)).collect(),
+        predictions,
+        context,
+        cropped,
+    }
+}
+
+/// Guesses shown under each prompt token: the lessons' top 5.
+const INSPECT_GUESSES: usize = 5;
 
 /// One step's whole distribution with the sandbox's knobs: the row from the
 /// model (or kept from the last request on the same context), then the same

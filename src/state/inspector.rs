@@ -1,0 +1,110 @@
+//! The token inspector: the prompt as the model's tokens, and what the model
+//! predicted after each of them. The worker tokenizes and predicts; the page
+//! asks again whenever the prompt changes, one request at a time, so fast
+//! typing asks for the latest text only.
+
+use ntl_decoding::inspect::{Prediction, PromptToken};
+use ntl_protocol::ToWorker;
+use std::rc::Rc;
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Inspector {
+    /// The text the tokens below are of.
+    pub text: Option<String>,
+    pub tokens: Rc<Vec<PromptToken>>,
+    pub predictions: Rc<Vec<Prediction>>,
+    /// The model's context size.
+    pub context: usize,
+    pub cropped: usize,
+    pub error: Option<String>,
+    /// The request in flight, and the text it asked about.
+    pending: Option<(u64, String)>,
+    next_request: u64,
+}
+
+impl Inspector {
+    /// The request for `text`, unless it is what is shown or being asked.
+    pub fn ask(&mut self, text: &str) -> Option<ToWorker> {
+        if self.pending.is_some() {
+            return None; // asked again once the answer is in
+        }
+        if self.text.as_deref() == Some(text) {
+            return None;
+        }
+        self.next_request += 1;
+        self.pending = Some((self.next_request, text.to_string()));
+        Some(ToWorker::Inspect {
+            request_id: self.next_request,
+            text: text.to_string(),
+        })
+    }
+
+    /// The worker's answer; `false` for one this inspector did not ask.
+    pub fn answered(
+        &mut self,
+        request_id: u64,
+        tokens: Vec<PromptToken>,
+        predictions: Vec<Prediction>,
+        context: usize,
+        cropped: usize,
+    ) -> bool {
+        let Some(text) = self.take(request_id) else {
+            return false;
+        };
+        self.text = Some(text);
+        self.tokens = Rc::new(tokens);
+        self.predictions = Rc::new(predictions);
+        self.context = context;
+        self.cropped = cropped;
+        self.error = None;
+        true
+    }
+
+    pub fn failed(&mut self, request_id: u64, message: String) -> bool {
+        let Some(text) = self.take(request_id) else {
+            return false;
+        };
+        self.text = Some(text);
+        self.tokens = Rc::default();
+        self.predictions = Rc::default();
+        self.error = Some(message);
+        true
+    }
+
+    fn take(&mut self, request_id: u64) -> Option<String> {
+        match self.pending.take() {
+            Some((id, text)) if id == request_id => Some(text),
+            other => {
+                self.pending = other;
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(req: Option<ToWorker>) -> u64 {
+        match req {
+            Some(ToWorker::Inspect { request_id, .. }) => request_id,
+            other => panic!("expected an inspect request, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn typing_asks_for_the_latest_text_one_request_at_a_time() {
+        let mut i = Inspector::default();
+        let first = id(i.ask("The"));
+        assert_eq!(i.ask("The b"), None, "one request in flight");
+        assert!(!i.answered(first + 7, vec![], vec![], 256, 0), "not ours");
+        assert!(i.answered(first, vec![], vec![], 256, 0));
+        assert_eq!(i.text.as_deref(), Some("The"));
+        let second = id(i.ask("The best"));
+        assert!(second > first);
+        assert!(i.failed(second, "no model".into()));
+        assert_eq!(i.error.as_deref(), Some("no model"));
+        assert_eq!(i.ask("The best"), None, "answered already");
+    }
+}
