@@ -12,7 +12,7 @@ use crate::components::plots::Plots;
 use crate::components::prompt_row::{PromptAction, PromptRow};
 use crate::components::sandbox_panel::{SandboxAction, SandboxPanel};
 use crate::components::step_grid::StepGrid;
-use crate::components::token_inspector::TokenInspector;
+use crate::components::token_inspector::{InspectorAction, TokenInspector};
 use crate::state::run::RunKind;
 use crate::state::{Command, Outcome, Page, LANES};
 use crate::worker_link::WorkerLink;
@@ -45,6 +45,7 @@ pub enum Msg {
     Compare(CompareAction),
     Lesson(LessonAction),
     Sandbox(SandboxAction),
+    Inspector(InspectorAction),
     Replayed(Result<(String, Document), String>),
 }
 
@@ -72,6 +73,7 @@ struct Callbacks {
     prompt: Callback<PromptAction>,
     lesson: Callback<LessonAction>,
     sandbox: Callback<SandboxAction>,
+    inspector: Callback<InspectorAction>,
 }
 
 impl Callbacks {
@@ -91,6 +93,7 @@ impl Callbacks {
             prompt: link.callback(Msg::Prompt),
             lesson: link.callback(Msg::Lesson),
             sandbox: link.callback(Msg::Sandbox),
+            inspector: link.callback(Msg::Inspector),
         }
     }
 }
@@ -335,6 +338,14 @@ impl App {
                 self.on_lesson(ctx, action);
                 true
             }
+            Msg::Inspector(action) => {
+                let outcome = match action {
+                    InspectorAction::LookUp(text) => self.page.look_up(text),
+                    InspectorAction::UseAsEos(lane) => self.page.use_lookup(lane, true),
+                    InspectorAction::StopAt(lane) => self.page.use_lookup(lane, false),
+                };
+                self.perform(ctx, outcome)
+            }
             Msg::Sandbox(action) => {
                 let outcome = match action {
                     SandboxAction::Logits(text) => {
@@ -464,7 +475,11 @@ impl App {
                     />
                 </div>
                 if !page.embed {
-                    <TokenInspector inspector={page.inspector.clone()} {model_ready} />
+                    <TokenInspector
+                        inspector={page.inspector.clone()}
+                        {model_ready}
+                        on={cb.inspector.clone()}
+                    />
                     <SandboxPanel sandbox={page.sandbox.clone()} on={cb.sandbox.clone()} />
                     <LessonPanel
                         has_document={run.document.is_some()}

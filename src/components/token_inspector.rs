@@ -5,13 +5,95 @@
 use crate::format::{prob, visible};
 use crate::rc_eq::RcEq;
 use crate::state::inspector::Inspector;
+use crate::state::LANES;
+use crate::theme::lane_color;
 use ntl_decoding::inspect::{Prediction, PromptToken};
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
+
+/// What the inspector asks the page to do.
+pub enum InspectorAction {
+    LookUp(String),
+    /// The looked-up token as this lane's `eos_token_id`.
+    UseAsEos(usize),
+    /// The looked-up text as this lane's stop string.
+    StopAt(usize),
+}
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub inspector: RcEq<Inspector>,
     pub model_ready: bool,
+    pub on: Callback<InspectorAction>,
+}
+
+/// Four buttons, one per lane, doing `action` to that lane.
+fn lane_buttons(
+    testid: &'static str,
+    on: &Callback<InspectorAction>,
+    action: fn(usize) -> InspectorAction,
+) -> Html {
+    html! {
+        { for (0..LANES).map(|lane| html! {
+            <button
+                data-testid={testid}
+                data-lane={lane.to_string()}
+                style={format!("color: {}", lane_color(lane))}
+                onclick={on.reform(move |_: MouseEvent| action(lane))}
+            >
+                { format!("lane {}", lane + 1) }
+            </button>
+        }) }
+    }
+}
+
+/// Text to ids: what a stop word or an eos token really is.
+fn lookup(s: &Inspector, p: &Props) -> Html {
+    let oninput = p.on.reform(|e: InputEvent| {
+        InspectorAction::LookUp(e.target_unchecked_into::<HtmlInputElement>().value())
+    });
+    let result = match &s.lookup {
+        None => html! {},
+        Some(Err(e)) => html! { <span class="error-line">{ e.clone() }</span> },
+        Some(Ok(tokens)) => html! {
+            <span class="lookup-result">
+                { "→ " }
+                <span data-testid="lookup-ids">
+                    { tokens.iter().map(|t| t.id.to_string()).collect::<Vec<_>>().join(" ") }
+                </span>
+                { format!(
+                    " ({})",
+                    tokens.iter().map(|t| format!("“{}”", visible(&t.token))).collect::<Vec<_>>().join(" ")
+                ) }
+            </span>
+        },
+    };
+    html! {
+        <div class="lookup">
+            <label for="token-lookup">{ "Text → ids" }</label>
+            <input
+                id="token-lookup"
+                data-testid="token-lookup"
+                placeholder=". (a full stop)"
+                spellcheck="false"
+                value={s.lookup_text.clone()}
+                {oninput}
+            />
+            { result }
+            if s.lookup_single().is_some() {
+                <span class="use">
+                    { "eos_token_id in" }
+                    { lane_buttons("lookup-eos", &p.on, InspectorAction::UseAsEos) }
+                </span>
+            }
+            if matches!(&s.lookup, Some(Ok(t)) if !t.is_empty()) {
+                <span class="use">
+                    { "stop_strings in" }
+                    { lane_buttons("lookup-stop", &p.on, InspectorAction::StopAt) }
+                </span>
+            }
+        </div>
+    }
 }
 
 const INTRO: &str = "A model reads tokens, not letters. Under each token: the model's five \
@@ -97,6 +179,7 @@ pub fn token_inspector(p: &Props) -> Html {
             <ol class="prompt-chips">
                 { for s.tokens.iter().enumerate().map(|(i, t)| chip(i, t, s.predictions.get(i))) }
             </ol>
+            { lookup(s, p) }
         </section>
     }
 }

@@ -20,6 +20,10 @@ pub struct Inspector {
     /// The request in flight, and the text it asked about.
     pending: Option<(u64, String)>,
     next_request: u64,
+    /// The look-up: a text typed to see its ids.
+    pub lookup_text: String,
+    pub lookup: Option<Result<Vec<PromptToken>, String>>,
+    lookup_pending: Option<u64>,
 }
 
 impl Inspector {
@@ -71,6 +75,40 @@ impl Inspector {
         true
     }
 
+    /// A text to look up: the request for the worker (none for an empty one).
+    pub fn look_up(&mut self, text: String) -> Option<ToWorker> {
+        self.lookup_text = text.clone();
+        if text.is_empty() {
+            self.lookup = None;
+            self.lookup_pending = None;
+            return None;
+        }
+        self.next_request += 1;
+        self.lookup_pending = Some(self.next_request);
+        Some(ToWorker::Tokenize {
+            request_id: self.next_request,
+            text,
+        })
+    }
+
+    /// The look-up's answer; `false` for one overtaken by newer typing.
+    pub fn looked_up(&mut self, request_id: u64, tokens: Result<Vec<PromptToken>, String>) -> bool {
+        if self.lookup_pending != Some(request_id) {
+            return false;
+        }
+        self.lookup_pending = None;
+        self.lookup = Some(tokens);
+        true
+    }
+
+    /// The looked-up text's one token id, when it is one token (an eos).
+    pub fn lookup_single(&self) -> Option<u32> {
+        match &self.lookup {
+            Some(Ok(t)) if t.len() == 1 => Some(t[0].id),
+            _ => None,
+        }
+    }
+
     fn take(&mut self, request_id: u64) -> Option<String> {
         match self.pending.take() {
             Some((id, text)) if id == request_id => Some(text),
@@ -106,5 +144,32 @@ mod tests {
         assert!(i.failed(second, "no model".into()));
         assert_eq!(i.error.as_deref(), Some("no model"));
         assert_eq!(i.ask("The best"), None, "answered already");
+    }
+
+    #[test]
+    fn a_look_up_keeps_only_the_latest_answer_and_knows_a_single_token() {
+        let mut i = Inspector::default();
+        let first = id_of(i.look_up(".".into()));
+        let second = id_of(i.look_up(" the end".into()));
+        let dot = PromptToken {
+            id: 13,
+            token: ".".into(),
+            bytes: b".".to_vec(),
+        };
+        assert!(!i.looked_up(first, Ok(vec![dot.clone()])), "overtaken");
+        assert!(i.looked_up(second, Ok(vec![dot.clone(), dot.clone()])));
+        assert_eq!(i.lookup_single(), None, "two tokens cannot be one eos");
+        let third = id_of(i.look_up(".".into()));
+        assert!(i.looked_up(third, Ok(vec![dot])));
+        assert_eq!(i.lookup_single(), Some(13));
+        assert_eq!(i.look_up(String::new()), None);
+        assert_eq!(i.lookup, None);
+    }
+
+    fn id_of(req: Option<ToWorker>) -> u64 {
+        match req {
+            Some(ToWorker::Tokenize { request_id, .. }) => request_id,
+            other => panic!("expected a tokenize request, got {other:?}"),
+        }
     }
 }

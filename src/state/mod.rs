@@ -293,6 +293,9 @@ impl Page {
                 context,
                 cropped,
             )),
+            FromWorker::Tokenized { request_id, tokens } => {
+                Outcome::changed(self.inspector.make_mut().looked_up(request_id, tokens))
+            }
             FromWorker::InspectFailed {
                 request_id,
                 message,
@@ -513,6 +516,40 @@ impl Page {
         }
         let request = self.inspector.make_mut().ask(&self.editor.prompt);
         Outcome::unchanged().and_maybe(request.map(Command::Send))
+    }
+
+    /// A text typed into the inspector's look-up.
+    pub fn look_up(&mut self, text: String) -> Outcome {
+        let request = if self.model.is_ready() && self.worker.alive {
+            self.inspector.make_mut().look_up(text)
+        } else {
+            self.inspector.make_mut().lookup_text = text;
+            None
+        };
+        Outcome::redraw().and_maybe(request.map(Command::Send))
+    }
+
+    /// The looked-up text put to use in a lane: as its eos token (one token
+    /// only) or as its stop string.
+    pub fn use_lookup(&mut self, lane: usize, as_eos: bool) -> Outcome {
+        if lane >= LANES {
+            return Outcome::unchanged();
+        }
+        if as_eos {
+            let Some(id) = self.inspector.lookup_single() else {
+                return Outcome::unchanged();
+            };
+            self.editor
+                .set_knob(lane, Knob::EosTokenId, &id.to_string());
+        } else {
+            let text = self.inspector.lookup_text.clone();
+            if text.is_empty() {
+                return Outcome::unchanged();
+            }
+            let json = serde_json::to_string(&[text]).expect("strings serialise");
+            self.editor.set_knob(lane, Knob::StopStrings, &json);
+        }
+        Outcome::redraw()
     }
 
     /// The sandbox's knobs copied into a lane (nothing while its input is wrong).

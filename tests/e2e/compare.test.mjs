@@ -182,7 +182,7 @@ test('on a phone nothing is wider than the screen; the compare view scrolls side
     for (const el of document.querySelectorAll('body *')) {
       const r = el.getBoundingClientRect();
       // Inside the sideways scrollers is where wide content belongs.
-      if (r.width > 0 && r.right > innerWidth + 1 && !el.closest('.compare-lanes, .grid-scroll')) out.push(el.outerHTML.slice(0, 80));
+      if (r.width > 0 && r.right > innerWidth + 1 && !el.closest('.compare-lanes, .grid-scroll, .prompt-chips')) out.push(el.outerHTML.slice(0, 80));
     }
     return { page: document.documentElement.scrollWidth, out };
   });

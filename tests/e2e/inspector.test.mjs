@@ -57,3 +57,21 @@ test("the last position's guesses are greedy's first step, token for token", asy
   }
   await page.close();
 });
+
+test('text → ids: a full stop is token 13, and one click makes it a lane\'s eos or stop string', async () => {
+  const page = await env.open('?model=bundled');
+  await modelReady(page);
+  await page.fill('[data-testid="token-lookup"]', '.');
+  await page.waitForFunction(() => document.querySelector('[data-testid="lookup-ids"]')?.textContent === '13');
+  await page.click('[data-testid="lookup-eos"][data-lane="3"]');
+  assert.match(await page.textContent('[data-testid="lane-3"] [data-testid="lane-summary"]'), /eos_token_id 13/);
+  // Two tokens cannot be one eos, but they can be a stop string.
+  await page.fill('[data-testid="token-lookup"]', ' the end');
+  await page.waitForFunction(() => document.querySelector('[data-testid="lookup-ids"]')?.textContent.split(' ').length === 2);
+  assert.equal(await page.locator('[data-testid="lookup-eos"]').count(), 0);
+  await page.click('[data-testid="lookup-stop"][data-lane="0"]');
+  assert.match(await page.textContent('[data-testid="lane-0"] [data-testid="lane-summary"]'), /stop_strings/);
+  assert.equal(await page.locator('[data-testid="lane-0"] [data-testid="lane-error"]').count(), 0);
+  assert.deepEqual(env.errors, []);
+  await page.close();
+});

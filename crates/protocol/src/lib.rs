@@ -110,6 +110,11 @@ pub enum ToWorker {
         request_id: u64,
         text: String,
     },
+    /// Text to token ids, no model pass (the inspector's look-up).
+    Tokenize {
+        request_id: u64,
+        text: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -208,6 +213,11 @@ pub enum FromWorker {
     InspectFailed {
         request_id: u64,
         message: String,
+    },
+    Tokenized {
+        request_id: u64,
+        /// The text's tokens; an error message instead when it has none.
+        tokens: Result<Vec<PromptToken>, String>,
     },
 }
 

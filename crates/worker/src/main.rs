@@ -146,6 +146,16 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
             &state, request_id, ids, prompt_len, chosen, &knobs,
         )),
         ToWorker::Inspect { request_id, text } => post(&inspect(&state, request_id, &text)),
+        ToWorker::Tokenize { request_id, text } => {
+            let tokens = match state.engine.borrow().as_ref() {
+                None => Err("no model is loaded yet".to_string()),
+                Some(engine) => engine.encode(&text).map_err(|e| e.to_string()).map(|ids| {
+                    let vocab = engine.tokenizer_vocab();
+                    ids.iter().map(|&id| PromptToken::new(id, &vocab)).collect()
+                }),
+            };
+            post(&FromWorker::Tokenized { request_id, tokens });
+        }
     }
 }
 
