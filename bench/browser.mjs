@@ -4,41 +4,20 @@
 // is cross-origin isolated and uses the threaded worker, as scripts/serve.mjs
 // serves it; --single-thread measures the worker every other host gets.
 //   node bench/browser.mjs MODEL_DIR [RUNS] [--single-thread]   (needs dist/ from scripts/build.sh)
-import { mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createRequire } from 'node:module';
-import { serve } from '../scripts/serve.mjs';
+import { benchPage } from './bench_page.mjs';
 import { LANES, PROMPT, NEW_TOKENS, median } from './workload.mjs';
 import { driveWorker } from '../tests/e2e/worker_client.mjs';
 
-const require = createRequire(join(process.cwd(), 'tests/e2e/package.json'));
-const { chromium } = require('playwright-core');
 const args = process.argv.slice(2);
 const threaded = !args.includes('--single-thread');
 const [modelDir, runsArg] = args.filter((a) => !a.startsWith('--'));
 const RUNS = Number(runsArg || 3);
-const dist = resolve('dist');
-
-// A throwaway site: the built page's files, the checkpoint, an empty page.
-const site = mkdtempSync(join(tmpdir(), 'ntl-bench-'));
-for (const f of readdirSync(dist)) symlinkSync(join(dist, f), join(site, f));
-symlinkSync(resolve(modelDir), join(site, 'bench-model'));
-writeFileSync(join(site, 'bench.html'), '<!doctype html><title>bench</title>');
-const server = await serve(site, 0, { isolated: threaded });
-const base = `http://127.0.0.1:${server.address().port}/`;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-const page = await browser.newPage();
-await page.goto(base + 'bench.html');
+const { page, close } = await benchPage(modelDir, threaded);
 const lane = (cfg) => ({ config: { ...cfg, max_new_tokens: NEW_TOKENS, min_new_tokens: NEW_TOKENS }, forced_ids: null });
 // Warm-up, then one lane and four lanes in turn, RUNS times.
 const one = [lane(LANES[0])];
 const four = LANES.map(lane);
 const requests = [one, ...Array.from({ length: RUNS }, () => [one, four]).flat()].map((lanes) => ({ prompt: PROMPT, lanes, top_n: 20 }));
-if (threaded && !(await page.evaluate(() => self.crossOriginIsolated))) throw new Error('the bench page is not cross-origin isolated');
 const { loaded, weightBytes, finished } = await page.evaluate(driveWorker, {
   loader: threaded ? './worker_mt_loader.js' : './worker_loader.js', modelBase: 'bench-model', requests,
 });
@@ -49,8 +28,7 @@ const result = {
   load_ms: loaded.load_ms, weight_bytes: weightBytes, threads: loaded.threads,
   memory: Math.max(loaded.memory_bytes, ...runs.map((r) => r.memory)),
 };
-await browser.close();
-server.close();
+await close();
 
 const summary = (rs) => {
   const total = median(rs.map((r) => r.ms));

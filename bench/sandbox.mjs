@@ -1,19 +1,13 @@
 // The what-if sandbox's cost per knob change, in the worker the page uses: a
 // checkpoint loaded from MODEL_DIR, one short run for a context, then one
-// what-if request that computes the step's row (a forward pass) and ROUNDS
+// what-if request that computes the step's row (a forward pass) and CHANGES
 // knob changes over the kept row, each over the whole vocabulary. Prints one
 // JSON object: the worker's own time per change (the `ms` it reports) and
 // the round trip the page sees, medians and 90th percentiles.
 //   node bench/sandbox.mjs MODEL_DIR [CHANGES] [--single-thread]   (needs dist/ from scripts/build.sh)
-import { mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createRequire } from 'node:module';
-import { serve } from '../scripts/serve.mjs';
+import { benchPage } from './bench_page.mjs';
 import { PROMPT, median } from './workload.mjs';
 
-const require = createRequire(join(process.cwd(), 'tests/e2e/package.json'));
-const { chromium } = require('playwright-core');
 const args = process.argv.slice(2);
 const threaded = !args.includes('--single-thread');
 const [modelDir, changesArg] = args.filter((a) => !a.startsWith('--'));
@@ -30,19 +24,7 @@ const SETTINGS = [
   [['epsilon_cutoff', 0.0003], ['eta_cutoff', 0.0003]],
 ];
 
-const dist = resolve('dist');
-const site = mkdtempSync(join(tmpdir(), 'ntl-bench-'));
-for (const f of readdirSync(dist)) symlinkSync(join(dist, f), join(site, f));
-symlinkSync(resolve(modelDir), join(site, 'bench-model'));
-writeFileSync(join(site, 'bench.html'), '<!doctype html><title>bench</title>');
-const server = await serve(site, 0, { isolated: threaded });
-const base = `http://127.0.0.1:${server.address().port}/`;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-const page = await browser.newPage();
-await page.goto(base + 'bench.html');
+const { page, close } = await benchPage(modelDir, threaded);
 
 const out = await page.evaluate(async ({ loader, prompt, settings, changes }) => {
   const worker = new Worker(loader);
@@ -81,8 +63,7 @@ const out = await page.evaluate(async ({ loader, prompt, settings, changes }) =>
   worker.terminate();
   return { threads: loaded.threads, context: ids.length, first, rest };
 }, { loader: threaded ? './worker_mt_loader.js' : './worker_loader.js', prompt: PROMPT, settings: SETTINGS, changes: CHANGES });
-await browser.close();
-server.close();
+await close();
 
 const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];
 const worker = out.rest.map((r) => r.worker_ms);

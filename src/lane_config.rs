@@ -25,16 +25,8 @@ pub const COMMON_KNOBS: &[Knob] = &[
     Knob::EosTokenId,
     Knob::StopStrings,
 ];
-pub const SAMPLE_KNOBS: &[Knob] = &[
-    Knob::Temperature,
-    Knob::TopK,
-    Knob::TopP,
-    Knob::MinP,
-    Knob::TypicalP,
-    Knob::EpsilonCutoff,
-    Knob::EtaCutoff,
-    Knob::Seed,
-];
+/// Sampling's own knobs besides the warpers (`Knob::WARPERS`).
+pub const SAMPLE_KNOBS: &[Knob] = &[Knob::Seed];
 pub const BEAM_KNOBS: &[Knob] = &[
     Knob::NumBeams,
     Knob::LengthPenalty,
@@ -44,13 +36,19 @@ pub const BEAM_KNOBS: &[Knob] = &[
 pub const CONTRASTIVE_KNOBS: &[Knob] = &[Knob::PenaltyAlpha, Knob::TopK];
 
 pub fn knobs_for(mode: Mode) -> Vec<Knob> {
-    let specific = match mode {
-        Mode::Greedy => &[][..],
-        Mode::Sample => SAMPLE_KNOBS,
-        Mode::Beam => BEAM_KNOBS,
-        Mode::Contrastive => CONTRASTIVE_KNOBS,
+    let specific: &[&[Knob]] = match mode {
+        Mode::Greedy => &[],
+        Mode::Sample => &[Knob::WARPERS, SAMPLE_KNOBS],
+        Mode::Beam => &[BEAM_KNOBS],
+        Mode::Contrastive => &[CONTRASTIVE_KNOBS],
     };
-    specific.iter().chain(COMMON_KNOBS).copied().collect()
+    specific
+        .iter()
+        .copied()
+        .flatten()
+        .chain(COMMON_KNOBS)
+        .copied()
+        .collect()
 }
 
 impl LaneConfig {

@@ -6,7 +6,7 @@
 //! (`data-testid="step-table"`): one lane's candidates, funnel and branch
 //! buttons, as the page has always offered them.
 
-use super::distribution::{bars, funnel};
+use super::distribution::{bars, funnel, table_head};
 use crate::compare::{lane_list, paths, rows, Row};
 use crate::format::{num, prob, visible};
 use crate::lane_result::LaneResult;
@@ -263,16 +263,11 @@ fn column(lane: usize, step: &Step, rows: &[Row], p: &Props, one_path: bool) -> 
                 <caption class="sr-only">
                     { format!("Lane {}: each token's probability before and after its knobs.", lane + 1) }
                 </caption>
-                <thead>
-                    <tr>
-                        <th scope="col">{ "token" }</th>
-                        <th scope="col">{ "logit" }</th>
-                        <th scope="col">{ "p model → after knobs" }</th>
-                        <th scope="col" aria-label="branch" title="branch: every lane continues from here with this token">
-                            { "↳" }
-                        </th>
-                    </tr>
-                </thead>
+                { table_head(html! {
+                    <th scope="col" aria-label="branch" title="branch: every lane continues from here with this token">
+                        { "↳" }
+                    </th>
+                }) }
                 <tbody>{ for rows.iter().map(|r| row(lane, r, scale, p, branch)) }</tbody>
             </table>
             { funnel(step) }

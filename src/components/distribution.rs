@@ -20,6 +20,21 @@ pub fn bars(raw: f32, after: f32, scale: f32) -> Html {
     }
 }
 
+/// A distribution table's head: token, logit, the two probabilities, and
+/// `last` (the fourth column's header).
+pub fn table_head(last: Html) -> Html {
+    html! {
+        <thead>
+            <tr>
+                <th scope="col">{ "token" }</th>
+                <th scope="col">{ "logit" }</th>
+                <th scope="col">{ "p model → after knobs" }</th>
+                { last }
+            </tr>
+        </thead>
+    }
+}
+
 /// Each knob in order: how many tokens it kept, the mass it removed, the
 /// entropy after it.
 pub fn funnel(step: &Step) -> Html {

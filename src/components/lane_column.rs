@@ -47,6 +47,26 @@ fn status(result: &Option<RcEq<LaneResult>>, config: &LaneConfig) -> String {
     format!("{mode} · {} tokens{speed} · {state}", r.steps.len())
 }
 
+/// Warnings by the knob (or funnel stage) they are about. Each keeps to one
+/// line until pointed at or focused (the style sheet's), so it is focusable
+/// and carries its whole text as hover text too.
+fn warning_list<'a>(
+    testid: &'static str,
+    items: impl Iterator<Item = (&'static str, &'a String)>,
+) -> Html {
+    let items: Vec<Html> = items
+        .map(|(field, message)| {
+            html! {
+                <li data-field={field} tabindex="0" title={message.clone()}>{ message.clone() }</li>
+            }
+        })
+        .collect();
+    if items.is_empty() {
+        return html! {};
+    }
+    html! { <ul class="warnings" data-testid={testid}>{ for items }</ul> }
+}
+
 fn score_line(result: &LaneResult) -> Html {
     let Some(sc) = result.score() else {
         return html! {};
@@ -124,19 +144,7 @@ pub fn lane_column(p: &Props) -> Html {
                     />
                 </div>
             }
-            if !warnings.is_empty() {
-                <ul class="warnings" data-testid="lane-warnings">
-                    { for warnings.iter().map(|w| html! {
-                        <li
-                            data-field={w.field.name()}
-                            tabindex="0"
-                            title={w.message.clone()}
-                        >
-                            { w.message.clone() }
-                        </li>
-                    }) }
-                </ul>
-            }
+            { warning_list("lane-warnings", warnings.iter().map(|w| (w.field.name(), &w.message))) }
             <LaneText
                 result={p.result.clone()}
                 selected={p.selected}
@@ -149,19 +157,7 @@ pub fn lane_column(p: &Props) -> Html {
             <div class="lane-status" data-testid="lane-status" data-run={run_id} data-stop={stop}>
                 { status(&p.result, &p.config) }
             </div>
-            if !run_notes.is_empty() {
-                <ul class="warnings" data-testid="run-warnings">
-                    { for run_notes.iter().map(|w| html! {
-                        <li
-                            data-field={w.field.name()}
-                            tabindex="0"
-                            title={w.message.clone()}
-                        >
-                            { w.message.clone() }
-                        </li>
-                    }) }
-                </ul>
-            }
+            { warning_list("run-warnings", run_notes.iter().map(|w| (w.field.name(), &w.message))) }
             if let Some(r) = p.result.as_ref().filter(|r| r.sequences.len() > 1) {
                 <ol class="sequences">
                     { for r.sequences.iter().map(|s| html! {

@@ -1,7 +1,7 @@
 //! The what-if sandbox on the page: typed logits, a box per knob, and the
 //! distribution after them — table, funnel, entropy — redrawn on every key.
 
-use super::distribution::{bars, funnel};
+use super::distribution::{bars, funnel, table_head};
 use crate::format::{num, prob, visible};
 use crate::rc_eq::RcEq;
 use crate::state::sandbox::{Sandbox, Source};
@@ -63,14 +63,7 @@ fn table(step: &Step, marked: bool) -> Html {
             <caption class="sr-only">
                 { "Each token's probability before and after the knobs, highest after the knobs first." }
             </caption>
-            <thead>
-                <tr>
-                    <th scope="col">{ "token" }</th>
-                    <th scope="col">{ "logit" }</th>
-                    <th scope="col">{ "p model → after knobs" }</th>
-                    <th scope="col">{ "removed by" }</th>
-                </tr>
-            </thead>
+            { table_head(html! { <th scope="col">{ "removed by" }</th> }) }
             <tbody>
                 { for step.top.iter().map(|c| {
                     let removed = c.removed_by.map(|s| s.name());

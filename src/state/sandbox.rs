@@ -5,7 +5,7 @@
 //! logits, in the worker for a step), so the numbers are a lane's.
 
 use ntl_decoding::processors::Context;
-use ntl_decoding::sandbox::{self, KNOBS};
+use ntl_decoding::sandbox::{self, knobs};
 use ntl_decoding::{GenerationConfig, Knob, Mode, Step};
 use ntl_protocol::ToWorker;
 use std::rc::Rc;
@@ -54,7 +54,7 @@ pub struct Sandbox {
     /// Worker time of the last answer (ms).
     pub last_ms: Option<f64>,
     pub logits_text: String,
-    /// What is typed in each knob's box, in [`KNOBS`] order; empty is off.
+    /// What is typed in each knob's box, in [`knobs`] order; empty is off.
     pub drafts: Vec<(Knob, String)>,
     /// The distribution after the knobs: the last input that made sense, so
     /// a half-typed number does not blank the table.
@@ -73,7 +73,7 @@ impl Default for Sandbox {
             next_request: 0,
             last_ms: None,
             logits_text: LESSON_LOGITS.into(),
-            drafts: KNOBS.iter().map(|&k| (k, String::new())).collect(),
+            drafts: knobs().map(|k| (k, String::new())).collect(),
             shown: None,
             logits: Rc::default(),
             error: None,
@@ -228,9 +228,8 @@ impl Sandbox {
         }
         let set = self.settings().ok()?;
         Some(
-            KNOBS
-                .iter()
-                .map(|&k| {
+            knobs()
+                .map(|k| {
                     let text = match set.iter().find(|(s, _)| *s == k) {
                         Some((_, v)) => format_value(k, *v),
                         None if k == Knob::TopK => "0".into(),
@@ -248,9 +247,8 @@ impl Sandbox {
 /// warper off for a lane that does not sample.
 fn lane_drafts(cfg: &GenerationConfig) -> Vec<(Knob, String)> {
     let sampling = cfg.mode() == Mode::Sample;
-    KNOBS
-        .iter()
-        .map(|&k| {
+    knobs()
+        .map(|k| {
             let value = match k {
                 Knob::RepetitionPenalty => Some(cfg.repetition_penalty).filter(|&v| v != 1.0),
                 _ if !sampling => None,

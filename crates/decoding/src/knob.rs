@@ -50,6 +50,19 @@ macro_rules! names {
     };
 }
 
+impl Knob {
+    /// The sampling warpers, in the order HF applies them.
+    pub const WARPERS: &'static [Knob] = &[
+        Knob::Temperature,
+        Knob::TopK,
+        Knob::TopP,
+        Knob::MinP,
+        Knob::TypicalP,
+        Knob::EpsilonCutoff,
+        Knob::EtaCutoff,
+    ];
+}
+
 /// A name that is not one of a name enum's.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("`{0}` is not a known name")]

@@ -12,17 +12,10 @@ use crate::record::Step;
 use crate::vocab::Vocab;
 
 /// The knobs the sandbox offers, in the order it shows them (HF's order of
-/// application, the penalty first).
-pub const KNOBS: [Knob; 8] = [
-    Knob::RepetitionPenalty,
-    Knob::Temperature,
-    Knob::TopK,
-    Knob::TopP,
-    Knob::MinP,
-    Knob::TypicalP,
-    Knob::EpsilonCutoff,
-    Knob::EtaCutoff,
-];
+/// application): the repetition penalty, then the sampling warpers.
+pub fn knobs() -> impl Iterator<Item = Knob> {
+    std::iter::once(Knob::RepetitionPenalty).chain(Knob::WARPERS.iter().copied())
+}
 
 /// The most numbers a typed toy distribution may hold: enough for any
 /// lesson, few enough that a table of them stays a table.
@@ -151,19 +144,18 @@ mod tests {
 
     const LESSON: [f32; 5] = [2.0, 1.0, 0.1, -1.0, -2.0];
 
-    fn probs(settings: &[(Knob, f64)]) -> Vec<f32> {
+    /// The lesson's logits after `settings`, as the sandbox records them.
+    fn lesson_step(settings: &[(Knob, f64)]) -> Step {
         let cfg = config(settings).unwrap();
-        let step = what_if(
-            &LESSON,
-            Context {
-                ids: &[],
-                prompt_len: 0,
-            },
-            None,
-            &cfg,
-            &toy_vocab(5),
-            20,
-        );
+        let ctx = Context {
+            ids: &[],
+            prompt_len: 0,
+        };
+        what_if(&LESSON, ctx, None, &cfg, &toy_vocab(5), 20)
+    }
+
+    fn probs(settings: &[(Knob, f64)]) -> Vec<f32> {
+        let step = lesson_step(settings);
         let mut by_id = vec![f32::NAN; 5];
         for c in &step.top {
             by_id[c.id as usize] = c.prob;
@@ -216,23 +208,11 @@ mod tests {
 
     #[test]
     fn the_funnel_names_each_knob_in_hfs_order() {
-        let cfg = config(&[
+        let step = lesson_step(&[
             (Knob::TopP, 0.9),
             (Knob::Temperature, 0.7),
             (Knob::TopK, 4.0),
-        ])
-        .unwrap();
-        let step = what_if(
-            &LESSON,
-            Context {
-                ids: &[],
-                prompt_len: 0,
-            },
-            None,
-            &cfg,
-            &toy_vocab(5),
-            20,
-        );
+        ]);
         let names: Vec<&str> = step.funnel.iter().map(|f| f.name.name()).collect();
         assert_eq!(names, ["model", "temperature", "top_k", "top_p"]);
         assert_eq!(step.token_id, 0, "without a lane's pick, the likeliest");
