@@ -77,6 +77,20 @@ pub const PRESETS: &[Preset] = &[
             them; lane 4 samples with HF's defaults alone — top_k 50 included.",
     },
     Preset {
+        name: "The context window",
+        prompt: "The best way to learn programming is",
+        lanes: [
+            r#"{"no_repeat_ngram_size": 3, "max_new_tokens": 300, "eos_token_id": []}"#,
+            r#"{"do_sample": true, "temperature": 0.8, "max_new_tokens": 300, "eos_token_id": [], "seed": 0}"#,
+            r#"{"max_length": 64, "eos_token_id": []}"#,
+            r#"{"max_new_tokens": 64, "eos_token_id": []}"#,
+        ],
+        notice: "The bundled model sees 256 positions: lanes 1 and 2 ask for 300 new tokens and \
+            stop with context_full once the prompt and their text fill all 256 — HF stops there, \
+            where the lesson's loop crops the oldest tokens to block_size and goes on. Lane 3's \
+            max_length 64 counts the prompt's tokens; lane 4's max_new_tokens 64 does not.",
+    },
+    Preset {
         name: "Greedy = top-k 1",
         prompt: "The best way to learn programming is",
         lanes: [

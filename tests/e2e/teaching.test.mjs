@@ -51,6 +51,20 @@ test('the do_sample pitfall: temperature and top_p without do_sample decode gree
   await page.close();
 });
 
+test('the context window: HF stops when the positions are full, and max_length counts the prompt', async () => {
+  const page = await env.open('?model=bundled');
+  await modelReady(page);
+  await page.selectOption('[data-testid="preset"]', { label: 'The context window' });
+  await runAll(page);
+  const stops = await page.$$eval('[data-testid="lane-status"]', (els) => els.map((e) => e.dataset.stop));
+  assert.deepEqual(stops, ['context_full', 'context_full', 'max_new_tokens', 'max_new_tokens']);
+  const counts = await page.$$eval('[data-testid="lane-text"]', (ts) => ts.map((t) => t.querySelectorAll('[data-testid="token"]').length));
+  const prompt = await page.locator('[data-testid="prompt-token"]').count();
+  assert.equal(prompt, 7);
+  assert.deepEqual(counts, [256 - prompt, 256 - prompt, 64 - prompt, 64]);
+  await page.close();
+});
+
 test('prompts and generated text are shown as text, never run as HTML', async () => {
   const page = await env.open();
   await modelReady(page);
