@@ -7,6 +7,7 @@ use crate::rc_eq::RcEq;
 use crate::state::sandbox::{Sandbox, Source};
 use crate::state::LANES;
 use crate::theme::lane_color;
+use ntl_decoding::sandbox::knobs;
 use ntl_decoding::{Knob, Step};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -207,6 +208,13 @@ pub fn sandbox_panel(p: &Props) -> Html {
                     }
                 }) }
             </div>
+            <p class="hint" data-testid="sandbox-order">
+                { format!(
+                    "Order: HF applies these in one fixed order — {} — and offers no way to change it; \
+                     llama.cpp's sampler chain can be reordered (its `samplers` list).",
+                    knobs().map(|k| k.name()).collect::<Vec<_>>().join(" → ")
+                ) }
+            </p>
             <p class="sandbox-error" data-testid="sandbox-error" aria-live="polite">
                 { s.error.as_ref().map(|e| e.message.clone()).unwrap_or_default() }
             </p>
