@@ -6,6 +6,7 @@ pub mod distribution;
 pub mod divergence_note;
 pub mod draft_field;
 pub mod header;
+pub mod lane_buttons;
 pub mod lane_column;
 pub mod lane_text;
 pub mod lesson_panel;

@@ -2,10 +2,10 @@
 //! distribution after them — table, funnel, entropy — redrawn on every key.
 
 use super::distribution::{bars, funnel, table_head};
+use super::lane_buttons::lane_buttons;
 use crate::format::{num, prob, visible};
 use crate::rc_eq::RcEq;
 use crate::state::sandbox::{Sandbox, Source};
-use crate::state::LANES;
 use crate::theme::lane_color;
 use ntl_decoding::sandbox::knobs;
 use ntl_decoding::{Knob, Step};
@@ -225,17 +225,7 @@ pub fn sandbox_panel(p: &Props) -> Html {
             }
             <div class="sandbox-use">
                 <span>{ "Use these knobs in" }</span>
-                { for (0..LANES).map(|lane| html! {
-                    <button
-                        data-testid="sandbox-use"
-                        data-lane={lane.to_string()}
-                        disabled={s.error.is_some()}
-                        style={format!("color: {}", lane_color(lane))}
-                        onclick={p.on.reform(move |_: MouseEvent| SandboxAction::UseInLane(lane))}
-                    >
-                        { format!("lane {}", lane + 1) }
-                    </button>
-                }) }
+                { lane_buttons("sandbox-use", s.error.is_some(), &p.on.reform(SandboxAction::UseInLane)) }
             </div>
         </section>
     }

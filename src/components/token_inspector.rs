@@ -2,11 +2,10 @@
 //! hover), and under each chip what the model predicted next there — its top
 //! five, and where the token that really followed ranked.
 
+use super::lane_buttons::lane_buttons;
 use crate::format::{prob, visible};
 use crate::rc_eq::RcEq;
 use crate::state::inspector::Inspector;
-use crate::state::LANES;
-use crate::theme::lane_color;
 use ntl_decoding::inspect::{Prediction, PromptToken};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -25,26 +24,6 @@ pub struct Props {
     pub inspector: RcEq<Inspector>,
     pub model_ready: bool,
     pub on: Callback<InspectorAction>,
-}
-
-/// Four buttons, one per lane, doing `action` to that lane.
-fn lane_buttons(
-    testid: &'static str,
-    on: &Callback<InspectorAction>,
-    action: fn(usize) -> InspectorAction,
-) -> Html {
-    html! {
-        { for (0..LANES).map(|lane| html! {
-            <button
-                data-testid={testid}
-                data-lane={lane.to_string()}
-                style={format!("color: {}", lane_color(lane))}
-                onclick={on.reform(move |_: MouseEvent| action(lane))}
-            >
-                { format!("lane {}", lane + 1) }
-            </button>
-        }) }
-    }
 }
 
 /// Text to ids: what a stop word or an eos token really is.
@@ -83,13 +62,13 @@ fn lookup(s: &Inspector, p: &Props) -> Html {
             if s.lookup_single().is_some() {
                 <span class="use">
                     { "eos_token_id in" }
-                    { lane_buttons("lookup-eos", &p.on, InspectorAction::UseAsEos) }
+                    { lane_buttons("lookup-eos", false, &p.on.reform(InspectorAction::UseAsEos)) }
                 </span>
             }
             if matches!(&s.lookup, Some(Ok(t)) if !t.is_empty()) {
                 <span class="use">
                     { "stop_strings in" }
-                    { lane_buttons("lookup-stop", &p.on, InspectorAction::StopAt) }
+                    { lane_buttons("lookup-stop", false, &p.on.reform(InspectorAction::StopAt)) }
                 </span>
             }
         </div>

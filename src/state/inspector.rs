@@ -27,12 +27,15 @@ pub struct Inspector {
 }
 
 impl Inspector {
+    /// Whether `text` is to be asked for: it is not what is shown, and no
+    /// request is in flight (the next one goes once the answer is in).
+    pub fn needs(&self, text: &str) -> bool {
+        self.pending.is_none() && self.text.as_deref() != Some(text)
+    }
+
     /// The request for `text`, unless it is what is shown or being asked.
     pub fn ask(&mut self, text: &str) -> Option<ToWorker> {
-        if self.pending.is_some() {
-            return None; // asked again once the answer is in
-        }
-        if self.text.as_deref() == Some(text) {
+        if !self.needs(text) {
             return None;
         }
         self.next_request += 1;

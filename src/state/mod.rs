@@ -270,16 +270,11 @@ impl Page {
                 step,
                 vocab,
                 ms,
-            } => {
-                let fresh = self.sandbox.pending == Some(request_id);
-                if fresh {
-                    let _ = self
-                        .sandbox
-                        .make_mut()
-                        .answered(request_id, *step, vocab, ms);
-                }
-                Outcome::changed(fresh)
-            }
+            } => Outcome::changed(
+                self.sandbox
+                    .make_mut()
+                    .answered(request_id, *step, vocab, ms),
+            ),
             FromWorker::Inspected {
                 request_id,
                 tokens,
@@ -304,13 +299,7 @@ impl Page {
                 request_id,
                 field,
                 message,
-            } => {
-                let fresh = self.sandbox.pending == Some(request_id);
-                if fresh {
-                    let _ = self.sandbox.make_mut().failed(request_id, field, message);
-                }
-                Outcome::changed(fresh)
-            }
+            } => Outcome::changed(self.sandbox.make_mut().failed(request_id, field, message)),
         }
     }
 
@@ -511,7 +500,9 @@ impl Page {
         if !self.model.is_ready() || !self.worker.alive {
             return Outcome::unchanged();
         }
-        if self.inspector.text.as_deref() == Some(self.editor.prompt.as_str()) {
+        // Checked before `make_mut`, which would copy the inspector on every
+        // streamed step.
+        if !self.inspector.needs(&self.editor.prompt) {
             return Outcome::unchanged();
         }
         let request = self.inspector.make_mut().ask(&self.editor.prompt);

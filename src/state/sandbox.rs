@@ -59,8 +59,6 @@ pub struct Sandbox {
     /// The distribution after the knobs: the last input that made sense, so
     /// a half-typed number does not blank the table.
     pub shown: Option<Rc<Step>>,
-    /// The typed logits behind `shown`.
-    pub logits: Rc<Vec<f32>>,
     pub error: Option<SandboxError>,
 }
 
@@ -75,7 +73,6 @@ impl Default for Sandbox {
             logits_text: LESSON_LOGITS.into(),
             drafts: knobs().map(|k| (k, String::new())).collect(),
             shown: None,
-            logits: Rc::default(),
             error: None,
         };
         s.recompute();
@@ -161,9 +158,8 @@ impl Sandbox {
     fn recompute(&mut self) -> Option<ToWorker> {
         let Source::Step(src) = &self.source else {
             match self.compute() {
-                Ok((logits, step)) => {
-                    self.vocab = logits.len();
-                    self.logits = Rc::new(logits);
+                Ok((vocab, step)) => {
+                    self.vocab = vocab;
                     self.shown = Some(Rc::new(step));
                     self.error = None;
                 }
@@ -201,7 +197,8 @@ impl Sandbox {
         }
     }
 
-    fn compute(&self) -> Result<(Vec<f32>, Step), SandboxError> {
+    /// The typed logits' count, and their step after the knobs.
+    fn compute(&self) -> Result<(usize, Step), SandboxError> {
         let logits = sandbox::parse_logits(&self.logits_text).map_err(|e| SandboxError {
             knob: None,
             message: e.to_string(),
@@ -216,7 +213,7 @@ impl Sandbox {
             prompt_len: 0,
         };
         let step = sandbox::what_if(&logits, ctx, None, &cfg, &vocab, TOP_N);
-        Ok((logits, step))
+        Ok((logits.len(), step))
     }
 
     /// The knobs to copy into a lane, as a lane's boxes take them: every
