@@ -450,6 +450,12 @@ impl App {
                     {model_ready}
                     running={run.running.is_some()}
                     prompt_cropped={run.prompt_cropped}
+                    lesson={crate::lesson_check::lines(
+                        editor.preset,
+                        &crate::presets::PRESETS[editor.preset],
+                        run.lesson.as_ref(),
+                        run.document.as_deref(),
+                    )}
                     on={cb.prompt.clone()}
                 />
                 if let Some(e) = &page.error {

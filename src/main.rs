@@ -10,6 +10,7 @@ mod export;
 mod format;
 mod lane_config;
 mod lane_result;
+mod lesson_check;
 mod model_files;
 mod page_url;
 mod presets;

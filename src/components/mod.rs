@@ -10,6 +10,7 @@ pub mod lane_buttons;
 pub mod lane_column;
 pub mod lane_text;
 pub mod lesson_panel;
+pub mod lesson_printed;
 pub mod model_panel;
 pub mod plots;
 pub mod prompt_row;

@@ -1,6 +1,8 @@
 //! The prompt and what to do with it: the lesson presets, Run / Stop /
 //! Re-roll, shared randomness, a text to score.
 
+use crate::components::lesson_printed::LessonPrinted;
+use crate::lesson_check::Line;
 use crate::presets::PRESETS;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
@@ -31,6 +33,8 @@ pub struct Props {
     pub running: bool,
     /// Tokens cut from the left of an over-long prompt in the run on screen.
     pub prompt_cropped: usize,
+    /// The preset's printed outputs and how this page's lanes compare.
+    pub lesson: Vec<Line>,
     pub on: Callback<PromptAction>,
 }
 
@@ -152,6 +156,7 @@ pub fn prompt_row(p: &Props) -> Html {
                     <p class="hint" data-testid="preset-notice">
                         <strong>{ preset.name }</strong>{ ": " }{ preset.notice }
                     </p>
+                    <LessonPrinted lines={p.lesson.clone()} />
                 </div>
                 <label for="prompt">{ "Prompt" }</label>
                 <textarea id="prompt" data-testid="prompt" rows="2" {value} oninput={on_prompt} />

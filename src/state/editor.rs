@@ -78,6 +78,14 @@ impl Editor {
         }
     }
 
+    /// The preset chosen last, when the prompt and every lane are still its own.
+    pub fn unchanged_preset(&self) -> Option<usize> {
+        let p = presets::PRESETS.get(self.preset)?;
+        (self.branch_ids.is_none()
+            && crate::lesson_check::is_unchanged(p, &self.prompt, &self.lanes))
+        .then_some(self.preset)
+    }
+
     /// Sampling lanes that set different seeds of their own: shared
     /// randomness would set them aside.
     pub fn seeds_differ(&self) -> bool {

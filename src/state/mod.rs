@@ -11,6 +11,7 @@ pub mod model;
 pub mod run;
 pub mod sandbox;
 
+use crate::lesson_check::LessonRun;
 use crate::page_url::Requested;
 use crate::rc_eq::RcEq;
 use editor::Editor;
@@ -18,6 +19,7 @@ use inspector::Inspector;
 use model::{ModelState, ModelStatus};
 use ntl_decoding::{Document, Knob};
 use ntl_protocol::share::Shared;
+use ntl_protocol::ModelSource;
 use ntl_protocol::{FromWorker, RunRequest, ToWorker};
 use run::{RunKind, RunState};
 use sandbox::Sandbox;
@@ -354,6 +356,17 @@ impl Page {
         }
         self.error = None;
         let run_id = self.run.begin(kind, &self.editor.prompt);
+        self.run.lesson = self
+            .editor
+            .unchanged_preset()
+            .filter(|_| kind == RunKind::Generate)
+            .map(|preset| LessonRun {
+                preset,
+                hub_repo: match &self.model.source {
+                    Some(ModelSource::Hub { repo }) => Some(repo.clone()),
+                    _ => None,
+                },
+            });
         let request = RunRequest {
             prompt: self.editor.prompt.clone(),
             lanes,
@@ -637,6 +650,37 @@ mod tests {
         assert_eq!(page.on_worker(stale, 0.0), Outcome::unchanged());
         let stop = page.stop();
         assert_eq!(stop.commands, [Command::Send(ToWorker::Cancel { run_id })]);
+    }
+
+    #[test]
+    fn a_run_of_a_lesson_preset_unchanged_remembers_the_preset_and_the_hub_model() {
+        let mut page = ready_page(Requested::default());
+        let _ = page.on_worker(info(), 0.0);
+        let sweep = crate::presets::PRESETS
+            .iter()
+            .position(|p| p.name == "Temperature sweep")
+            .unwrap();
+        page.editor.apply_preset(sweep);
+        page.model.source = Some(ModelSource::Hub {
+            repo: "distilbert/distilgpt2".into(),
+        });
+        let _ = page.start_run(RunKind::Generate);
+        assert_eq!(
+            page.run.lesson,
+            Some(LessonRun {
+                preset: sweep,
+                hub_repo: Some("distilbert/distilgpt2".into())
+            })
+        );
+        // A knob edited: the run is no longer the lesson's.
+        page.editor.set_knob(3, Knob::MaxNewTokens, "13");
+        let _ = page.start_run(RunKind::Generate);
+        assert_eq!(page.run.lesson, None);
+        // Nor is a scored text.
+        page.editor.apply_preset(sweep);
+        page.editor.score_text = " to".into();
+        let _ = page.start_run(RunKind::Score);
+        assert_eq!(page.run.lesson, None);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use super::LANES;
 use crate::lane_result::LaneResult;
+use crate::lesson_check::LessonRun;
 use crate::rc_eq::RcEq;
 use ntl_decoding::divergence::{first_divergence, Divergence, LanePath};
 use ntl_decoding::{Document, Mode, Step, StopReason};
@@ -60,6 +61,9 @@ pub struct RunState {
     modes: [Option<Mode>; LANES],
     /// The longest lane's step budget in the running run (0: not known).
     pub planned: usize,
+    /// The run on screen ran a lesson preset unchanged (its printed outputs
+    /// can be compared).
+    pub lesson: Option<LessonRun>,
 }
 
 impl Default for RunState {
@@ -78,6 +82,7 @@ impl Default for RunState {
             replay: None,
             modes: [None; LANES],
             planned: 0,
+            lesson: None,
         }
     }
 }
@@ -93,6 +98,7 @@ impl RunState {
         self.ran_prompt = prompt.to_string();
         self.modes = [None; LANES];
         self.planned = 0;
+        self.lesson = None;
         self.latest
     }
 
@@ -227,6 +233,7 @@ impl RunState {
         };
         self.document = Some(RcEq::new(doc));
         self.replay = Some(name);
+        self.lesson = None;
         Ok(notice)
     }
 

@@ -1,7 +1,9 @@
 // Lesson presets, "this knob does nothing" warnings, and text that is never HTML.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, modelReady, runAll, laneTexts, openEditor } from './harness.mjs';
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { start, modelReady, runAll, laneTexts, openEditor, setKnob, ROOT } from './harness.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -20,6 +22,63 @@ test('a lesson preset sets the prompt, all four lanes and its note, and runs', a
   assert.ok(['eos', 'max_new_tokens'].includes(stops[3]), stops.join());
   if (stops[3] === 'eos') assert.match((await laneTexts(page))[3], /\.$/, 'eos "." ends the text');
   await page.close();
+});
+
+const verdicts = (page) => page.$$eval('[data-testid="lesson-line"]', (els) => els.map((e) => [e.dataset.lane, e.dataset.exact, e.dataset.verdict].join(':')));
+
+test('a lesson preset shows what the lesson printed, and judges exact lanes only on distilgpt2 run unchanged', async () => {
+  // The bundled model: the printed outputs are listed, not judged.
+  const page = await env.open();
+  await modelReady(page);
+  assert.equal(await page.locator('[data-testid="lesson-printed"]').count(), 0, 'the first preset printed nothing');
+  await page.selectOption('[data-testid="preset"]', { label: 'Temperature sweep' });
+  for (let l = 0; l < 4; l++) {
+    assert.match(await page.inputValue(`[data-testid="lane-json-${l}"]`), /"max_new_tokens": 12/, 'the lesson ran 12 new tokens');
+  }
+  assert.deepEqual(await verdicts(page), ['0:false:not-run', '1:false:not-run', '2:false:not-run', '3:true:not-run']);
+  await page.click('[data-testid="lesson-printed"] summary');
+  assert.match(await page.textContent('[data-testid="lesson-line"][data-lane="3"]'), /to learn from the experience of the programmer\.↵↵↵/);
+  await runAll(page);
+  assert.deepEqual(await verdicts(page), ['0:false:other-model', '1:false:other-model', '2:false:other-model', '3:true:other-model']);
+  assert.match(await page.textContent('[data-testid="lesson-printed"] summary'), /another model: load distilgpt2 to compare/);
+  await page.close();
+
+  // "distilgpt2" from the hub (the bundled checkpoint behind its name, in a
+  // profile of its own so the cache keeps nothing under that name): runs of
+  // the preset unchanged are judged.
+  const hub = await start();
+  const files = join(ROOT, 'dist', 'models', 'kjv-gpt2');
+  await hub.context.route('https://huggingface.co/**', (route) => {
+    const m = route.request().url().match(/^https:\/\/huggingface\.co\/distilbert\/distilgpt2\/resolve\/main\/([a-z_.]+)$/);
+    const file = m && join(files, m[1]);
+    if (!file || !existsSync(file)) return route.fulfill({ status: 404, headers: { 'access-control-allow-origin': '*' }, body: 'not found' });
+    return route.fulfill({ status: 200, headers: { 'access-control-allow-origin': '*', 'content-type': 'application/octet-stream' }, body: readFileSync(file) });
+  });
+  const p2 = await hub.open('');
+  await modelReady(p2);
+  assert.match(await p2.textContent('[data-testid="model-status"]'), /distilgpt2/);
+  await p2.selectOption('[data-testid="preset"]', { label: 'Seeds at low temperature' });
+  await runAll(p2);
+  const after = await verdicts(p2);
+  assert.deepEqual(after.map((v) => v.split(':').slice(0, 2).join(':')), ['0:false', '1:false', '2:false', '3:true']);
+  // Not the lesson's model underneath, so the greedy lane parts from the lesson's text, and says where.
+  assert.equal(after[3], '3:true:differs');
+  assert.ok(after.slice(0, 3).every((v) => /:(same|differs)$/.test(v)), after.join());
+  await p2.click('[data-testid="lesson-printed"] summary');
+  const line = await p2.textContent('[data-testid="lesson-line"][data-lane="3"]');
+  const greedy = (await laneTexts(p2))[3];
+  const at = Number(line.match(/parts at character (\d+)/)[1]);
+  const lesson = ' to learn from the experience of the programmer.\n\n\n';
+  assert.equal(greedy.slice(0, at - 1), lesson.slice(0, at - 1), 'the texts agree before that character');
+  assert.notEqual(greedy[at - 1], lesson[at - 1]);
+  assert.match(await p2.textContent('[data-testid="lesson-printed"] summary'), /0 of 1 exact lanes match/);
+  // An edited knob: the run on screen is no longer the lesson's.
+  await setKnob(p2, 3, 'max_new_tokens', 13);
+  await runAll(p2);
+  assert.ok((await verdicts(p2)).every((v) => v.endsWith(':not-run')));
+  await p2.close();
+  await hub.close();
+  assert.deepEqual(hub.errors, []);
 });
 
 test('knobs that do nothing are flagged: temperature under greedy, the silent top_k=50', async () => {
