@@ -271,7 +271,7 @@ fn column(lane: usize, step: &Step, rows: &[Row], p: &Props, one_path: bool) -> 
                 <tbody>{ for rows.iter().map(|r| row(lane, r, scale, p, branch)) }</tbody>
             </table>
             { funnel(step) }
-            if branch {
+            if p.can_branch {
                 <button
                     class="try"
                     data-testid="open-sandbox"

@@ -137,13 +137,26 @@ fn step_source(s: &Sandbox, p: &Props) -> Html {
                 <strong style={format!("color: {}", lane_color(src.lane))}>
                     { format!("Lane {} · step {}", src.lane + 1, src.step + 1) }
                 </strong>
-                { format!(
-                    ": the model's whole next-token distribution after the prompt and the lane's \
-                     first {} tokens ({} tokens of context), starting from the lane's own knobs; \
-                     the lane's pick is marked ◀. ",
-                    src.step,
-                    src.ids.len()
-                ) }
+                if src.beam {
+                    { format!(
+                        ": beam search's row at this step — the model's whole next-token \
+                         distribution after the prompt and the {} tokens of the beam that the \
+                         best continuation extends ({} tokens of context), starting from the \
+                         lane's own knobs; the best continuation is marked ◀. As in HF's beam \
+                         search the knobs act on log-probabilities (a repetition penalty \
+                         multiplies every one of them). ",
+                        src.step,
+                        src.ids.len()
+                    ) }
+                } else {
+                    { format!(
+                        ": the model's whole next-token distribution after the prompt and the \
+                         lane's first {} tokens ({} tokens of context), starting from the lane's \
+                         own knobs; the lane's pick is marked ◀. ",
+                        src.step,
+                        src.ids.len()
+                    ) }
+                }
                 <span class="hint" aria-live="polite">{ state }</span>
             </p>
             <button onclick={p.on.reform(|_: MouseEvent| SandboxAction::Toy)}>

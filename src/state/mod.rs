@@ -477,12 +477,15 @@ impl Page {
         let Some(chosen) = r.steps.get(step).map(|s| s.token_id) else {
             return Outcome::unchanged();
         };
-        // A beam lane's step continues several beams, not one text.
-        if r.rewritten || self.run.prompt_ids.is_empty() || !self.worker.alive {
+        if self.run.prompt_ids.is_empty() || !self.worker.alive {
             return Outcome::unchanged();
         }
+        // A beam lane's table is one beam's row: the one its records trace back to.
+        let Some(generated) = ntl_decoding::step_context::step_context(&r.steps, step) else {
+            return Outcome::unchanged();
+        };
         let mut ids = self.run.prompt_ids.clone();
-        ids.extend(r.steps[..step].iter().map(|s| s.token_id));
+        ids.extend(generated);
         let config = self
             .run
             .document
@@ -496,6 +499,7 @@ impl Page {
             ids: std::rc::Rc::new(ids),
             prompt_len: self.run.prompt_ids.len(),
             chosen,
+            beam: r.steps[step].beams.is_some(),
         };
         let request = self.sandbox.make_mut().open_step(source, &config);
         Outcome::redraw().and_maybe(request.map(Command::Send))

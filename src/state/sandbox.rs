@@ -4,9 +4,10 @@
 //! recomputes with the decoding crate's own processors (here for typed
 //! logits, in the worker for a step), so the numbers are a lane's.
 
+use ntl_decoding::observe::Input;
 use ntl_decoding::processors::Context;
 use ntl_decoding::sandbox::{self, knobs};
-use ntl_decoding::{GenerationConfig, Knob, Mode, Step};
+use ntl_decoding::{GenerationConfig, Knob, Step};
 use ntl_protocol::ToWorker;
 use std::rc::Rc;
 
@@ -34,6 +35,9 @@ pub struct StepSource {
     pub prompt_len: usize,
     /// The token the lane picked there.
     pub chosen: u32,
+    /// A beam lane: its knobs act on log-probabilities, and the row is the
+    /// beam its best continuation extended.
+    pub beam: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -186,6 +190,7 @@ impl Sandbox {
                     ids: src.ids.to_vec(),
                     prompt_len: src.prompt_len,
                     chosen: src.chosen,
+                    log_probs: src.beam,
                     knobs,
                 })
             }
@@ -212,7 +217,7 @@ impl Sandbox {
             ids: &[],
             prompt_len: 0,
         };
-        let step = sandbox::what_if(&logits, ctx, None, &cfg, &vocab, TOP_N);
+        let step = sandbox::what_if(&logits, ctx, None, Input::Logits, &cfg, &vocab, TOP_N);
         Ok((logits.len(), step))
     }
 
@@ -243,7 +248,7 @@ impl Sandbox {
 /// what its sampling applies (top_k 50 when unset, HF's default), and every
 /// warper off for a lane that does not sample.
 fn lane_drafts(cfg: &GenerationConfig) -> Vec<(Knob, String)> {
-    let sampling = cfg.mode() == Mode::Sample;
+    let sampling = cfg.do_sample;
     knobs()
         .map(|k| {
             let value = match k {
@@ -359,6 +364,7 @@ mod tests {
             ids: Rc::new(vec![10, 11, 12, 13]),
             prompt_len: 2,
             chosen: 7,
+            beam: false,
         }
     }
 
@@ -369,9 +375,13 @@ mod tests {
                 ids,
                 prompt_len,
                 chosen,
+                log_probs,
                 knobs,
             }) => {
-                assert_eq!((ids, prompt_len, chosen), (vec![10, 11, 12, 13], 2, 7));
+                assert_eq!(
+                    (ids, prompt_len, chosen, log_probs),
+                    (vec![10, 11, 12, 13], 2, 7, false)
+                );
                 (request_id, knobs)
             }
             other => panic!("expected a what-if request, got {other:?}"),

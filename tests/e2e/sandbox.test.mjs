@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { start, modelReady, ARTIFACTS } from './harness.mjs';
+import { start, modelReady, runAll, setKnob, ARTIFACTS } from './harness.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -143,6 +143,36 @@ test("a run's step held in the sandbox: the lane's own knobs give the lane's tab
   await page.fill('[data-testid="toy-logits"]', '2, 1');
   await page.waitForSelector('[data-testid="sandbox-source"]', { state: 'detached' });
   assert.equal((await rows(page)).length, 2);
+  assert.deepEqual(env.errors, []);
+  await page.close();
+});
+
+test("a beam lane's step held in the sandbox: the traced beam's row, the knobs on log-probabilities, the lane's table to 1e-6", async () => {
+  const page = await env.open('?model=bundled');
+  await modelReady(page);
+  await page.selectOption('[data-testid="preset"]', { label: 'Beam search vs greedy' });
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 8);
+  // A penalty: HF's beam search multiplies log-probabilities by it, where sampling divides positive logits.
+  await setKnob(page, 1, 'repetition_penalty', 1.3);
+  await runAll(page);
+  for (const step of [0, 5]) {
+    await page.click(`[data-testid="grid-cell"][data-lane="1"][data-step="${step}"]`);
+    await page.waitForSelector(`[data-testid="compare"][data-step="${step}"]`);
+    const table = await columnProbs(page, 1);
+    await page.click('[data-testid="compare-lane"][data-lane="1"] [data-testid="open-sandbox"]');
+    await page.waitForSelector(`[data-testid="sandbox-source"][data-lane="1"][data-step="${step}"]`);
+    assert.match(await page.textContent('[data-testid="sandbox-source"]'), /beam search's row/);
+    assert.equal(await page.inputValue('[data-testid="sandbox-repetition-penalty"]'), '1.3');
+    assert.equal(await page.inputValue('[data-testid="sandbox-top-k"]'), '', 'beam search without do_sample has no warpers');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="sandbox-row"]').length >= 20);
+    const held = Object.fromEntries((await rows(page)).map((r) => [r.id, r.p]));
+    const both = Object.keys(table).filter((id) => id in held);
+    assert.ok(both.length >= 15, `step ${step}: the two tables share their top tokens: ${both.length}`);
+    for (const id of both) assert.ok(Math.abs(held[id] - table[id]) <= 1e-6, `step ${step} token ${id}: sandbox ${held[id]}, lane ${table[id]}`);
+    const lanePick = await page.getAttribute('[data-testid="compare-lane"][data-lane="1"] [data-testid="compare-row"][data-chosen="true"]', 'data-token-id');
+    assert.equal(await page.getAttribute('[data-testid="sandbox-row"].chosen', 'data-token-id'), lanePick, 'the best continuation is marked');
+    await page.keyboard.press('Escape');
+  }
   assert.deepEqual(env.errors, []);
   await page.close();
 });

@@ -18,6 +18,7 @@ pub mod record;
 pub mod sampler;
 pub mod sandbox;
 pub mod scores;
+pub mod step_context;
 pub mod stop;
 pub mod vocab;
 pub mod warnings;

@@ -45,19 +45,21 @@ pub fn config(settings: &[(Knob, f64)]) -> Result<ValidConfig, ConfigError> {
 /// The distribution after the knobs of `cfg`: the funnel, the kept count and
 /// entropy, and a table of the `top_n` most probable tokens after the knobs
 /// (filled up with the best removed ones). `ctx` is the text before the
-/// step, for the repetition penalty. The table marks `chosen` — the token a
+/// step, for the repetition penalty; `input` is what the knobs act on, as in
+/// the lane's own loop: raw logits, or log-probabilities for beam search. The table marks `chosen` — the token a
 /// lane picked there — or, without one, the most probable token after the
 /// knobs.
 pub fn what_if(
     logits: &[f32],
     ctx: Context,
     chosen: Option<u32>,
+    input: Input,
     cfg: &ValidConfig,
     vocab: &Vocab,
     top_n: usize,
 ) -> Step {
     let pipeline = Pipeline::for_config(cfg, ctx.prompt_len);
-    let obs = observe(&pipeline, &ctx, logits, Input::Logits);
+    let obs = observe(&pipeline, &ctx, logits, input);
     let chosen = chosen.unwrap_or_else(|| {
         obs.probs
             .iter()
@@ -151,7 +153,7 @@ mod tests {
             ids: &[],
             prompt_len: 0,
         };
-        what_if(&LESSON, ctx, None, &cfg, &toy_vocab(5), 20)
+        what_if(&LESSON, ctx, None, Input::Logits, &cfg, &toy_vocab(5), 20)
     }
 
     fn probs(settings: &[(Knob, f64)]) -> Vec<f32> {
@@ -227,7 +229,15 @@ mod tests {
             ids: &[0, 3],
             prompt_len: 1,
         };
-        let step = what_if(&LESSON, ctx, Some(1), &cfg, &toy_vocab(5), 20);
+        let step = what_if(
+            &LESSON,
+            ctx,
+            Some(1),
+            Input::Logits,
+            &cfg,
+            &toy_vocab(5),
+            20,
+        );
         let logit_after = |id: u32| {
             step.top
                 .iter()

@@ -499,10 +499,54 @@ fn a_long_prompt_in_one_pass_matches_feeding_it_token_by_token() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn the_sandbox_on_a_recorded_step_shows_what_the_lane_recorded() {
+    use ntl_decoding::observe::Input;
     use ntl_decoding::processors::Context;
     use ntl_decoding::sandbox::{config, what_if};
+    use ntl_decoding::step_context::step_context;
     use ntl_decoding::Knob;
     let e = engine("tiny");
+    let same_table = |shown: &ntl_decoding::Step, recorded: &ntl_decoding::Step, what: &str| {
+        assert_eq!(shown.kept, recorded.kept, "{what}");
+        for c in &recorded.top {
+            let d = shown.top.iter().find(|d| d.id == c.id).expect("same table");
+            assert!(
+                (c.prob - d.prob).abs() <= 1e-6 && (c.raw_prob - d.raw_prob).abs() <= 1e-6,
+                "{what} token {}: recorded {} / {}, sandbox {} / {}",
+                c.id,
+                c.raw_prob,
+                c.prob,
+                d.raw_prob,
+                d.prob
+            );
+        }
+    };
+    // A beam lane: its table is one beam's row, its penalty acts on log-probabilities.
+    let doc = run(
+        &e,
+        P,
+        &[r#"{"num_beams": 3, "repetition_penalty": 1.3, "max_new_tokens": 8}"#],
+    );
+    let cfg = config(&[(Knob::RepetitionPenalty, 1.3)]).unwrap();
+    let steps = &doc.runs[0].steps;
+    for (at, recorded) in steps.iter().enumerate() {
+        let mut ids = doc.prompt_ids.clone();
+        ids.extend(step_context(steps, at).unwrap());
+        let ctx = Context {
+            ids: &ids,
+            prompt_len: doc.prompt_ids.len(),
+        };
+        let logits = e.logits(&ids).unwrap();
+        let shown = what_if(
+            &logits,
+            ctx,
+            Some(recorded.token_id),
+            Input::LogProbs,
+            &cfg,
+            &e.tokenizer_vocab(),
+            10,
+        );
+        same_table(&shown, recorded, &format!("beam step {at}"));
+    }
     let settings: [&[(Knob, f64)]; 3] = [
         &[(Knob::Temperature, 0.7), (Knob::TopP, 0.9)],
         &[(Knob::RepetitionPenalty, 1.3), (Knob::TopK, 10.0)],
@@ -536,6 +580,7 @@ fn the_sandbox_on_a_recorded_step_shows_what_the_lane_recorded() {
                 &logits,
                 ctx,
                 Some(recorded.token_id),
+                Input::Logits,
                 &cfg,
                 &e.tokenizer_vocab(),
                 10,
@@ -544,19 +589,7 @@ fn the_sandbox_on_a_recorded_step_shows_what_the_lane_recorded() {
             for (a, b) in shown.funnel.iter().zip(&recorded.funnel) {
                 assert_eq!((a.name, a.kept), (b.name, b.kept), "{s:?} step {at}");
             }
-            assert_eq!(shown.kept, recorded.kept);
-            for c in &recorded.top {
-                let d = shown.top.iter().find(|d| d.id == c.id).expect("same table");
-                assert!(
-                    (c.prob - d.prob).abs() <= 1e-6 && (c.raw_prob - d.raw_prob).abs() <= 1e-6,
-                    "{s:?} step {at} token {}: recorded {} / {}, sandbox {} / {}",
-                    c.id,
-                    c.raw_prob,
-                    c.prob,
-                    d.raw_prob,
-                    d.prob
-                );
-            }
+            same_table(&shown, recorded, &format!("{s:?} step {at}"));
         }
     }
 }
@@ -595,4 +628,34 @@ fn predictions_at_the_last_prompt_position_are_step_ones_raw_table() {
     if a.rank == 1 {
         assert_eq!(first.top[0].id, a.id);
     }
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_beam_steps_table_is_the_row_of_the_beam_its_records_trace_back_to() {
+    let e = engine("tiny");
+    let d = run(&e, P, &[r#"{"max_new_tokens": 12, "num_beams": 4}"#]);
+    let steps = &d.runs[0].steps;
+    let mut off_the_final_path = 0;
+    for (i, s) in steps.iter().enumerate() {
+        let ctx = ntl_decoding::step_context::step_context(steps, i).expect("traces back");
+        assert_eq!(ctx.len(), i);
+        if ctx[..] != d.runs[0].token_ids[..i.min(d.runs[0].token_ids.len())] {
+            off_the_final_path += 1;
+        }
+        let mut ids = d.prompt_ids.clone();
+        ids.extend(&ctx);
+        let row = e.logits(&ids).unwrap();
+        for c in &s.top {
+            assert!(
+                (row[c.id as usize] - c.logit).abs() < 1e-3,
+                "step {i}: token {} has logit {} after the traced beam, the table says {}",
+                c.id,
+                row[c.id as usize],
+                c.logit
+            );
+        }
+    }
+    // The run must exercise a best beam that is not the final text's prefix.
+    assert!(off_the_final_path > 0, "no step left the final path");
 }

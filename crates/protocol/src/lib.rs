@@ -102,6 +102,9 @@ pub enum ToWorker {
         ids: Vec<u32>,
         prompt_len: usize,
         chosen: u32,
+        /// The knobs act on log-probabilities, as in beam search.
+        #[serde(default)]
+        log_probs: bool,
         knobs: Vec<(Knob, f64)>,
     },
     /// The token inspector: `text` as the model's tokens, and its predictions

@@ -7,6 +7,7 @@ mod helpers;
 mod post;
 
 use ntl_decoding::inspect::PromptToken;
+use ntl_decoding::observe::Input;
 use ntl_decoding::processors::Context;
 use ntl_decoding::sandbox;
 use ntl_decoding::{Event, Knob, Options};
@@ -141,10 +142,18 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
             ids,
             prompt_len,
             chosen,
+            log_probs,
             knobs,
-        } => post(&what_if(
-            &state, request_id, ids, prompt_len, chosen, &knobs,
-        )),
+        } => {
+            let input = if log_probs {
+                Input::LogProbs
+            } else {
+                Input::Logits
+            };
+            post(&what_if(
+                &state, request_id, ids, prompt_len, chosen, input, &knobs,
+            ))
+        }
         ToWorker::Inspect { request_id, text } => post(&inspect(&state, request_id, &text)),
         ToWorker::Tokenize { request_id, text } => {
             let tokens = match state.engine.borrow().as_ref() {
@@ -202,6 +211,7 @@ fn what_if(
     ids: Vec<u32>,
     prompt_len: usize,
     chosen: u32,
+    input: Input,
     knobs: &[(Knob, f64)],
 ) -> FromWorker {
     let started = now_ms();
@@ -242,7 +252,7 @@ fn what_if(
         prompt_len: prompt_len.min(ids.len()),
     };
     let vocab = engine.tokenizer_vocab();
-    let step = sandbox::what_if(&row, ctx, Some(chosen), &cfg, &vocab, WHAT_IF_ROWS);
+    let step = sandbox::what_if(&row, ctx, Some(chosen), input, &cfg, &vocab, WHAT_IF_ROWS);
     FromWorker::WhatIf {
         request_id,
         step: Box::new(step),
