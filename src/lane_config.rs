@@ -34,6 +34,18 @@ pub const BEAM_KNOBS: &[Knob] = &[
     Knob::NumReturnSequences,
 ];
 pub const CONTRASTIVE_KNOBS: &[Knob] = &[Knob::PenaltyAlpha, Knob::TopK];
+/// Token-level rules, every mode: folded in the editor until one is set.
+pub const TOKEN_KNOBS: &[Knob] = &[
+    Knob::BadWordsIds,
+    Knob::SequenceBias,
+    Knob::SuppressTokens,
+    Knob::BeginSuppressTokens,
+    Knob::ForcedBosTokenId,
+    Knob::ForcedEosTokenId,
+    Knob::ExponentialDecayLengthPenalty,
+    Knob::RenormalizeLogits,
+    Knob::RemoveInvalidValues,
+];
 
 pub fn knobs_for(mode: Mode) -> Vec<Knob> {
     let specific: &[&[Knob]] = match mode {

@@ -1,7 +1,7 @@
 //! One lane's knobs, by HF name, with errors shown next to the knob at fault.
 
 use super::draft_field::DraftField;
-use crate::lane_config::{knobs_for, LaneConfig};
+use crate::lane_config::{knobs_for, LaneConfig, TOKEN_KNOBS};
 use crate::state::editor::LaneError;
 use ntl_decoding::{Knob, Mode};
 use web_sys::HtmlSelectElement;
@@ -38,12 +38,13 @@ pub fn config_editor(p: &Props) -> Html {
         })
     };
     let bad_knob = p.error.as_ref().and_then(|e| e.knob);
+    let token_rules_set = TOKEN_KNOBS.iter().any(|&k| !p.config.text(k).is_empty());
     let knob = |knob: Knob| {
         let on_commit = p.on_field.reform(move |v: String| (knob, v));
         html! {
             <label
                 class={classes!("knob", (bad_knob == Some(knob)).then_some("bad"))}
-                title={knob.name()}
+                title={format!("{} ({}): {}", knob.name(), knob.group().title(), knob.explain())}
             >
                 <span>{ knob.name() }</span>
                 <DraftField
@@ -66,6 +67,14 @@ pub fn config_editor(p: &Props) -> Html {
                 </select>
             </label>
             <div class="knobs">{ for knobs_for(mode).into_iter().map(knob) }</div>
+            <details
+                class="token-knobs"
+                data-testid={format!("token-knobs-{}", p.index)}
+                open={token_rules_set || bad_knob.is_some_and(|k| TOKEN_KNOBS.contains(&k))}
+            >
+                <summary>{ "Token rules: bad words, biases, suppressed and forced tokens" }</summary>
+                <div class="knobs">{ for TOKEN_KNOBS.iter().copied().map(knob) }</div>
+            </details>
             if let Some(e) = &p.error {
                 <div class="lane-error" data-testid="lane-error" role="alert">
                     { e.message.clone() }

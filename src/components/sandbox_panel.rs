@@ -37,20 +37,6 @@ fn input_text(e: InputEvent) -> String {
     e.target_unchecked_into::<HtmlInputElement>().value()
 }
 
-/// What each box means, for its hover text.
-fn knob_hint(knob: Knob) -> &'static str {
-    match knob {
-        Knob::Temperature => "divides every logit: below 1 sharpens, above 1 flattens",
-        Knob::TopK => "keeps the k likeliest tokens",
-        Knob::TopP => "keeps the fewest likeliest tokens whose mass reaches p",
-        Knob::MinP => "keeps tokens at least min_p × the top probability",
-        Knob::TypicalP => "keeps the tokens closest to the entropy until their mass reaches p",
-        Knob::EpsilonCutoff => "removes tokens below this probability",
-        Knob::EtaCutoff => "removes tokens below an entropy-scaled threshold",
-        _ => "",
-    }
-}
-
 /// `marked`: a lane's pick to mark (typed logits have none; the summary
 /// names the likeliest token instead).
 fn table(step: &Step, marked: bool) -> Html {
@@ -207,7 +193,7 @@ pub fn sandbox_panel(p: &Props) -> Html {
                     let oninput = p.on.reform(move |e: InputEvent| SandboxAction::Knob(knob, input_text(e)));
                     let bad = error_knob == Some(Some(knob));
                     html! {
-                        <label class={classes!("knob", bad.then_some("bad"))} title={knob_hint(knob)}>
+                        <label class={classes!("knob", bad.then_some("bad"))} title={knob.explain()}>
                             <span>{ knob.name() }</span>
                             <input
                                 data-testid={format!("sandbox-{}", knob.name().replace('_', "-"))}

@@ -256,6 +256,7 @@ fn lane_drafts(cfg: &GenerationConfig) -> Vec<(Knob, String)> {
                 _ if !sampling => None,
                 Knob::Temperature => Some(cfg.temperature).filter(|&v| v != 1.0),
                 Knob::TopK => Some(cfg.top_k.unwrap_or(50) as f64),
+                Knob::TopH => cfg.top_h,
                 Knob::TopP => Some(cfg.top_p).filter(|&v| v < 1.0),
                 Knob::MinP => cfg.min_p,
                 Knob::TypicalP => Some(cfg.typical_p).filter(|&v| v < 1.0),

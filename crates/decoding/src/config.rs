@@ -6,6 +6,7 @@ use crate::config_error::closest_knob;
 use crate::config_error::ConfigError;
 use crate::knob::Knob;
 use crate::mode::Mode;
+pub use crate::token_rules::TokenRules;
 use serde::{Deserialize, Serialize};
 
 /// `eos_token_id` may be one id or a list, as in HF.
@@ -85,6 +86,19 @@ pub struct GenerationConfig {
     pub seed: Option<u64>,
     pub frequency_penalty: f64,
     pub presence_penalty: f64,
+    pub top_h: Option<f64>,
+    /// Token sequences never to generate (`[[ids], ...]`).
+    pub bad_words_ids: Option<Vec<Vec<i64>>>,
+    /// HF's list-of-pairs form: `[[[ids], bias], ...]`.
+    pub sequence_bias: Option<Vec<(Vec<i64>, f64)>>,
+    pub suppress_tokens: Option<Vec<i64>>,
+    pub begin_suppress_tokens: Option<Vec<i64>>,
+    pub forced_bos_token_id: Option<i64>,
+    pub forced_eos_token_id: Option<TokenIds>,
+    /// `[start_index, decay_factor]`.
+    pub exponential_decay_length_penalty: Option<(i64, f64)>,
+    pub renormalize_logits: bool,
+    pub remove_invalid_values: bool,
 }
 
 impl Default for GenerationConfig {
@@ -114,12 +128,24 @@ impl Default for GenerationConfig {
             seed: None,
             frequency_penalty: 0.0,
             presence_penalty: 0.0,
+            top_h: None,
+            bad_words_ids: None,
+            sequence_bias: None,
+            suppress_tokens: None,
+            begin_suppress_tokens: None,
+            forced_bos_token_id: None,
+            forced_eos_token_id: None,
+            exponential_decay_length_penalty: None,
+            renormalize_logits: false,
+            remove_invalid_values: false,
         }
     }
 }
 
-/// Keys that appear in real `generation_config.json` files but do not change
-/// decoding here; accepted and dropped so such files load unchanged.
+/// Keys of HF's `GenerationConfig` (5.24) that cannot change which tokens a
+/// decoder-only model generates — bookkeeping, outputs, caching, compilation,
+/// the encoder-decoder start token, the model's own bos; accepted and dropped
+/// so real `generation_config.json` files load unchanged.
 const IGNORED_KEYS: &[&str] = &[
     "_from_model_config",
     "transformers_version",
@@ -132,8 +158,96 @@ const IGNORED_KEYS: &[&str] = &[
     "return_dict_in_generate",
     "output_attentions",
     "output_hidden_states",
-    "renormalize_logits",
-    "remove_invalid_values",
+    "cache_implementation",
+    "cache_config",
+    "max_cache_len",
+    "compile_config",
+    "disable_compile",
+    "prefill_chunk_size",
+    "continuous_batching_config",
+    "low_memory",
+];
+
+/// Keys of HF's `GenerationConfig` (5.24, and 4.55's strategies) that change
+/// decoding there and are not applied here: refused by name, with why.
+const UNSUPPORTED_KEYS: &[(&str, &str)] = &[
+    (
+        "guidance_scale",
+        "classifier-free guidance is not implemented yet",
+    ),
+    ("watermarking_config", "watermarking is not implemented yet"),
+    (
+        "num_beam_groups",
+        "diverse beam search is not implemented yet",
+    ),
+    (
+        "diversity_penalty",
+        "diverse beam search is not implemented yet",
+    ),
+    (
+        "force_words_ids",
+        "constrained beam search is not implemented yet",
+    ),
+    (
+        "constraints",
+        "constrained beam search is not implemented yet",
+    ),
+    ("dola_layers", "DoLa decoding is not implemented yet"),
+    ("token_healing", "token healing is not implemented"),
+    (
+        "max_time",
+        "a wall-clock limit would make runs unrepeatable",
+    ),
+    (
+        "encoder_repetition_penalty",
+        "it acts on an encoder's input, and GPT-2 has no encoder",
+    ),
+    (
+        "encoder_no_repeat_ngram_size",
+        "it acts on an encoder's input, and GPT-2 has no encoder",
+    ),
+    (
+        "prompt_lookup_num_tokens",
+        "speculative decoding is not implemented",
+    ),
+    (
+        "max_matching_ngram_size",
+        "speculative decoding is not implemented",
+    ),
+    (
+        "num_assistant_tokens",
+        "speculative decoding is not implemented",
+    ),
+    (
+        "num_assistant_tokens_schedule",
+        "speculative decoding is not implemented",
+    ),
+    (
+        "assistant_confidence_threshold",
+        "speculative decoding is not implemented",
+    ),
+    (
+        "assistant_early_exit",
+        "speculative decoding is not implemented",
+    ),
+    (
+        "assistant_lookbehind",
+        "speculative decoding is not implemented",
+    ),
+    (
+        "target_lookbehind",
+        "speculative decoding is not implemented",
+    ),
+    (
+        "assistant_ensemble_weight",
+        "speculative decoding is not implemented",
+    ),
+    ("is_assistant", "speculative decoding is not implemented"),
+    (
+        "speculation_type",
+        "speculative decoding is not implemented",
+    ),
+    ("use_mtp", "multi-token prediction is not implemented"),
 ];
 
 /// HF's default when neither `max_new_tokens` nor `max_length` is given: 20 new tokens.
@@ -172,6 +286,8 @@ pub struct ValidConfig {
     pub seed: u64,
     pub frequency_penalty: f32,
     pub presence_penalty: f32,
+    /// The token-level rules (bad words, biases, suppression, forcing), as ids.
+    pub rules: TokenRules,
 }
 
 impl GenerationConfig {
@@ -187,6 +303,12 @@ impl GenerationConfig {
         };
         for key in IGNORED_KEYS {
             map.remove(*key);
+        }
+        if let Some(&(field, why)) = UNSUPPORTED_KEYS.iter().find(|(k, _)| map.contains_key(*k)) {
+            return Err(ConfigError::Unsupported {
+                field: field.into(),
+                why,
+            });
         }
         // Report the first bad field by name, so a typo points at itself.
         let mut knobs = Vec::with_capacity(map.len());
@@ -431,6 +553,15 @@ impl GenerationConfig {
             ));
         }
 
+        if let Some(h) = c.top_h {
+            if !(h > 0.0 && h <= 1.0) {
+                return Err(ConfigError::invalid(
+                    Knob::TopH,
+                    format!("`top_h` must be in the range (0, 1], but is {h}"),
+                ));
+            }
+        }
+
         let eos_token_ids = match &c.eos_token_id {
             None => vec![],
             Some(TokenIds::One(id)) => vec![token_id(Knob::EosTokenId, *id)?],
@@ -477,6 +608,7 @@ impl GenerationConfig {
             seed: c.seed.unwrap_or(0),
             frequency_penalty: c.frequency_penalty as f32,
             presence_penalty: c.presence_penalty as f32,
+            rules: TokenRules::from_config(c)?,
         })
     }
 }
@@ -522,7 +654,7 @@ impl ValidConfig {
     }
 }
 
-fn token_id(knob: Knob, id: i64) -> Result<u32, ConfigError> {
+pub(crate) fn token_id(knob: Knob, id: i64) -> Result<u32, ConfigError> {
     u32::try_from(id).map_err(|_| {
         ConfigError::invalid(
             knob,
@@ -534,6 +666,155 @@ fn token_id(knob: Knob, id: i64) -> Result<u32, ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every field of HF's `GenerationConfig()` in transformers 5.24.
+    const HF_5_24_FIELDS: &[&str] = &[
+        "_from_model_config",
+        "assistant_confidence_threshold",
+        "assistant_early_exit",
+        "assistant_ensemble_weight",
+        "assistant_lookbehind",
+        "bad_words_ids",
+        "begin_suppress_tokens",
+        "bos_token_id",
+        "cache_config",
+        "cache_implementation",
+        "compile_config",
+        "constraints",
+        "continuous_batching_config",
+        "decoder_start_token_id",
+        "disable_compile",
+        "diversity_penalty",
+        "do_sample",
+        "dola_layers",
+        "early_stopping",
+        "encoder_no_repeat_ngram_size",
+        "encoder_repetition_penalty",
+        "eos_token_id",
+        "epsilon_cutoff",
+        "eta_cutoff",
+        "exponential_decay_length_penalty",
+        "force_words_ids",
+        "forced_bos_token_id",
+        "forced_eos_token_id",
+        "guidance_scale",
+        "is_assistant",
+        "length_penalty",
+        "low_memory",
+        "max_cache_len",
+        "max_length",
+        "max_matching_ngram_size",
+        "max_new_tokens",
+        "max_time",
+        "min_length",
+        "min_new_tokens",
+        "min_p",
+        "no_repeat_ngram_size",
+        "num_assistant_tokens",
+        "num_assistant_tokens_schedule",
+        "num_beam_groups",
+        "num_beams",
+        "num_return_sequences",
+        "output_attentions",
+        "output_hidden_states",
+        "output_logits",
+        "output_scores",
+        "pad_token_id",
+        "penalty_alpha",
+        "prefill_chunk_size",
+        "prompt_lookup_num_tokens",
+        "remove_invalid_values",
+        "renormalize_logits",
+        "repetition_penalty",
+        "return_dict_in_generate",
+        "sequence_bias",
+        "speculation_type",
+        "stop_strings",
+        "suppress_tokens",
+        "target_lookbehind",
+        "temperature",
+        "token_healing",
+        "top_h",
+        "top_k",
+        "top_p",
+        "transformers_version",
+        "typical_p",
+        "use_cache",
+        "use_mtp",
+        "watermarking_config",
+    ];
+
+    #[test]
+    fn every_hf_field_is_applied_refused_by_name_or_unable_to_change_decoding() {
+        for field in HF_5_24_FIELDS {
+            let applied = field.parse::<Knob>().is_ok();
+            let ignored = IGNORED_KEYS.contains(field);
+            let refused = UNSUPPORTED_KEYS.iter().any(|(k, _)| k == field);
+            assert_eq!(
+                [applied, ignored, refused].iter().filter(|&&b| b).count(),
+                1,
+                "`{field}`: applied {applied}, ignored {ignored}, refused {refused}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_knob_hf_applies_and_this_engine_does_not_is_refused_by_name() {
+        let e = GenerationConfig::from_json(
+            r#"{"num_beams": 4, "num_beam_groups": 2, "diversity_penalty": 1.0}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.field(), Some("num_beam_groups"));
+        assert!(e.to_string().contains("diverse beam search"), "{e}");
+        let e = GenerationConfig::from_json(r#"{"guidance_scale": 1.5}"#).unwrap_err();
+        assert!(matches!(e, ConfigError::Unsupported { .. }), "{e}");
+        // What used to be accepted and dropped is now applied.
+        let c = GenerationConfig::from_json(
+            r#"{"renormalize_logits": true, "remove_invalid_values": true}"#,
+        )
+        .unwrap();
+        assert!(c.renormalize_logits && c.remove_invalid_values);
+    }
+
+    #[test]
+    fn token_rules_refuse_empty_lists_negative_ids_and_a_bad_decay() {
+        let err = |j: &str| {
+            GenerationConfig::from_json(j)
+                .unwrap()
+                .validate()
+                .unwrap_err()
+        };
+        assert_eq!(
+            err(r#"{"bad_words_ids": []}"#).knob(),
+            Some(Knob::BadWordsIds)
+        );
+        assert_eq!(
+            err(r#"{"bad_words_ids": [[1], []]}"#).knob(),
+            Some(Knob::BadWordsIds)
+        );
+        assert_eq!(
+            err(r#"{"suppress_tokens": [-1]}"#).knob(),
+            Some(Knob::SuppressTokens)
+        );
+        assert_eq!(
+            err(r#"{"exponential_decay_length_penalty": [-2, 1.5]}"#).knob(),
+            Some(Knob::ExponentialDecayLengthPenalty)
+        );
+        assert_eq!(err(r#"{"top_h": 0}"#).knob(), Some(Knob::TopH));
+        let ok = GenerationConfig::from_json(
+            r#"{"sequence_bias": [[[10, 45], -2.0], [[64], 3]], "forced_eos_token_id": [1, 2]}"#,
+        )
+        .unwrap()
+        .validate()
+        .unwrap();
+        assert_eq!(
+            ok.rules.sequence_bias,
+            vec![(vec![10, 45], -2.0), (vec![64], 3.0)]
+        );
+        assert_eq!(ok.rules.forced_eos_token_ids, vec![1, 2]);
+        // A sequence_bias entry must be a pair of ids and a number.
+        assert!(GenerationConfig::from_json(r#"{"sequence_bias": [[10, -2.0]]}"#).is_err());
+    }
 
     #[test]
     fn defaults_are_hf_defaults() {

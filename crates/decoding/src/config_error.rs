@@ -16,6 +16,13 @@ pub enum ConfigError {
         field: String,
         suggestion: Option<Knob>,
     },
+    /// A knob of HF `generate()` that changes decoding there but that this
+    /// engine does not apply: refused, never accepted and dropped.
+    #[error(
+        "`{field}` is a knob of HF generate() that this lab does not apply ({why}); \
+         remove it — a lane that kept it would not decode as HF does"
+    )]
+    Unsupported { field: String, why: &'static str },
     /// A value of the wrong type or form (`"top_k": "fifty"`).
     #[error("`{knob}`: {}", without_position(.source))]
     BadValue {
@@ -57,16 +64,19 @@ impl ConfigError {
             ConfigError::BadValue { knob, .. }
             | ConfigError::NotANumber { knob, .. }
             | ConfigError::Invalid { knob, .. } => Some(*knob),
-            ConfigError::Json(_) | ConfigError::NotAnObject | ConfigError::UnknownField { .. } => {
-                None
-            }
+            ConfigError::Json(_)
+            | ConfigError::NotAnObject
+            | ConfigError::UnknownField { .. }
+            | ConfigError::Unsupported { .. } => None,
         }
     }
 
     /// The field at fault as it was written: a knob, or an unknown key.
     pub fn field(&self) -> Option<&str> {
         match self {
-            ConfigError::UnknownField { field, .. } => Some(field),
+            ConfigError::UnknownField { field, .. } | ConfigError::Unsupported { field, .. } => {
+                Some(field)
+            }
             _ => self.knob().map(Knob::name),
         }
     }

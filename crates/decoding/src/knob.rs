@@ -54,6 +54,7 @@ impl Knob {
     /// The sampling warpers, in the order HF applies them.
     pub const WARPERS: &'static [Knob] = &[
         Knob::Temperature,
+        Knob::TopH,
         Knob::TopK,
         Knob::TopP,
         Knob::MinP,
@@ -96,6 +97,16 @@ names! {
         Seed = "seed",
         FrequencyPenalty = "frequency_penalty",
         PresencePenalty = "presence_penalty",
+        TopH = "top_h",
+        BadWordsIds = "bad_words_ids",
+        SequenceBias = "sequence_bias",
+        SuppressTokens = "suppress_tokens",
+        BeginSuppressTokens = "begin_suppress_tokens",
+        ForcedBosTokenId = "forced_bos_token_id",
+        ForcedEosTokenId = "forced_eos_token_id",
+        ExponentialDecayLengthPenalty = "exponential_decay_length_penalty",
+        RenormalizeLogits = "renormalize_logits",
+        RemoveInvalidValues = "remove_invalid_values",
     }
 }
 
@@ -122,7 +133,17 @@ impl Stage {
     /// The stage reshapes scores rather than removing tokens (so "it removed
     /// nothing" is no news about it).
     pub fn reshapes(self) -> bool {
-        self.is_penalty() || self == Stage::Knob(Knob::Temperature)
+        self.is_penalty()
+            || matches!(
+                self,
+                Stage::Knob(
+                    Knob::Temperature
+                        | Knob::SequenceBias
+                        | Knob::ExponentialDecayLengthPenalty
+                        | Knob::RemoveInvalidValues
+                        | Knob::RenormalizeLogits
+                )
+            )
     }
 
     /// A penalty on tokens already seen.

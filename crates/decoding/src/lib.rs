@@ -9,6 +9,7 @@ pub mod exp;
 pub mod generate;
 pub mod inspect;
 pub mod knob;
+pub mod knob_help;
 pub mod lane;
 pub mod mode;
 pub mod model;
@@ -20,6 +21,7 @@ pub mod sandbox;
 pub mod scores;
 pub mod step_context;
 pub mod stop;
+pub mod token_rules;
 pub mod vocab;
 pub mod warnings;
 

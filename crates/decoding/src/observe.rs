@@ -92,14 +92,24 @@ pub fn step_record(obs: &Observed, info: StepInfo, vocab: &Vocab) -> Step {
     let c = chosen as usize;
     let kept = obs.kept();
     let mut ids = top_indices(&obs.probs, top_n.min(kept));
+    let removed = |i: &usize| obs.processed[*i] == f32::NEG_INFINITY;
+    if kept < obs.probs.len() {
+        // The model's own favourites a knob removed stay in the table, struck
+        // through: they are why the pick is not the model's first choice.
+        let favourites: Vec<usize> = top_indices(&obs.raw_probs, top_n)
+            .into_iter()
+            .filter(|i| removed(i) && !ids.contains(i))
+            .collect();
+        ids.extend(favourites);
+    }
     if ids.len() < top_n {
         // Fill with the best removed tokens so the table shows what the knobs cut.
-        let removed: Vec<usize> = top_indices(&obs.raw_probs, top_n + kept)
+        let more: Vec<usize> = top_indices(&obs.raw_probs, top_n + kept)
             .into_iter()
-            .filter(|&i| obs.processed[i] == f32::NEG_INFINITY)
+            .filter(|i| removed(i) && !ids.contains(i))
             .take(top_n - ids.len())
             .collect();
-        ids.extend(removed);
+        ids.extend(more);
     }
     if c < logits.len() && !ids.contains(&c) {
         ids.push(c);
@@ -139,5 +149,45 @@ pub fn step_record(obs: &Observed, info: StepInfo, vocab: &Vocab) -> Step {
         forced,
         beams: None,
         contrastive: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::GenerationConfig;
+    use crate::knob::Knob;
+    use crate::processors::{Context, Pipeline};
+
+    #[test]
+    fn a_favourite_a_knob_removed_stays_in_the_table_with_its_knob() {
+        let cfg = GenerationConfig::from_json(r#"{"suppress_tokens": [0]}"#)
+            .unwrap()
+            .validate()
+            .unwrap();
+        let pipeline = Pipeline::for_config(&cfg, 1);
+        let logits: Vec<f32> = (0..100).map(|i| -(i as f32) / 10.0).collect();
+        let ctx = Context {
+            ids: &[5],
+            prompt_len: 1,
+        };
+        let obs = observe(&pipeline, &ctx, &logits, Input::Logits);
+        let info = StepInfo {
+            logits: &logits,
+            chosen: 1,
+            draw: None,
+            forced: false,
+            top_n: 5,
+        };
+        let step = step_record(&obs, info, &crate::sandbox::toy_vocab(100));
+        assert_eq!(step.top[0].id, 1, "the best kept token leads");
+        let gone = step
+            .top
+            .iter()
+            .find(|c| c.id == 0)
+            .expect("the favourite is listed");
+        assert_eq!(gone.removed_by, Some(Stage::Knob(Knob::SuppressTokens)));
+        assert_eq!(gone.prob, 0.0);
+        assert_eq!(step.top.len(), 6, "five kept, then the removed favourite");
     }
 }

@@ -38,6 +38,7 @@ pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning<Knob>> {
             (Knob::TypicalP, c.typical_p < 1.0),
             (Knob::EpsilonCutoff, c.epsilon_cutoff > 0.0),
             (Knob::EtaCutoff, c.eta_cutoff > 0.0),
+            (Knob::TopH, c.top_h.is_some()),
         ];
         for (field, set) in ignored {
             if set {
@@ -93,12 +94,46 @@ pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning<Knob>> {
             "`no_repeat_ngram_size=1` forbids every token that already appeared, prompt included",
         ));
     }
-    if matches!(&c.eos_token_id, Some(TokenIds::Many(v)) if v.is_empty())
-        && c.min_new_tokens.is_some()
-    {
+    let no_eos = matches!(&c.eos_token_id, Some(TokenIds::Many(v)) if v.is_empty());
+    if no_eos && c.min_new_tokens.is_some() {
         out.push(w(
             Knob::MinNewTokens,
             "`min_new_tokens` does nothing without an eos token",
+        ));
+    }
+    if no_eos && c.exponential_decay_length_penalty.is_some() {
+        out.push(w(
+            Knob::ExponentialDecayLengthPenalty,
+            "`exponential_decay_length_penalty` does nothing without an eos token to boost",
+        ));
+    }
+    if c.forced_bos_token_id.is_some() {
+        out.push(w(
+            Knob::ForcedBosTokenId,
+            "`forced_bos_token_id` acts only after a one-token prompt (an empty prompt is bos \
+             alone); after a longer prompt it does nothing",
+        ));
+    }
+    if c.begin_suppress_tokens.is_some() {
+        out.push(w(
+            Knob::BeginSuppressTokens,
+            "`begin_suppress_tokens` acts at the first generated token only; \
+             `suppress_tokens` acts at every step",
+        ));
+    }
+    if c.renormalize_logits && mode != Mode::Beam {
+        out.push(w(
+            Knob::RenormalizeLogits,
+            "`renormalize_logits` changes no choice here: softmax and argmax ignore a shift; \
+             it matters where scores are summed, in beam search",
+        ));
+    }
+    if c.remove_invalid_values {
+        out.push(w(
+            Knob::RemoveInvalidValues,
+            "`remove_invalid_values` only matters if the model outputs NaN or ±inf; it also \
+             turns other knobs' -inf into the lowest finite number (probability still 0, \
+             but 'kept' counts it)",
         ));
     }
     out

@@ -98,16 +98,20 @@ impl Engine {
             .validate()
             .map_err(|source| RunError::Config { lane, source })?
             .with_model_eos(cfg.eos_token_id);
-        if let Some(bad) = outside_vocab(&config.eos_token_ids, cfg.vocab_size) {
-            let message = format!(
-                "`eos_token_id` {bad} is outside the vocabulary of {}",
-                cfg.vocab_size
-            );
-            let source = ConfigError::Invalid {
-                knob: Knob::EosTokenId,
-                message,
-            };
-            return Err(RunError::Config { lane, source });
+        let named = config
+            .eos_token_ids
+            .iter()
+            .map(|&id| (Knob::EosTokenId, id))
+            .chain(config.rules.named_ids());
+        for (knob, id) in named {
+            if id as usize >= cfg.vocab_size {
+                let message = format!(
+                    "`{knob}` names token {id}, outside the vocabulary of {} tokens",
+                    cfg.vocab_size
+                );
+                let source = ConfigError::Invalid { knob, message };
+                return Err(RunError::Config { lane, source });
+            }
         }
         let forced = request.forced_ids.or_else(|| scored.cloned());
         if let Some(f) = &forced {

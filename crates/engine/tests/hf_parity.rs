@@ -111,6 +111,15 @@ fn logits_match_hf_bf16_checkpoint() {
     check_logits("tiny-bf16", "tiny-bf16.json");
 }
 
+/// Every HF run on the tiny checkpoint: the first wave's knobs, then the
+/// token-level knobs and top-h (`tiny-knobs.json`).
+fn tiny_runs() -> Vec<serde_json::Value> {
+    ["tiny.json", "tiny-knobs.json"]
+        .iter()
+        .flat_map(|f| hf(f)["runs"].as_array().unwrap().clone())
+        .collect()
+}
+
 fn is_sampling(cfg: &serde_json::Value) -> bool {
     cfg.get("do_sample")
         .and_then(|v| v.as_bool())
@@ -122,7 +131,8 @@ fn is_sampling(cfg: &serde_json::Value) -> bool {
 fn deterministic_modes_match_hf_token_ids_and_beam_scores() {
     let e = engine("tiny");
     let mut n = 0;
-    for run in hf("tiny.json")["runs"].as_array().unwrap() {
+    let mut new_knobs = 0;
+    for run in &tiny_runs() {
         if is_sampling(&run["config"]) {
             continue;
         }
@@ -153,8 +163,26 @@ fn deterministic_modes_match_hf_token_ids_and_beam_scores() {
             }
         }
         n += 1;
+        new_knobs += usize::from(run["config"].as_object().unwrap().keys().any(|k| {
+            [
+                "bad_words_ids",
+                "sequence_bias",
+                "suppress_tokens",
+                "begin_suppress_tokens",
+                "forced_bos_token_id",
+                "forced_eos_token_id",
+                "exponential_decay_length_penalty",
+                "renormalize_logits",
+                "remove_invalid_values",
+            ]
+            .contains(&k.as_str())
+        }));
     }
     assert!(n >= 40, "only {n} deterministic runs checked");
+    assert!(
+        new_knobs >= 30,
+        "only {new_knobs} runs of the token-level knobs"
+    );
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -179,7 +207,7 @@ fn sampling_distributions_match_hf_at_every_step_on_hf_sampled_tokens() {
     let mut steps_checked = 0;
     let mut runs_checked = 0;
     let mut fragile = 0;
-    for run in hf("tiny.json")["runs"].as_array().unwrap() {
+    for run in &tiny_runs() {
         if !is_sampling(&run["config"]) {
             continue;
         }

@@ -3,24 +3,38 @@
 
 mod epsilon;
 mod eta;
+mod exponential_decay;
+mod forced_tokens;
 mod frequency_presence;
 mod min_length;
 mod min_p;
 mod no_repeat_ngram;
+mod remove_invalid;
+mod renormalize;
 mod repetition_penalty;
+mod sequence_bias;
+mod suppress_tokens;
 mod temperature;
+mod top_h;
 mod top_k;
 mod top_p;
 mod typical;
 
 pub use epsilon::EpsilonCutoff;
 pub use eta::EtaCutoff;
+pub use exponential_decay::ExponentialDecay;
+pub use forced_tokens::{ForcedBos, ForcedEos};
 pub use frequency_presence::FrequencyPresencePenalty;
 pub use min_length::MinNewTokens;
 pub use min_p::MinP;
 pub use no_repeat_ngram::NoRepeatNGram;
+pub use remove_invalid::RemoveInvalid;
+pub use renormalize::Renormalize;
 pub use repetition_penalty::RepetitionPenalty;
+pub use sequence_bias::SequenceBias;
+pub use suppress_tokens::{SuppressTokens, SuppressTokensAtBegin};
 pub use temperature::Temperature;
+pub use top_h::TopH;
 pub use top_k::TopK;
 pub use top_p::TopP;
 pub use typical::Typical;
@@ -55,11 +69,21 @@ pub struct Pipeline {
 }
 
 impl Pipeline {
-    /// HF's order: repetition penalty, (OpenAI penalties, ours), no-repeat-ngram,
-    /// min length / min new tokens; then, only when sampling: temperature, top-k,
-    /// top-p, min-p, typical, epsilon, eta.
+    /// HF's order (`_get_logits_processor`, 5.24): sequence bias, repetition
+    /// penalty, (OpenAI penalties, ours), no-repeat-ngram, bad words, min length /
+    /// min new tokens, forced bos, forced eos, invalid values, exponential decay,
+    /// suppressed tokens, suppressed at begin; then, only when sampling:
+    /// temperature, top-h, top-k, top-p, min-p, typical, epsilon, eta; last,
+    /// renormalisation.
     pub fn for_config(cfg: &ValidConfig, prompt_len: usize) -> Pipeline {
         let mut p: Vec<Box<dyn LogitsProcessor>> = Vec::new();
+        let rules = &cfg.rules;
+        if !rules.sequence_bias.is_empty() {
+            p.push(Box::new(SequenceBias::new(
+                crate::knob::Knob::SequenceBias,
+                &rules.sequence_bias,
+            )));
+        }
         if cfg.repetition_penalty != 1.0 {
             p.push(Box::new(RepetitionPenalty {
                 penalty: cfg.repetition_penalty,
@@ -76,11 +100,53 @@ impl Pipeline {
                 size: cfg.no_repeat_ngram_size,
             }));
         }
+        if !rules.bad_words_ids.is_empty() {
+            p.push(Box::new(SequenceBias::bad_words(
+                &rules.bad_words_ids,
+                &cfg.eos_token_ids,
+            )));
+        }
         let min_new = cfg.min_new_tokens_for(prompt_len);
         if min_new > 0 && !cfg.eos_token_ids.is_empty() {
             p.push(Box::new(MinNewTokens {
                 min_new_tokens: min_new,
                 eos: cfg.eos_token_ids.clone(),
+            }));
+        }
+        if let Some(id) = rules.forced_bos_token_id {
+            p.push(Box::new(ForcedBos { id }));
+        }
+        if !rules.forced_eos_token_ids.is_empty() {
+            p.push(Box::new(ForcedEos {
+                ids: rules.forced_eos_token_ids.clone(),
+                max_length: prompt_len + cfg.new_token_budget(prompt_len),
+            }));
+        }
+        if cfg.source.remove_invalid_values {
+            p.push(Box::new(RemoveInvalid));
+        }
+        if let Some((start, factor)) = rules.exponential_decay {
+            p.push(Box::new(ExponentialDecay {
+                regulation_start: prompt_len + start,
+                factor,
+                eos: cfg.eos_token_ids.clone(),
+            }));
+        }
+        if !rules.suppress_tokens.is_empty() {
+            p.push(Box::new(SuppressTokens {
+                ids: rules.suppress_tokens.clone(),
+            }));
+        }
+        if !rules.begin_suppress_tokens.is_empty() {
+            // HF starts one later when a one-token prompt is followed by a forced bos.
+            let begin_index = if prompt_len > 1 || rules.forced_bos_token_id.is_none() {
+                prompt_len
+            } else {
+                prompt_len + 1
+            };
+            p.push(Box::new(SuppressTokensAtBegin {
+                ids: rules.begin_suppress_tokens.clone(),
+                begin_index,
             }));
         }
         if cfg.mode == Mode::Sample {
@@ -90,6 +156,9 @@ impl Pipeline {
                 p.push(Box::new(Temperature {
                     temperature: cfg.source.temperature,
                 }));
+            }
+            if let Some(top_h) = cfg.source.top_h {
+                p.push(Box::new(TopH { top_h }));
             }
             if cfg.top_k != 0 {
                 p.push(Box::new(TopK {
@@ -126,6 +195,9 @@ impl Pipeline {
                     min_tokens_to_keep: keep,
                 }));
             }
+        }
+        if cfg.source.renormalize_logits {
+            p.push(Box::new(Renormalize));
         }
         Pipeline { processors: p }
     }

@@ -53,6 +53,7 @@ pub fn hf(name: &str) -> serde_json::Value {
         "tiny.json" => fixture!("hf/tiny.json"),
         "tiny-bf16.json" => fixture!("hf/tiny-bf16.json"),
         "tiny-contrastive.json" => fixture!("hf/tiny-contrastive.json"),
+        "tiny-knobs.json" => fixture!("hf/tiny-knobs.json"),
         "native-sampling.json" => fixture!("native-sampling.json"),
         other => panic!("no fixture {other}"),
     };
