@@ -399,6 +399,7 @@ impl App {
                     result={run.results[i].clone()}
                     selected={run.selected.filter(|(l, _)| *l == i).map(|(_, s)| s)}
                     diverge={diverge_at(i)}
+                    watermark={run.watermark[i].clone()}
                     compact={page.embed}
                     on_field={cb.lanes[i].field.clone()}
                     on_mode={cb.lanes[i].mode.clone()}

@@ -45,6 +45,7 @@ pub const TOKEN_KNOBS: &[Knob] = &[
     Knob::ExponentialDecayLengthPenalty,
     Knob::RenormalizeLogits,
     Knob::RemoveInvalidValues,
+    Knob::WatermarkingConfig,
 ];
 
 pub fn knobs_for(mode: Mode) -> Vec<Knob> {

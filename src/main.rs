@@ -17,6 +17,7 @@ mod presets;
 mod rc_eq;
 mod state;
 mod theme;
+mod watermark_check;
 mod worker_link;
 
 fn main() {

@@ -241,6 +241,22 @@ pub const PRESETS: &[Preset] = &[
         printed: &[],
     },
     Preset {
+        name: "Watermark: one more knob",
+        prompt: "The best way to learn programming is",
+        lanes: [
+            r#"{"do_sample": true, "top_k": 0, "max_new_tokens": 40, "seed": 0}"#,
+            r#"{"do_sample": true, "top_k": 0, "max_new_tokens": 40, "seed": 0, "watermarking_config": {"bias": 2.0}}"#,
+            r#"{"max_new_tokens": 40, "watermarking_config": {"bias": 4.0}}"#,
+            r#"{"max_new_tokens": 40}"#,
+        ],
+        notice: "A watermark is one more knob on the next-token distribution: lanes 2 and 3 add \
+            a bias to a 'green' quarter of the vocabulary, drawn afresh from the token before. \
+            Every lane is checked with lane 2's key — marked text is mostly green (z far above \
+            3), unmarked text about a quarter (z near 0); 'Score in every lane' checks a text \
+            of your own.",
+        printed: &[],
+    },
+    Preset {
         name: "Contrastive search",
         prompt: "The best way to learn programming is",
         lanes: [

@@ -7,6 +7,7 @@ use crate::lane_result::LaneResult;
 use crate::rc_eq::RcEq;
 use crate::state::editor::LaneError;
 use crate::theme::lane_color;
+use crate::watermark_check::LaneCheck;
 use ntl_decoding::warnings::config_warnings;
 use ntl_decoding::{Knob, Mode};
 use yew::prelude::*;
@@ -19,6 +20,8 @@ pub struct Props {
     pub result: Option<RcEq<LaneResult>>,
     pub selected: Option<usize>,
     pub diverge: Option<usize>,
+    /// The watermark detector's word on this lane's text, when a lane has one.
+    pub watermark: Option<LaneCheck>,
     /// Embed mode: text and status only, no editors.
     pub compact: bool,
     /// The knob editor is unfolded.
@@ -88,6 +91,42 @@ fn score_line(result: &LaneResult) -> Html {
     }
 }
 
+/// One line: how many of the lane's tokens are green under the key, the
+/// z-score and HF's verdict.
+fn watermark_line(lane: usize, w: &LaneCheck) -> Html {
+    let d = &w.detection;
+    let key = if w.key_lane == lane {
+        "this lane's key".to_string()
+    } else {
+        format!("lane {}'s key", w.key_lane + 1)
+    };
+    let verdict = if d.prediction {
+        "watermarked"
+    } else {
+        "no watermark"
+    };
+    let expected = w.detection_expected_percent();
+    html! {
+        <p
+            class={classes!("watermark-line", d.prediction.then_some("marked"))}
+            data-testid="watermark"
+            data-z={d.z_score.to_string()}
+            data-green={d.num_green_tokens.to_string()}
+            data-scored={d.num_tokens_scored.to_string()}
+            data-prediction={d.prediction.to_string()}
+            title="HF's WatermarkDetector: green tokens are the ones the key's green list (seeded by the token before) holds; z counts how far above the expected share they are"
+        >
+            { format!(
+                "Watermark check ({key}): {} of {} tokens green ({:.0}%, {expected:.0}% expected) · z = {:.2} → {verdict}",
+                d.num_green_tokens,
+                d.num_tokens_scored,
+                d.green_fraction * 100.0,
+                d.z_score,
+            ) }
+        </p>
+    }
+}
+
 #[function_component(LaneColumn)]
 pub fn lane_column(p: &Props) -> Html {
     let warnings = config_warnings(p.config.config());
@@ -149,8 +188,12 @@ pub fn lane_column(p: &Props) -> Html {
                 result={p.result.clone()}
                 selected={p.selected}
                 diverge={p.diverge}
+                green={p.watermark.as_ref().map(|w| w.green.clone())}
                 on_select={p.on_select.clone()}
             />
+            if let Some(w) = &p.watermark {
+                { watermark_line(p.index, w) }
+            }
             if let Some(r) = finished {
                 { score_line(r) }
             }

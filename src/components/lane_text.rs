@@ -14,6 +14,9 @@ pub struct Props {
     pub selected: Option<usize>,
     /// The step where the lanes first part ways, marked ◆.
     pub diverge: Option<usize>,
+    /// The watermark detector's verdict per token (green, red, unscored).
+    #[prop_or_default]
+    pub green: Option<RcEq<Vec<Option<bool>>>>,
     pub on_select: Callback<usize>,
 }
 
@@ -50,6 +53,7 @@ struct TokenProps {
     step: RcEq<Step>,
     selected: bool,
     diverge: bool,
+    green: Option<bool>,
     on_select: Callback<usize>,
 }
 
@@ -86,8 +90,14 @@ fn token(p: &TokenProps) -> Html {
         bytes.then_some("bytes"),
         p.selected.then_some("selected"),
         impossible.then_some("impossible"),
-        p.diverge.then_some("diverge")
+        p.diverge.then_some("diverge"),
+        p.green.map(|g| if g { "wm-green" } else { "wm-red" })
     );
+    let title = match p.green {
+        Some(true) => format!("{title} · watermark: green"),
+        Some(false) => format!("{title} · watermark: red"),
+        None => title,
+    };
     // Enter opens the step; the arrows open its neighbours.
     let onkeydown = {
         let cb = p.on_select.clone();
@@ -108,6 +118,7 @@ fn token(p: &TokenProps) -> Html {
             data-testid="token"
             data-step={i.to_string()}
             data-impossible={impossible.then_some("true")}
+            data-green={p.green.map(|g| g.to_string())}
             style={format::tint(s.chosen_prob)}
             role="button"
             tabindex="0"
@@ -155,6 +166,7 @@ pub fn lane_text(p: &Props) -> Html {
                     step={RcEq::from(Rc::clone(s))}
                     selected={p.selected == Some(i)}
                     diverge={p.diverge == Some(i)}
+                    green={p.green.as_ref().and_then(|g| g.get(i).copied().flatten())}
                     on_select={p.on_select.clone()}
                 />
             }) }

@@ -248,6 +248,7 @@ impl Page {
             } => {
                 let changed = self.run.finished(run_id, document);
                 if changed && self.run.running.is_none() {
+                    self.run.check_watermarks(self.model.vocab_size());
                     if let Some(step) = self.pending_step.take() {
                         self.run.select(0, step);
                     }
@@ -421,6 +422,7 @@ impl Page {
         let prompt = doc.prompt.clone();
         match self.run.replay(name, doc) {
             Ok(notice) => {
+                self.run.check_watermarks(self.model.vocab_size());
                 self.error = None;
                 if notice.is_some() {
                     self.notice = notice;

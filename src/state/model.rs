@@ -220,6 +220,14 @@ impl ModelState {
 
     /// The model a share link can name: picked files cannot travel in a
     /// link, which then opens on the default model.
+    /// The loaded model's vocabulary; GPT-2's before one is loaded (a replay).
+    pub fn vocab_size(&self) -> usize {
+        match &self.status {
+            ModelStatus::Ready { info, .. } => info.vocab_size,
+            _ => 50257,
+        }
+    }
+
     pub fn link_name(&self) -> Option<String> {
         match &self.source {
             Some(ModelSource::Bundled { .. }) => Some(BUNDLED.into()),

@@ -5,6 +5,7 @@ use super::LANES;
 use crate::lane_result::LaneResult;
 use crate::lesson_check::LessonRun;
 use crate::rc_eq::RcEq;
+use crate::watermark_check::LaneCheck;
 use ntl_decoding::divergence::{first_divergence, Divergence, LanePath};
 use ntl_decoding::{Document, Mode, Step, StopReason};
 use ntl_protocol::LaneStart;
@@ -64,6 +65,8 @@ pub struct RunState {
     /// The run on screen ran a lesson preset unchanged (its printed outputs
     /// can be compared).
     pub lesson: Option<LessonRun>,
+    /// The watermark detector over the finished run's lanes.
+    pub watermark: [Option<LaneCheck>; LANES],
 }
 
 impl Default for RunState {
@@ -83,6 +86,7 @@ impl Default for RunState {
             modes: [None; LANES],
             planned: 0,
             lesson: None,
+            watermark: Default::default(),
         }
     }
 }
@@ -99,6 +103,7 @@ impl RunState {
         self.modes = [None; LANES];
         self.planned = 0;
         self.lesson = None;
+        self.watermark = Default::default();
         self.latest
     }
 
@@ -189,6 +194,14 @@ impl RunState {
             changed = true;
         }
         changed
+    }
+
+    /// Scores every lane of the finished run with the lanes' watermark, if any.
+    pub fn check_watermarks(&mut self, vocab: usize) {
+        self.watermark = match &self.document {
+            Some(doc) => crate::watermark_check::check(doc, vocab),
+            None => Default::default(),
+        };
     }
 
     /// The worker refused or failed the run (`0`: a message it could not read).

@@ -234,3 +234,30 @@ test('token rules: a suppressed token is struck through by its knob, and an HF k
   assert.deepEqual(env.errors, []);
   await page.close();
 });
+
+test('the watermark preset: marked lanes read mostly green with a high z, unmarked ones do not, and a scored text is checked too', async () => {
+  const page = await env.open();
+  await modelReady(page);
+  await page.selectOption('[data-testid="preset"]', { label: 'Watermark: one more knob' });
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 24);
+  await runAll(page);
+  const checks = await page.$$eval('[data-testid="watermark"]', (els) => els.map((e) => ({ z: Number(e.dataset.z), green: Number(e.dataset.green), scored: Number(e.dataset.scored), marked: e.dataset.prediction === 'true', text: e.textContent })));
+  assert.equal(checks.length, 4, 'every lane is checked with lane 2\'s key');
+  assert.match(checks[0].text, /lane 2's key/);
+  assert.match(checks[1].text, /this lane's key/);
+  assert.ok(checks[1].marked && checks[2].marked, `marked lanes: ${checks.map((c) => c.z.toFixed(2))}`);
+  assert.ok(!checks[0].marked && !checks[3].marked, `unmarked lanes: ${checks.map((c) => c.z.toFixed(2))}`);
+  for (const c of checks) assert.equal(c.scored, 24);
+  // The tint: each token of a checked lane is green or red.
+  const greenTokens = await page.locator('[data-testid="lane-1"] [data-testid="token"][data-green="true"]').count();
+  assert.equal(greenTokens, checks[1].green);
+  // A text of one's own, scored in every lane, is checked with the same key.
+  await page.fill('[data-testid="score-text"]', ' to practice every day and read other people\'s code');
+  const before = Number(await page.getAttribute('.page', 'data-run'));
+  await page.click('[data-testid="score"]');
+  await page.waitForFunction((prev) => { const d = document.querySelector('.page').dataset; return Number(d.run) > prev && d.running === 'false'; }, before);
+  const scored = await page.$$eval('[data-testid="watermark"]', (els) => els.map((e) => e.dataset.prediction));
+  assert.deepEqual(scored, ['false', 'false', 'false', 'false'], 'a human text carries no watermark');
+  assert.deepEqual(env.errors, []);
+  await page.close();
+});

@@ -179,6 +179,8 @@ def hf_processors(cfg, prompt_len):
         out.append(lp.EpsilonLogitsWarper(cfg["epsilon_cutoff"]))
     if cfg.get("eta_cutoff", 0.0) > 0:
         out.append(lp.EtaLogitsWarper(cfg["eta_cutoff"]))
+    if cfg.get("watermarking_config") is not None:
+        out.append(lp.WatermarkLogitsProcessor(vocab_size=50257, device="cpu", **cfg["watermarking_config"]))
     if cfg.get("renormalize_logits"):
         out.append(lp.LogitNormalization())
     return out
@@ -199,6 +201,10 @@ def fragile(processors, input_ids, logits, kept):
 
 def generate(model, tok_hf, ids, cfg):
     kwargs = {k: v for k, v in cfg.items() if k != "seed"}
+    if "watermarking_config" in kwargs:
+        from transformers import WatermarkingConfig
+
+        kwargs["watermarking_config"] = WatermarkingConfig(**kwargs["watermarking_config"])
     if "seed" in cfg:
         torch.manual_seed(cfg["seed"])
     input_ids = torch.tensor([ids])
@@ -416,6 +422,10 @@ def knob_fixtures():
             "beam_renormalize": {"max_new_tokens": 12, "num_beams": 3, "repetition_penalty": 1.5, "renormalize_logits": True,
                                  "num_return_sequences": 3},
             "beam_forced_eos": {"max_new_tokens": 8, "num_beams": 3, "forced_eos_token_id": eos_x, "num_return_sequences": 2},
+            "watermark_greedy": {"max_new_tokens": NEW, "watermarking_config": {"bias": 2.5}},
+            "watermark_selfhash": {"max_new_tokens": 12, "watermarking_config": {"seeding_scheme": "selfhash", "context_width": 2,
+                                                                                "bias": 3.0, "greenlist_ratio": 0.3}},
+            "watermark_beam": {"max_new_tokens": 10, "num_beams": 3, "watermarking_config": {"bias": 2.0, "hashing_key": 42}},
             "beam_exp_decay": {"max_new_tokens": 12, "num_beams": 3, "eos_token_id": eos_x,
                                "exponential_decay_length_penalty": [2, 2.0], "num_return_sequences": 2},
         }
@@ -425,6 +435,8 @@ def knob_fixtures():
             "top_h0.3_k20": {"max_new_tokens": NEW, "do_sample": True, "top_k": 20, "top_h": 0.3, "seed": 13},
             "sample_suppress_remove_invalid": {"max_new_tokens": NEW, "do_sample": True, "top_k": 0, "suppress_tokens": [g[0], g[1]],
                                                "remove_invalid_values": True, "seed": 14},
+            "watermark_sample": {"max_new_tokens": NEW, "do_sample": True, "top_k": 0, "watermarking_config": {"bias": 2.0},
+                                 "seed": 17},
             "sample_sequence_bias": {"max_new_tokens": NEW, "do_sample": True, "sequence_bias": [[[rival], 2.0], [[g[2], g[3]], -5.0]],
                                      "seed": 15},
             "sample_bad_words_exp_decay": {"max_new_tokens": NEW, "do_sample": True, "temperature": 0.8, "bad_words_ids": [[g[1]]],
@@ -432,7 +444,7 @@ def knob_fixtures():
         }
         knob_keys = {"bad_words_ids", "sequence_bias", "suppress_tokens", "begin_suppress_tokens", "forced_bos_token_id",
                      "forced_eos_token_id", "exponential_decay_length_penalty", "renormalize_logits",
-                     "remove_invalid_values", "top_h"}
+                     "remove_invalid_values", "top_h", "watermarking_config"}
 
         def without(cfg):
             return {k: v for k, v in cfg.items() if k not in knob_keys}
@@ -459,7 +471,31 @@ def knob_fixtures():
         rec = run_record(f"empty/{name}", model, tok_hf, empty, cfg, False)
         assert rec["sequences"][0] != g, name
         runs.append(rec)
-    write("tiny-knobs.json", {"model": "tiny", "transformers": transformers.__version__, "runs": runs})
+    # The detector on texts with and without the watermark, as HF scores them.
+    from transformers import WatermarkDetector
+
+    detections = []
+    gen = torch.Generator().manual_seed(3)
+    for key in ("programming", "history"):
+        ids = prompts[key]
+        for wm in ({"bias": 2.5}, {"seeding_scheme": "selfhash", "context_width": 2, "bias": 3.0, "greenlist_ratio": 0.3},
+                   {"context_width": 3, "hashing_key": 7}):
+            marked = generate(model, tok_hf, ids, {"max_new_tokens": NEW, "watermarking_config": wm}).sequences[0].tolist()
+            plain = generate(model, tok_hf, ids, {"max_new_tokens": NEW}).sequences[0].tolist()
+            noise = [50256] + torch.randint(0, 50257, (30,), generator=gen).tolist()
+            for name, seq in (("marked", marked), ("plain", plain), ("noise", noise)):
+                from transformers import WatermarkingConfig
+
+                det = WatermarkDetector(model.config, "cpu", WatermarkingConfig(**wm))
+                out = det(torch.tensor([seq]), return_dict=True)
+                detections.append({
+                    "name": f"{key}/{name}", "config": wm, "ids": seq,
+                    "num_tokens_scored": int(out.num_tokens_scored[0]), "num_green_tokens": int(out.num_green_tokens[0]),
+                    "z_score": float(out.z_score[0]), "p_value": float(out.p_value[0]), "prediction": bool(out.prediction[0]),
+                })
+    marked_z = [d["z_score"] for d in detections if d["name"].endswith("marked")]
+    assert min(marked_z) > max(d["z_score"] for d in detections if not d["name"].endswith("marked")), "the watermark must show"
+    write("tiny-knobs.json", {"model": "tiny", "transformers": transformers.__version__, "runs": runs, "detections": detections})
 
 
 def build_tokenizer_from_file():

@@ -7,7 +7,9 @@ use crate::config_error::ConfigError;
 use crate::knob::Knob;
 use crate::mode::Mode;
 pub use crate::token_rules::TokenRules;
+use crate::watermark::{Watermark, WatermarkConfig};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// `eos_token_id` may be one id or a list, as in HF.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -99,6 +101,7 @@ pub struct GenerationConfig {
     pub exponential_decay_length_penalty: Option<(i64, f64)>,
     pub renormalize_logits: bool,
     pub remove_invalid_values: bool,
+    pub watermarking_config: Option<WatermarkConfig>,
 }
 
 impl Default for GenerationConfig {
@@ -138,6 +141,7 @@ impl Default for GenerationConfig {
             exponential_decay_length_penalty: None,
             renormalize_logits: false,
             remove_invalid_values: false,
+            watermarking_config: None,
         }
     }
 }
@@ -175,7 +179,6 @@ const UNSUPPORTED_KEYS: &[(&str, &str)] = &[
         "guidance_scale",
         "classifier-free guidance is not implemented yet",
     ),
-    ("watermarking_config", "watermarking is not implemented yet"),
     (
         "num_beam_groups",
         "diverse beam search is not implemented yet",
@@ -288,6 +291,7 @@ pub struct ValidConfig {
     pub presence_penalty: f32,
     /// The token-level rules (bad words, biases, suppression, forcing), as ids.
     pub rules: TokenRules,
+    pub watermark: Option<Arc<Watermark>>,
 }
 
 impl GenerationConfig {
@@ -609,6 +613,12 @@ impl GenerationConfig {
             frequency_penalty: c.frequency_penalty as f32,
             presence_penalty: c.presence_penalty as f32,
             rules: TokenRules::from_config(c)?,
+            watermark: c
+                .watermarking_config
+                .clone()
+                .map(|w| Watermark::new(w).map(Arc::new))
+                .transpose()
+                .map_err(|m| ConfigError::invalid(Knob::WatermarkingConfig, m))?,
         })
     }
 }

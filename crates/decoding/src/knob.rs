@@ -107,6 +107,7 @@ names! {
         ExponentialDecayLengthPenalty = "exponential_decay_length_penalty",
         RenormalizeLogits = "renormalize_logits",
         RemoveInvalidValues = "remove_invalid_values",
+        WatermarkingConfig = "watermarking_config",
     }
 }
 
@@ -142,6 +143,7 @@ impl Stage {
                         | Knob::ExponentialDecayLengthPenalty
                         | Knob::RemoveInvalidValues
                         | Knob::RenormalizeLogits
+                        | Knob::WatermarkingConfig
                 )
             )
     }

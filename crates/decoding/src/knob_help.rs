@@ -14,6 +14,8 @@ pub enum KnobGroup {
     LogitsManipulation,
     /// Tokens with a special role: end, forced, suppressed.
     SpecialTokens,
+    /// A detectable bias on seeded "green" tokens.
+    Watermark,
 }
 
 impl KnobGroup {
@@ -23,6 +25,7 @@ impl KnobGroup {
             KnobGroup::Strategy => "strategy",
             KnobGroup::LogitsManipulation => "logits manipulation",
             KnobGroup::SpecialTokens => "special tokens",
+            KnobGroup::Watermark => "watermark",
         }
     }
 }
@@ -55,6 +58,7 @@ impl Knob {
             | ExponentialDecayLengthPenalty
             | RenormalizeLogits
             | RemoveInvalidValues => KnobGroup::LogitsManipulation,
+            WatermarkingConfig => KnobGroup::Watermark,
         }
     }
 
@@ -100,6 +104,7 @@ impl Knob {
             }
             RenormalizeLogits => "log-softmax after every knob, so beam scores stay log-probs",
             RemoveInvalidValues => "NaN becomes 0 and ±inf the largest finite numbers",
+            WatermarkingConfig => "{\"bias\": 2}: seeded green tokens get a bias a key can detect",
         }
     }
 }

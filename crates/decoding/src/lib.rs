@@ -22,8 +22,10 @@ pub mod scores;
 pub mod step_context;
 pub mod stop;
 pub mod token_rules;
+pub mod torch_rng;
 pub mod vocab;
 pub mod warnings;
+pub mod watermark;
 
 pub use config::{GenerationConfig, ValidConfig};
 pub use config_error::ConfigError;

@@ -268,3 +268,47 @@ fn sampling_distributions_match_hf_at_every_step_on_hf_sampled_tokens() {
         "{fragile} of {steps_checked} steps are cutoff ties: too many to be chance"
     );
 }
+
+/// HF's `WatermarkDetector` on texts with and without the watermark (both
+/// seeding schemes, several context widths): the same green counts, z-scores
+/// and p-values.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn the_watermark_detector_matches_hf() {
+    use ntl_decoding::watermark::{Watermark, WatermarkConfig};
+    let fixture = hf("tiny-knobs.json");
+    let cases = fixture["detections"].as_array().unwrap();
+    assert!(cases.len() >= 18);
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let config: WatermarkConfig = serde_json::from_value(case["config"].clone()).unwrap();
+        let w = Watermark::new(config).unwrap();
+        let d = w.detect(&ids(&case["ids"]), Some(50256), 50257, 3.0);
+        assert_eq!(
+            (d.num_tokens_scored, d.num_green_tokens),
+            (
+                case["num_tokens_scored"].as_u64().unwrap() as usize,
+                case["num_green_tokens"].as_u64().unwrap() as usize
+            ),
+            "{name} {}",
+            case["config"]
+        );
+        let z = case["z_score"].as_f64().unwrap();
+        assert!(
+            (d.z_score - z).abs() <= 1e-4,
+            "{name}: z {} vs HF {z}",
+            d.z_score
+        );
+        let p = case["p_value"].as_f64().unwrap();
+        assert!(
+            (d.p_value - p).abs() <= 1e-6 * p.max(1e-300) + 1e-12,
+            "{name}: p {} vs HF {p}",
+            d.p_value
+        );
+        assert_eq!(
+            d.prediction,
+            case["prediction"].as_bool().unwrap(),
+            "{name}"
+        );
+    }
+}

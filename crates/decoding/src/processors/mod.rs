@@ -19,6 +19,7 @@ mod top_h;
 mod top_k;
 mod top_p;
 mod typical;
+mod watermark;
 
 pub use epsilon::EpsilonCutoff;
 pub use eta::EtaCutoff;
@@ -38,6 +39,7 @@ pub use top_h::TopH;
 pub use top_k::TopK;
 pub use top_p::TopP;
 pub use typical::Typical;
+pub use watermark::WatermarkProcessor;
 
 use crate::config::ValidConfig;
 use crate::knob::Stage;
@@ -73,8 +75,8 @@ impl Pipeline {
     /// penalty, (OpenAI penalties, ours), no-repeat-ngram, bad words, min length /
     /// min new tokens, forced bos, forced eos, invalid values, exponential decay,
     /// suppressed tokens, suppressed at begin; then, only when sampling:
-    /// temperature, top-h, top-k, top-p, min-p, typical, epsilon, eta; last,
-    /// renormalisation.
+    /// temperature, top-h, top-k, top-p, min-p, typical, epsilon, eta; then the
+    /// watermark; last, renormalisation.
     pub fn for_config(cfg: &ValidConfig, prompt_len: usize) -> Pipeline {
         let mut p: Vec<Box<dyn LogitsProcessor>> = Vec::new();
         let rules = &cfg.rules;
@@ -195,6 +197,12 @@ impl Pipeline {
                     min_tokens_to_keep: keep,
                 }));
             }
+        }
+        // HF: "Watermarking should be after all logits processing is finished".
+        if let Some(w) = &cfg.watermark {
+            p.push(Box::new(WatermarkProcessor {
+                watermark: w.clone(),
+            }));
         }
         if cfg.source.renormalize_logits {
             p.push(Box::new(Renormalize));
