@@ -172,6 +172,10 @@ impl App {
                 editor.score_text = text;
                 Outcome::redraw()
             }
+            PromptAction::NegativePrompt(text) => {
+                editor.negative_prompt = text;
+                Outcome::redraw()
+            }
             PromptAction::Run => self.page.start_run(RunKind::Generate),
             PromptAction::Score => self.page.start_run(RunKind::Score),
             PromptAction::Stop => self.page.stop(),
@@ -447,6 +451,8 @@ impl App {
                     seeds_differ={editor.seeds_differ()}
                     shared_seed={editor.shared_seed}
                     score_text={editor.score_text.clone()}
+                    negative_prompt={editor.negative_prompt.clone()}
+                    guided={editor.guided()}
                     embed={page.embed}
                     {model_ready}
                     running={run.running.is_some()}

@@ -46,6 +46,7 @@ pub const TOKEN_KNOBS: &[Knob] = &[
     Knob::RenormalizeLogits,
     Knob::RemoveInvalidValues,
     Knob::WatermarkingConfig,
+    Knob::GuidanceScale,
 ];
 
 pub fn knobs_for(mode: Mode) -> Vec<Knob> {

@@ -72,7 +72,7 @@ pub fn config_editor(p: &Props) -> Html {
                 data-testid={format!("token-knobs-{}", p.index)}
                 open={token_rules_set || bad_knob.is_some_and(|k| TOKEN_KNOBS.contains(&k))}
             >
-                <summary>{ "Token rules and watermark: bad words, biases, suppressed and forced tokens" }</summary>
+                <summary>{ "Token rules, watermark, guidance: bad words, biases, suppressed and forced tokens" }</summary>
                 <div class="knobs">{ for TOKEN_KNOBS.iter().copied().map(knob) }</div>
             </details>
             if let Some(e) = &p.error {

@@ -17,6 +17,7 @@ pub enum PromptAction {
     SharedRandomness(bool),
     ScoreText(String),
     Score,
+    NegativePrompt(String),
 }
 
 #[derive(Properties, PartialEq)]
@@ -28,6 +29,9 @@ pub struct Props {
     pub seeds_differ: bool,
     pub shared_seed: u64,
     pub score_text: AttrValue,
+    pub negative_prompt: AttrValue,
+    /// Some lane has `guidance_scale`: the negative prompt box shows.
+    pub guided: bool,
     pub embed: bool,
     pub model_ready: bool,
     pub running: bool,
@@ -103,6 +107,25 @@ fn extras(p: &Props) -> Html {
                     { "The lanes' own seeds differ, and shared randomness sets them aside: \
                        lanes that differ only by their seed will write the same text." }
                 </p>
+            }
+            if p.guided {
+                <div class="score-row">
+                    <label
+                        for="negative-prompt"
+                        title="HF's negative_prompt: guidance_scale lanes push away from what the model says after this text (empty: after the prompt's last token alone)"
+                    >
+                        { "Negative prompt: " }
+                    </label>
+                    <input
+                        id="negative-prompt"
+                        data-testid="negative-prompt"
+                        placeholder=" empty: guidance starts from the prompt's last token"
+                        value={p.negative_prompt.clone()}
+                        oninput={p.on.reform(|ev: InputEvent| {
+                            PromptAction::NegativePrompt(ev.target_unchecked_into::<HtmlInputElement>().value())
+                        })}
+                    />
+                </div>
             }
             <div class="score-row">
                 <label for="score-text" title={SCORE_HINT}>{ "Score a text: " }</label>

@@ -36,6 +36,8 @@ pub struct Editor {
     pub shared_randomness: bool,
     pub shared_seed: u64,
     pub score_text: String,
+    /// What `guidance_scale` lanes steer away from (empty: the prompt's last token).
+    pub negative_prompt: String,
     /// A branch's exact token ids; editing the prompt drops them.
     pub branch_ids: Option<Vec<u32>>,
 }
@@ -52,6 +54,7 @@ impl Default for Editor {
             shared_randomness: false,
             shared_seed: 0,
             score_text: String::new(),
+            negative_prompt: String::new(),
             branch_ids: None,
         }
     }
@@ -76,6 +79,13 @@ impl Editor {
                 self.shared_randomness = false;
             }
         }
+    }
+
+    /// Some lane uses classifier-free guidance (so a negative prompt matters).
+    pub fn guided(&self) -> bool {
+        self.lanes
+            .iter()
+            .any(|l| l.config().guidance_scale.is_some_and(|g| g != 1.0))
     }
 
     /// The preset chosen last, when the prompt and every lane are still its own.

@@ -375,6 +375,8 @@ impl Page {
             shared_seed: self.editor.shared_seed(),
             prompt_ids: self.editor.branch_ids.clone(),
             forced_text,
+            negative_prompt: Some(self.editor.negative_prompt.clone())
+                .filter(|n| !n.is_empty() && self.editor.guided()),
         };
         Outcome::redraw().and(Command::Send(ToWorker::Run { run_id, request }))
     }

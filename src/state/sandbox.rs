@@ -216,6 +216,7 @@ impl Sandbox {
         let ctx = Context {
             ids: &[],
             prompt_len: 0,
+            unconditional: None,
         };
         let step = sandbox::what_if(&logits, ctx, None, Input::Logits, &cfg, &vocab, TOP_N);
         Ok((logits.len(), step))

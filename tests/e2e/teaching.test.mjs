@@ -228,9 +228,9 @@ test('token rules: a suppressed token is struck through by its knob, and an HF k
   assert.match(await row.textContent(), /suppress_tokens/);
   // A knob HF applies and this lab does not: refused, never dropped.
   await page.click('[data-testid="lane-1"] details.json summary');
-  await page.fill('[data-testid="lane-json-1"]', '{"guidance_scale": 1.5, "max_new_tokens": 6}');
+  await page.fill('[data-testid="lane-json-1"]', '{"num_beams": 2, "num_beam_groups": 2, "diversity_penalty": 1.0, "max_new_tokens": 6}');
   await page.dispatchEvent('[data-testid="lane-json-1"]', 'change');
-  assert.match(await page.textContent('[data-testid="lane-1"] [data-testid="lane-error"]'), /`guidance_scale` is a knob of HF generate\(\) that this lab does not apply/);
+  assert.match(await page.textContent('[data-testid="lane-1"] [data-testid="lane-error"]'), /`num_beam_groups` is a knob of HF generate\(\) that this lab does not apply/);
   assert.deepEqual(env.errors, []);
   await page.close();
 });
@@ -258,6 +258,28 @@ test('the watermark preset: marked lanes read mostly green with a high z, unmark
   await page.waitForFunction((prev) => { const d = document.querySelector('.page').dataset; return Number(d.run) > prev && d.running === 'false'; }, before);
   const scored = await page.$$eval('[data-testid="watermark"]', (els) => els.map((e) => e.dataset.prediction));
   assert.deepEqual(scored, ['false', 'false', 'false', 'false'], 'a human text carries no watermark');
+  assert.deepEqual(env.errors, []);
+  await page.close();
+});
+
+test('guidance: a guidance_scale lane brings up the negative prompt box, and the negative prompt changes what it writes', async () => {
+  const page = await env.open();
+  await modelReady(page);
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 10);
+  assert.equal(await page.locator('[data-testid="negative-prompt"]').count(), 0, 'no guided lane, no box');
+  await page.click('[data-testid="token-knobs-0"] summary');
+  const box = page.locator('[data-testid="lane-0"] [data-knob="guidance_scale"]');
+  await box.fill('3');
+  await box.dispatchEvent('change');
+  await page.waitForSelector('[data-testid="negative-prompt"]');
+  await runAll(page);
+  const plain = (await laneTexts(page))[0];
+  await page.click('[data-testid="grid-cell"][data-lane="0"][data-step="0"]');
+  assert.match(await page.textContent('[data-testid="compare-lane"][data-lane="0"] .funnel'), /guidance_scale/);
+  await page.fill('[data-testid="negative-prompt"]', 'And the LORD said unto Moses');
+  await runAll(page);
+  const steered = (await laneTexts(page))[0];
+  assert.notEqual(steered, plain, 'a different unconditional pass, a different text');
   assert.deepEqual(env.errors, []);
   await page.close();
 });

@@ -495,7 +495,40 @@ def knob_fixtures():
                 })
     marked_z = [d["z_score"] for d in detections if d["name"].endswith("marked")]
     assert min(marked_z) > max(d["z_score"] for d in detections if not d["name"].endswith("marked")), "the watermark must show"
-    write("tiny-knobs.json", {"model": "tiny", "transformers": transformers.__version__, "runs": runs, "detections": detections})
+    # Classifier-free guidance: the unconditional pass from the prompt's last token,
+    # or from a negative prompt.
+    guidance = []
+    negative = "The worst way to learn"
+    neg_ids = prompt_ids(tok, negative)
+    for key in ("programming", "history"):
+        ids = prompts[key]
+        for name, cfg, neg in (
+            ("cfg1.5", {"max_new_tokens": NEW, "guidance_scale": 1.5}, None),
+            ("cfg3_negative", {"max_new_tokens": NEW, "guidance_scale": 3.0}, negative),
+            ("cfg_sample", {"max_new_tokens": NEW, "do_sample": True, "top_k": 20, "temperature": 0.9, "guidance_scale": 2.0,
+                            "seed": 18}, None),
+            ("cfg_sample_negative", {"max_new_tokens": NEW, "do_sample": True, "top_k": 20, "guidance_scale": 1.8, "seed": 19},
+             negative),
+        ):
+            kwargs = {k: v for k, v in cfg.items() if k != "seed"}
+            torch.manual_seed(cfg.get("seed", 0))
+            extra = {}
+            if neg is not None:
+                t = torch.tensor([neg_ids])
+                extra = {"negative_prompt_ids": t, "negative_prompt_attention_mask": torch.ones_like(t)}
+            input_ids = torch.tensor([ids])
+            out = model.generate(input_ids, attention_mask=torch.ones_like(input_ids), pad_token_id=50256,
+                                 return_dict_in_generate=True, output_scores=True, **extra, **kwargs)
+            seq = out.sequences[0, len(ids):].tolist()
+            rec = {"name": f"{key}/{name}", "prompt_ids": ids, "config": cfg, "negative_prompt": neg, "sequences": [seq]}
+            if cfg.get("do_sample"):
+                rec["steps"] = [distribution(sc[0]) for sc in out.scores]
+            else:
+                plain = greedy(ids)
+                assert seq != plain, f"{key}/{name}: guidance changed nothing"
+            guidance.append(rec)
+    write("tiny-knobs.json", {"model": "tiny", "transformers": transformers.__version__, "runs": runs, "detections": detections,
+                              "guidance": guidance})
 
 
 def build_tokenizer_from_file():

@@ -1,7 +1,7 @@
 //! `decode`: the page's engine on the command line.
 //!
 //! decode --model DIR --prompt TEXT [--config JSON]... [--force-ids ID,ID,...]
-//!        [--force-text TEXT] [--top N] [--shared-seed N] [--json]
+//!        [--force-text TEXT] [--negative-prompt TEXT] [--top N] [--shared-seed N] [--json]
 
 use ntl_decoding::{ConfigError, Document, GenerationConfig, LaneRequest, Options, Run};
 use ntl_engine::{Engine, LoadError, ModelFiles, RunError, RunInput};
@@ -33,7 +33,7 @@ enum CliError {
 }
 
 const USAGE: &str = "usage: decode --model DIR --prompt TEXT [--config JSON]... \
-[--force-ids ID,ID,...] [--force-text TEXT] [--top N] [--shared-seed N] [--json]
+[--force-ids ID,ID,...] [--force-text TEXT] [--negative-prompt TEXT] [--top N] [--shared-seed N] [--json]
 
   --model DIR       folder with config.json, model.safetensors, tokenizer.json
   --prompt TEXT     the prompt (may be empty)
@@ -41,6 +41,7 @@ const USAGE: &str = "usage: decode --model DIR --prompt TEXT [--config JSON]... 
                     (none = one greedy lane; missing fields take HF defaults)
   --force-ids IDS   teacher forcing: every lane follows these ids and records its own distributions
   --force-text TEXT the same, from text
+  --negative-prompt TEXT  guidance_scale lanes steer away from this text (HF negative_prompt_ids)
   --top N           candidates per step table (default 20)
   --shared-seed N   sampling lanes share one random draw per step
   --json            one JSON document (the page's export schema; see README)";
@@ -51,6 +52,7 @@ struct Args {
     configs: Vec<String>,
     force_ids: Option<Vec<u32>>,
     force_text: Option<String>,
+    negative_prompt: Option<String>,
     top: usize,
     shared_seed: Option<u64>,
     json: bool,
@@ -65,6 +67,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
         configs: vec![],
         force_ids: None,
         force_text: None,
+        negative_prompt: None,
         top: 20,
         shared_seed: None,
         json: false,
@@ -88,6 +91,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
                 a.force_ids = Some(ids);
             }
             "--force-text" => a.force_text = Some(value("--force-text")?),
+            "--negative-prompt" => a.negative_prompt = Some(value("--negative-prompt")?),
             "--top" => {
                 a.top = value("--top")?
                     .parse()
@@ -150,9 +154,11 @@ fn run(args: Args) -> Result<(), CliError> {
         prompt_ids: None,
         lanes,
         forced_text: args.force_text,
+        negative_prompt: args.negative_prompt,
         options: Options {
             top_n: args.top,
             shared_seed: args.shared_seed,
+            negative_prompt: None,
         },
     };
     let doc = engine.run(input, |_| ControlFlow::Continue(()))?;

@@ -102,6 +102,7 @@ pub struct GenerationConfig {
     pub renormalize_logits: bool,
     pub remove_invalid_values: bool,
     pub watermarking_config: Option<WatermarkConfig>,
+    pub guidance_scale: Option<f64>,
 }
 
 impl Default for GenerationConfig {
@@ -142,6 +143,7 @@ impl Default for GenerationConfig {
             renormalize_logits: false,
             remove_invalid_values: false,
             watermarking_config: None,
+            guidance_scale: None,
         }
     }
 }
@@ -175,10 +177,6 @@ const IGNORED_KEYS: &[&str] = &[
 /// Keys of HF's `GenerationConfig` (5.24, and 4.55's strategies) that change
 /// decoding there and are not applied here: refused by name, with why.
 const UNSUPPORTED_KEYS: &[(&str, &str)] = &[
-    (
-        "guidance_scale",
-        "classifier-free guidance is not implemented yet",
-    ),
     (
         "num_beam_groups",
         "diverse beam search is not implemented yet",
@@ -557,6 +555,21 @@ impl GenerationConfig {
             ));
         }
 
+        if let Some(g) = c.guidance_scale {
+            if !g.is_finite() {
+                return Err(ConfigError::invalid(
+                    Knob::GuidanceScale,
+                    format!("`guidance_scale` must be a finite number, but is {g}"),
+                ));
+            }
+            if g != 1.0 && matches!(mode, Mode::Beam | Mode::Contrastive) {
+                return Err(ConfigError::invalid(
+                    Knob::GuidanceScale,
+                    "`guidance_scale` works with greedy and sampling lanes here (HF's unbatched \
+                     guidance follows one sequence, not beams or contrastive candidates)",
+                ));
+            }
+        }
         if let Some(h) = c.top_h {
             if !(h > 0.0 && h <= 1.0) {
                 return Err(ConfigError::invalid(
@@ -646,6 +659,12 @@ impl ValidConfig {
     pub fn min_new_tokens_for(&self, prompt_len: usize) -> usize {
         self.min_new_tokens
             .max(self.min_length.saturating_sub(prompt_len))
+    }
+
+    /// Classifier-free guidance's scale, when it changes anything (HF adds
+    /// the processor only for a scale other than 1).
+    pub fn guidance_scale(&self) -> Option<f64> {
+        self.source.guidance_scale.filter(|&g| g != 1.0)
     }
 
     pub fn is_sampling(&self) -> bool {
@@ -776,7 +795,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(e.field(), Some("num_beam_groups"));
         assert!(e.to_string().contains("diverse beam search"), "{e}");
-        let e = GenerationConfig::from_json(r#"{"guidance_scale": 1.5}"#).unwrap_err();
+        let e = GenerationConfig::from_json(r#"{"dola_layers": "high"}"#).unwrap_err();
         assert!(matches!(e, ConfigError::Unsupported { .. }), "{e}");
         // What used to be accepted and dropped is now applied.
         let c = GenerationConfig::from_json(

@@ -35,6 +35,9 @@ pub struct Options {
     /// When set, every sampling lane uses the same uniforms at each step
     /// (seeded by this), so lanes differ by their knobs, not by luck.
     pub shared_seed: Option<u64>,
+    /// Classifier-free guidance's unconditional start (HF's
+    /// `negative_prompt_ids`); without one, the prompt's last token.
+    pub negative_prompt: Option<Vec<u32>>,
 }
 
 impl Default for Options {
@@ -42,6 +45,7 @@ impl Default for Options {
         Options {
             top_n: 20,
             shared_seed: None,
+            negative_prompt: None,
         }
     }
 }
@@ -116,6 +120,18 @@ pub struct Generation<M: LanguageModel> {
     hidden: Vec<f32>,
     /// Each active lane's rows in the current outputs: (offset, count).
     ranges: Vec<(usize, usize)>,
+    /// The unconditional passes of guided lanes, batched in a cache of their own.
+    guide: Option<Guide<M::Cache>>,
+}
+
+/// Classifier-free guidance's second model pass: one row per guided lane,
+/// started from the negative prompt (or the prompt's last token) and fed the
+/// lane's tokens, as HF's unbatched guidance does.
+struct Guide<C> {
+    cache: C,
+    /// The lane behind each row.
+    lanes: Vec<usize>,
+    logits: Vec<f32>,
 }
 
 impl<M: LanguageModel> Generation<M> {
@@ -140,12 +156,35 @@ impl<M: LanguageModel> Generation<M> {
             n_positions: model.n_positions(),
             top_n: opts.top_n,
         };
+        let specs_guided: Vec<usize> = lanes
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.config.guidance_scale().is_some())
+            .map(|(i, _)| i)
+            .collect();
         let lanes: Vec<Box<dyn Lane>> = lanes
             .into_iter()
             .map(|s| lane_for(s.config, s.forced, &pre.hidden, &env))
             .collect();
         let last = pre.hidden.len() / h - 1;
         let n = lanes.len();
+        let guided: Vec<usize> = specs_guided;
+        let guide = if guided.is_empty() {
+            None
+        } else {
+            let start = match &opts.negative_prompt {
+                Some(ids) if !ids.is_empty() => ids.clone(),
+                _ => vec![*prompt.last().expect("a non-empty prompt")],
+            };
+            let un = model.prefill(&start)?;
+            let v = model.vocab_size();
+            let row = &un.logits[un.logits.len() - v..];
+            Some(Guide {
+                cache: model.select(&un.cache, &vec![0; guided.len()])?,
+                logits: guided.iter().flat_map(|_| row.iter().copied()).collect(),
+                lanes: guided,
+            })
+        };
         Ok(Generation {
             hidden: pre.hidden[last * h..].to_vec(),
             logits: pre.logits,
@@ -158,6 +197,7 @@ impl<M: LanguageModel> Generation<M> {
             top_n: opts.top_n,
             prompt: prompt.to_vec(),
             lanes,
+            guide,
             model,
             vocab,
         })
@@ -192,14 +232,24 @@ impl<M: LanguageModel> Generation<M> {
         // The lanes decide their steps independently (on the worker's helper
         // threads where there are some); events go out in lane order after.
         let (logits, hidden, ranges) = (&self.logits, &self.hidden, &self.ranges);
+        // Only the rows' lanes and logits cross threads, never the cache.
+        let guide = self
+            .guide
+            .as_ref()
+            .map(|g| (g.lanes.as_slice(), g.logits.as_slice()));
         let slots: Vec<Slot> = lanes.iter_mut().map(|l| Mutex::new((l, None))).collect();
         ntl_parallel::each(slots.len(), &|i| {
             if !active[i] {
                 return;
             }
             let (off, n) = ranges[i];
+            let unconditional = guide.and_then(|(lanes, logits)| {
+                let row = lanes.iter().position(|&l| l == i)?;
+                Some(&logits[row * v..(row + 1) * v])
+            });
             let out = RowOutputs {
                 logits: &logits[off * v..(off + n) * v],
+                unconditional,
                 hidden: &hidden[off * h..(off + n) * h],
                 vocab_size: v,
                 hidden_size: h,
@@ -217,6 +267,8 @@ impl<M: LanguageModel> Generation<M> {
         let mut tokens = Vec::new();
         let mut next_ranges = self.ranges.clone();
         let mut cancelled = false;
+        // Guided lanes that go on, with the token each feeds its unconditional row.
+        let mut guided_next: Vec<(usize, u32)> = Vec::new();
         for (i, decided) in decided.into_iter().enumerate() {
             let Some((step, next)) = decided else {
                 continue;
@@ -239,6 +291,13 @@ impl<M: LanguageModel> Generation<M> {
             }
             match next {
                 Next::Feed { src: s, tokens: t } => {
+                    if let Some(g) = &self.guide {
+                        if let (Some(row), [token]) =
+                            (g.lanes.iter().position(|&l| l == i), t.as_slice())
+                        {
+                            guided_next.push((row, *token));
+                        }
+                    }
                     next_ranges[i] = (src.len(), s.len());
                     src.extend(s.into_iter().map(|r| off + r));
                     tokens.extend(t);
@@ -266,6 +325,20 @@ impl<M: LanguageModel> Generation<M> {
         self.logits = fwd.logits;
         self.hidden = fwd.hidden;
         self.ranges = next_ranges;
+        self.guide = match self.guide.take() {
+            Some(g) if !guided_next.is_empty() => {
+                let rows: Vec<usize> = guided_next.iter().map(|&(r, _)| r).collect();
+                let tokens: Vec<u32> = guided_next.iter().map(|&(_, t)| t).collect();
+                let cache = self.model.select(&g.cache, &rows)?;
+                let fwd = self.model.step(&cache, &tokens)?;
+                Some(Guide {
+                    cache: fwd.cache,
+                    lanes: rows.iter().map(|&r| g.lanes[r]).collect(),
+                    logits: fwd.logits,
+                })
+            }
+            _ => None,
+        };
         Ok(true)
     }
 

@@ -108,6 +108,7 @@ names! {
         RenormalizeLogits = "renormalize_logits",
         RemoveInvalidValues = "remove_invalid_values",
         WatermarkingConfig = "watermarking_config",
+        GuidanceScale = "guidance_scale",
     }
 }
 

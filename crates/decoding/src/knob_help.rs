@@ -16,6 +16,8 @@ pub enum KnobGroup {
     SpecialTokens,
     /// A detectable bias on seeded "green" tokens.
     Watermark,
+    /// Classifier-free guidance: away from an unconditional pass.
+    Guidance,
 }
 
 impl KnobGroup {
@@ -26,6 +28,7 @@ impl KnobGroup {
             KnobGroup::LogitsManipulation => "logits manipulation",
             KnobGroup::SpecialTokens => "special tokens",
             KnobGroup::Watermark => "watermark",
+            KnobGroup::Guidance => "guidance",
         }
     }
 }
@@ -59,6 +62,7 @@ impl Knob {
             | RenormalizeLogits
             | RemoveInvalidValues => KnobGroup::LogitsManipulation,
             WatermarkingConfig => KnobGroup::Watermark,
+            GuidanceScale => KnobGroup::Guidance,
         }
     }
 
@@ -104,6 +108,7 @@ impl Knob {
             }
             RenormalizeLogits => "log-softmax after every knob, so beam scores stay log-probs",
             RemoveInvalidValues => "NaN becomes 0 and ±inf the largest finite numbers",
+            GuidanceScale => "pushes log p away from a pass without the prompt (or a negative one)",
             WatermarkingConfig => "{\"bias\": 2}: seeded green tokens get a bias a key can detect",
         }
     }

@@ -170,6 +170,7 @@ mod tests {
         let ctx = Context {
             ids: &[5],
             prompt_len: 1,
+            unconditional: None,
         };
         let obs = observe(&pipeline, &ctx, &logits, Input::Logits);
         let info = StepInfo {

@@ -152,6 +152,7 @@ mod tests {
         let ctx = Context {
             ids: &[],
             prompt_len: 0,
+            unconditional: None,
         };
         what_if(&LESSON, ctx, None, Input::Logits, &cfg, &toy_vocab(5), 20)
     }
@@ -228,6 +229,7 @@ mod tests {
         let ctx = Context {
             ids: &[0, 3],
             prompt_len: 1,
+            unconditional: None,
         };
         let step = what_if(
             &LESSON,

@@ -83,6 +83,18 @@ pub enum RunError {
     ForcedIds { lane: usize },
     #[error("no lanes to run")]
     NoLanes,
+    /// Guidance's unconditional pass would outgrow the context.
+    #[error(
+        "lane {}: the negative prompt ({tokens} tokens) and up to {new_tokens} new tokens do \
+         not fit the model's {positions} positions; shorten it or ask for fewer tokens",
+        .lane + 1
+    )]
+    NegativePromptTooLong {
+        lane: usize,
+        tokens: usize,
+        new_tokens: usize,
+        positions: usize,
+    },
     #[error("prompt: {0}")]
     Prompt(#[from] PromptError),
     #[error("model: {0}")]

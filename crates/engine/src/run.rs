@@ -20,6 +20,8 @@ pub struct RunInput {
     pub lanes: Vec<LaneRequest>,
     /// Scoring a text: every lane without forced ids of its own follows it.
     pub forced_text: Option<String>,
+    /// Guidance's negative prompt (HF `negative_prompt_ids`), as text.
+    pub negative_prompt: Option<String>,
     pub options: Options,
 }
 
@@ -73,12 +75,35 @@ impl Engine {
             },
             None => self.encode(&input.prompt)?,
         };
+        let prompt = prepare_prompt(&ids, cfg.bos_token_id, cfg.n_positions, longest);
+        let negative_prompt = match input.negative_prompt.as_deref() {
+            Some(text) if !text.is_empty() => Some(self.encode(text)?),
+            _ => input.options.negative_prompt.clone(),
+        };
+        let start_len = negative_prompt.as_ref().map_or(1, Vec::len);
+        for (lane, l) in lanes.iter().enumerate() {
+            let new_tokens = match &l.forced {
+                Some(f) => f.len(),
+                None => l.config.new_token_budget(prompt.ids.len()),
+            }
+            // A lane stops when the conditional context is full.
+            .min(cfg.n_positions.saturating_sub(prompt.ids.len()));
+            if l.config.guidance_scale().is_some() && start_len + new_tokens >= cfg.n_positions {
+                return Err(RunError::NegativePromptTooLong {
+                    lane,
+                    tokens: start_len,
+                    new_tokens,
+                    positions: cfg.n_positions,
+                });
+            }
+        }
         Ok(Prepared {
             prompt_text: input.prompt,
-            prompt: prepare_prompt(&ids, cfg.bos_token_id, cfg.n_positions, longest),
+            prompt,
             lanes,
             options: Options {
                 top_n: input.options.top_n.clamp(1, 200),
+                negative_prompt,
                 ..input.options
             },
         })

@@ -31,6 +31,7 @@ fn run(e: &Engine, prompt: &str, configs: &[&str]) -> ntl_decoding::Document {
             options: Options {
                 top_n: 10,
                 shared_seed: None,
+                negative_prompt: None,
             },
             ..Default::default()
         },
@@ -206,6 +207,7 @@ fn events_stream_every_step_and_a_break_cancels_all_lanes() {
                 options: Options {
                     top_n: 5,
                     shared_seed: None,
+                    negative_prompt: None,
                 },
                 ..Default::default()
             },
@@ -253,6 +255,7 @@ fn shared_randomness_makes_identical_sampling_lanes_identical_whatever_their_see
                 options: Options {
                     top_n: 5,
                     shared_seed: Some(7),
+                    negative_prompt: None,
                 },
                 ..Default::default()
             },
@@ -289,6 +292,7 @@ fn invalid_knobs_are_reported_with_their_lane_and_field() {
                 options: Options {
                     top_n: 5,
                     shared_seed: None,
+                    negative_prompt: None,
                 },
                 ..Default::default()
             },
@@ -323,6 +327,7 @@ fn streamed_text_never_shows_a_broken_character() {
                 options: Options {
                     top_n: 5,
                     shared_seed: None,
+                    negative_prompt: None,
                 },
                 ..Default::default()
             },
@@ -534,6 +539,7 @@ fn the_sandbox_on_a_recorded_step_shows_what_the_lane_recorded() {
         let ctx = Context {
             ids: &ids,
             prompt_len: doc.prompt_ids.len(),
+            unconditional: None,
         };
         let logits = e.logits(&ids).unwrap();
         let shown = what_if(
@@ -575,6 +581,7 @@ fn the_sandbox_on_a_recorded_step_shows_what_the_lane_recorded() {
             let ctx = Context {
                 ids: &ids,
                 prompt_len: doc.prompt_ids.len(),
+                unconditional: None,
             };
             let shown = what_if(
                 &logits,
@@ -658,4 +665,36 @@ fn a_beam_steps_table_is_the_row_of_the_beam_its_records_trace_back_to() {
     }
     // The run must exercise a best beam that is not the final text's prefix.
     assert!(off_the_final_path > 0, "no step left the final path");
+}
+
+/// Guided lanes share one unconditional cache, row per lane: batched with
+/// other lanes they decode as they do alone; a negative prompt that cannot
+/// fit beside the new tokens is refused with a clear message.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn guided_lanes_batched_equal_each_alone_and_an_overlong_negative_prompt_is_refused() {
+    let e = engine("tiny");
+    let configs = [
+        r#"{"max_new_tokens": 8, "guidance_scale": 1.5}"#,
+        r#"{"max_new_tokens": 8}"#,
+        r#"{"max_new_tokens": 5, "do_sample": true, "guidance_scale": 2.5, "seed": 3}"#,
+        r#"{"max_new_tokens": 8, "num_beams": 2}"#,
+    ];
+    let together = run(&e, P, &configs);
+    for (i, c) in configs.iter().enumerate() {
+        let alone = run(&e, P, &[c]);
+        assert_eq!(together.runs[i].token_ids, alone.runs[0].token_ids, "lane {i}");
+    }
+    assert_ne!(together.runs[0].token_ids, together.runs[1].token_ids);
+    let long = RunInput {
+        prompt: P.into(),
+        lanes: vec![LaneRequest {
+            config: cfg(r#"{"max_new_tokens": 40, "guidance_scale": 2.0}"#),
+            forced_ids: None,
+        }],
+        negative_prompt: Some("word ".repeat(40)),
+        ..Default::default()
+    };
+    let err = e.run(long, |_| ControlFlow::Continue(())).unwrap_err();
+    assert!(err.to_string().contains("negative prompt"), "{err}");
 }

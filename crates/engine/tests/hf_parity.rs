@@ -31,6 +31,7 @@ fn run_one(
         options: Options {
             top_n: 64,
             shared_seed: None,
+            negative_prompt: None,
         },
         ..Default::default()
     };
@@ -310,5 +311,66 @@ fn the_watermark_detector_matches_hf() {
             case["prediction"].as_bool().unwrap(),
             "{name}"
         );
+    }
+}
+
+/// Classifier-free guidance as HF's unbatched processor: greedy token ids,
+/// and sampling's guided distributions on HF's own tokens, with and without
+/// a negative prompt.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn guidance_matches_hf_with_and_without_a_negative_prompt() {
+    let e = engine("tiny");
+    let fixture = hf("tiny-knobs.json");
+    let runs = fixture["guidance"].as_array().unwrap();
+    assert!(runs.len() >= 8);
+    for run in runs {
+        let name = run["name"].as_str().unwrap();
+        let config = GenerationConfig::from_value(run["config"].clone()).unwrap();
+        let want = ids(&run["sequences"][0]);
+        let sampling = is_sampling(&run["config"]);
+        let input = RunInput {
+            prompt: prompt_text(name).into(),
+            lanes: vec![LaneRequest {
+                config,
+                forced_ids: sampling.then(|| want.clone()),
+            }],
+            negative_prompt: run["negative_prompt"].as_str().map(Into::into),
+            options: Options {
+                top_n: 64,
+                shared_seed: None,
+                negative_prompt: None,
+            },
+            ..Default::default()
+        };
+        let doc = e
+            .run(input, |_| std::ops::ControlFlow::Continue(()))
+            .unwrap();
+        let got = &doc.runs[0];
+        assert_eq!(got.token_ids, want, "{name}");
+        if !sampling {
+            continue;
+        }
+        for (s, (g, w)) in got
+            .steps
+            .iter()
+            .zip(run["steps"].as_array().unwrap())
+            .enumerate()
+        {
+            assert_eq!(
+                g.kept as u64,
+                w["kept"].as_u64().unwrap(),
+                "{name} step {s}"
+            );
+            let table: std::collections::HashMap<u32, f32> =
+                g.top.iter().map(|c| (c.id, c.prob)).collect();
+            for (id, p) in ids(&w["ids"]).into_iter().zip(floats(&w["probs"])) {
+                let ours = table[&id];
+                assert!(
+                    (ours - p).abs() <= PROB_TOL,
+                    "{name} step {s} id {id}: {ours} vs HF {p}"
+                );
+            }
+        }
     }
 }

@@ -25,6 +25,9 @@ pub struct RunRequest {
     /// text's tokens and records what its configuration gave each of them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forced_text: Option<String>,
+    /// Guidance (`guidance_scale` lanes) steers away from this text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub negative_prompt: Option<String>,
 }
 
 fn default_top_n() -> usize {
@@ -40,6 +43,7 @@ impl Default for RunRequest {
             shared_seed: None,
             prompt_ids: None,
             forced_text: None,
+            negative_prompt: None,
         }
     }
 }
@@ -277,6 +281,7 @@ mod tests {
                 shared_seed: Some(1),
                 prompt_ids: Some(vec![1, 2]),
                 forced_text: None,
+                negative_prompt: Some("dull".into()),
             },
         };
         assert_eq!(serde_json::from_str::<ToWorker>(&m.to_json()).unwrap(), m);

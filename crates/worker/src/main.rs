@@ -250,6 +250,7 @@ fn what_if(
     let ctx = Context {
         ids: &ids,
         prompt_len: prompt_len.min(ids.len()),
+        unconditional: None,
     };
     let vocab = engine.tokenizer_vocab();
     let step = sandbox::what_if(&row, ctx, Some(chosen), input, &cfg, &vocab, WHAT_IF_ROWS);
@@ -419,9 +420,11 @@ fn run_input(r: RunRequest) -> RunInput {
         prompt_ids: r.prompt_ids,
         lanes: r.lanes,
         forced_text: r.forced_text,
+        negative_prompt: r.negative_prompt,
         options: Options {
             top_n: r.top_n,
             shared_seed: r.shared_seed,
+            negative_prompt: None,
         },
     }
 }

@@ -132,6 +132,7 @@ impl Lane for BeamLane {
                 &Context {
                     ids: &ids,
                     prompt_len,
+                    unconditional: None,
                 },
                 &mut lp,
             );
@@ -201,6 +202,7 @@ impl Lane for BeamLane {
             &Context {
                 ids: &ids,
                 prompt_len,
+                unconditional: None,
             },
             logits,
             Input::LogProbs,

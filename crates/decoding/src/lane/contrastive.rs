@@ -126,6 +126,7 @@ impl Lane for ContrastiveLane {
             &Context {
                 ids: &self.ids,
                 prompt_len: self.prompt_len,
+                unconditional: None,
             },
             &next_logits,
             Input::Logits,

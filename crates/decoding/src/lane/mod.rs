@@ -18,6 +18,8 @@ use crate::vocab::Vocab;
 /// The outputs of one lane's rows from the last forward pass.
 pub struct RowOutputs<'a> {
     pub logits: &'a [f32],
+    /// Classifier-free guidance: this lane's unconditional logits (one row).
+    pub unconditional: Option<&'a [f32]>,
     pub hidden: &'a [f32],
     pub vocab_size: usize,
     pub hidden_size: usize,

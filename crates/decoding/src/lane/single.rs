@@ -50,6 +50,7 @@ impl Lane for SingleLane {
         let ctx = Context {
             ids: &self.ids,
             prompt_len: self.prompt_len,
+            unconditional: out.unconditional,
         };
         let obs = observe(&self.pipeline, &ctx, logits, Input::Logits);
         let n = self.ids.len() - self.prompt_len;

@@ -6,6 +6,7 @@ mod eta;
 mod exponential_decay;
 mod forced_tokens;
 mod frequency_presence;
+mod guidance;
 mod min_length;
 mod min_p;
 mod no_repeat_ngram;
@@ -26,6 +27,7 @@ pub use eta::EtaCutoff;
 pub use exponential_decay::ExponentialDecay;
 pub use forced_tokens::{ForcedBos, ForcedEos};
 pub use frequency_presence::FrequencyPresencePenalty;
+pub use guidance::Guidance;
 pub use min_length::MinNewTokens;
 pub use min_p::MinP;
 pub use no_repeat_ngram::NoRepeatNGram;
@@ -51,6 +53,9 @@ use crate::mode::Mode;
 pub struct Context<'a> {
     pub ids: &'a [u32],
     pub prompt_len: usize,
+    /// Classifier-free guidance: the logits of the unconditional pass (the
+    /// prompt's last token, or the negative prompt, and the tokens since).
+    pub unconditional: Option<&'a [f32]>,
 }
 
 impl Context<'_> {
@@ -71,7 +76,7 @@ pub struct Pipeline {
 }
 
 impl Pipeline {
-    /// HF's order (`_get_logits_processor`, 5.24): sequence bias, repetition
+    /// HF's order (`_get_logits_processor`, 5.24): guidance, sequence bias, repetition
     /// penalty, (OpenAI penalties, ours), no-repeat-ngram, bad words, min length /
     /// min new tokens, forced bos, forced eos, invalid values, exponential decay,
     /// suppressed tokens, suppressed at begin; then, only when sampling:
@@ -80,6 +85,9 @@ impl Pipeline {
     pub fn for_config(cfg: &ValidConfig, prompt_len: usize) -> Pipeline {
         let mut p: Vec<Box<dyn LogitsProcessor>> = Vec::new();
         let rules = &cfg.rules;
+        if let Some(scale) = cfg.guidance_scale() {
+            p.push(Box::new(Guidance { scale }));
+        }
         if !rules.sequence_bias.is_empty() {
             p.push(Box::new(SequenceBias::new(
                 crate::knob::Knob::SequenceBias,
@@ -248,7 +256,14 @@ pub(crate) mod test_util {
         scores: &[f32],
     ) -> Vec<f32> {
         let mut s = scores.to_vec();
-        p.process(&Context { ids, prompt_len }, &mut s);
+        p.process(
+            &Context {
+                ids,
+                prompt_len,
+                unconditional: None,
+            },
+            &mut s,
+        );
         s
     }
     pub const NEG: f32 = f32::NEG_INFINITY;
