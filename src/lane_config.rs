@@ -26,7 +26,7 @@ pub const COMMON_KNOBS: &[Knob] = &[
     Knob::StopStrings,
 ];
 /// Sampling's own knobs besides the warpers (`Knob::WARPERS`).
-pub const SAMPLE_KNOBS: &[Knob] = &[Knob::Seed];
+pub const SAMPLE_KNOBS: &[Knob] = &[Knob::Seed, Knob::NumReturnSequences];
 pub const BEAM_KNOBS: &[Knob] = &[
     Knob::NumBeams,
     Knob::LengthPenalty,

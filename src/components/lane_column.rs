@@ -202,9 +202,23 @@ pub fn lane_column(p: &Props) -> Html {
             </div>
             { warning_list("run-warnings", run_notes.iter().map(|w| (w.field.name(), &w.message))) }
             if let Some(r) = p.result.as_ref().filter(|r| r.sequences.len() > 1) {
-                <ol class="sequences">
-                    { for r.sequences.iter().map(|s| html! {
-                        <li>{ format!("{:.3} · {}", s.score.unwrap_or(f32::NAN), s.text) }</li>
+                <ol class="sequences" data-testid="sequences">
+                    { for r.sequences.iter().enumerate().map(|(k, s)| html! {
+                        <li data-testid="sequence">
+                            { match s.score {
+                                // Beams: their score. Samples: which one, and how likely it was.
+                                Some(score) => format!("{score:.3} · {}", s.text),
+                                None => {
+                                    // The first sample's steps are the lane's own.
+                                    let lp: f64 = if k == 0 {
+                                        r.steps.iter().map(|st| f64::from(st.chosen_prob).ln()).sum()
+                                    } else {
+                                        s.steps.iter().map(|st| f64::from(st.chosen_prob).ln()).sum()
+                                    };
+                                    format!("sample {} · log p {lp:.2} under its knobs · {}", k + 1, s.text)
+                                }
+                            } }
+                        </li>
                     }) }
                 </ol>
             }

@@ -283,3 +283,18 @@ test('guidance: a guidance_scale lane brings up the negative prompt box, and the
   assert.deepEqual(env.errors, []);
   await page.close();
 });
+
+test('a sampling lane with num_return_sequences 3 lists its three samples, the first being the lane text', async () => {
+  const page = await env.open();
+  await modelReady(page);
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 8);
+  await setKnob(page, 1, 'num_return_sequences', 3);
+  await runAll(page);
+  const items = await page.$$eval('[data-testid="lane-1"] [data-testid="sequence"]', (els) => els.map((e) => e.textContent));
+  assert.equal(items.length, 3);
+  items.forEach((t, k) => assert.match(t, new RegExp(`^sample ${k + 1} · log p -?\\d+\\.\\d\\d under its knobs · `)));
+  const text = (await laneTexts(page))[1];
+  assert.equal(items[0].split(' under its knobs · ')[1].replaceAll('\n', ''), text.replaceAll('↵', '').replaceAll('\n', ''));
+  assert.deepEqual(env.errors, []);
+  await page.close();
+});

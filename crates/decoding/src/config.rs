@@ -255,6 +255,8 @@ const UNSUPPORTED_KEYS: &[(&str, &str)] = &[
 pub const DEFAULT_MAX_NEW_TOKENS: usize = 20;
 /// More beams than this would make a four-lane page crawl; HF has no cap.
 pub const MAX_BEAMS: usize = 16;
+/// Samples per sampling lane (`num_return_sequences`), for the same reason.
+pub const MAX_SAMPLES: usize = 8;
 
 /// A config that passed validation, with every knob resolved to the value the
 /// decoding loop uses. Built only by [`GenerationConfig::validate`].
@@ -451,11 +453,17 @@ impl GenerationConfig {
                      different than 1 (got {num_return_sequences})."
                 ),
             ));
-        } else if num_return_sequences > 1 {
+        } else if num_return_sequences > MAX_SAMPLES {
+            let message = format!(
+                "`num_return_sequences` is {num_return_sequences}; this page allows at most \
+                 {MAX_SAMPLES} samples per lane"
+            );
+            return Err(ConfigError::invalid(Knob::NumReturnSequences, message));
+        } else if num_return_sequences > 1 && c.guidance_scale.is_some_and(|g| g != 1.0) {
             return Err(ConfigError::invalid(
                 Knob::NumReturnSequences,
-                "one lane shows one sampled sequence: use several lanes with different seeds \
-                 instead of `num_return_sequences` > 1 with sampling",
+                "`num_return_sequences` > 1 with `guidance_scale` is not supported here: one \
+                 unconditional pass follows one sample",
             ));
         }
 

@@ -128,6 +128,10 @@ pub struct Sequence {
     pub token_ids: Vec<u32>,
     pub text: String,
     pub score: Option<f32>,
+    /// A sampling lane's second and later samples (`num_return_sequences`):
+    /// their own steps (the first sample's are the run's `steps`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<Step>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -22,6 +22,14 @@ impl Draws {
         }
     }
 
+    /// Stream `k` of the same seed: stream 0 is [`Draws::new`]; a lane's
+    /// `k`-th extra sample draws from stream `k`.
+    pub fn stream(seed: u64, k: u64) -> Draws {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(k);
+        Draws { rng }
+    }
+
     /// Uniform in (0, 1) with 53 random bits.
     pub fn uniform(&mut self) -> f64 {
         ((self.rng.next_u64() >> 11) as f64 + 0.5) * (1.0 / (1u64 << 53) as f64)

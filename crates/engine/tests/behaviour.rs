@@ -683,7 +683,10 @@ fn guided_lanes_batched_equal_each_alone_and_an_overlong_negative_prompt_is_refu
     let together = run(&e, P, &configs);
     for (i, c) in configs.iter().enumerate() {
         let alone = run(&e, P, &[c]);
-        assert_eq!(together.runs[i].token_ids, alone.runs[0].token_ids, "lane {i}");
+        assert_eq!(
+            together.runs[i].token_ids, alone.runs[0].token_ids,
+            "lane {i}"
+        );
     }
     assert_ne!(together.runs[0].token_ids, together.runs[1].token_ids);
     let long = RunInput {
@@ -697,4 +700,31 @@ fn guided_lanes_batched_equal_each_alone_and_an_overlong_negative_prompt_is_refu
     };
     let err = e.run(long, |_| ControlFlow::Continue(())).unwrap_err();
     assert!(err.to_string().contains("negative prompt"), "{err}");
+}
+
+/// `num_return_sequences` with sampling: n samples in one lane, the first
+/// the lane's own text (the one-sample lane's, seed for seed), each with its
+/// own steps, each from its own random stream.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn sampling_several_sequences_gives_each_its_own_text_and_steps() {
+    let e = engine("tiny");
+    let one = r#"{"max_new_tokens": 10, "do_sample": true, "top_k": 0, "seed": 5}"#;
+    let three = r#"{"max_new_tokens": 10, "do_sample": true, "top_k": 0, "seed": 5, "num_return_sequences": 3}"#;
+    let d = run(&e, P, &[one, three, r#"{"max_new_tokens": 10}"#]);
+    let (single, many) = (&d.runs[0], &d.runs[1]);
+    assert_eq!(many.sequences.len(), 3);
+    assert_eq!(
+        many.token_ids, single.token_ids,
+        "the first sample is the lane's"
+    );
+    assert_eq!(many.steps.len(), many.token_ids.len());
+    for s in &many.sequences[1..] {
+        assert_eq!(s.steps.len(), s.token_ids.len());
+        assert_ne!(s.token_ids, many.token_ids, "another stream, another text");
+    }
+    assert_ne!(many.sequences[1].token_ids, many.sequences[2].token_ids);
+    // The greedy lane beside them is untouched by the extra rows.
+    let greedy = run(&e, P, &[r#"{"max_new_tokens": 10}"#]);
+    assert_eq!(d.runs[2].token_ids, greedy.runs[0].token_ids);
 }

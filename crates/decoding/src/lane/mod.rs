@@ -4,10 +4,12 @@
 
 mod beam;
 mod contrastive;
+mod samples;
 mod single;
 
 pub use beam::BeamLane;
 pub use contrastive::ContrastiveLane;
+pub use samples::SamplesLane;
 pub use single::SingleLane;
 
 use crate::config::ValidConfig;
@@ -81,6 +83,9 @@ pub fn lane_for(
     let pipeline = Pipeline::for_config(&cfg, env.prompt.len());
     match (cfg.mode, forced) {
         (_, Some(forced)) => Box::new(SingleLane::new(cfg, pipeline, env.prompt, Some(forced))),
+        (Mode::Sample, None) if cfg.num_return_sequences > 1 => {
+            Box::new(SamplesLane::new(cfg, env.prompt.len(), env))
+        }
         (Mode::Greedy | Mode::Sample, None) => {
             Box::new(SingleLane::new(cfg, pipeline, env.prompt, None))
         }
@@ -117,6 +122,7 @@ pub(crate) fn sequence(token_ids: &[u32], score: Option<f32>, vocab: &Vocab) -> 
         token_ids: token_ids.to_vec(),
         text: vocab.decode(token_ids),
         score,
+        steps: vec![],
     }
 }
 

@@ -26,8 +26,20 @@ impl SingleLane {
         prompt: &[u32],
         forced: Option<Vec<u32>>,
     ) -> SingleLane {
+        let draws = Draws::new(cfg.seed);
+        SingleLane::with_draws(cfg, pipeline, prompt, forced, draws)
+    }
+
+    /// A lane drawing from a given random stream (a lane's later samples).
+    pub fn with_draws(
+        cfg: ValidConfig,
+        pipeline: Pipeline,
+        prompt: &[u32],
+        forced: Option<Vec<u32>>,
+        draws: Draws,
+    ) -> SingleLane {
         SingleLane {
-            draws: Draws::new(cfg.seed),
+            draws,
             cfg,
             pipeline,
             ids: prompt.to_vec(),
