@@ -221,6 +221,8 @@ impl Editor {
             model,
             score: (scoring && !self.score_text.is_empty()).then(|| self.score_text.clone()),
             step: None,
+            negative_prompt: Some(self.negative_prompt.clone())
+                .filter(|n| !n.is_empty() && self.guided()),
         }
     }
 
@@ -239,6 +241,7 @@ impl Editor {
         self.shared_randomness = s.shared_seed.is_some();
         self.shared_seed = s.shared_seed.unwrap_or(0);
         self.score_text = s.score.unwrap_or_default();
+        self.negative_prompt = s.negative_prompt.unwrap_or_default();
         !self.score_text.is_empty()
     }
 
@@ -332,11 +335,17 @@ mod tests {
         e.set_knob(0, Knob::MaxNewTokens, "7");
         e.shared_randomness = true;
         e.score_text = " to read".into();
+        e.set_knob(1, Knob::GuidanceScale, "2");
+        e.negative_prompt = "a dull answer".into();
         let link = e.shared(Some("bundled".into()), true);
         let mut other = Editor::default();
         other.apply_preset(3);
         assert!(other.apply_shared(link));
         assert_eq!(other.lanes, e.lanes);
+        assert_eq!(
+            other.negative_prompt, "a dull answer",
+            "guided lanes keep their negative prompt"
+        );
         assert_eq!(
             (other.shared_seed(), other.score_text.as_str()),
             (Some(0), " to read")

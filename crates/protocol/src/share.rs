@@ -39,6 +39,9 @@ pub struct Shared {
     /// The step the compare view shows (0-based), so a link opens at it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step: Option<usize>,
+    /// What guided lanes steer away from (`guidance_scale`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub negative_prompt: Option<String>,
 }
 
 /// Why a link is refused; every message starts "this share link cannot be
@@ -150,6 +153,7 @@ mod tests {
             model: Some("distilbert/distilgpt2".into()),
             score: Some(" a story".into()),
             step: Some(4),
+            negative_prompt: Some("a dull answer".into()),
         }
     }
 
