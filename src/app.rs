@@ -14,7 +14,7 @@ use crate::components::sandbox_panel::{SandboxAction, SandboxPanel};
 use crate::components::step_grid::StepGrid;
 use crate::components::token_inspector::{InspectorAction, TokenInspector};
 use crate::state::run::RunKind;
-use crate::state::{Command, Outcome, Page, LANES};
+use crate::state::{Command, LookupUse, Outcome, Page, LANES};
 use crate::worker_link::WorkerLink;
 use crate::{download, page_url};
 use ntl_decoding::{Document, Knob, Mode};
@@ -345,8 +345,13 @@ impl App {
             Msg::Inspector(action) => {
                 let outcome = match action {
                     InspectorAction::LookUp(text) => self.page.look_up(text),
-                    InspectorAction::UseAsEos(lane) => self.page.use_lookup(lane, true),
-                    InspectorAction::StopAt(lane) => self.page.use_lookup(lane, false),
+                    InspectorAction::UseAsEos(lane) => self.page.use_lookup(lane, LookupUse::Eos),
+                    InspectorAction::StopAt(lane) => {
+                        self.page.use_lookup(lane, LookupUse::StopString)
+                    }
+                    InspectorAction::BadWords(lane) => {
+                        self.page.use_lookup(lane, LookupUse::BadWords)
+                    }
                 };
                 self.perform(ctx, outcome)
             }

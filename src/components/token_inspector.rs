@@ -17,6 +17,8 @@ pub enum InspectorAction {
     UseAsEos(usize),
     /// The looked-up text as this lane's stop string.
     StopAt(usize),
+    /// The looked-up tokens added to this lane's `bad_words_ids`.
+    BadWords(usize),
 }
 
 #[derive(Properties, PartialEq)]
@@ -69,6 +71,10 @@ fn lookup(s: &Inspector, p: &Props) -> Html {
                 <span class="use">
                     { "stop_strings in" }
                     { lane_buttons("lookup-stop", false, &p.on.reform(InspectorAction::StopAt)) }
+                </span>
+                <span class="use">
+                    { "bad_words_ids in" }
+                    { lane_buttons("lookup-bad-words", false, &p.on.reform(InspectorAction::BadWords)) }
                 </span>
             }
         </div>

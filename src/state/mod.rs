@@ -93,6 +93,17 @@ pub struct WorkerState {
     pub threaded: bool,
 }
 
+/// What a looked-up text becomes in a lane.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LookupUse {
+    /// Its one token, as `eos_token_id`.
+    Eos,
+    /// The text, as a stop string.
+    StopString,
+    /// Its tokens, one more sequence in `bad_words_ids`.
+    BadWords,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page {
     pub model: ModelState,
@@ -543,23 +554,46 @@ impl Page {
 
     /// The looked-up text put to use in a lane: as its eos token (one token
     /// only) or as its stop string.
-    pub fn use_lookup(&mut self, lane: usize, as_eos: bool) -> Outcome {
+    pub fn use_lookup(&mut self, lane: usize, use_as: LookupUse) -> Outcome {
         if lane >= LANES {
             return Outcome::unchanged();
         }
-        if as_eos {
-            let Some(id) = self.inspector.lookup_single() else {
-                return Outcome::unchanged();
-            };
-            self.editor
-                .set_knob(lane, Knob::EosTokenId, &id.to_string());
-        } else {
-            let text = self.inspector.lookup_text.clone();
-            if text.is_empty() {
-                return Outcome::unchanged();
+        match use_as {
+            LookupUse::Eos => {
+                let Some(id) = self.inspector.lookup_single() else {
+                    return Outcome::unchanged();
+                };
+                self.editor
+                    .set_knob(lane, Knob::EosTokenId, &id.to_string());
             }
-            let json = serde_json::to_string(&[text]).expect("strings serialise");
-            self.editor.set_knob(lane, Knob::StopStrings, &json);
+            LookupUse::StopString => {
+                let text = self.inspector.lookup_text.clone();
+                if text.is_empty() {
+                    return Outcome::unchanged();
+                }
+                let json = serde_json::to_string(&[text]).expect("strings serialise");
+                self.editor.set_knob(lane, Knob::StopStrings, &json);
+            }
+            LookupUse::BadWords => {
+                let Some(Ok(tokens)) = &self.inspector.lookup else {
+                    return Outcome::unchanged();
+                };
+                let word: Vec<i64> = tokens.iter().map(|t| i64::from(t.id)).collect();
+                if word.is_empty() {
+                    return Outcome::unchanged();
+                }
+                // Added to the lane's list, once.
+                let mut words = self.editor.lanes[lane]
+                    .config()
+                    .bad_words_ids
+                    .clone()
+                    .unwrap_or_default();
+                if !words.contains(&word) {
+                    words.push(word);
+                }
+                let json = serde_json::to_string(&words).expect("ids serialise");
+                self.editor.set_knob(lane, Knob::BadWordsIds, &json);
+            }
         }
         Outcome::redraw()
     }
@@ -658,6 +692,29 @@ mod tests {
         assert_eq!(page.on_worker(stale, 0.0), Outcome::unchanged());
         let stop = page.stop();
         assert_eq!(stop.commands, [Command::Send(ToWorker::Cancel { run_id })]);
+    }
+
+    #[test]
+    fn a_looked_up_text_joins_a_lanes_bad_words_once() {
+        let mut page = ready_page(Requested::default());
+        let token = |id: u32| ntl_decoding::inspect::PromptToken {
+            id,
+            token: String::new(),
+            bytes: vec![],
+        };
+        page.inspector.make_mut().lookup = Some(Ok(vec![token(262), token(13)]));
+        let _ = page.use_lookup(2, LookupUse::BadWords);
+        let _ = page.use_lookup(2, LookupUse::BadWords);
+        page.inspector.make_mut().lookup = Some(Ok(vec![token(11)]));
+        let _ = page.use_lookup(2, LookupUse::BadWords);
+        assert_eq!(
+            page.editor.lanes[2].config().bad_words_ids,
+            Some(vec![vec![262, 13], vec![11]])
+        );
+        assert!(page.editor.errors[2].is_none());
+        // A text that is not one token cannot be an eos.
+        page.inspector.make_mut().lookup = Some(Ok(vec![token(262), token(13)]));
+        assert!(!page.use_lookup(0, LookupUse::Eos).redraw);
     }
 
     #[test]

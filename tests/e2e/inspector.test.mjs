@@ -72,6 +72,10 @@ test('text → ids: a full stop is token 13, and one click makes it a lane\'s eo
   await page.click('[data-testid="lookup-stop"][data-lane="0"]');
   assert.match(await page.textContent('[data-testid="lane-0"] [data-testid="lane-summary"]'), /stop_strings/);
   assert.equal(await page.locator('[data-testid="lane-0"] [data-testid="lane-error"]').count(), 0);
+  // Or a bad word: the two ids become one sequence the lane never completes.
+  const ids = (await page.textContent('[data-testid="lookup-ids"]')).split(' ').map(Number);
+  await page.click('[data-testid="lookup-bad-words"][data-lane="1"]');
+  assert.match(await page.textContent('[data-testid="lane-1"] [data-testid="lane-summary"]'), new RegExp(`bad_words_ids \\[\\[${ids[0]},${ids[1]}\\]\\]`));
   assert.deepEqual(env.errors, []);
   await page.close();
 });
