@@ -156,7 +156,7 @@ impl<M: LanguageModel> Generation<M> {
             n_positions: model.n_positions(),
             top_n: opts.top_n,
         };
-        let specs_guided: Vec<usize> = lanes
+        let guided: Vec<usize> = lanes
             .iter()
             .enumerate()
             .filter(|(_, s)| s.config.guidance_scale().is_some())
@@ -168,7 +168,6 @@ impl<M: LanguageModel> Generation<M> {
             .collect();
         let last = pre.hidden.len() / h - 1;
         let n = lanes.len();
-        let guided: Vec<usize> = specs_guided;
         let guide = if guided.is_empty() {
             None
         } else {
