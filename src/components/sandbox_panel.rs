@@ -145,6 +145,13 @@ fn step_source(s: &Sandbox, p: &Props) -> Html {
                 }
                 <span class="hint" aria-live="polite">{ state }</span>
             </p>
+            if src.guided {
+                <p class="notice" data-testid="sandbox-guided">
+                    { "This lane used guidance_scale, which needs a second, unconditional pass the \
+                       sandbox does not run: the table here is the model's own row before guidance, \
+                       so it differs from the lane's." }
+                </p>
+            }
             <button onclick={p.on.reform(|_: MouseEvent| SandboxAction::Toy)}>
                 { "Back to typed logits" }
             </button>

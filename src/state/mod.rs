@@ -515,6 +515,7 @@ impl Page {
             prompt_len: self.run.prompt_ids.len(),
             chosen,
             beam: r.steps[step].beams.is_some(),
+            guided: config.guidance_scale.is_some_and(|g| g != 1.0),
         };
         let request = self.sandbox.make_mut().open_step(source, &config);
         Outcome::redraw().and_maybe(request.map(Command::Send))

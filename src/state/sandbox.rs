@@ -38,6 +38,8 @@ pub struct StepSource {
     /// A beam lane: its knobs act on log-probabilities, and the row is the
     /// beam its best continuation extended.
     pub beam: bool,
+    /// The lane used guidance, which the sandbox does not apply.
+    pub guided: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -367,6 +369,7 @@ mod tests {
             prompt_len: 2,
             chosen: 7,
             beam: false,
+            guided: false,
         }
     }
 

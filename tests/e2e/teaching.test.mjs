@@ -280,6 +280,10 @@ test('guidance: a guidance_scale lane brings up the negative prompt box, and the
   await runAll(page);
   const steered = (await laneTexts(page))[0];
   assert.notEqual(steered, plain, 'a different unconditional pass, a different text');
+  // The sandbox cannot run the unconditional pass, and says so.
+  await page.click('[data-testid="grid-cell"][data-lane="0"][data-step="1"]');
+  await page.click('[data-testid="compare-lane"][data-lane="0"] [data-testid="open-sandbox"]');
+  await page.waitForSelector('[data-testid="sandbox-guided"]');
   assert.deepEqual(env.errors, []);
   await page.close();
 });
