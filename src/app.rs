@@ -464,7 +464,6 @@ impl App {
                     prompt_cropped={run.prompt_cropped}
                     lesson={crate::lesson_check::lines(
                         editor.preset,
-                        &crate::presets::PRESETS[editor.preset],
                         run.lesson.as_ref(),
                         run.document.as_deref(),
                     )}

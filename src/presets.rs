@@ -26,6 +26,8 @@ pub const LESSON_MODEL: &str = "distilgpt2";
 pub const LESSON_TITLE: &str = "Inference and Decoding";
 
 const GREEDY_12: &str = " to learn from the experience of the programmer.\n\n\n";
+/// What the lesson printed at temperature 0.1 with seed 0 (printed twice: sweep and seeds).
+const COLD_SEED_0: &str = " to learn from the experience of programming.\n\n\n\n";
 
 pub const PRESETS: &[Preset] = &[
     Preset {
@@ -56,7 +58,7 @@ pub const PRESETS: &[Preset] = &[
         printed: &[
             Printed {
                 lane: 0,
-                text: " to learn from the experience of programming.\n\n\n\n",
+                text: COLD_SEED_0,
             },
             Printed {
                 lane: 1,
@@ -210,7 +212,7 @@ pub const PRESETS: &[Preset] = &[
         printed: &[
             Printed {
                 lane: 0,
-                text: " to learn from the experience of programming.\n\n\n\n",
+                text: COLD_SEED_0,
             },
             Printed {
                 lane: 1,

@@ -20,14 +20,8 @@ pub struct LaneCheck {
     pub detection: Detection,
     /// Green (`Some(true)`), red, or unscored, per generated token.
     pub green: RcEq<Vec<Option<bool>>>,
+    /// The share of green tokens unmarked text has.
     pub greenlist_ratio: f64,
-}
-
-impl LaneCheck {
-    /// The share of green tokens unmarked text has: the green list's share.
-    pub fn detection_expected_percent(&self) -> f64 {
-        self.greenlist_ratio * 100.0
-    }
 }
 
 /// One check per lane that ran, when some lane carries a watermark.

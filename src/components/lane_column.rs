@@ -105,7 +105,7 @@ fn watermark_line(lane: usize, w: &LaneCheck) -> Html {
     } else {
         "no watermark"
     };
-    let expected = w.detection_expected_percent();
+    let expected = w.greenlist_ratio * 100.0;
     html! {
         <p
             class={classes!("watermark-line", d.prediction.then_some("marked"))}

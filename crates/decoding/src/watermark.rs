@@ -149,7 +149,8 @@ impl Watermark {
 
     /// The processor's step: `bias` added to the green tokens' scores.
     pub fn mark(&self, ids: &[u32], scores: &mut [f32]) {
-        if ids.len() < self.context_width || ids.is_empty() {
+        // HF skips a sequence shorter than the window (`context_width` >= 1).
+        if ids.len() < self.context_width {
             return;
         }
         let vocab = scores.len();

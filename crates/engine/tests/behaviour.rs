@@ -87,15 +87,23 @@ fn same_seed_same_text_different_seeds_different_text() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn four_lanes_batched_equal_each_lane_run_alone() {
     let e = engine("tiny");
-    let configs = [
-        r#"{"max_new_tokens": 10}"#,
-        r#"{"max_new_tokens": 10, "do_sample": true, "temperature": 0.7, "top_p": 0.9, "seed": 4}"#,
-        r#"{"max_new_tokens": 10, "num_beams": 3}"#,
-        r#"{"max_new_tokens": 10, "penalty_alpha": 0.6, "top_k": 4}"#,
-    ];
-    let together = run(&e, P, &configs);
+    batched_equals_alone(
+        &e,
+        &[
+            r#"{"max_new_tokens": 10}"#,
+            r#"{"max_new_tokens": 10, "do_sample": true, "temperature": 0.7, "top_p": 0.9, "seed": 4}"#,
+            r#"{"max_new_tokens": 10, "num_beams": 3}"#,
+            r#"{"max_new_tokens": 10, "penalty_alpha": 0.6, "top_k": 4}"#,
+        ],
+    );
+}
+
+/// Runs `configs` as lanes of one batch and each alone: the same tokens and,
+/// step by step, the same table. Returns the batched run.
+fn batched_equals_alone(e: &Engine, configs: &[&str]) -> ntl_decoding::Document {
+    let together = run(e, P, configs);
     for (i, c) in configs.iter().enumerate() {
-        let alone = run(&e, P, &[c]);
+        let alone = run(e, P, &[c]);
         assert_eq!(
             together.runs[i].token_ids, alone.runs[0].token_ids,
             "lane {i}"
@@ -110,6 +118,7 @@ fn four_lanes_batched_equal_each_lane_run_alone() {
             }
         }
     }
+    together
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -674,20 +683,15 @@ fn a_beam_steps_table_is_the_row_of_the_beam_its_records_trace_back_to() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn guided_lanes_batched_equal_each_alone_and_an_overlong_negative_prompt_is_refused() {
     let e = engine("tiny");
-    let configs = [
-        r#"{"max_new_tokens": 8, "guidance_scale": 1.5}"#,
-        r#"{"max_new_tokens": 8}"#,
-        r#"{"max_new_tokens": 5, "do_sample": true, "guidance_scale": 2.5, "seed": 3}"#,
-        r#"{"max_new_tokens": 8, "num_beams": 2}"#,
-    ];
-    let together = run(&e, P, &configs);
-    for (i, c) in configs.iter().enumerate() {
-        let alone = run(&e, P, &[c]);
-        assert_eq!(
-            together.runs[i].token_ids, alone.runs[0].token_ids,
-            "lane {i}"
-        );
-    }
+    let together = batched_equals_alone(
+        &e,
+        &[
+            r#"{"max_new_tokens": 8, "guidance_scale": 1.5}"#,
+            r#"{"max_new_tokens": 8}"#,
+            r#"{"max_new_tokens": 5, "do_sample": true, "guidance_scale": 2.5, "seed": 3}"#,
+            r#"{"max_new_tokens": 8, "num_beams": 2}"#,
+        ],
+    );
     assert_ne!(together.runs[0].token_ids, together.runs[1].token_ids);
     let long = RunInput {
         prompt: P.into(),

@@ -84,7 +84,7 @@ pub fn lane_for(
     match (cfg.mode, forced) {
         (_, Some(forced)) => Box::new(SingleLane::new(cfg, pipeline, env.prompt, Some(forced))),
         (Mode::Sample, None) if cfg.num_return_sequences > 1 => {
-            Box::new(SamplesLane::new(cfg, env.prompt.len(), env))
+            Box::new(SamplesLane::new(cfg, env))
         }
         (Mode::Greedy | Mode::Sample, None) => {
             Box::new(SingleLane::new(cfg, pipeline, env.prompt, None))

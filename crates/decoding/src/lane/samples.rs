@@ -16,11 +16,11 @@ pub struct SamplesLane {
 }
 
 impl SamplesLane {
-    pub fn new(cfg: ValidConfig, prompt_len: usize, env: &LaneEnv) -> SamplesLane {
+    pub fn new(cfg: ValidConfig, env: &LaneEnv) -> SamplesLane {
         let n = cfg.num_return_sequences;
         let samples = (0..n)
             .map(|k| {
-                let pipeline = Pipeline::for_config(&cfg, prompt_len);
+                let pipeline = Pipeline::for_config(&cfg, env.prompt.len());
                 let draws = Draws::stream(cfg.seed, k as u64);
                 SingleLane::with_draws(cfg.clone(), pipeline, env.prompt, None, draws)
             })
