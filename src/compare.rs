@@ -97,7 +97,7 @@ pub fn paths(results: &[Option<&LaneResult>; LANES], index: usize) -> Paths {
         let Some(r) = r.filter(|r| r.steps.len() > index) else {
             continue;
         };
-        if r.mode == Some(Mode::Beam) || r.rewritten {
+        if r.mode.is_some_and(Mode::is_beam) || r.rewritten {
             out.beams.push(lane);
             continue;
         }

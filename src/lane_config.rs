@@ -33,6 +33,14 @@ pub const BEAM_KNOBS: &[Knob] = &[
     Knob::EarlyStopping,
     Knob::NumReturnSequences,
 ];
+pub const GROUP_BEAM_KNOBS: &[Knob] = &[
+    Knob::NumBeams,
+    Knob::NumBeamGroups,
+    Knob::DiversityPenalty,
+    Knob::LengthPenalty,
+    Knob::EarlyStopping,
+    Knob::NumReturnSequences,
+];
 pub const CONTRASTIVE_KNOBS: &[Knob] = &[Knob::PenaltyAlpha, Knob::TopK];
 /// Token-level rules, every mode: folded in the editor until one is set.
 pub const TOKEN_KNOBS: &[Knob] = &[
@@ -54,6 +62,7 @@ pub fn knobs_for(mode: Mode) -> Vec<Knob> {
         Mode::Greedy => &[],
         Mode::Sample => &[Knob::WARPERS, SAMPLE_KNOBS],
         Mode::Beam => &[BEAM_KNOBS],
+        Mode::GroupBeam => &[GROUP_BEAM_KNOBS],
         Mode::Contrastive => &[CONTRASTIVE_KNOBS],
     };
     specific
@@ -126,6 +135,7 @@ impl LaneConfig {
             Mode::Greedy => "greedy",
             Mode::Sample => "sample",
             Mode::Beam => "beam search",
+            Mode::GroupBeam => "diverse beam search",
             Mode::Contrastive => "contrastive",
         };
         // The knobs that choose the mode say nothing the mode does not.
@@ -182,6 +192,10 @@ impl LaneConfig {
     pub fn set_mode(&mut self, mode: Mode) {
         let f = &mut self.fields;
         let name = Knob::name;
+        if mode != Mode::GroupBeam {
+            f.remove(name(Knob::NumBeamGroups));
+            f.remove(name(Knob::DiversityPenalty));
+        }
         match mode {
             Mode::Greedy => {
                 f.remove(name(Knob::DoSample));
@@ -202,6 +216,22 @@ impl LaneConfig {
                     < 2
                 {
                     f.insert(name(Knob::NumBeams).into(), 4.into());
+                }
+            }
+            Mode::GroupBeam => {
+                f.remove(name(Knob::DoSample));
+                f.remove(name(Knob::PenaltyAlpha));
+                // Two groups of two unless the lane already has an even beam count.
+                let beams = f
+                    .get(name(Knob::NumBeams))
+                    .and_then(Value::as_i64)
+                    .unwrap_or(1);
+                if beams < 2 || beams % 2 != 0 {
+                    f.insert(name(Knob::NumBeams).into(), 4.into());
+                }
+                f.insert(name(Knob::NumBeamGroups).into(), 2.into());
+                if !f.contains_key(name(Knob::DiversityPenalty)) {
+                    f.insert(name(Knob::DiversityPenalty).into(), 1.0.into());
                 }
             }
             Mode::Contrastive => {
@@ -258,6 +288,13 @@ mod tests {
         assert_eq!(c.mode(), Mode::Contrastive);
         c.set_mode(Mode::Beam);
         assert_eq!(c.mode(), Mode::Beam);
+        c.set_mode(Mode::GroupBeam);
+        assert_eq!(c.mode(), Mode::GroupBeam);
+        assert!(c.validate().is_ok(), "two groups of two, a penalty of 1");
+        c.set_mode(Mode::Beam);
+        assert_eq!(c.mode(), Mode::Beam);
+        assert!(c.fields().get("num_beam_groups").is_none());
+        assert!(c.fields().get("diversity_penalty").is_none());
         c.set_mode(Mode::Sample);
         assert_eq!(c.mode(), Mode::Sample);
         c.set_mode(Mode::Greedy);

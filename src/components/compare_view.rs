@@ -164,26 +164,54 @@ fn titled_table(
 }
 
 fn beams_table(beams: &[BeamCandidate]) -> Html {
+    // Diverse beam search: each group's continuations, and what the
+    // diversity penalty took from each.
+    let grouped = beams.iter().any(|b| b.group.is_some());
     let rows = beams.iter().map(|b| {
-        let fate = match (b.finished, b.running) {
-            (true, _) => "finished",
-            (false, true) => "kept",
-            (false, false) => "dropped",
+        let fate = match (b.padding, b.finished, b.running) {
+            (true, _, _) => "group done: pad",
+            (_, true, _) => "finished",
+            (_, false, true) => "kept",
+            (_, false, false) => "dropped",
         };
+        let group = b.group.map(|g| g.to_string());
         html! {
-            <tr>
+            <tr data-testid="beam-candidate" data-group={group.clone()} class={classes!(b.padding.then_some("padding"))}>
+                if grouped {
+                    <td>{ b.group.map(|g| g + 1).unwrap_or(1) }</td>
+                }
                 <td>{ b.beam + 1 }</td>
                 <td class="token">{ visible(&b.token) }</td>
                 <td>{ num(b.score) }</td>
+                if grouped {
+                    <td data-testid="diversity-penalty">
+                        { b.diversity_penalty.map(|d| format!("−{}", num(d))).unwrap_or_default() }
+                    </td>
+                }
                 <td>{ fate }</td>
             </tr>
         }
     });
-    let columns = ["from beam", "token", "sum log p", "fate"];
+    let columns: &[&str] = if grouped {
+        &[
+            "group",
+            "from beam",
+            "token",
+            "sum log p",
+            "diversity penalty",
+            "fate",
+        ]
+    } else {
+        &["from beam", "token", "sum log p", "fate"]
+    };
     titled_table(
-        "Beam continuations this step",
+        if grouped {
+            "Beam continuations this step, group by group (later groups pay for tokens earlier groups just chose)"
+        } else {
+            "Beam continuations this step"
+        },
         "beams",
-        &columns,
+        columns,
         rows.collect(),
     )
 }

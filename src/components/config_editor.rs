@@ -18,10 +18,11 @@ pub struct Props {
 }
 
 /// The modes in the menu, with the words it shows.
-const MODES: [(Mode, &str); 4] = [
+const MODES: [(Mode, &str); 5] = [
     (Mode::Greedy, "greedy"),
     (Mode::Sample, "sample"),
     (Mode::Beam, "beam search"),
+    (Mode::GroupBeam, "diverse beam search"),
     (Mode::Contrastive, "contrastive"),
 ];
 

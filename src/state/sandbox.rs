@@ -219,6 +219,7 @@ impl Sandbox {
             ids: &[],
             prompt_len: 0,
             unconditional: None,
+            earlier_groups: &[],
         };
         let step = sandbox::what_if(&logits, ctx, None, Input::Logits, &cfg, &vocab, TOP_N);
         Ok((logits.len(), step))

@@ -228,9 +228,35 @@ test('token rules: a suppressed token is struck through by its knob, and an HF k
   assert.match(await row.textContent(), /suppress_tokens/);
   // A knob HF applies and this lab does not: refused, never dropped.
   await page.click('[data-testid="lane-1"] details.json summary');
-  await page.fill('[data-testid="lane-json-1"]', '{"num_beams": 2, "num_beam_groups": 2, "diversity_penalty": 1.0, "max_new_tokens": 6}');
+  await page.fill('[data-testid="lane-json-1"]', '{"num_beams": 2, "force_words_ids": [[5]], "max_new_tokens": 6}');
   await page.dispatchEvent('[data-testid="lane-json-1"]', 'change');
-  assert.match(await page.textContent('[data-testid="lane-1"] [data-testid="lane-error"]'), /`num_beam_groups` is a knob of HF generate\(\) that this lab does not apply/);
+  assert.match(await page.textContent('[data-testid="lane-1"] [data-testid="lane-error"]'), /`force_words_ids` is a knob of HF generate\(\) that this lab does not apply/);
+  assert.deepEqual(env.errors, []);
+  await page.close();
+});
+
+test('diverse beam search: the mode menu sets up groups, and a step lists each group\'s continuations with the diversity penalty paid', async () => {
+  const page = await env.open();
+  await modelReady(page);
+  await openEditor(page, 1);
+  await page.selectOption('[data-testid="lane-1"] select[data-knob="mode"]', { label: 'diverse beam search' });
+  const json = JSON.parse(await page.inputValue('[data-testid="lane-json-1"]'));
+  assert.equal(json.num_beams, 4);
+  assert.equal(json.num_beam_groups, 2);
+  assert.equal(json.diversity_penalty, 1.0);
+  // A small penalty keeps group 0's picks among group 1's candidates at step 0.
+  await setKnob(page, 1, 'diversity_penalty', 0.1);
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 6);
+  await runAll(page);
+  await page.click('[data-testid="grid-cell"][data-lane="1"][data-step="0"]');
+  const lane = '[data-testid="compare-lane"][data-lane="1"]';
+  const rows = await page.$$eval(`${lane} [data-testid="beam-candidate"]`, (els) => els.map((e) => ({
+    group: e.dataset.group, penalty: e.querySelector('[data-testid="diversity-penalty"]').textContent, text: e.textContent,
+  })));
+  assert.deepEqual([...new Set(rows.map((r) => r.group))], ['0', '1'], 'both groups listed, in order');
+  assert.ok(rows.filter((r) => r.group === '0').every((r) => r.penalty === ''), 'the first group pays nothing');
+  assert.ok(rows.some((r) => r.group === '1' && /−0\.1/.test(r.penalty)), `group 1 pays for group 0's picks: ${JSON.stringify(rows)}`);
+  assert.match(await page.textContent(`${lane} table.beams thead`), /diversity penalty/);
   assert.deepEqual(env.errors, []);
   await page.close();
 });

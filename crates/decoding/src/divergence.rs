@@ -36,7 +36,7 @@ pub struct Divergence {
 pub fn first_divergence<S: Borrow<Step>>(paths: &[LanePath<S>]) -> Option<Divergence> {
     let paths: Vec<&LanePath<S>> = paths
         .iter()
-        .filter(|p| p.mode != Mode::Beam && !p.steps.iter().any(|s| s.borrow().beams.is_some()))
+        .filter(|p| !p.mode.is_beam() && !p.steps.iter().any(|s| s.borrow().beams.is_some()))
         .collect();
     if paths.len() < 2 {
         return None;

@@ -109,6 +109,8 @@ names! {
         RemoveInvalidValues = "remove_invalid_values",
         WatermarkingConfig = "watermarking_config",
         GuidanceScale = "guidance_scale",
+        NumBeamGroups = "num_beam_groups",
+        DiversityPenalty = "diversity_penalty",
     }
 }
 

@@ -40,7 +40,8 @@ impl Knob {
             MaxNewTokens | MaxLength | MinNewTokens | MinLength | EarlyStopping | StopStrings => {
                 KnobGroup::Length
             }
-            DoSample | NumBeams | NumReturnSequences | PenaltyAlpha | Seed => KnobGroup::Strategy,
+            DoSample | NumBeams | NumBeamGroups | DiversityPenalty | NumReturnSequences
+            | PenaltyAlpha | Seed => KnobGroup::Strategy,
             EosTokenId | ForcedBosTokenId | ForcedEosTokenId | SuppressTokens
             | BeginSuppressTokens => KnobGroup::SpecialTokens,
             Temperature
@@ -110,6 +111,10 @@ impl Knob {
             RemoveInvalidValues => "NaN becomes 0 and ±inf the largest finite numbers",
             GuidanceScale => "pushes log p away from a pass without the prompt (or a negative one)",
             WatermarkingConfig => "{\"bias\": 2}: seeded green tokens get a bias a key can detect",
+            NumBeamGroups => "splits the beams into groups that search one after another",
+            DiversityPenalty => {
+                "a group's log p loses this × the times earlier groups just chose the token"
+            }
         }
     }
 }

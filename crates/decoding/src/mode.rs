@@ -10,6 +10,8 @@ pub enum Mode {
     Greedy,
     Sample,
     Beam,
+    /// Diverse beam search (HF 4.55's `_group_beam_search`).
+    GroupBeam,
     Contrastive,
 }
 
@@ -19,8 +21,16 @@ impl Mode {
             Mode::Greedy => "greedy",
             Mode::Sample => "sample",
             Mode::Beam => "beam",
+            Mode::GroupBeam => "group_beam",
             Mode::Contrastive => "contrastive",
         }
+    }
+}
+
+impl Mode {
+    /// Beam search, plain or in groups: hypotheses scored by log-probabilities.
+    pub fn is_beam(self) -> bool {
+        matches!(self, Mode::Beam | Mode::GroupBeam)
     }
 }
 

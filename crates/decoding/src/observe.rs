@@ -171,6 +171,7 @@ mod tests {
             ids: &[5],
             prompt_len: 1,
             unconditional: None,
+            earlier_groups: &[],
         };
         let obs = observe(&pipeline, &ctx, &logits, Input::Logits);
         let info = StepInfo {

@@ -79,6 +79,17 @@ pub struct BeamCandidate {
     pub finished: bool,
     /// It is one of the beams that go on.
     pub running: bool,
+    /// Diverse beam search: the beam's group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<usize>,
+    /// Diverse beam search: what the diversity penalty took from this
+    /// continuation's score (earlier groups chose the same token).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diversity_penalty: Option<f32>,
+    /// Diverse beam search: a beam of a group that has finished, fed the pad
+    /// token as HF feeds it (it decides nothing).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub padding: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -153,6 +153,7 @@ mod tests {
             ids: &[],
             prompt_len: 0,
             unconditional: None,
+            earlier_groups: &[],
         };
         what_if(&LESSON, ctx, None, Input::Logits, &cfg, &toy_vocab(5), 20)
     }
@@ -230,6 +231,7 @@ mod tests {
             ids: &[0, 3],
             prompt_len: 1,
             unconditional: None,
+            earlier_groups: &[],
         };
         let step = what_if(
             &LESSON,

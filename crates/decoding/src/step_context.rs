@@ -56,6 +56,9 @@ mod tests {
                     score: 0.0,
                     finished: false,
                     running,
+                    group: None,
+                    diversity_penalty: None,
+                    padding: false,
                 })
                 .collect()
         });

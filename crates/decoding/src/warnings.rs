@@ -27,7 +27,7 @@ pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning<Knob>> {
     let sampling = mode == Mode::Sample;
     if !sampling {
         let why = match mode {
-            Mode::Beam => "beam search does not sample",
+            Mode::Beam | Mode::GroupBeam => "beam search does not sample",
             Mode::Contrastive => "contrastive search does not sample",
             _ => "greedy decoding does not sample (do_sample=false)",
         };
@@ -61,7 +61,7 @@ pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning<Knob>> {
              set `top_k` to 0 to sample from the whole distribution",
         ));
     }
-    if mode != Mode::Beam {
+    if !mode.is_beam() {
         if c.early_stopping != EarlyStopping::Heuristic {
             out.push(w(
                 Knob::EarlyStopping,
@@ -74,6 +74,19 @@ pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning<Knob>> {
                 "`length_penalty` only matters for beam search (`num_beams` > 1)",
             ));
         }
+    }
+    if c.num_beams <= 1 && (c.num_beam_groups > 1 || c.diversity_penalty != 0.0) {
+        let knob = if c.num_beam_groups > 1 {
+            Knob::NumBeamGroups
+        } else {
+            Knob::DiversityPenalty
+        };
+        out.push(w(
+            knob,
+            format!(
+                "`{knob}` does nothing without beams: diverse beam search needs `num_beams` > 1"
+            ),
+        ));
     }
     if c.penalty_alpha.is_some_and(|a| a > 0.0) && mode != Mode::Contrastive {
         out.push(w(
@@ -121,7 +134,7 @@ pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning<Knob>> {
              `suppress_tokens` acts at every step",
         ));
     }
-    if c.renormalize_logits && mode != Mode::Beam {
+    if c.renormalize_logits && !mode.is_beam() {
         out.push(w(
             Knob::RenormalizeLogits,
             "`renormalize_logits` changes no choice here: softmax and argmax ignore a shift; \
@@ -279,6 +292,18 @@ mod tests {
     fn the_silent_default_top_k_is_pointed_out_when_sampling() {
         assert_eq!(fields(r#"{"do_sample": true}"#), ["top_k"]);
         assert!(fields(r#"{"do_sample": true, "top_k": 0}"#).is_empty());
+    }
+
+    #[test]
+    fn beam_groups_without_beams_are_flagged_and_with_beams_are_not() {
+        assert_eq!(
+            fields(r#"{"num_beam_groups": 2, "diversity_penalty": 1.0}"#),
+            ["num_beam_groups"]
+        );
+        assert!(fields(
+            r#"{"num_beams": 4, "num_beam_groups": 2, "diversity_penalty": 1.0, "length_penalty": 2}"#
+        )
+        .is_empty());
     }
 
     #[test]

@@ -549,6 +549,7 @@ fn the_sandbox_on_a_recorded_step_shows_what_the_lane_recorded() {
             ids: &ids,
             prompt_len: doc.prompt_ids.len(),
             unconditional: None,
+            earlier_groups: &[],
         };
         let logits = e.logits(&ids).unwrap();
         let shown = what_if(
@@ -591,6 +592,7 @@ fn the_sandbox_on_a_recorded_step_shows_what_the_lane_recorded() {
                 ids: &ids,
                 prompt_len: doc.prompt_ids.len(),
                 unconditional: None,
+                earlier_groups: &[],
             };
             let shown = what_if(
                 &logits,

@@ -127,6 +127,38 @@ fn is_sampling(cfg: &serde_json::Value) -> bool {
         .unwrap_or(false)
 }
 
+/// One deterministic HF run: the same prompt ids, every returned sequence,
+/// and beam scores within 1e-4.
+fn check_deterministic_run(e: &ntl_engine::Engine, run: &serde_json::Value) -> ntl_decoding::Run {
+    let name = run["name"].as_str().unwrap();
+    let doc = run_one(e, prompt_text(name), &run["config"], None);
+    assert_eq!(
+        doc.prompt_ids,
+        ids(&run["prompt_ids"]),
+        "{name}: prompt ids"
+    );
+    let got = doc.runs.into_iter().next().expect("one lane");
+    let want: Vec<Vec<u32>> = run["sequences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(ids)
+        .collect();
+    let got_seqs: Vec<Vec<u32>> = got.sequences.iter().map(|s| s.token_ids.clone()).collect();
+    assert_eq!(got_seqs, want, "{name}: sequences");
+    assert_eq!(got.token_ids, want[0], "{name}: best sequence");
+    if let Some(scores) = run.get("sequences_scores") {
+        for (g, w) in got.sequences.iter().zip(floats(scores)) {
+            let g = g.score.expect("beam score");
+            assert!(
+                (g - w).abs() <= 1e-4 * w.abs().max(1.0),
+                "{name}: score {g} vs HF {w}"
+            );
+        }
+    }
+    got
+}
+
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn deterministic_modes_match_hf_token_ids_and_beam_scores() {
@@ -137,32 +169,7 @@ fn deterministic_modes_match_hf_token_ids_and_beam_scores() {
         if is_sampling(&run["config"]) {
             continue;
         }
-        let name = run["name"].as_str().unwrap();
-        let doc = run_one(&e, prompt_text(name), &run["config"], None);
-        assert_eq!(
-            doc.prompt_ids,
-            ids(&run["prompt_ids"]),
-            "{name}: prompt ids"
-        );
-        let got = &doc.runs[0];
-        let want: Vec<Vec<u32>> = run["sequences"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(ids)
-            .collect();
-        let got_seqs: Vec<Vec<u32>> = got.sequences.iter().map(|s| s.token_ids.clone()).collect();
-        assert_eq!(got_seqs, want, "{name}: sequences");
-        assert_eq!(got.token_ids, want[0], "{name}: best sequence");
-        if let Some(scores) = run.get("sequences_scores") {
-            for (g, w) in got.sequences.iter().zip(floats(scores)) {
-                let g = g.score.expect("beam score");
-                assert!(
-                    (g - w).abs() <= 1e-4 * w.abs().max(1.0),
-                    "{name}: score {g} vs HF {w}"
-                );
-            }
-        }
+        check_deterministic_run(&e, run);
         n += 1;
         new_knobs += usize::from(run["config"].as_object().unwrap().keys().any(|k| {
             [
@@ -199,6 +206,23 @@ fn contrastive_search_matches_transformers_4_55() {
         assert_eq!(doc.runs[0].mode, ntl_decoding::Mode::Contrastive);
         assert_eq!(doc.runs[0].token_ids, ids(&run["sequences"][0]), "{name}");
     }
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn diverse_beam_search_matches_transformers_4_55() {
+    let e = engine("tiny");
+    let doc = hf("tiny-strategies.json");
+    let mut checked = 0;
+    for run in doc["runs"].as_array().unwrap() {
+        if run["config"].get("num_beam_groups").is_none() {
+            continue;
+        }
+        let got = check_deterministic_run(&e, run);
+        assert_eq!(got.mode, ntl_decoding::Mode::GroupBeam);
+        checked += 1;
+    }
+    assert!(checked >= 16, "only {checked} diverse beam runs");
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]

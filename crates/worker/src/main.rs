@@ -251,6 +251,7 @@ fn what_if(
         ids: &ids,
         prompt_len: prompt_len.min(ids.len()),
         unconditional: None,
+        earlier_groups: &[],
     };
     let vocab = engine.tokenizer_vocab();
     let step = sandbox::what_if(&row, ctx, Some(chosen), input, &cfg, &vocab, WHAT_IF_ROWS);

@@ -133,6 +133,7 @@ impl Lane for BeamLane {
                     ids: &ids,
                     prompt_len,
                     unconditional: None,
+                    earlier_groups: &[],
                 },
                 &mut lp,
             );
@@ -203,6 +204,7 @@ impl Lane for BeamLane {
                 ids: &ids,
                 prompt_len,
                 unconditional: None,
+                earlier_groups: &[],
             },
             logits,
             Input::LogProbs,
@@ -229,6 +231,9 @@ impl Lane for BeamLane {
                     score,
                     finished: hits[j] && j < nb,
                     running: next.contains(&j),
+                    group: None,
+                    diversity_penalty: None,
+                    padding: false,
                 })
                 .collect(),
         );

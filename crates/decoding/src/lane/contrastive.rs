@@ -127,6 +127,7 @@ impl Lane for ContrastiveLane {
                 ids: &self.ids,
                 prompt_len: self.prompt_len,
                 unconditional: None,
+                earlier_groups: &[],
             },
             &next_logits,
             Input::Logits,

@@ -4,11 +4,13 @@
 
 mod beam;
 mod contrastive;
+mod group_beam;
 mod samples;
 mod single;
 
 pub use beam::BeamLane;
 pub use contrastive::ContrastiveLane;
+pub use group_beam::GroupBeamLane;
 pub use samples::SamplesLane;
 pub use single::SingleLane;
 
@@ -90,6 +92,7 @@ pub fn lane_for(
             Box::new(SingleLane::new(cfg, pipeline, env.prompt, None))
         }
         (Mode::Beam, None) => Box::new(BeamLane::new(cfg, pipeline, env.prompt)),
+        (Mode::GroupBeam, None) => Box::new(GroupBeamLane::new(cfg, pipeline, env.prompt)),
         (Mode::Contrastive, None) => Box::new(ContrastiveLane::new(
             cfg,
             pipeline,

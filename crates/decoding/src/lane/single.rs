@@ -63,6 +63,7 @@ impl Lane for SingleLane {
             ids: &self.ids,
             prompt_len: self.prompt_len,
             unconditional: out.unconditional,
+            earlier_groups: &[],
         };
         let obs = observe(&self.pipeline, &ctx, logits, Input::Logits);
         let n = self.ids.len() - self.prompt_len;

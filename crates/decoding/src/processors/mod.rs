@@ -1,6 +1,7 @@
 //! Logits processors, one file each, applied as a list in HF's order
 //! (`GenerationMixin._get_logits_processor`, transformers 5.x).
 
+mod diversity;
 mod epsilon;
 mod eta;
 mod exponential_decay;
@@ -22,6 +23,7 @@ mod top_p;
 mod typical;
 mod watermark;
 
+pub use diversity::HammingDiversity;
 pub use epsilon::EpsilonCutoff;
 pub use eta::EtaCutoff;
 pub use exponential_decay::ExponentialDecay;
@@ -56,6 +58,9 @@ pub struct Context<'a> {
     /// Classifier-free guidance: the logits of the unconditional pass (the
     /// prompt's last token, or the negative prompt, and the tokens since).
     pub unconditional: Option<&'a [f32]>,
+    /// Diverse beam search: the tokens the earlier groups' beams chose at this
+    /// step (HF's `current_tokens` before this group); empty otherwise.
+    pub earlier_groups: &'a [u32],
 }
 
 impl Context<'_> {
@@ -76,7 +81,8 @@ pub struct Pipeline {
 }
 
 impl Pipeline {
-    /// HF's order (`_get_logits_processor`, 5.24): guidance, sequence bias, repetition
+    /// HF's order (`_get_logits_processor`, 5.24): guidance, sequence bias,
+    /// (diverse beam search's Hamming diversity, where 4.55 put it), repetition
     /// penalty, (OpenAI penalties, ours), no-repeat-ngram, bad words, min length /
     /// min new tokens, forced bos, forced eos, invalid values, exponential decay,
     /// suppressed tokens, suppressed at begin; then, only when sampling:
@@ -93,6 +99,12 @@ impl Pipeline {
                 crate::knob::Knob::SequenceBias,
                 &rules.sequence_bias,
             )));
+        }
+        if cfg.mode == Mode::GroupBeam {
+            // HF 4.55 puts it after the sequence bias, before the penalties.
+            p.push(Box::new(HammingDiversity {
+                penalty: cfg.diversity_penalty,
+            }));
         }
         if cfg.repetition_penalty != 1.0 {
             p.push(Box::new(RepetitionPenalty {
@@ -261,6 +273,7 @@ pub(crate) mod test_util {
                 ids,
                 prompt_len,
                 unconditional: None,
+                earlier_groups: &[],
             },
             &mut s,
         );

@@ -54,6 +54,7 @@ pub fn hf(name: &str) -> serde_json::Value {
         "tiny-bf16.json" => fixture!("hf/tiny-bf16.json"),
         "tiny-contrastive.json" => fixture!("hf/tiny-contrastive.json"),
         "tiny-knobs.json" => fixture!("hf/tiny-knobs.json"),
+        "tiny-strategies.json" => fixture!("hf/tiny-strategies.json"),
         "native-sampling.json" => fixture!("native-sampling.json"),
         other => panic!("no fixture {other}"),
     };

@@ -1,0 +1,356 @@
+//! Diverse (group) beam search as HF 4.55 `_group_beam_search` with its
+//! `BeamSearchScorer` does it — the last version with it in core, as for
+//! contrastive search. The beams split into groups of `num_beams /
+//! num_beam_groups`; each step the groups choose in turn, and a group's
+//! log-probabilities lose `diversity_penalty` for each earlier group's beam
+//! that just chose the same token (a processor, `HammingDiversity`). Each group
+//! keeps its own finished hypotheses and is done on its own; a finished group's
+//! beams are fed the pad token (HF's `pad_token_id`, GPT-2's eos) and still
+//! count as "earlier" tokens for later groups. The answer is the best of all
+//! groups' hypotheses.
+
+use super::{finish_run, sequence, Lane, LaneEnv, Next, RowOutputs};
+use crate::config::{EarlyStopping, ValidConfig};
+use crate::observe::{observe, step_record, Input, StepInfo};
+use crate::processors::{Context, Pipeline};
+use crate::record::{BeamCandidate, Run, Sequence, Step, StopReason};
+use crate::scores::{log_softmax, top_indices};
+use crate::stop::stop_string_hit;
+
+const NEG_BIG: f32 = -1.0e9;
+
+/// HF 4.55's `BeamHypotheses`: the best `size` finished hypotheses of one group.
+struct Hypotheses {
+    size: usize,
+    /// (length-normalised score, tokens), in the order HF's list keeps them.
+    beams: Vec<(f64, Vec<u32>)>,
+    worst: f64,
+}
+
+impl Hypotheses {
+    fn new(size: usize) -> Hypotheses {
+        Hypotheses {
+            size,
+            beams: Vec::with_capacity(size + 1),
+            worst: 1e9,
+        }
+    }
+
+    fn add(&mut self, tokens: Vec<u32>, sum_logprobs: f32, generated_len: usize, lp: f32) {
+        // Python floats: the division is in f64.
+        let score = sum_logprobs as f64 / (generated_len as f64).powf(lp as f64);
+        if self.beams.len() < self.size || score > self.worst {
+            self.beams.push((score, tokens));
+            if self.beams.len() > self.size {
+                let mut order: Vec<(f64, usize)> = self
+                    .beams
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| (b.0, i))
+                    .collect();
+                order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                self.beams.remove(order[0].1);
+                self.worst = order[1].0;
+            } else {
+                self.worst = self.worst.min(score);
+            }
+        }
+    }
+
+    /// Whether no running beam can beat the worst kept hypothesis (HF's `is_done`).
+    fn is_done(
+        &self,
+        best_sum_logprobs: f32,
+        generated_len: usize,
+        cfg: &ValidConfig,
+        max_new: usize,
+    ) -> bool {
+        if self.beams.len() < self.size {
+            return false;
+        }
+        let lp = cfg.length_penalty as f64;
+        let len = match cfg.early_stopping {
+            EarlyStopping::Always => return true,
+            EarlyStopping::Never if lp > 0.0 => max_new,
+            _ => generated_len,
+        };
+        self.worst >= best_sum_logprobs as f64 / (len as f64).powf(lp)
+    }
+}
+
+pub struct GroupBeamLane {
+    cfg: ValidConfig,
+    pipeline: Pipeline,
+    prompt: Vec<u32>,
+    group_size: usize,
+    running: Vec<Vec<u32>>,
+    scores: Vec<f32>,
+    /// Which of the lane's current cache rows holds each beam.
+    row_of_beam: Vec<usize>,
+    hyps: Vec<Hypotheses>,
+    done: Vec<bool>,
+    /// HF feeds a finished group's beams `pad_token_id` (the first eos for GPT-2).
+    pad: u32,
+    steps: Vec<Step>,
+    stop: Option<StopReason>,
+}
+
+impl GroupBeamLane {
+    pub fn new(cfg: ValidConfig, pipeline: Pipeline, prompt: &[u32]) -> GroupBeamLane {
+        let (n, groups) = (cfg.num_beams, cfg.num_beam_groups);
+        let group_size = n / groups;
+        // Each group starts from its first beam (the others at -1e9), so the
+        // beams of a group do not all choose the same token.
+        let scores = (0..n)
+            .map(|b| if b % group_size == 0 { 0.0 } else { NEG_BIG })
+            .collect();
+        GroupBeamLane {
+            running: vec![vec![]; n],
+            scores,
+            row_of_beam: vec![0; n],
+            hyps: (0..groups).map(|_| Hypotheses::new(group_size)).collect(),
+            done: vec![false; groups],
+            pad: cfg.eos_token_ids.first().copied().unwrap_or(0),
+            steps: vec![],
+            stop: None,
+            prompt: prompt.to_vec(),
+            group_size,
+            cfg,
+            pipeline,
+        }
+    }
+
+    fn full_ids(&self, generated: &[u32]) -> Vec<u32> {
+        let mut ids = self.prompt.clone();
+        ids.extend_from_slice(generated);
+        ids
+    }
+
+    fn ends_with_stop_string(&self, seq: &[u32], env: &LaneEnv) -> bool {
+        match seq.last() {
+            Some(&t) if !self.cfg.stop_strings.is_empty() => stop_string_hit(
+                &env.vocab.concat_bytes(&self.full_ids(seq)),
+                env.vocab.bytes(t).len(),
+                &self.cfg.stop_strings,
+            ),
+            _ => false,
+        }
+    }
+
+    /// Every group's hypotheses, the running beams of unfinished groups added
+    /// (HF's `finalize`), best first.
+    fn finalize(&mut self) -> Vec<(f64, Vec<u32>)> {
+        let lp = self.cfg.length_penalty;
+        for g in 0..self.hyps.len() {
+            if self.done[g] {
+                continue;
+            }
+            for b in g * self.group_size..(g + 1) * self.group_size {
+                let tokens = self.running[b].clone();
+                let len = tokens.len();
+                self.hyps[g].add(tokens, self.scores[b], len, lp);
+            }
+            self.done[g] = true;
+        }
+        // HF sorts ascending (stable) and pops from the end.
+        let mut all: Vec<(f64, Vec<u32>)> = self
+            .hyps
+            .iter()
+            .flat_map(|h| h.beams.iter().cloned())
+            .collect();
+        all.sort_by(|a, b| a.0.total_cmp(&b.0));
+        all.reverse();
+        all
+    }
+
+    fn reason_for(&self, seq: &[u32], env: &LaneEnv) -> StopReason {
+        match seq.last() {
+            Some(t) if self.cfg.eos_token_ids.contains(t) => StopReason::Eos,
+            Some(_) if self.ends_with_stop_string(seq, env) => StopReason::StopString,
+            _ if seq.len() >= self.cfg.new_token_budget(self.prompt.len()) => {
+                StopReason::MaxNewTokens
+            }
+            _ if self.prompt.len() + seq.len() >= env.n_positions => StopReason::ContextFull,
+            _ => StopReason::BeamSearchDone,
+        }
+    }
+}
+
+impl Lane for GroupBeamLane {
+    fn advance(
+        &mut self,
+        out: &RowOutputs,
+        env: &LaneEnv,
+        _shared: Option<&[f64]>,
+    ) -> (Option<Step>, Next) {
+        let n = self.cfg.num_beams;
+        let size = self.group_size;
+        let v = out.vocab_size;
+        let prompt_len = self.prompt.len();
+        // HF's `cur_len` in the scorer: the length once this step's token is on.
+        let generated_len = self.running[0].len() + 1;
+        let keep = 2.max(1 + self.cfg.eos_token_ids.len()) * size;
+
+        let mut chosen = vec![self.pad; n];
+        let mut next_running: Vec<Vec<u32>> = vec![vec![]; n];
+        let mut next_scores = vec![0.0f32; n];
+        let mut src = vec![0usize; n];
+        let mut cands: Vec<BeamCandidate> = Vec::new();
+        for g in 0..self.hyps.len() {
+            let base = g * size;
+            if self.done[g] {
+                for j in 0..size {
+                    let mut seq = self.running[base].clone();
+                    seq.push(self.pad);
+                    next_running[base + j] = seq;
+                    src[base + j] = self.row_of_beam[base];
+                    cands.push(BeamCandidate {
+                        beam: base,
+                        token_id: self.pad,
+                        token: env.vocab.display(self.pad),
+                        score: 0.0,
+                        finished: false,
+                        running: true,
+                        group: Some(g),
+                        diversity_penalty: None,
+                        padding: true,
+                    });
+                }
+                continue;
+            }
+            let earlier = &chosen[..base];
+            let mut flat = Vec::with_capacity(size * v);
+            for b in base..base + size {
+                let ids = self.full_ids(&self.running[b]);
+                let mut lp = log_softmax(out.logits(self.row_of_beam[b]));
+                self.pipeline.apply(
+                    &Context {
+                        ids: &ids,
+                        prompt_len,
+                        unconditional: None,
+                        earlier_groups: earlier,
+                    },
+                    &mut lp,
+                );
+                let s = self.scores[b];
+                flat.extend(lp.into_iter().map(|x| x + s));
+            }
+            let top = top_indices(&flat, keep.min(flat.len()));
+            let mut kept = 0;
+            let mut group_cands = Vec::with_capacity(top.len());
+            for (rank, &i) in top.iter().enumerate() {
+                let (local, token) = (i / v, (i % v) as u32);
+                let beam = base + local;
+                let score = flat[i];
+                let is_eos = self.cfg.eos_token_ids.contains(&token);
+                let mut seq = self.running[beam].clone();
+                seq.push(token);
+                let finished = is_eos && rank < size;
+                let running = !is_eos && kept < size;
+                if finished {
+                    self.hyps[g].add(seq, score, generated_len, self.cfg.length_penalty);
+                } else if running {
+                    next_running[base + kept] = seq;
+                    next_scores[base + kept] = score;
+                    src[base + kept] = self.row_of_beam[beam];
+                    kept += 1;
+                }
+                let times = earlier.iter().filter(|&&t| t == token).count();
+                group_cands.push(BeamCandidate {
+                    beam,
+                    token_id: token,
+                    token: env.vocab.display(token),
+                    score,
+                    finished,
+                    running,
+                    group: Some(g),
+                    diversity_penalty: (times > 0)
+                        .then_some(self.cfg.diversity_penalty * times as f32),
+                    padding: false,
+                });
+            }
+            for j in 0..size {
+                chosen[base + j] = next_running[base + j].last().copied().unwrap_or(self.pad);
+            }
+            let best = top.first().map(|&i| flat[i]).unwrap_or(NEG_BIG);
+            let max_new = self.cfg.new_token_budget(prompt_len);
+            self.done[g] = self.hyps[g].is_done(best, generated_len, &self.cfg, max_new);
+            cands.extend(group_cands);
+        }
+
+        // The table shows the row the first listed continuation extends
+        // (group 0's best), as for plain beam search.
+        let first = cands[0].beam;
+        let ids = self.full_ids(&self.running[first]);
+        let logits = out.logits(self.row_of_beam[first]);
+        let obs = observe(
+            &self.pipeline,
+            &Context {
+                ids: &ids,
+                prompt_len,
+                unconditional: None,
+                earlier_groups: &[],
+            },
+            logits,
+            Input::LogProbs,
+        );
+        let mut step = step_record(
+            &obs,
+            StepInfo {
+                logits,
+                chosen: cands[0].token_id,
+                draw: None,
+                forced: false,
+                top_n: env.top_n,
+            },
+            env.vocab,
+        );
+        step.beams = Some(cands);
+        self.steps.push(step.clone());
+
+        // A group already finished scores 0 (HF's `next_beam_scores` for it).
+        self.running = next_running;
+        self.scores = next_scores;
+        self.row_of_beam = (0..n).collect();
+        let tokens: Vec<u32> = chosen;
+
+        let len = self.running[0].len();
+        let full =
+            len >= self.cfg.new_token_budget(prompt_len) || prompt_len + len >= env.n_positions;
+        // HF stops when every group is done, or when every row meets a stopping
+        // criterion: rows of groups finished earlier end in pad (an eos); the
+        // others would have to end in a stop string.
+        let every_row = self.running.iter().all(|seq| {
+            seq.last()
+                .is_some_and(|t| self.cfg.eos_token_ids.contains(t))
+                || self.ends_with_stop_string(seq, env)
+        });
+        if full || every_row || self.done.iter().all(|&d| d) {
+            let best = self.finalize();
+            let reason = self.reason_for(&best[0].1, env);
+            self.stop = Some(reason);
+            return (Some(step), Next::Done(reason));
+        }
+        (Some(step), Next::Feed { src, tokens })
+    }
+
+    fn cancel(&mut self) {
+        self.stop.get_or_insert(StopReason::Cancelled);
+    }
+
+    fn generated(&self) -> &[u32] {
+        // The best beam of the first group still searching.
+        let g = self.done.iter().position(|d| !d).unwrap_or(0);
+        &self.running[g * self.group_size]
+    }
+
+    fn into_run(mut self: Box<Self>, env: &LaneEnv) -> Run {
+        let best = self.finalize();
+        let sequences: Vec<Sequence> = best
+            .iter()
+            .take(self.cfg.num_return_sequences)
+            .map(|(score, tokens)| sequence(tokens, Some(*score as f32), env.vocab))
+            .collect();
+        finish_run(&self.cfg, sequences, self.stop, self.steps)
+    }
+}
