@@ -155,6 +155,7 @@ mod tests {
             forced: false,
             beams: None,
             contrastive: None,
+            dola: None,
         }
     }
 

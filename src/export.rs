@@ -194,6 +194,7 @@ mod tests {
             forced: false,
             beams: None,
             contrastive: None,
+            dola: None,
         };
         let run = |config: GenerationConfig, text: &str| Run {
             mode: config.mode(),

@@ -41,6 +41,8 @@ pub const GROUP_BEAM_KNOBS: &[Knob] = &[
     Knob::EarlyStopping,
     Knob::NumReturnSequences,
 ];
+/// DoLa rides on greedy decoding and sampling.
+pub const DOLA_KNOBS: &[Knob] = &[Knob::DolaLayers];
 pub const CONTRASTIVE_KNOBS: &[Knob] = &[Knob::PenaltyAlpha, Knob::TopK];
 /// Token-level rules, every mode: folded in the editor until one is set.
 pub const TOKEN_KNOBS: &[Knob] = &[
@@ -59,8 +61,8 @@ pub const TOKEN_KNOBS: &[Knob] = &[
 
 pub fn knobs_for(mode: Mode) -> Vec<Knob> {
     let specific: &[&[Knob]] = match mode {
-        Mode::Greedy => &[],
-        Mode::Sample => &[Knob::WARPERS, SAMPLE_KNOBS],
+        Mode::Greedy => &[DOLA_KNOBS],
+        Mode::Sample => &[Knob::WARPERS, SAMPLE_KNOBS, DOLA_KNOBS],
         Mode::Beam => &[BEAM_KNOBS],
         Mode::GroupBeam => &[GROUP_BEAM_KNOBS],
         Mode::Contrastive => &[CONTRASTIVE_KNOBS],
@@ -123,7 +125,9 @@ impl LaneConfig {
     pub fn text(&self, knob: Knob) -> String {
         match self.fields.get(knob.name()) {
             None | Some(Value::Null) => String::new(),
-            Some(Value::String(s)) if knob == Knob::StopStrings => s.clone(),
+            Some(Value::String(s)) if matches!(knob, Knob::StopStrings | Knob::DolaLayers) => {
+                s.clone()
+            }
             Some(v) => v.to_string(),
         }
     }
@@ -175,6 +179,9 @@ impl LaneConfig {
                 Value::String(text.to_string())
             } else if knob == Knob::EarlyStopping && t == "never" {
                 Value::String("never".into())
+            } else if knob == Knob::DolaLayers && !t.starts_with('[') && !t.starts_with('"') {
+                // "low" / "high" typed without quotes.
+                Value::String(t.to_string())
             } else {
                 serde_json::from_str::<Value>(t).map_err(|_| ConfigError::NotANumber {
                     knob,
@@ -195,6 +202,9 @@ impl LaneConfig {
         if mode != Mode::GroupBeam {
             f.remove(name(Knob::NumBeamGroups));
             f.remove(name(Knob::DiversityPenalty));
+        }
+        if !matches!(mode, Mode::Greedy | Mode::Sample) {
+            f.remove(name(Knob::DolaLayers));
         }
         match mode {
             Mode::Greedy => {
@@ -279,6 +289,23 @@ mod tests {
         let e = c.set(Knob::TopK, "\"ten\"").unwrap_err();
         assert_eq!(e.knob(), Some(Knob::TopK));
         assert_eq!(c, LaneConfig::default());
+    }
+
+    #[test]
+    fn dola_layers_take_low_and_high_without_quotes_and_lists_as_json() {
+        let mut c = LaneConfig::default();
+        c.set(Knob::DolaLayers, "high").unwrap();
+        assert_eq!(c.text(Knob::DolaLayers), "high");
+        assert!(c.validate().unwrap().dola_layers.is_some());
+        c.set(Knob::DolaLayers, "[0, 2]").unwrap();
+        assert_eq!(c.text(Knob::DolaLayers), "[0,2]");
+        assert!(c.set(Knob::DolaLayers, "middle").is_err());
+        assert!(knobs_for(Mode::Greedy).contains(&Knob::DolaLayers));
+        c.set_mode(Mode::Beam);
+        assert!(
+            c.fields().get("dola_layers").is_none(),
+            "DoLa does not ride on beams"
+        );
     }
 
     #[test]

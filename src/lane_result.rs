@@ -143,6 +143,7 @@ mod tests {
             forced,
             beams: None,
             contrastive: None,
+            dola: None,
         }
     }
 

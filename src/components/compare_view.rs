@@ -13,7 +13,7 @@ use crate::lane_result::LaneResult;
 use crate::state::run::{Results, StepMove};
 use crate::state::LANES;
 use crate::theme::lane_color;
-use ntl_decoding::record::{BeamCandidate, ContrastiveCandidate};
+use ntl_decoding::record::{BeamCandidate, ContrastiveCandidate, DolaStep};
 use ntl_decoding::{Stage, Step};
 use yew::prelude::*;
 
@@ -216,6 +216,35 @@ fn beams_table(beams: &[BeamCandidate]) -> Html {
     )
 }
 
+/// DoLa's step: which earlier layer the final one was contrasted with, why
+/// that one, and what the table's logits are.
+fn dola_line(d: &DolaStep) -> Html {
+    let layer = d.premature_layer;
+    let why = if d.divergences.is_empty() {
+        "its only candidate".to_string()
+    } else {
+        let each = d
+            .candidates
+            .iter()
+            .zip(&d.divergences)
+            .map(|(l, js)| format!("layer {l}: {js:.2e}"))
+            .collect::<Vec<_>>()
+            .join(" · ");
+        format!("the furthest from the final layer by Jensen–Shannon divergence ({each})")
+    };
+    html! {
+        <p class="dola" data-testid="dola-step" data-layer={layer.to_string()} data-plausible={d.plausible.to_string()}>
+            { format!(
+                "DoLa: contrasted with layer {layer}, {why}. The knobs see \
+                 log p(final layer) − log p(layer {layer}) on the {} tokens within 10% of the \
+                 final layer's top probability; the rest are dropped (the funnel's dola_layers \
+                 stage). The logit column is the final layer's own.",
+                d.plausible
+            ) }
+        </p>
+    }
+}
+
 fn contrastive_table(s: &Step, cands: &[ContrastiveCandidate]) -> Html {
     let rows = cands.iter().map(|c| {
         html! {
@@ -314,6 +343,9 @@ fn column(lane: usize, step: &Step, rows: &[Row], p: &Props, one_path: bool) -> 
             }
             if let Some(cands) = &step.contrastive {
                 { contrastive_table(step, cands) }
+            }
+            if let Some(d) = &step.dola {
+                { dola_line(d) }
             }
         </>
     };

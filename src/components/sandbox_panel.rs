@@ -152,6 +152,13 @@ fn step_source(s: &Sandbox, p: &Props) -> Html {
                        so it differs from the lane's." }
                 </p>
             }
+            if src.dola {
+                <p class="notice" data-testid="sandbox-dola">
+                    { "This lane used DoLa, which contrasts the final layer with an earlier one the \
+                       sandbox does not read: the table here is the final layer's own row, before \
+                       the contrast, so it differs from the lane's." }
+                </p>
+            }
             <button onclick={p.on.reform(|_: MouseEvent| SandboxAction::Toy)}>
                 { "Back to typed logits" }
             </button>

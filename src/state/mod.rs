@@ -516,6 +516,7 @@ impl Page {
             chosen,
             beam: r.steps[step].beams.is_some(),
             guided: config.guidance_scale.is_some_and(|g| g != 1.0),
+            dola: r.steps[step].dola.is_some(),
         };
         let request = self.sandbox.make_mut().open_step(source, &config);
         Outcome::redraw().and_maybe(request.map(Command::Send))

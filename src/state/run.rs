@@ -372,6 +372,7 @@ pub(crate) mod tests {
             forced: false,
             beams: None,
             contrastive: None,
+            dola: None,
         }
     }
 

@@ -40,6 +40,8 @@ pub struct StepSource {
     pub beam: bool,
     /// The lane used guidance, which the sandbox does not apply.
     pub guided: bool,
+    /// The lane contrasted layers (DoLa), which the sandbox does not.
+    pub dola: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -220,6 +222,7 @@ impl Sandbox {
             prompt_len: 0,
             unconditional: None,
             earlier_groups: &[],
+            premature: None,
         };
         let step = sandbox::what_if(&logits, ctx, None, Input::Logits, &cfg, &vocab, TOP_N);
         Ok((logits.len(), step))
@@ -371,6 +374,7 @@ mod tests {
             chosen: 7,
             beam: false,
             guided: false,
+            dola: false,
         }
     }
 

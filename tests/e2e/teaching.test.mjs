@@ -261,6 +261,26 @@ test('diverse beam search: the mode menu sets up groups, and a step lists each g
   await page.close();
 });
 
+test('DoLa: a greedy lane with dola_layers says at each step which layer it contrasted with, and warns without a repetition penalty', async () => {
+  const page = await env.open();
+  await modelReady(page);
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 6);
+  await setKnob(page, 0, 'dola_layers', '[0, 2]');
+  await runAll(page);
+  assert.match(await page.textContent('[data-testid="lane-0"] [data-testid="config-warnings"], [data-testid="lane-0"]'), /HF recommends `repetition_penalty` ≥ 1.2/);
+  await setKnob(page, 0, 'repetition_penalty', 1.2);
+  await runAll(page);
+  await page.click('[data-testid="grid-cell"][data-lane="0"][data-step="1"]');
+  const line = page.locator('[data-testid="compare-lane"][data-lane="0"] [data-testid="dola-step"]');
+  assert.ok(['0', '2'].includes(await line.getAttribute('data-layer')), 'one of the candidates');
+  assert.match(await line.textContent(), /Jensen–Shannon divergence \(layer 0: .* · layer 2: .*\)/);
+  assert.ok(Number(await line.getAttribute('data-plausible')) >= 1);
+  // A plain lane has no DoLa line.
+  assert.equal(await page.locator('[data-testid="compare-lane"][data-lane="1"] [data-testid="dola-step"]').count(), 0);
+  assert.deepEqual(env.errors, []);
+  await page.close();
+});
+
 test('the watermark preset: marked lanes read mostly green with a high z, unmarked ones do not, and a scored text is checked too', async () => {
   const page = await env.open();
   await modelReady(page);

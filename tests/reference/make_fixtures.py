@@ -422,6 +422,31 @@ def strategy_fixtures():
             without = {k: v for k, v in cfg.items() if k not in ("num_beam_groups", "diversity_penalty")}
             assert rec["sequences"] != seqs(ids, without), (key, name, "the groups changed nothing")
             runs.append(rec)
+        # DoLa: the tiny model has 2 layers and a tied head, so "low" and
+        # "high" are both layer 1; lists reach the embeddings (0) too.
+        dola = {
+            "dola_low": {"dola_layers": "low"},
+            "dola_high_rep": {"dola_layers": "high", "repetition_penalty": 1.2},
+            "dola_embeddings": {"dola_layers": [0]},
+            "dola_choose": {"dola_layers": [0, 1]},
+            "dola_choose_ngram": {"dola_layers": [1, 0], "no_repeat_ngram_size": 3},
+        }
+        for name, cfg in dola.items():
+            cfg = {"max_new_tokens": NEW, **cfg}
+            rec = run_record(f"{key}/{name}", model, tok_hf, ids, cfg, False)
+            assert rec["sequences"] != seqs(ids, {k: v for k, v in cfg.items() if k != "dola_layers"}), (key, name)
+            runs.append(rec)
+        # Sampled DoLa: HF's processed distribution at every step, on HF's own tokens.
+        for name, cfg in {
+            "dola_sample": {"dola_layers": [0, 1], "do_sample": True, "top_k": 0, "seed": 3},
+            "dola_sample_warped": {"dola_layers": "high", "do_sample": True, "temperature": 0.7, "top_p": 0.9,
+                                   "repetition_penalty": 1.2, "seed": 4},
+        }.items():
+            cfg = {"max_new_tokens": NEW, **cfg}
+            out = generate(model, tok_hf, ids, cfg)
+            runs.append({"name": f"{key}/{name}", "prompt_ids": ids, "config": cfg,
+                         "sequences": out.sequences[:, len(ids):].tolist(),
+                         "steps": [distribution(s[0]) for s in out.scores]})
     write("tiny-strategies.json", {"model": "tiny", "transformers": transformers.__version__, "runs": runs})
 
 

@@ -4,6 +4,7 @@
 
 use crate::config_error::closest_knob;
 use crate::config_error::ConfigError;
+pub use crate::dola::DolaLayers;
 use crate::knob::Knob;
 use crate::mode::Mode;
 pub use crate::token_rules::TokenRules;
@@ -106,6 +107,8 @@ pub struct GenerationConfig {
     /// Diverse beam search (HF 4.55): groups of `num_beams / num_beam_groups`.
     pub num_beam_groups: i64,
     pub diversity_penalty: f64,
+    /// DoLa (HF 4.55): `"low"`, `"high"` or a list of layers to contrast with.
+    pub dola_layers: Option<DolaLayers>,
 }
 
 impl Default for GenerationConfig {
@@ -149,6 +152,7 @@ impl Default for GenerationConfig {
             guidance_scale: None,
             num_beam_groups: 1,
             diversity_penalty: 0.0,
+            dola_layers: None,
         }
     }
 }
@@ -190,7 +194,6 @@ const UNSUPPORTED_KEYS: &[(&str, &str)] = &[
         "constraints",
         "constrained beam search is not implemented yet",
     ),
-    ("dola_layers", "DoLa decoding is not implemented yet"),
     ("token_healing", "token healing is not implemented"),
     (
         "max_time",
@@ -292,6 +295,8 @@ pub struct ValidConfig {
     /// 1 unless diverse beam search.
     pub num_beam_groups: usize,
     pub diversity_penalty: f32,
+    /// DoLa's layers, for greedy and sampling lanes (HF ignores it elsewhere).
+    pub dola_layers: Option<DolaLayers>,
 }
 
 impl GenerationConfig {
@@ -645,6 +650,17 @@ impl GenerationConfig {
                 .map_err(|m| ConfigError::invalid(Knob::WatermarkingConfig, m))?,
             num_beam_groups,
             diversity_penalty: c.diversity_penalty as f32,
+            dola_layers: match &c.dola_layers {
+                Some(DolaLayers::List(v)) if v.is_empty() || v.iter().any(|&l| l < 0) => {
+                    return Err(ConfigError::invalid(
+                        Knob::DolaLayers,
+                        "`dola_layers` must be \"low\", \"high\" or a non-empty list of layer \
+                         indices from 0 (the embeddings)",
+                    ))
+                }
+                Some(l) if matches!(mode, Mode::Greedy | Mode::Sample) => Some(l.clone()),
+                _ => None,
+            },
         })
     }
 }
@@ -836,6 +852,33 @@ mod tests {
     ];
 
     #[test]
+    fn dola_layers_read_as_hf_writes_them_and_apply_to_greedy_and_sampling_only() {
+        let v = |j: &str| GenerationConfig::from_json(j).unwrap().validate();
+        assert_eq!(
+            v(r#"{"dola_layers": "high"}"#).unwrap().dola_layers,
+            Some(DolaLayers::Part(crate::dola::DolaPart::High))
+        );
+        assert_eq!(
+            v(r#"{"dola_layers": [0, 2], "do_sample": true}"#)
+                .unwrap()
+                .dola_layers,
+            Some(DolaLayers::List(vec![0, 2]))
+        );
+        // HF warns and runs the beam search without it.
+        assert_eq!(
+            v(r#"{"dola_layers": "low", "num_beams": 2}"#)
+                .unwrap()
+                .dola_layers,
+            None
+        );
+        for bad in [r#"{"dola_layers": []}"#, r#"{"dola_layers": [-1]}"#] {
+            assert_eq!(v(bad).unwrap_err().field(), Some("dola_layers"), "{bad}");
+        }
+        let e = GenerationConfig::from_json(r#"{"dola_layers": "middle"}"#).unwrap_err();
+        assert_eq!(e.field(), Some("dola_layers"), "{e}");
+    }
+
+    #[test]
     fn diverse_beam_search_is_checked_as_hf_4_55_checks_it() {
         let ok = |j: &str| GenerationConfig::from_json(j).unwrap().validate();
         let v = ok(r#"{"num_beams": 6, "num_beam_groups": 3, "diversity_penalty": 0.5}"#).unwrap();
@@ -910,7 +953,7 @@ mod tests {
             .unwrap_err();
         assert_eq!(e.field(), Some("force_words_ids"));
         assert!(e.to_string().contains("constrained beam search"), "{e}");
-        let e = GenerationConfig::from_json(r#"{"dola_layers": "high"}"#).unwrap_err();
+        let e = GenerationConfig::from_json(r#"{"prompt_lookup_num_tokens": 3}"#).unwrap_err();
         assert!(matches!(e, ConfigError::Unsupported { .. }), "{e}");
         // What used to be accepted and dropped is now applied.
         let c = GenerationConfig::from_json(

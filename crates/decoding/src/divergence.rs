@@ -234,6 +234,7 @@ mod tests {
             forced: false,
             beams: None,
             contrastive: None,
+            dola: None,
         }
     }
 

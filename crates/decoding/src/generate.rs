@@ -2,8 +2,9 @@
 //! lane's rows advance together in one forward pass per step.
 
 use crate::config::{GenerationConfig, ValidConfig};
+use crate::dola::candidate_layers;
 use crate::lane::{lane_for, Lane, LaneEnv, Next, RowOutputs};
-use crate::model::{LanguageModel, ModelError};
+use crate::model::{Exit, LanguageModel, ModelError};
 use crate::record::{Run, Step, StopReason};
 use crate::sampler::Draws;
 use crate::vocab::{streamable_text, Vocab};
@@ -120,6 +121,10 @@ pub struct Generation<M: LanguageModel> {
     hidden: Vec<f32>,
     /// Each active lane's rows in the current outputs: (offset, count).
     ranges: Vec<(usize, usize)>,
+    /// Early exits' logits (DoLa lanes), and each lane's share of them:
+    /// (first exit, exits per row).
+    exits: Vec<f32>,
+    exit_ranges: Vec<(usize, usize)>,
     /// The unconditional passes of guided lanes, batched in a cache of their own.
     guide: Option<Guide<M::Cache>>,
 }
@@ -148,7 +153,27 @@ impl<M: LanguageModel> Generation<M> {
                 max: model.n_positions() - 1,
             });
         }
-        let pre = model.prefill(prompt)?;
+        // DoLa lanes read early exits from the first pass on.
+        let dola: Vec<Option<Vec<usize>>> = lanes
+            .iter()
+            .map(|s| {
+                let layers = s.config.dola_layers.as_ref()?;
+                Some(candidate_layers(
+                    layers,
+                    model.n_layers(),
+                    model.tied_head(),
+                ))
+            })
+            .map(Option::transpose)
+            .collect::<Result<_, _>>()?;
+        let mut exits = Vec::new();
+        let mut exit_ranges = Vec::with_capacity(dola.len());
+        for layers in &dola {
+            let layers = layers.as_deref().unwrap_or_default();
+            exit_ranges.push((exits.len(), layers.len()));
+            exits.extend(layers.iter().map(|&layer| Exit { row: 0, layer }));
+        }
+        let pre = model.prefill_with_exits(prompt, &exits)?;
         let h = model.hidden_size();
         let env = LaneEnv {
             vocab: &vocab,
@@ -164,7 +189,8 @@ impl<M: LanguageModel> Generation<M> {
             .collect();
         let lanes: Vec<Box<dyn Lane>> = lanes
             .into_iter()
-            .map(|s| lane_for(s.config, s.forced, &pre.hidden, &env))
+            .zip(dola)
+            .map(|(s, dola)| lane_for(s.config, s.forced, dola, &pre.hidden, &env))
             .collect();
         let last = pre.hidden.len() / h - 1;
         let n = lanes.len();
@@ -187,6 +213,8 @@ impl<M: LanguageModel> Generation<M> {
         Ok(Generation {
             hidden: pre.hidden[last * h..].to_vec(),
             logits: pre.logits,
+            exits: pre.exits,
+            exit_ranges,
             cache: pre.cache,
             cache_rows: 1,
             ranges: vec![(0, 1); n],
@@ -231,6 +259,7 @@ impl<M: LanguageModel> Generation<M> {
         // The lanes decide their steps independently (on the worker's helper
         // threads where there are some); events go out in lane order after.
         let (logits, hidden, ranges) = (&self.logits, &self.hidden, &self.ranges);
+        let (exits, exit_ranges) = (&self.exits, &self.exit_ranges);
         // Only the rows' lanes and logits cross threads, never the cache.
         let guide = self
             .guide
@@ -242,6 +271,7 @@ impl<M: LanguageModel> Generation<M> {
                 return;
             }
             let (off, n) = ranges[i];
+            let (first_exit, per_row) = exit_ranges[i];
             let unconditional = guide.and_then(|(lanes, logits)| {
                 let row = lanes.iter().position(|&l| l == i)?;
                 Some(&logits[row * v..(row + 1) * v])
@@ -250,6 +280,8 @@ impl<M: LanguageModel> Generation<M> {
                 logits: &logits[off * v..(off + n) * v],
                 unconditional,
                 hidden: &hidden[off * h..(off + n) * h],
+                exits: &exits[first_exit * v..(first_exit + n * per_row) * v],
+                exits_per_row: per_row,
                 vocab_size: v,
                 hidden_size: h,
             };
@@ -265,6 +297,8 @@ impl<M: LanguageModel> Generation<M> {
         let mut src = Vec::new();
         let mut tokens = Vec::new();
         let mut next_ranges = self.ranges.clone();
+        let mut next_exits: Vec<Exit> = Vec::new();
+        let mut next_exit_ranges = self.exit_ranges.clone();
         let mut cancelled = false;
         // Guided lanes that go on, with the token each feeds its unconditional row.
         let mut guided_next: Vec<(usize, u32)> = Vec::new();
@@ -297,6 +331,11 @@ impl<M: LanguageModel> Generation<M> {
                             guided_next.push((row, *token));
                         }
                     }
+                    let layers = self.lanes[i].exit_layers();
+                    next_exit_ranges[i] = (next_exits.len(), layers.len());
+                    for row in src.len()..src.len() + s.len() {
+                        next_exits.extend(layers.iter().map(|&layer| Exit { row, layer }));
+                    }
                     next_ranges[i] = (src.len(), s.len());
                     src.extend(s.into_iter().map(|r| off + r));
                     tokens.extend(t);
@@ -318,8 +357,12 @@ impl<M: LanguageModel> Generation<M> {
         if !identity {
             self.cache = self.model.select(&self.cache, &src)?;
         }
-        let fwd = self.model.step(&self.cache, &tokens)?;
+        let fwd = self
+            .model
+            .step_with_exits(&self.cache, &tokens, &next_exits)?;
         self.cache = fwd.cache;
+        self.exits = fwd.exits;
+        self.exit_ranges = next_exit_ranges;
         self.cache_rows = tokens.len();
         self.logits = fwd.logits;
         self.hidden = fwd.hidden;

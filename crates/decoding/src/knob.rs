@@ -111,6 +111,7 @@ names! {
         GuidanceScale = "guidance_scale",
         NumBeamGroups = "num_beam_groups",
         DiversityPenalty = "diversity_penalty",
+        DolaLayers = "dola_layers",
     }
 }
 

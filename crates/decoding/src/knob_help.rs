@@ -41,7 +41,7 @@ impl Knob {
                 KnobGroup::Length
             }
             DoSample | NumBeams | NumBeamGroups | DiversityPenalty | NumReturnSequences
-            | PenaltyAlpha | Seed => KnobGroup::Strategy,
+            | PenaltyAlpha | DolaLayers | Seed => KnobGroup::Strategy,
             EosTokenId | ForcedBosTokenId | ForcedEosTokenId | SuppressTokens
             | BeginSuppressTokens => KnobGroup::SpecialTokens,
             Temperature
@@ -112,6 +112,9 @@ impl Knob {
             GuidanceScale => "pushes log p away from a pass without the prompt (or a negative one)",
             WatermarkingConfig => "{\"bias\": 2}: seeded green tokens get a bias a key can detect",
             NumBeamGroups => "splits the beams into groups that search one after another",
+            DolaLayers => {
+                "\"low\", \"high\" or [layers]: scores log p(final) − log p(an earlier layer)"
+            }
             DiversityPenalty => {
                 "a group's log p loses this × the times earlier groups just chose the token"
             }

@@ -5,6 +5,7 @@
 pub mod config;
 pub mod config_error;
 pub mod divergence;
+pub mod dola;
 pub mod exp;
 pub mod generate;
 pub mod inspect;
@@ -32,6 +33,6 @@ pub use config_error::ConfigError;
 pub use generate::{prepare_prompt, Event, Generation, LaneRequest, LaneSpec, Options, Prompt};
 pub use knob::{Knob, Stage};
 pub use mode::Mode;
-pub use model::{Forward, LanguageModel, ModelError, ModelInfo};
+pub use model::{Exit, Forward, LanguageModel, ModelError, ModelInfo};
 pub use record::{Document, Run, Sequence, Step, StopReason};
 pub use vocab::Vocab;

@@ -23,6 +23,12 @@ pub enum ModelError {
     /// The caller skipped `prepare_prompt`.
     #[error("the prompt must hold 1 to {max} tokens; prepare it with prepare_prompt")]
     PromptLength { max: usize },
+    /// An early exit asked for a layer the model does not have.
+    #[error("layer {layer} does not exist: the model has {n_layers} layers")]
+    NoSuchLayer { layer: usize, n_layers: usize },
+    /// DoLa asked for layers this model does not have.
+    #[error(transparent)]
+    Dola(#[from] crate::dola::NoCandidates),
     /// The model's own computation failed (kept as the model's error).
     #[error("the model failed: {0}")]
     Compute(#[source] Box<dyn std::error::Error + Send + Sync>),
@@ -35,6 +41,19 @@ pub struct Forward<C> {
     /// Final hidden states (after the last layer norm). For `prefill`: every
     /// prompt position (`positions * hidden_size`); for `step`: one per row.
     pub hidden: Vec<f32>,
+    /// The output head's logits at each asked-for [`Exit`], in the order asked:
+    /// `exits.len() * vocab_size`.
+    pub exits: Vec<f32>,
+}
+
+/// An early exit, as DoLa reads one: the output head applied to the hidden
+/// state of a row's last position as it enters `layer` (0 = the embeddings;
+/// HF's `hidden_states[layer]`, without the final layer norm).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Exit {
+    /// The row of the pass (for `prefill`, 0).
+    pub row: usize,
+    pub layer: usize,
 }
 
 pub trait LanguageModel {
@@ -43,12 +62,36 @@ pub trait LanguageModel {
     fn vocab_size(&self) -> usize;
     fn hidden_size(&self) -> usize;
     fn n_positions(&self) -> usize;
+    /// Transformer layers (blocks); the layers an [`Exit`] may name.
+    fn n_layers(&self) -> usize;
+    /// Whether the output head is the input embedding (HF's `tie_word_embeddings`).
+    fn tied_head(&self) -> bool;
 
     /// Runs a prompt (one row) from an empty cache.
-    fn prefill(&self, ids: &[u32]) -> Result<Forward<Self::Cache>, ModelError>;
+    fn prefill(&self, ids: &[u32]) -> Result<Forward<Self::Cache>, ModelError> {
+        self.prefill_with_exits(ids, &[])
+    }
     /// Feeds one token per cache row.
-    fn step(&self, cache: &Self::Cache, tokens: &[u32])
-        -> Result<Forward<Self::Cache>, ModelError>;
+    fn step(
+        &self,
+        cache: &Self::Cache,
+        tokens: &[u32],
+    ) -> Result<Forward<Self::Cache>, ModelError> {
+        self.step_with_exits(cache, tokens, &[])
+    }
+    /// [`LanguageModel::prefill`], with early exits on its last position.
+    fn prefill_with_exits(
+        &self,
+        ids: &[u32],
+        exits: &[Exit],
+    ) -> Result<Forward<Self::Cache>, ModelError>;
+    /// [`LanguageModel::step`], with early exits.
+    fn step_with_exits(
+        &self,
+        cache: &Self::Cache,
+        tokens: &[u32],
+        exits: &[Exit],
+    ) -> Result<Forward<Self::Cache>, ModelError>;
     /// A cache whose row `i` is row `rows[i]` of `cache` (rows may repeat).
     fn select(&self, cache: &Self::Cache, rows: &[usize]) -> Result<Self::Cache, ModelError>;
 }
@@ -62,12 +105,15 @@ macro_rules! delegate_model {
             fn vocab_size(&self) -> usize { (**self).vocab_size() }
             fn hidden_size(&self) -> usize { (**self).hidden_size() }
             fn n_positions(&self) -> usize { (**self).n_positions() }
-            fn prefill(&self, ids: &[u32]) -> Result<Forward<Self::Cache>, ModelError> {
-                (**self).prefill(ids)
-            }
-            fn step(&self, cache: &Self::Cache, tokens: &[u32])
+            fn n_layers(&self) -> usize { (**self).n_layers() }
+            fn tied_head(&self) -> bool { (**self).tied_head() }
+            fn prefill_with_exits(&self, ids: &[u32], exits: &[Exit])
                 -> Result<Forward<Self::Cache>, ModelError> {
-                (**self).step(cache, tokens)
+                (**self).prefill_with_exits(ids, exits)
+            }
+            fn step_with_exits(&self, cache: &Self::Cache, tokens: &[u32], exits: &[Exit])
+                -> Result<Forward<Self::Cache>, ModelError> {
+                (**self).step_with_exits(cache, tokens, exits)
             }
             fn select(&self, cache: &Self::Cache, rows: &[usize])
                 -> Result<Self::Cache, ModelError> {

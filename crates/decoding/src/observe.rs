@@ -149,6 +149,7 @@ pub fn step_record(obs: &Observed, info: StepInfo, vocab: &Vocab) -> Step {
         forced,
         beams: None,
         contrastive: None,
+        dola: None,
     }
 }
 
@@ -172,6 +173,7 @@ mod tests {
             prompt_len: 1,
             unconditional: None,
             earlier_groups: &[],
+            premature: None,
         };
         let obs = observe(&pipeline, &ctx, &logits, Input::Logits);
         let info = StepInfo {

@@ -103,6 +103,21 @@ pub struct ContrastiveCandidate {
     pub score: f32,
 }
 
+/// One DoLa step: the table's logits are `log p_final − log p_premature`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DolaStep {
+    /// The premature layer contrasted with (0 = the embeddings).
+    pub premature_layer: usize,
+    /// The candidate layers, in order.
+    pub candidates: Vec<usize>,
+    /// Each candidate's Jensen–Shannon divergence from the final layer (empty
+    /// when there is one candidate: nothing to choose).
+    pub divergences: Vec<f32>,
+    /// Tokens above 10% of the final layer's top probability (the others are
+    /// dropped before the contrast).
+    pub plausible: usize,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Step {
     pub token_id: u32,
@@ -132,6 +147,9 @@ pub struct Step {
     pub beams: Option<Vec<BeamCandidate>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contrastive: Option<Vec<ContrastiveCandidate>>,
+    /// DoLa: the layer this step contrasted with, and why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dola: Option<DolaStep>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -154,6 +154,7 @@ mod tests {
             prompt_len: 0,
             unconditional: None,
             earlier_groups: &[],
+            premature: None,
         };
         what_if(&LESSON, ctx, None, Input::Logits, &cfg, &toy_vocab(5), 20)
     }
@@ -232,6 +233,7 @@ mod tests {
             prompt_len: 1,
             unconditional: None,
             earlier_groups: &[],
+            premature: None,
         };
         let step = what_if(
             &LESSON,

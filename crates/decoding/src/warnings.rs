@@ -75,6 +75,19 @@ pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning<Knob>> {
             ));
         }
     }
+    if c.dola_layers.is_some() {
+        if !matches!(mode, Mode::Greedy | Mode::Sample) {
+            out.push(w(
+                Knob::DolaLayers,
+                format!("`dola_layers` does nothing here: DoLa works with greedy decoding and sampling, not {mode} (HF ignores it too)"),
+            ));
+        } else if c.repetition_penalty < 1.2 {
+            out.push(w(
+                Knob::DolaLayers,
+                "DoLa tends to repeat itself: HF recommends `repetition_penalty` ≥ 1.2 with `dola_layers`",
+            ));
+        }
+    }
     if c.num_beams <= 1 && (c.num_beam_groups > 1 || c.diversity_penalty != 0.0) {
         let knob = if c.num_beam_groups > 1 {
             Knob::NumBeamGroups
@@ -229,6 +242,7 @@ mod tests {
                 forced: false,
                 beams: None,
                 contrastive: None,
+                dola: None,
             })
             .collect();
         run_warnings(mode, &steps)
@@ -292,6 +306,16 @@ mod tests {
     fn the_silent_default_top_k_is_pointed_out_when_sampling() {
         assert_eq!(fields(r#"{"do_sample": true}"#), ["top_k"]);
         assert!(fields(r#"{"do_sample": true, "top_k": 0}"#).is_empty());
+    }
+
+    #[test]
+    fn dola_outside_greedy_and_sampling_or_without_a_penalty_is_flagged() {
+        assert_eq!(fields(r#"{"dola_layers": "high"}"#), ["dola_layers"]);
+        assert!(fields(r#"{"dola_layers": "high", "repetition_penalty": 1.2}"#).is_empty());
+        assert_eq!(
+            fields(r#"{"dola_layers": "low", "num_beams": 2, "repetition_penalty": 1.2}"#),
+            ["dola_layers"]
+        );
     }
 
     #[test]

@@ -68,6 +68,8 @@ pub struct Output {
     /// Final hidden states after `ln_f`, `[rows, tokens, n_embd]`.
     pub hidden: Tensor,
     pub cache: KvCache,
+    /// The head's logits at each early exit asked for, `[exits, vocab]`.
+    pub exits: Option<Tensor>,
 }
 
 impl Gpt2 {
@@ -125,8 +127,17 @@ impl Gpt2 {
         self.cfg.vocab_size * d + self.cfg.n_positions * d + self.cfg.n_layer * per_block + 2 * d
     }
 
-    /// Feeds `tokens` (`rows * t` ids, row-major) after `cache` (or from scratch).
-    pub fn forward(&self, tokens: &[u32], rows: usize, cache: Option<&KvCache>) -> Result<Output> {
+    /// Feeds `tokens` (`rows * t` ids, row-major) after `cache` (or from
+    /// scratch). `exits` are (row, layer) pairs: the head's logits on that
+    /// row's last position as it enters that layer (0 = the embeddings), as
+    /// HF's `hidden_states[layer]` through `lm_head` (no final layer norm).
+    pub fn forward(
+        &self,
+        tokens: &[u32],
+        rows: usize,
+        cache: Option<&KvCache>,
+        exits: &[(usize, usize)],
+    ) -> Result<Output> {
         let t = tokens.len() / rows;
         let past = cache.map(|c| c.len()).unwrap_or(0);
         let (d, h, hd) = (self.cfg.n_embd, self.cfg.n_head, self.cfg.head_dim());
@@ -143,7 +154,15 @@ impl Gpt2 {
             .transpose()?;
         let scale = 1.0 / (hd as f64).sqrt();
         let mut layers = Vec::with_capacity(self.blocks.len());
+        let mut taps: Vec<Option<Tensor>> = vec![None; exits.len()];
         for (l, b) in self.blocks.iter().enumerate() {
+            for (tap, &(row, _)) in taps
+                .iter_mut()
+                .zip(exits)
+                .filter(|(_, &(_, layer))| layer == l)
+            {
+                *tap = Some(x.narrow(0, row, 1)?.narrow(1, t - 1, 1)?.reshape((1, d))?);
+            }
             let a = b.ln_1.forward(&x)?.reshape((rows * t, d))?;
             let qkv = b.c_attn.forward(&a)?.reshape((rows, t, 3, h, hd))?;
             let q = qkv
@@ -185,10 +204,19 @@ impl Gpt2 {
         let hidden = self.ln_f.forward(&x)?;
         let last = hidden.narrow(1, t - 1, 1)?.squeeze(1)?;
         let logits = self.head(&last)?;
+        let exits = if taps.is_empty() {
+            None
+        } else {
+            let taps: Vec<Tensor> = taps.into_iter().collect::<Option<_>>().ok_or_else(|| {
+                candle_core::Error::Msg("an early exit past the last layer".into())
+            })?;
+            Some(self.head(&Tensor::cat(&taps, 0)?)?)
+        };
         Ok(Output {
             logits,
             hidden,
             cache: KvCache { layers },
+            exits,
         })
     }
 }

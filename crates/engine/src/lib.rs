@@ -21,7 +21,7 @@ pub use run::{Prepared, RunInput};
 
 use gpt2::Gpt2;
 use ntl_decoding::inspect::{predict, Prediction};
-use ntl_decoding::{Forward, LanguageModel, ModelError, ModelInfo, Vocab};
+use ntl_decoding::{Exit, Forward, LanguageModel, ModelError, ModelInfo, Vocab};
 use tokenizer::TextTokenizer;
 
 /// The three files of an HF GPT-2 checkpoint, as bytes.
@@ -91,7 +91,7 @@ impl Engine {
         if ids.is_empty() {
             return Ok(vec![]);
         }
-        let out = self.model.forward(ids, 1, None).map_err(model_err)?;
+        let out = self.model.forward(ids, 1, None, &[]).map_err(model_err)?;
         let d = self.model.cfg.n_embd;
         let hidden = out.hidden.reshape((ids.len(), d)).map_err(model_err)?;
         let vocab = self.tokenizer.vocab_arc();
@@ -133,6 +133,26 @@ fn model_err(e: candle_core::Error) -> ModelError {
     ModelError::Compute(Box::new(e))
 }
 
+impl Engine {
+    /// Early exits as the model takes them, each layer checked.
+    fn exits(&self, exits: &[Exit]) -> Result<Vec<(usize, usize)>, ModelError> {
+        let n_layers = self.model.cfg.n_layer;
+        exits
+            .iter()
+            .map(|e| {
+                if e.layer < n_layers {
+                    Ok((e.row, e.layer))
+                } else {
+                    Err(ModelError::NoSuchLayer {
+                        layer: e.layer,
+                        n_layers,
+                    })
+                }
+            })
+            .collect()
+    }
+}
+
 /// The logits and hidden states of a forward pass as plain rows.
 fn rows(out: gpt2::Output) -> Result<Forward<KvCache>, ModelError> {
     let flat =
@@ -140,6 +160,10 @@ fn rows(out: gpt2::Output) -> Result<Forward<KvCache>, ModelError> {
     Ok(Forward {
         logits: flat(out.logits)?,
         hidden: flat(out.hidden)?,
+        exits: match out.exits {
+            Some(t) => flat(t)?,
+            None => vec![],
+        },
         cache: out.cache,
     })
 }
@@ -157,14 +181,37 @@ impl LanguageModel for Engine {
         self.model.cfg.n_positions
     }
 
-    fn prefill(&self, ids: &[u32]) -> Result<Forward<KvCache>, ModelError> {
-        rows(self.model.forward(ids, 1, None).map_err(model_err)?)
+    fn n_layers(&self) -> usize {
+        self.model.cfg.n_layer
+    }
+    fn tied_head(&self) -> bool {
+        // GPT-2's head is `wte` (HF's `tie_word_embeddings`, the default for gpt2).
+        true
     }
 
-    fn step(&self, cache: &KvCache, tokens: &[u32]) -> Result<Forward<KvCache>, ModelError> {
+    fn prefill_with_exits(
+        &self,
+        ids: &[u32],
+        exits: &[Exit],
+    ) -> Result<Forward<KvCache>, ModelError> {
+        let exits = self.exits(exits)?;
         rows(
             self.model
-                .forward(tokens, tokens.len(), Some(cache))
+                .forward(ids, 1, None, &exits)
+                .map_err(model_err)?,
+        )
+    }
+
+    fn step_with_exits(
+        &self,
+        cache: &KvCache,
+        tokens: &[u32],
+        exits: &[Exit],
+    ) -> Result<Forward<KvCache>, ModelError> {
+        let exits = self.exits(exits)?;
+        rows(
+            self.model
+                .forward(tokens, tokens.len(), Some(cache), &exits)
                 .map_err(model_err)?,
         )
     }

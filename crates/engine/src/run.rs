@@ -4,9 +4,10 @@
 
 use crate::error::{PromptError, RunError};
 use crate::Engine;
+use ntl_decoding::dola::candidate_layers;
 use ntl_decoding::{
-    prepare_prompt, ConfigError, Document, Event, Generation, Knob, LaneRequest, LaneSpec, Options,
-    Prompt,
+    prepare_prompt, ConfigError, Document, Event, Generation, Knob, LaneRequest, LaneSpec,
+    LanguageModel, Options, Prompt,
 };
 use std::ops::ControlFlow;
 
@@ -135,6 +136,16 @@ impl Engine {
                     cfg.vocab_size
                 );
                 let source = ConfigError::Invalid { knob, message };
+                return Err(RunError::Config { lane, source });
+            }
+        }
+        if let Some(layers) = &config.dola_layers {
+            if let Err(e) = candidate_layers(layers, cfg.n_layer, self.tied_head()) {
+                let message = e.to_string();
+                let source = ConfigError::Invalid {
+                    knob: Knob::DolaLayers,
+                    message,
+                };
                 return Err(RunError::Config { lane, source });
             }
         }

@@ -550,6 +550,7 @@ fn the_sandbox_on_a_recorded_step_shows_what_the_lane_recorded() {
             prompt_len: doc.prompt_ids.len(),
             unconditional: None,
             earlier_groups: &[],
+            premature: None,
         };
         let logits = e.logits(&ids).unwrap();
         let shown = what_if(
@@ -593,6 +594,7 @@ fn the_sandbox_on_a_recorded_step_shows_what_the_lane_recorded() {
                 prompt_len: doc.prompt_ids.len(),
                 unconditional: None,
                 earlier_groups: &[],
+                premature: None,
             };
             let shown = what_if(
                 &logits,
@@ -706,6 +708,42 @@ fn guided_lanes_batched_equal_each_alone_and_an_overlong_negative_prompt_is_refu
     };
     let err = e.run(long, |_| ControlFlow::Continue(())).unwrap_err();
     assert!(err.to_string().contains("negative prompt"), "{err}");
+}
+
+/// DoLa lanes read early exits from their own rows: batched beside a plain
+/// lane, a diverse beam lane and a several-samples DoLa lane, each decodes
+/// as alone; a layer list the model cannot serve is refused by the knob's name.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn dola_lanes_batched_equal_each_alone_and_a_missing_layer_is_refused() {
+    let e = engine("tiny");
+    let together = batched_equals_alone(
+        &e,
+        &[
+            r#"{"max_new_tokens": 8, "dola_layers": [0, 1]}"#,
+            r#"{"max_new_tokens": 8}"#,
+            r#"{"max_new_tokens": 6, "num_beams": 4, "num_beam_groups": 2, "diversity_penalty": 1.0}"#,
+            r#"{"max_new_tokens": 8, "do_sample": true, "dola_layers": "high", "seed": 2, "num_return_sequences": 2}"#,
+        ],
+    );
+    assert_ne!(together.runs[0].token_ids, together.runs[1].token_ids);
+    assert!(together.runs[3].sequences[1]
+        .steps
+        .iter()
+        .all(|s| s.dola.is_some()));
+    let far = RunInput {
+        prompt: P.into(),
+        lanes: vec![LaneRequest {
+            config: cfg(r#"{"dola_layers": [2, 5]}"#),
+            forced_ids: None,
+        }],
+        ..Default::default()
+    };
+    let err = e.run(far, |_| ControlFlow::Continue(())).unwrap_err();
+    assert!(
+        err.to_string().contains("dola_layers") && err.to_string().contains("from 0 to 1"),
+        "{err}"
+    );
 }
 
 /// `num_return_sequences` with sampling: n samples in one lane, the first

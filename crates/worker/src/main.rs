@@ -252,6 +252,7 @@ fn what_if(
         prompt_len: prompt_len.min(ids.len()),
         unconditional: None,
         earlier_groups: &[],
+        premature: None,
     };
     let vocab = engine.tokenizer_vocab();
     let step = sandbox::what_if(&row, ctx, Some(chosen), input, &cfg, &vocab, WHAT_IF_ROWS);

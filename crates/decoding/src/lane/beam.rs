@@ -134,6 +134,7 @@ impl Lane for BeamLane {
                     prompt_len,
                     unconditional: None,
                     earlier_groups: &[],
+                    premature: None,
                 },
                 &mut lp,
             );
@@ -205,6 +206,7 @@ impl Lane for BeamLane {
                 prompt_len,
                 unconditional: None,
                 earlier_groups: &[],
+                premature: None,
             },
             logits,
             Input::LogProbs,

@@ -128,6 +128,7 @@ impl Lane for ContrastiveLane {
                 prompt_len: self.prompt_len,
                 unconditional: None,
                 earlier_groups: &[],
+                premature: None,
             },
             &next_logits,
             Input::Logits,

@@ -229,6 +229,7 @@ impl Lane for GroupBeamLane {
                         prompt_len,
                         unconditional: None,
                         earlier_groups: earlier,
+                        premature: None,
                     },
                     &mut lp,
                 );
@@ -290,6 +291,7 @@ impl Lane for GroupBeamLane {
                 prompt_len,
                 unconditional: None,
                 earlier_groups: &[],
+                premature: None,
             },
             logits,
             Input::LogProbs,

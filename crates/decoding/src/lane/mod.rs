@@ -25,6 +25,11 @@ pub struct RowOutputs<'a> {
     /// Classifier-free guidance: this lane's unconditional logits (one row).
     pub unconditional: Option<&'a [f32]>,
     pub hidden: &'a [f32],
+    /// The early exits the lane asked for ([`Lane::exit_layers`]): per row,
+    /// per layer, a row of logits.
+    pub exits: &'a [f32],
+    /// How many exits each row has.
+    pub exits_per_row: usize,
     pub vocab_size: usize,
     pub hidden_size: usize,
 }
@@ -35,6 +40,15 @@ impl<'a> RowOutputs<'a> {
     }
     pub fn hidden(&self, row: usize) -> &'a [f32] {
         &self.hidden[row * self.hidden_size..(row + 1) * self.hidden_size]
+    }
+    /// One row's early exits, all layers (`exits_per_row * vocab_size`).
+    pub fn row_exits(&self, row: usize) -> &'a [f32] {
+        let n = self.exits_per_row * self.vocab_size;
+        &self.exits[row * n..(row + 1) * n]
+    }
+    /// A row's early-exit logits, one slice per layer asked for.
+    pub fn exit_rows(&self, row: usize) -> Vec<&'a [f32]> {
+        self.row_exits(row).chunks(self.vocab_size).collect()
     }
 }
 
@@ -72,24 +86,32 @@ pub trait Lane: Send {
     fn uses_draws(&self) -> bool {
         false
     }
+    /// The layers whose early exits each of this lane's rows needs next (DoLa).
+    fn exit_layers(&self) -> &[usize] {
+        &[]
+    }
 }
 
-/// Builds the lane a config asks for.
+/// Builds the lane a config asks for; `dola` holds the layers a DoLa lane
+/// contrasts with (resolved for the model).
 pub fn lane_for(
     cfg: ValidConfig,
     forced: Option<Vec<u32>>,
+    dola: Option<Vec<usize>>,
     prompt_hidden: &[f32],
     env: &LaneEnv,
 ) -> Box<dyn Lane> {
     use crate::mode::Mode;
     let pipeline = Pipeline::for_config(&cfg, env.prompt.len());
     match (cfg.mode, forced) {
-        (_, Some(forced)) => Box::new(SingleLane::new(cfg, pipeline, env.prompt, Some(forced))),
+        (_, Some(forced)) => {
+            Box::new(SingleLane::new(cfg, pipeline, env.prompt, Some(forced)).with_dola(dola))
+        }
         (Mode::Sample, None) if cfg.num_return_sequences > 1 => {
-            Box::new(SamplesLane::new(cfg, env))
+            Box::new(SamplesLane::new(cfg, dola, env))
         }
         (Mode::Greedy | Mode::Sample, None) => {
-            Box::new(SingleLane::new(cfg, pipeline, env.prompt, None))
+            Box::new(SingleLane::new(cfg, pipeline, env.prompt, None).with_dola(dola))
         }
         (Mode::Beam, None) => Box::new(BeamLane::new(cfg, pipeline, env.prompt)),
         (Mode::GroupBeam, None) => Box::new(GroupBeamLane::new(cfg, pipeline, env.prompt)),

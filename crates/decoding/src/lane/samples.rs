@@ -16,13 +16,14 @@ pub struct SamplesLane {
 }
 
 impl SamplesLane {
-    pub fn new(cfg: ValidConfig, env: &LaneEnv) -> SamplesLane {
+    pub fn new(cfg: ValidConfig, dola: Option<Vec<usize>>, env: &LaneEnv) -> SamplesLane {
         let n = cfg.num_return_sequences;
         let samples = (0..n)
             .map(|k| {
                 let pipeline = Pipeline::for_config(&cfg, env.prompt.len());
                 let draws = Draws::stream(cfg.seed, k as u64);
                 SingleLane::with_draws(cfg.clone(), pipeline, env.prompt, None, draws)
+                    .with_dola(dola.clone())
             })
             .collect();
         // Every sample starts from the prompt's one row.
@@ -50,6 +51,8 @@ impl Lane for SamplesLane {
                 logits: out.logits(r),
                 unconditional: None,
                 hidden: out.hidden(r),
+                exits: out.row_exits(r),
+                exits_per_row: out.exits_per_row,
                 vocab_size: out.vocab_size,
                 hidden_size: out.hidden_size,
             };
@@ -93,6 +96,10 @@ impl Lane for SamplesLane {
 
     fn uses_draws(&self) -> bool {
         self.rows[0].is_some()
+    }
+
+    fn exit_layers(&self) -> &[usize] {
+        self.samples[0].exit_layers()
     }
 
     fn into_run(self: Box<Self>, env: &LaneEnv) -> Run {

@@ -1,10 +1,14 @@
-//! Greedy and multinomial sampling (HF `_sample`), and teacher forcing for any mode.
+//! Greedy and multinomial sampling (HF `_sample`), DoLa on either (HF 4.55's
+//! `_dola_decoding`: the knobs act on the layers' contrast instead of the
+//! logits), and teacher forcing for any mode.
 
 use super::{finish_run, sequence, stop_after, Lane, LaneEnv, Next, RowOutputs};
 use crate::config::ValidConfig;
+use crate::dola::choose_layer;
+use crate::knob::{Knob, Stage};
 use crate::observe::{observe, step_record, Input, StepInfo};
 use crate::processors::{Context, Pipeline};
-use crate::record::{Run, Step, StopReason};
+use crate::record::{DolaStep, Run, Step, StopReason};
 use crate::sampler::{pick, Draws};
 use crate::scores::argmax;
 
@@ -17,6 +21,8 @@ pub struct SingleLane {
     forced: Option<Vec<u32>>,
     steps: Vec<Step>,
     stop: Option<StopReason>,
+    /// DoLa's candidate layers (early exits read at every step).
+    dola: Vec<usize>,
 }
 
 impl SingleLane {
@@ -47,7 +53,14 @@ impl SingleLane {
             forced,
             steps: vec![],
             stop: None,
+            dola: vec![],
         }
+    }
+
+    /// Contrasts with these layers (DoLa) when given.
+    pub fn with_dola(mut self, layers: Option<Vec<usize>>) -> SingleLane {
+        self.dola = layers.unwrap_or_default();
+        self
     }
 }
 
@@ -59,11 +72,14 @@ impl Lane for SingleLane {
         shared: Option<&[f64]>,
     ) -> (Option<Step>, Next) {
         let logits = out.logits(0);
+        let exits = out.exit_rows(0);
+        let dola = (!self.dola.is_empty()).then(|| choose_layer(logits, &exits));
         let ctx = Context {
             ids: &self.ids,
             prompt_len: self.prompt_len,
             unconditional: out.unconditional,
             earlier_groups: &[],
+            premature: dola.as_ref().map(|(chosen, _)| exits[*chosen]),
         };
         let obs = observe(&self.pipeline, &ctx, logits, Input::Logits);
         let n = self.ids.len() - self.prompt_len;
@@ -83,7 +99,7 @@ impl Lane for SingleLane {
             }
             None => (argmax(&obs.processed) as u32, None, false),
         };
-        let step = step_record(
+        let mut step = step_record(
             &obs,
             StepInfo {
                 logits,
@@ -94,6 +110,16 @@ impl Lane for SingleLane {
             },
             env.vocab,
         );
+        step.dola = dola.map(|(chosen, divergences)| DolaStep {
+            premature_layer: self.dola[chosen],
+            candidates: self.dola.clone(),
+            divergences,
+            plausible: obs
+                .funnel
+                .iter()
+                .find(|f| f.name == Stage::Knob(Knob::DolaLayers))
+                .map_or(0, |f| f.kept),
+        });
         self.ids.push(chosen);
         self.steps.push(step.clone());
         let stop = match &self.forced {
@@ -131,6 +157,10 @@ impl Lane for SingleLane {
 
     fn uses_draws(&self) -> bool {
         self.cfg.is_sampling() && self.forced.is_none()
+    }
+
+    fn exit_layers(&self) -> &[usize] {
+        &self.dola
     }
 
     fn into_run(self: Box<Self>, env: &LaneEnv) -> Run {

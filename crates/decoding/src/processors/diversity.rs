@@ -41,6 +41,7 @@ mod tests {
             prompt_len: 1,
             unconditional: None,
             earlier_groups: earlier,
+            premature: None,
         };
         HammingDiversity { penalty: 0.5 }.process(&ctx, &mut s);
         s

@@ -43,6 +43,7 @@ mod tests {
             prompt_len: 1,
             unconditional: Some(&uncond),
             earlier_groups: &[],
+            premature: None,
         };
         Guidance { scale: 2.0 }.process(&ctx, &mut s);
         // log p: (ln 2/3, ln 1/3) against (ln 1/4, ln 3/4): token 0 gains, token 1 loses.

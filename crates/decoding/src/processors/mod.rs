@@ -2,6 +2,7 @@
 //! (`GenerationMixin._get_logits_processor`, transformers 5.x).
 
 mod diversity;
+mod dola;
 mod epsilon;
 mod eta;
 mod exponential_decay;
@@ -24,6 +25,7 @@ mod typical;
 mod watermark;
 
 pub use diversity::HammingDiversity;
+pub use dola::DolaContrast;
 pub use epsilon::EpsilonCutoff;
 pub use eta::EtaCutoff;
 pub use exponential_decay::ExponentialDecay;
@@ -61,6 +63,8 @@ pub struct Context<'a> {
     /// Diverse beam search: the tokens the earlier groups' beams chose at this
     /// step (HF's `current_tokens` before this group); empty otherwise.
     pub earlier_groups: &'a [u32],
+    /// DoLa: the logits of the premature layer chosen for this step.
+    pub premature: Option<&'a [f32]>,
 }
 
 impl Context<'_> {
@@ -81,7 +85,8 @@ pub struct Pipeline {
 }
 
 impl Pipeline {
-    /// HF's order (`_get_logits_processor`, 5.24): guidance, sequence bias,
+    /// HF's order (`_get_logits_processor`, 5.24), after DoLa's contrast (which
+    /// 4.55 computes before the processors): guidance, sequence bias,
     /// (diverse beam search's Hamming diversity, where 4.55 put it), repetition
     /// penalty, (OpenAI penalties, ours), no-repeat-ngram, bad words, min length /
     /// min new tokens, forced bos, forced eos, invalid values, exponential decay,
@@ -91,6 +96,10 @@ impl Pipeline {
     pub fn for_config(cfg: &ValidConfig, prompt_len: usize) -> Pipeline {
         let mut p: Vec<Box<dyn LogitsProcessor>> = Vec::new();
         let rules = &cfg.rules;
+        if cfg.dola_layers.is_some() {
+            // HF 4.55 contrasts the layers before any processor runs.
+            p.push(Box::new(DolaContrast));
+        }
         if let Some(scale) = cfg.guidance_scale() {
             p.push(Box::new(Guidance { scale }));
         }
@@ -274,6 +283,7 @@ pub(crate) mod test_util {
                 prompt_len,
                 unconditional: None,
                 earlier_groups: &[],
+                premature: None,
             },
             &mut s,
         );
