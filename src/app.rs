@@ -352,6 +352,9 @@ impl App {
                     InspectorAction::BadWords(lane) => {
                         self.page.use_lookup(lane, LookupUse::BadWords)
                     }
+                    InspectorAction::ForceWords(lane) => {
+                        self.page.use_lookup(lane, LookupUse::ForceWords)
+                    }
                 };
                 self.perform(ctx, outcome)
             }

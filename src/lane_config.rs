@@ -29,6 +29,7 @@ pub const COMMON_KNOBS: &[Knob] = &[
 pub const SAMPLE_KNOBS: &[Knob] = &[Knob::Seed, Knob::NumReturnSequences];
 pub const BEAM_KNOBS: &[Knob] = &[
     Knob::NumBeams,
+    Knob::ForceWordsIds,
     Knob::LengthPenalty,
     Knob::EarlyStopping,
     Knob::NumReturnSequences,
@@ -65,6 +66,7 @@ pub fn knobs_for(mode: Mode) -> Vec<Knob> {
         Mode::Sample => &[Knob::WARPERS, SAMPLE_KNOBS, DOLA_KNOBS],
         Mode::Beam => &[BEAM_KNOBS],
         Mode::GroupBeam => &[GROUP_BEAM_KNOBS],
+        Mode::ConstrainedBeam => &[BEAM_KNOBS],
         Mode::Contrastive => &[CONTRASTIVE_KNOBS],
     };
     specific
@@ -140,6 +142,7 @@ impl LaneConfig {
             Mode::Sample => "sample",
             Mode::Beam => "beam search",
             Mode::GroupBeam => "diverse beam search",
+            Mode::ConstrainedBeam => "constrained beam search",
             Mode::Contrastive => "contrastive",
         };
         // The knobs that choose the mode say nothing the mode does not.
@@ -206,6 +209,9 @@ impl LaneConfig {
         if !matches!(mode, Mode::Greedy | Mode::Sample) {
             f.remove(name(Knob::DolaLayers));
         }
+        if mode != Mode::ConstrainedBeam {
+            f.remove(name(Knob::ForceWordsIds));
+        }
         match mode {
             Mode::Greedy => {
                 f.remove(name(Knob::DoSample));
@@ -217,7 +223,9 @@ impl LaneConfig {
                 f.remove(name(Knob::NumBeams));
                 f.remove(name(Knob::PenaltyAlpha));
             }
-            Mode::Beam => {
+            // Constrained search is entered by giving `force_words_ids`; here it
+            // keeps them and sets up the beams they need.
+            Mode::Beam | Mode::ConstrainedBeam => {
                 f.remove(name(Knob::DoSample));
                 f.remove(name(Knob::PenaltyAlpha));
                 if f.get(name(Knob::NumBeams))

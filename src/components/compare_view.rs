@@ -167,9 +167,12 @@ fn beams_table(beams: &[BeamCandidate]) -> Html {
     // Diverse beam search: each group's continuations, and what the
     // diversity penalty took from each.
     let grouped = beams.iter().any(|b| b.group.is_some());
+    // Constrained beam search: how many constraints each continuation meets.
+    let constrained = beams.iter().any(|b| b.constraints.is_some());
     let rows = beams.iter().map(|b| {
         let fate = match (b.padding, b.finished, b.running) {
             (true, _, _) => "group done: pad",
+            (_, false, true) if b.pushed => "kept: moves a constraint on",
             (_, true, _) => "finished",
             (_, false, true) => "kept",
             (_, false, false) => "dropped",
@@ -188,27 +191,32 @@ fn beams_table(beams: &[BeamCandidate]) -> Html {
                         { b.diversity_penalty.map(|d| format!("−{}", num(d))).unwrap_or_default() }
                     </td>
                 }
+                if constrained {
+                    <td data-testid="constraints-met">
+                        { b.constraints.map(|[met, all]| format!("{met} of {all}")).unwrap_or_default() }
+                    </td>
+                }
                 <td>{ fate }</td>
             </tr>
         }
     });
-    let columns: &[&str] = if grouped {
-        &[
+    let columns: &[&str] = match (grouped, constrained) {
+        (true, _) => &[
             "group",
             "from beam",
             "token",
             "sum log p",
             "diversity penalty",
             "fate",
-        ]
-    } else {
-        &["from beam", "token", "sum log p", "fate"]
+        ],
+        (false, true) => &["from beam", "token", "sum log p", "constraints met", "fate"],
+        (false, false) => &["from beam", "token", "sum log p", "fate"],
     };
     titled_table(
-        if grouped {
-            "Beam continuations this step, group by group (later groups pay for tokens earlier groups just chose)"
-        } else {
-            "Beam continuations this step"
+        match (grouped, constrained) {
+            (true, _) => "Beam continuations this step, group by group (later groups pay for tokens earlier groups just chose)",
+            (false, true) => "Beam continuations this step: the best of each level of progress on the forced words go on first",
+            (false, false) => "Beam continuations this step",
         },
         "beams",
         columns,

@@ -18,11 +18,13 @@ pub struct Props {
 }
 
 /// The modes in the menu, with the words it shows.
-const MODES: [(Mode, &str); 5] = [
+const MODES: [(Mode, &str); 6] = [
     (Mode::Greedy, "greedy"),
     (Mode::Sample, "sample"),
     (Mode::Beam, "beam search"),
     (Mode::GroupBeam, "diverse beam search"),
+    // Listed only for a lane that already has `force_words_ids`.
+    (Mode::ConstrainedBeam, "constrained beam search"),
     (Mode::Contrastive, "contrastive"),
 ];
 
@@ -62,7 +64,7 @@ pub fn config_editor(p: &Props) -> Html {
             <label class="mode">
                 <span>{ "mode" }</span>
                 <select data-knob="mode" onchange={on_mode}>
-                    { for MODES.iter().map(|(m, n)| html! {
+                    { for MODES.iter().filter(|(m, _)| *m != Mode::ConstrainedBeam || mode == *m).map(|(m, n)| html! {
                         <option value={*n} selected={*m == mode}>{ *n }</option>
                     }) }
                 </select>

@@ -19,6 +19,8 @@ pub enum InspectorAction {
     StopAt(usize),
     /// The looked-up tokens added to this lane's `bad_words_ids`.
     BadWords(usize),
+    /// The looked-up tokens added to this lane's `force_words_ids`.
+    ForceWords(usize),
 }
 
 #[derive(Properties, PartialEq)]
@@ -75,6 +77,10 @@ fn lookup(s: &Inspector, p: &Props) -> Html {
                 <span class="use">
                     { "bad_words_ids in" }
                     { lane_buttons("lookup-bad-words", false, &p.on.reform(InspectorAction::BadWords)) }
+                </span>
+                <span class="use">
+                    { "must include (force_words_ids) in" }
+                    { lane_buttons("lookup-force-words", false, &p.on.reform(InspectorAction::ForceWords)) }
                 </span>
             }
         </div>

@@ -17,7 +17,7 @@ use crate::rc_eq::RcEq;
 use editor::Editor;
 use inspector::Inspector;
 use model::{ModelState, ModelStatus};
-use ntl_decoding::{Document, Knob};
+use ntl_decoding::{Document, Knob, Mode};
 use ntl_protocol::share::Shared;
 use ntl_protocol::ModelSource;
 use ntl_protocol::{FromWorker, RunRequest, ToWorker};
@@ -102,6 +102,9 @@ pub enum LookupUse {
     StopString,
     /// Its tokens, one more sequence in `bad_words_ids`.
     BadWords,
+    /// Its tokens, one more phrase in `force_words_ids` (the lane becomes a
+    /// constrained beam search).
+    ForceWords,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -595,6 +598,28 @@ impl Page {
                 }
                 let json = serde_json::to_string(&words).expect("ids serialise");
                 self.editor.set_knob(lane, Knob::BadWordsIds, &json);
+            }
+            LookupUse::ForceWords => {
+                let Some(Ok(tokens)) = &self.inspector.lookup else {
+                    return Outcome::unchanged();
+                };
+                let word: Vec<i64> = tokens.iter().map(|t| i64::from(t.id)).collect();
+                if word.is_empty() {
+                    return Outcome::unchanged();
+                }
+                let config = self.editor.lanes[lane].config();
+                let mut words = config.force_words_ids.clone().unwrap_or_default();
+                let phrase = ntl_decoding::constraints::ForceWord::Phrase(word);
+                if !words.contains(&phrase) {
+                    words.push(phrase);
+                }
+                // Constrained search runs on beams, without sampling or groups.
+                let mode = config.mode();
+                if !matches!(mode, Mode::Beam | Mode::ConstrainedBeam) {
+                    self.editor.set_mode(lane, Mode::Beam);
+                }
+                let json = serde_json::to_string(&words).expect("ids serialise");
+                self.editor.set_knob(lane, Knob::ForceWordsIds, &json);
             }
         }
         Outcome::redraw()

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { start, modelReady, runAll, ARTIFACTS } from './harness.mjs';
+import { start, modelReady, runAll, laneTexts, setKnob, ARTIFACTS } from './harness.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -76,6 +76,30 @@ test('text → ids: a full stop is token 13, and one click makes it a lane\'s eo
   const ids = (await page.textContent('[data-testid="lookup-ids"]')).split(' ').map(Number);
   await page.click('[data-testid="lookup-bad-words"][data-lane="1"]');
   assert.match(await page.textContent('[data-testid="lane-1"] [data-testid="lane-summary"]'), new RegExp(`bad_words_ids \\[\\[${ids[0]},${ids[1]}\\]\\]`));
+  assert.deepEqual(env.errors, []);
+  await page.close();
+});
+
+test('text → ids: "must include" makes a sampling lane a constrained beam search whose text holds the words, and its beams say how many constraints they meet', async () => {
+  const page = await env.open('?model=bundled');
+  await modelReady(page);
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 10);
+  await page.fill('[data-testid="token-lookup"]', ' the end');
+  await page.waitForFunction(() => document.querySelector('[data-testid="lookup-ids"]')?.textContent.split(' ').length === 2);
+  const ids = (await page.textContent('[data-testid="lookup-ids"]')).split(' ').map(Number);
+  // Lane 2 samples by default: it becomes a beam search with the phrase forced.
+  await page.click('[data-testid="lookup-force-words"][data-lane="1"]');
+  const summary = await page.textContent('[data-testid="lane-1"] [data-testid="lane-summary"]');
+  assert.match(summary, /constrained beam search/);
+  assert.match(summary, new RegExp(`force_words_ids \\[\\[${ids[0]},${ids[1]}\\]\\]`));
+  assert.doesNotMatch(summary, /do_sample/);
+  assert.equal(await page.locator('[data-testid="lane-1"] [data-testid="lane-error"]').count(), 0);
+  await runAll(page);
+  const texts = await laneTexts(page);
+  assert.match(texts[1], / the end/, `the forced phrase is in the text: ${texts[1]}`);
+  await page.click('[data-testid="grid-cell"][data-lane="1"][data-step="0"]');
+  const met = await page.$$eval('[data-testid="compare-lane"][data-lane="1"] [data-testid="constraints-met"]', (els) => els.map((e) => e.textContent));
+  assert.ok(met.length > 0 && met.every((m) => /^[01] of 1$/.test(m)), JSON.stringify(met));
   assert.deepEqual(env.errors, []);
   await page.close();
 });

@@ -228,9 +228,9 @@ test('token rules: a suppressed token is struck through by its knob, and an HF k
   assert.match(await row.textContent(), /suppress_tokens/);
   // A knob HF applies and this lab does not: refused, never dropped.
   await page.click('[data-testid="lane-1"] details.json summary');
-  await page.fill('[data-testid="lane-json-1"]', '{"num_beams": 2, "force_words_ids": [[5]], "max_new_tokens": 6}');
+  await page.fill('[data-testid="lane-json-1"]', '{"prompt_lookup_num_tokens": 3, "max_new_tokens": 6}');
   await page.dispatchEvent('[data-testid="lane-json-1"]', 'change');
-  assert.match(await page.textContent('[data-testid="lane-1"] [data-testid="lane-error"]'), /`force_words_ids` is a knob of HF generate\(\) that this lab does not apply/);
+  assert.match(await page.textContent('[data-testid="lane-1"] [data-testid="lane-error"]'), /`prompt_lookup_num_tokens` is a knob of HF generate\(\) that this lab does not apply/);
   assert.deepEqual(env.errors, []);
   await page.close();
 });

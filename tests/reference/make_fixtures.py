@@ -230,7 +230,15 @@ def run_record(name, model, tok_hf, ids, cfg, with_distributions):
     seqs = out.sequences[:, n:].tolist()
     if cfg.get("num_beams", 1) > 1:
         # HF pads finished beams with pad (= eos here); keep each beam's true length.
-        lengths = ((out.beam_indices + 1).bool()).sum(dim=1).tolist()
+        if out.beam_indices is not None:
+            lengths = ((out.beam_indices + 1).bool()).sum(dim=1).tolist()
+        else:
+            # Constrained search's best may be a beam that met no constraint:
+            # HF then keeps no beam indices. Running beams never hold an eos, so
+            # a sequence ends at its first eos (which HF appended or chose).
+            eos = cfg.get("eos_token_id", 50256)
+            eos0 = eos[0] if isinstance(eos, list) else eos
+            lengths = [s.index(eos0) + 1 if eos0 in s else len(s) for s in seqs]
         rec["sequences"] = [s[:l] for s, l in zip(seqs, lengths)]
         rec["sequences_scores"] = [float(x) for x in out.sequences_scores]
     else:
@@ -421,6 +429,36 @@ def strategy_fixtures():
             rec = run_record(f"{key}/{name}", model, tok_hf, ids, cfg, False)
             without = {k: v for k, v in cfg.items() if k not in ("num_beam_groups", "diversity_penalty")}
             assert rec["sequences"] != seqs(ids, without), (key, name, "the groups changed nothing")
+            runs.append(rec)
+        # Constrained beam search: phrases and choices of phrases taken from
+        # the other prompt's text, so they are not what the beams would say.
+        other = prompt_ids(tok, PROMPTS["history" if key == "programming" else "programming"])
+        far = seqs(other, {"max_new_tokens": NEW})[0]
+        a, b, c, d = far[1], far[2], far[3], far[5]
+        constrained = {
+            "force_one": {"num_beams": 4, "force_words_ids": [[a]]},
+            "force_phrase": {"num_beams": 4, "force_words_ids": [[b, c]], "num_return_sequences": 2},
+            "force_two": {"num_beams": 5, "force_words_ids": [[a], [c, d]], "num_return_sequences": 3},
+            "force_choice": {"num_beams": 4, "force_words_ids": [[[a], [b, c]]]},
+            "force_choice_shared_prefix": {"num_beams": 4, "force_words_ids": [[[b, c], [b, d]]],
+                                           "num_return_sequences": 2},
+            "force_eos": {"num_beams": 4, "force_words_ids": [[a]], "eos_token_id": plain[4],
+                          "num_return_sequences": 3},
+            "force_eos_early": {"num_beams": 3, "force_words_ids": [[d]], "eos_token_id": plain[2],
+                                "early_stopping": True},
+            "force_never_lp": {"num_beams": 3, "force_words_ids": [[b], [d]], "early_stopping": "never",
+                               "length_penalty": 2.0, "num_return_sequences": 2},
+            # Hypotheses ended by eos, scored (as HF 4.55 does) over prompt + new tokens.
+            "force_eos_short": {"num_beams": 4, "force_words_ids": [[plain[0]]],
+                                "eos_token_id": plain[3 if key == "programming" else 4],
+                                "num_return_sequences": 3},
+            "force_rep": {"num_beams": 4, "force_words_ids": [[a, b]], "repetition_penalty": 1.3,
+                          "no_repeat_ngram_size": 3},
+        }
+        for name, cfg in constrained.items():
+            cfg = {"max_new_tokens": NEW, **cfg}
+            rec = run_record(f"{key}/{name}", model, tok_hf, ids, cfg, False)
+            assert rec["sequences"] != seqs(ids, {k: v for k, v in cfg.items() if k != "force_words_ids"}), (key, name)
             runs.append(rec)
         # DoLa: the tiny model has 2 layers and a tied head, so "low" and
         # "high" are both layer 1; lists reach the embeddings (0) too.

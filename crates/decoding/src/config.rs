@@ -4,6 +4,7 @@
 
 use crate::config_error::closest_knob;
 use crate::config_error::ConfigError;
+use crate::constraints::{self, ForceWord, Forced};
 pub use crate::dola::DolaLayers;
 use crate::knob::Knob;
 use crate::mode::Mode;
@@ -109,6 +110,9 @@ pub struct GenerationConfig {
     pub diversity_penalty: f64,
     /// DoLa (HF 4.55): `"low"`, `"high"` or a list of layers to contrast with.
     pub dola_layers: Option<DolaLayers>,
+    /// Constrained beam search (HF 4.55): phrases, or choices of phrases, that
+    /// must appear.
+    pub force_words_ids: Option<Vec<ForceWord>>,
 }
 
 impl Default for GenerationConfig {
@@ -153,6 +157,7 @@ impl Default for GenerationConfig {
             num_beam_groups: 1,
             diversity_penalty: 0.0,
             dola_layers: None,
+            force_words_ids: None,
         }
     }
 }
@@ -187,12 +192,8 @@ const IGNORED_KEYS: &[&str] = &[
 /// decoding there and are not applied here: refused by name, with why.
 const UNSUPPORTED_KEYS: &[(&str, &str)] = &[
     (
-        "force_words_ids",
-        "constrained beam search is not implemented yet",
-    ),
-    (
         "constraints",
-        "constrained beam search is not implemented yet",
+        "it holds Python `Constraint` objects; give the words as `force_words_ids`",
     ),
     ("token_healing", "token healing is not implemented"),
     (
@@ -297,6 +298,8 @@ pub struct ValidConfig {
     pub diversity_penalty: f32,
     /// DoLa's layers, for greedy and sampling lanes (HF ignores it elsewhere).
     pub dola_layers: Option<DolaLayers>,
+    /// Constrained beam search's constraints (empty otherwise).
+    pub force_words: Arc<[Forced]>,
 }
 
 impl GenerationConfig {
@@ -356,7 +359,9 @@ impl GenerationConfig {
     /// with `top_k > 1` and no sampling selects contrastive search.
     pub fn mode(&self) -> Mode {
         let top_k = self.top_k.unwrap_or(0);
-        if self.num_beams > 1 && self.num_beam_groups > 1 {
+        if self.force_words_ids.is_some() {
+            Mode::ConstrainedBeam
+        } else if self.num_beams > 1 && self.num_beam_groups > 1 {
             Mode::GroupBeam
         } else if self.num_beams > 1 {
             Mode::Beam
@@ -446,6 +451,15 @@ impl GenerationConfig {
             ));
         }
         let num_beam_groups = diverse_groups(c, num_beams)?;
+        let force_words: Arc<[Forced]> = match &c.force_words_ids {
+            None => Arc::new([]),
+            Some(words) => {
+                let forced = constraints::check(words)
+                    .map_err(|m| ConfigError::invalid(Knob::ForceWordsIds, m))?;
+                constrained_checks(c, num_beams)?;
+                forced.into()
+            }
+        };
         if mode.is_beam() {
             if num_return_sequences > num_beams {
                 return Err(ConfigError::invalid(
@@ -650,6 +664,7 @@ impl GenerationConfig {
                 .map_err(|m| ConfigError::invalid(Knob::WatermarkingConfig, m))?,
             num_beam_groups,
             diversity_penalty: c.diversity_penalty as f32,
+            force_words,
             dola_layers: match &c.dola_layers {
                 Some(DolaLayers::List(v)) if v.is_empty() || v.iter().any(|&l| l < 0) => {
                     return Err(ConfigError::invalid(
@@ -710,6 +725,35 @@ impl ValidConfig {
         };
         c
     }
+}
+
+/// Constrained beam search's checks (HF 4.55's `validate` and scorer).
+fn constrained_checks(c: &GenerationConfig, num_beams: usize) -> Result<(), ConfigError> {
+    let why = |knob: Knob, value: String| {
+        ConfigError::invalid(
+            knob,
+            format!(
+                "`force_words_ids` triggers constrained beam search. However, `{knob}` is set to \
+                 `{value}`, which is incompatible with this generation mode."
+            ),
+        )
+    };
+    if c.do_sample {
+        return Err(why(Knob::DoSample, "true".into()));
+    }
+    if c.num_beam_groups != 1 {
+        return Err(why(Knob::NumBeamGroups, c.num_beam_groups.to_string()));
+    }
+    if num_beams < 2 {
+        return Err(ConfigError::invalid(
+            Knob::NumBeams,
+            format!(
+                "`num_beams` has to be an integer strictly greater than 1 for constrained beam \
+                 search (`force_words_ids`), but is {num_beams}"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Diverse beam search's checks (HF 4.55's `validate` and `BeamSearchScorer`):
@@ -879,6 +923,42 @@ mod tests {
     }
 
     #[test]
+    fn force_words_select_constrained_beam_search_and_are_checked_as_hf_4_55_checks_them() {
+        let v = |j: &str| GenerationConfig::from_json(j).unwrap().validate();
+        let c = v(r#"{"num_beams": 3, "force_words_ids": [[5, 6], [[7], [8, 9]]]}"#).unwrap();
+        assert_eq!((c.mode, c.force_words.len()), (Mode::ConstrainedBeam, 2));
+        for (json, field) in [
+            (r#"{"force_words_ids": [[5]]}"#, "num_beams"),
+            (
+                r#"{"num_beams": 2, "do_sample": true, "force_words_ids": [[5]]}"#,
+                "do_sample",
+            ),
+            (
+                r#"{"num_beams": 4, "num_beam_groups": 2, "diversity_penalty": 1, "force_words_ids": [[5]]}"#,
+                "num_beam_groups",
+            ),
+            (
+                r#"{"num_beams": 2, "force_words_ids": [[[5, 6], [5]]]}"#,
+                "force_words_ids",
+            ),
+            (
+                r#"{"num_beams": 2, "force_words_ids": [[]]}"#,
+                "force_words_ids",
+            ),
+            (
+                r#"{"num_beams": 2, "force_words_ids": []}"#,
+                "force_words_ids",
+            ),
+            (
+                r#"{"num_beams": 2, "force_words_ids": [[-3]]}"#,
+                "force_words_ids",
+            ),
+        ] {
+            assert_eq!(v(json).unwrap_err().field(), Some(field), "{json}");
+        }
+    }
+
+    #[test]
     fn diverse_beam_search_is_checked_as_hf_4_55_checks_it() {
         let ok = |j: &str| GenerationConfig::from_json(j).unwrap().validate();
         let v = ok(r#"{"num_beams": 6, "num_beam_groups": 3, "diversity_penalty": 0.5}"#).unwrap();
@@ -949,10 +1029,9 @@ mod tests {
 
     #[test]
     fn a_knob_hf_applies_and_this_engine_does_not_is_refused_by_name() {
-        let e = GenerationConfig::from_json(r#"{"num_beams": 4, "force_words_ids": [[5]]}"#)
-            .unwrap_err();
-        assert_eq!(e.field(), Some("force_words_ids"));
-        assert!(e.to_string().contains("constrained beam search"), "{e}");
+        let e = GenerationConfig::from_json(r#"{"num_beams": 4, "constraints": []}"#).unwrap_err();
+        assert_eq!(e.field(), Some("constraints"));
+        assert!(e.to_string().contains("force_words_ids"), "{e}");
         let e = GenerationConfig::from_json(r#"{"prompt_lookup_num_tokens": 3}"#).unwrap_err();
         assert!(matches!(e, ConfigError::Unsupported { .. }), "{e}");
         // What used to be accepted and dropped is now applied.

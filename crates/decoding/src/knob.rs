@@ -112,6 +112,7 @@ names! {
         NumBeamGroups = "num_beam_groups",
         DiversityPenalty = "diversity_penalty",
         DolaLayers = "dola_layers",
+        ForceWordsIds = "force_words_ids",
     }
 }
 

@@ -41,7 +41,7 @@ impl Knob {
                 KnobGroup::Length
             }
             DoSample | NumBeams | NumBeamGroups | DiversityPenalty | NumReturnSequences
-            | PenaltyAlpha | DolaLayers | Seed => KnobGroup::Strategy,
+            | PenaltyAlpha | DolaLayers | ForceWordsIds | Seed => KnobGroup::Strategy,
             EosTokenId | ForcedBosTokenId | ForcedEosTokenId | SuppressTokens
             | BeginSuppressTokens => KnobGroup::SpecialTokens,
             Temperature
@@ -112,6 +112,9 @@ impl Knob {
             GuidanceScale => "pushes log p away from a pass without the prompt (or a negative one)",
             WatermarkingConfig => "{\"bias\": 2}: seeded green tokens get a bias a key can detect",
             NumBeamGroups => "splits the beams into groups that search one after another",
+            ForceWordsIds => {
+                "[[ids], [[ids], [ids]]]: phrases (or choices of phrases) the beams must include"
+            }
             DolaLayers => {
                 "\"low\", \"high\" or [layers]: scores log p(final) − log p(an earlier layer)"
             }

@@ -4,6 +4,7 @@
 
 pub mod config;
 pub mod config_error;
+pub mod constraints;
 pub mod divergence;
 pub mod dola;
 pub mod exp;

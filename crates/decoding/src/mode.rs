@@ -12,6 +12,8 @@ pub enum Mode {
     Beam,
     /// Diverse beam search (HF 4.55's `_group_beam_search`).
     GroupBeam,
+    /// Constrained beam search (HF 4.55's `_constrained_beam_search`).
+    ConstrainedBeam,
     Contrastive,
 }
 
@@ -22,6 +24,7 @@ impl Mode {
             Mode::Sample => "sample",
             Mode::Beam => "beam",
             Mode::GroupBeam => "group_beam",
+            Mode::ConstrainedBeam => "constrained_beam",
             Mode::Contrastive => "contrastive",
         }
     }
@@ -30,7 +33,7 @@ impl Mode {
 impl Mode {
     /// Beam search, plain or in groups: hypotheses scored by log-probabilities.
     pub fn is_beam(self) -> bool {
-        matches!(self, Mode::Beam | Mode::GroupBeam)
+        matches!(self, Mode::Beam | Mode::GroupBeam | Mode::ConstrainedBeam)
     }
 }
 

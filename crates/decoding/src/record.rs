@@ -90,6 +90,13 @@ pub struct BeamCandidate {
     /// token as HF feeds it (it decides nothing).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub padding: bool,
+    /// Constrained beam search: constraints this continuation meets, of how many.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub constraints: Option<[usize; 2]>,
+    /// Constrained beam search: a continuation added because its token moves
+    /// a constraint forward, not because it scored among the best.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pushed: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -59,6 +59,8 @@ mod tests {
                     group: None,
                     diversity_penalty: None,
                     padding: false,
+                    constraints: None,
+                    pushed: false,
                 })
                 .collect()
         });

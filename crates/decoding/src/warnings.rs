@@ -27,7 +27,7 @@ pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning<Knob>> {
     let sampling = mode == Mode::Sample;
     if !sampling {
         let why = match mode {
-            Mode::Beam | Mode::GroupBeam => "beam search does not sample",
+            Mode::Beam | Mode::GroupBeam | Mode::ConstrainedBeam => "beam search does not sample",
             Mode::Contrastive => "contrastive search does not sample",
             _ => "greedy decoding does not sample (do_sample=false)",
         };

@@ -128,7 +128,14 @@ impl Engine {
             .eos_token_ids
             .iter()
             .map(|&id| (Knob::EosTokenId, id))
-            .chain(config.rules.named_ids());
+            .chain(config.rules.named_ids())
+            .chain(
+                config
+                    .force_words
+                    .iter()
+                    .flat_map(|w| w.ids())
+                    .map(|id| (Knob::ForceWordsIds, id)),
+            );
         for (knob, id) in named {
             if id as usize >= cfg.vocab_size {
                 let message = format!(

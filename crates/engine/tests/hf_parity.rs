@@ -225,6 +225,28 @@ fn diverse_beam_search_matches_transformers_4_55() {
     assert!(checked >= 16, "only {checked} diverse beam runs");
 }
 
+/// Constrained beam search (`force_words_ids`: phrases, several phrases,
+/// choices of phrases, a shared prefix, eos, the three `early_stopping`s):
+/// every returned sequence and score as HF 4.55.4's scorer gives them.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn constrained_beam_search_matches_transformers_4_55() {
+    let e = engine("tiny");
+    let doc = hf("tiny-strategies.json");
+    let mut checked = 0;
+    for run in doc["runs"].as_array().unwrap() {
+        if run["config"].get("force_words_ids").is_none() {
+            continue;
+        }
+        let got = check_deterministic_run(&e, run);
+        assert_eq!(got.mode, ntl_decoding::Mode::ConstrainedBeam);
+        let beams = got.steps[0].beams.as_ref().expect("beam records");
+        assert!(beams.iter().all(|b| b.constraints.is_some()));
+        checked += 1;
+    }
+    assert!(checked >= 18, "only {checked} constrained runs");
+}
+
 /// Greedy DoLa: token ids as HF 4.55.4's `_dola_decoding` chooses them, from
 /// the layer lists "low", "high", one layer (the embeddings) and two layers
 /// chosen between by divergence; every step records its premature layer.

@@ -236,6 +236,8 @@ impl Lane for BeamLane {
                     group: None,
                     diversity_penalty: None,
                     padding: false,
+                    constraints: None,
+                    pushed: false,
                 })
                 .collect(),
         );

@@ -9,8 +9,9 @@
 //! count as "earlier" tokens for later groups. The answer is the best of all
 //! groups' hypotheses.
 
+use super::hypotheses::Hypotheses;
 use super::{finish_run, sequence, Lane, LaneEnv, Next, RowOutputs};
-use crate::config::{EarlyStopping, ValidConfig};
+use crate::config::ValidConfig;
 use crate::observe::{observe, step_record, Input, StepInfo};
 use crate::processors::{Context, Pipeline};
 use crate::record::{BeamCandidate, Run, Sequence, Step, StopReason};
@@ -18,65 +19,6 @@ use crate::scores::{log_softmax, top_indices};
 use crate::stop::stop_string_hit;
 
 const NEG_BIG: f32 = -1.0e9;
-
-/// HF 4.55's `BeamHypotheses`: the best `size` finished hypotheses of one group.
-struct Hypotheses {
-    size: usize,
-    /// (length-normalised score, tokens), in the order HF's list keeps them.
-    beams: Vec<(f64, Vec<u32>)>,
-    worst: f64,
-}
-
-impl Hypotheses {
-    fn new(size: usize) -> Hypotheses {
-        Hypotheses {
-            size,
-            beams: Vec::with_capacity(size + 1),
-            worst: 1e9,
-        }
-    }
-
-    fn add(&mut self, tokens: Vec<u32>, sum_logprobs: f32, generated_len: usize, lp: f32) {
-        // Python floats: the division is in f64.
-        let score = sum_logprobs as f64 / (generated_len as f64).powf(lp as f64);
-        if self.beams.len() < self.size || score > self.worst {
-            self.beams.push((score, tokens));
-            if self.beams.len() > self.size {
-                let mut order: Vec<(f64, usize)> = self
-                    .beams
-                    .iter()
-                    .enumerate()
-                    .map(|(i, b)| (b.0, i))
-                    .collect();
-                order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-                self.beams.remove(order[0].1);
-                self.worst = order[1].0;
-            } else {
-                self.worst = self.worst.min(score);
-            }
-        }
-    }
-
-    /// Whether no running beam can beat the worst kept hypothesis (HF's `is_done`).
-    fn is_done(
-        &self,
-        best_sum_logprobs: f32,
-        generated_len: usize,
-        cfg: &ValidConfig,
-        max_new: usize,
-    ) -> bool {
-        if self.beams.len() < self.size {
-            return false;
-        }
-        let lp = cfg.length_penalty as f64;
-        let len = match cfg.early_stopping {
-            EarlyStopping::Always => return true,
-            EarlyStopping::Never if lp > 0.0 => max_new,
-            _ => generated_len,
-        };
-        self.worst >= best_sum_logprobs as f64 / (len as f64).powf(lp)
-    }
-}
 
 pub struct GroupBeamLane {
     cfg: ValidConfig,
@@ -214,6 +156,8 @@ impl Lane for GroupBeamLane {
                         group: Some(g),
                         diversity_penalty: None,
                         padding: true,
+                        constraints: None,
+                        pushed: false,
                     });
                 }
                 continue;
@@ -268,6 +212,8 @@ impl Lane for GroupBeamLane {
                     diversity_penalty: (times > 0)
                         .then_some(self.cfg.diversity_penalty * times as f32),
                     padding: false,
+                    constraints: None,
+                    pushed: false,
                 });
             }
             for j in 0..size {

@@ -3,12 +3,15 @@
 //! pass, it records a step and says which rows and tokens to feed next.
 
 mod beam;
+mod constrained_beam;
 mod contrastive;
 mod group_beam;
+mod hypotheses;
 mod samples;
 mod single;
 
 pub use beam::BeamLane;
+pub use constrained_beam::ConstrainedBeamLane;
 pub use contrastive::ContrastiveLane;
 pub use group_beam::GroupBeamLane;
 pub use samples::SamplesLane;
@@ -115,6 +118,9 @@ pub fn lane_for(
         }
         (Mode::Beam, None) => Box::new(BeamLane::new(cfg, pipeline, env.prompt)),
         (Mode::GroupBeam, None) => Box::new(GroupBeamLane::new(cfg, pipeline, env.prompt)),
+        (Mode::ConstrainedBeam, None) => {
+            Box::new(ConstrainedBeamLane::new(cfg, pipeline, env.prompt))
+        }
         (Mode::Contrastive, None) => Box::new(ContrastiveLane::new(
             cfg,
             pipeline,
