@@ -3,6 +3,7 @@
 use super::draft_field::DraftField;
 use crate::lane_config::{knobs_for, LaneConfig, TOKEN_KNOBS};
 use crate::state::editor::LaneError;
+use ntl_decoding::knob_help::KnobGroup;
 use ntl_decoding::{Knob, Mode};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -27,6 +28,33 @@ const MODES: [(Mode, &str); 6] = [
     (Mode::ConstrainedBeam, "constrained beam search"),
     (Mode::Contrastive, "contrastive"),
 ];
+
+/// HF's groups of `GenerationConfig` parameters, in the order its docs list them.
+const GROUPS: [KnobGroup; 6] = [
+    KnobGroup::Length,
+    KnobGroup::Strategy,
+    KnobGroup::LogitsManipulation,
+    KnobGroup::SpecialTokens,
+    KnobGroup::Watermark,
+    KnobGroup::Guidance,
+];
+
+/// Knobs under the heading of their HF group (a group with none is left out).
+fn grouped(knobs: &[Knob], knob: &dyn Fn(Knob) -> Html) -> Html {
+    html! {
+        <div class="knob-groups">
+            { for GROUPS.iter().filter_map(|&g| {
+                let mine: Vec<Knob> = knobs.iter().copied().filter(|k| k.group() == g).collect();
+                (!mine.is_empty()).then(|| html! {
+                    <div class="knob-group" data-group={g.title()}>
+                        <h5>{ g.title() }</h5>
+                        <div class="knobs">{ for mine.into_iter().map(knob) }</div>
+                    </div>
+                })
+            }) }
+        </div>
+    }
+}
 
 #[function_component(ConfigEditor)]
 pub fn config_editor(p: &Props) -> Html {
@@ -69,14 +97,14 @@ pub fn config_editor(p: &Props) -> Html {
                     }) }
                 </select>
             </label>
-            <div class="knobs">{ for knobs_for(mode).into_iter().map(knob) }</div>
+            { grouped(&knobs_for(mode), &knob) }
             <details
                 class="token-knobs"
                 data-testid={format!("token-knobs-{}", p.index)}
                 open={token_rules_set || bad_knob.is_some_and(|k| TOKEN_KNOBS.contains(&k))}
             >
                 <summary>{ "Token rules, watermark, guidance: bad words, biases, suppressed and forced tokens" }</summary>
-                <div class="knobs">{ for TOKEN_KNOBS.iter().copied().map(knob) }</div>
+                { grouped(TOKEN_KNOBS, &knob) }
             </details>
             if let Some(e) = &p.error {
                 <div class="lane-error" data-testid="lane-error" role="alert">

@@ -244,6 +244,9 @@ test('diverse beam search: the mode menu sets up groups, and a step lists each g
   assert.equal(json.num_beams, 4);
   assert.equal(json.num_beam_groups, 2);
   assert.equal(json.diversity_penalty, 1.0);
+  // The editor shows knobs under HF's groups.
+  assert.equal(await page.locator('[data-testid="lane-1"] .knob-group[data-group="strategy"] [data-knob="num_beam_groups"]').count(), 1);
+  assert.equal(await page.locator('[data-testid="lane-1"] .knob-group[data-group="length"] [data-knob="max_new_tokens"]').count(), 1);
   // A small penalty keeps group 0's picks among group 1's candidates at step 0.
   await setKnob(page, 1, 'diversity_penalty', 0.1);
   for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 6);
