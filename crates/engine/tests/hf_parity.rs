@@ -121,6 +121,16 @@ fn tiny_runs() -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// The runs of `tiny-strategies.json` (transformers 4.55.4) that set `knob`.
+fn strategy_runs(knob: &str) -> Vec<serde_json::Value> {
+    let doc = hf("tiny-strategies.json");
+    let runs = doc["runs"].as_array().unwrap();
+    runs.iter()
+        .filter(|r| r["config"].get(knob).is_some())
+        .cloned()
+        .collect()
+}
+
 fn is_sampling(cfg: &serde_json::Value) -> bool {
     cfg.get("do_sample")
         .and_then(|v| v.as_bool())
@@ -212,12 +222,8 @@ fn contrastive_search_matches_transformers_4_55() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn diverse_beam_search_matches_transformers_4_55() {
     let e = engine("tiny");
-    let doc = hf("tiny-strategies.json");
     let mut checked = 0;
-    for run in doc["runs"].as_array().unwrap() {
-        if run["config"].get("num_beam_groups").is_none() {
-            continue;
-        }
+    for run in &strategy_runs("num_beam_groups") {
         let got = check_deterministic_run(&e, run);
         assert_eq!(got.mode, ntl_decoding::Mode::GroupBeam);
         checked += 1;
@@ -232,12 +238,8 @@ fn diverse_beam_search_matches_transformers_4_55() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn constrained_beam_search_matches_transformers_4_55() {
     let e = engine("tiny");
-    let doc = hf("tiny-strategies.json");
     let mut checked = 0;
-    for run in doc["runs"].as_array().unwrap() {
-        if run["config"].get("force_words_ids").is_none() {
-            continue;
-        }
+    for run in &strategy_runs("force_words_ids") {
         let got = check_deterministic_run(&e, run);
         assert_eq!(got.mode, ntl_decoding::Mode::ConstrainedBeam);
         let beams = got.steps[0].beams.as_ref().expect("beam records");
@@ -254,11 +256,10 @@ fn constrained_beam_search_matches_transformers_4_55() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn dola_greedy_matches_transformers_4_55() {
     let e = engine("tiny");
-    let doc = hf("tiny-strategies.json");
     let mut checked = 0;
     let mut layers_seen = std::collections::BTreeSet::new();
-    for run in doc["runs"].as_array().unwrap() {
-        if run["config"].get("dola_layers").is_none() || is_sampling(&run["config"]) {
+    for run in &strategy_runs("dola_layers") {
+        if is_sampling(&run["config"]) {
             continue;
         }
         let got = check_deterministic_run(&e, run);

@@ -5,9 +5,9 @@
 //! `sum_logprobs / generated_len ** length_penalty`; `early_stopping` is one of
 //! HF's three behaviours.
 
+use super::beam_common::{beam_step, full_ids, stop_reason};
 use super::{finish_run, sequence, Lane, LaneEnv, Next, RowOutputs};
 use crate::config::{EarlyStopping, ValidConfig};
-use crate::observe::{observe, step_record, Input, StepInfo};
 use crate::processors::{Context, Pipeline};
 use crate::record::{BeamCandidate, Run, Sequence, Step, StopReason};
 use crate::scores::{log_softmax, top_indices};
@@ -65,9 +65,7 @@ impl BeamLane {
     }
 
     fn full_ids(&self, generated: &[u32]) -> Vec<u32> {
-        let mut ids = self.prompt.clone();
-        ids.extend_from_slice(generated);
-        ids
+        full_ids(&self.prompt, generated)
     }
 
     /// Whether a continuation ends its hypothesis (HF's stopping criteria on the candidate).
@@ -87,27 +85,6 @@ impl BeamLane {
                 env.vocab.bytes(last).len(),
                 &self.cfg.stop_strings,
             )
-    }
-
-    fn reason_for(&self, seq: &[u32], env: &LaneEnv) -> StopReason {
-        match seq.last() {
-            Some(t) if self.cfg.eos_token_ids.contains(t) => StopReason::Eos,
-            Some(&t)
-                if !self.cfg.stop_strings.is_empty()
-                    && stop_string_hit(
-                        &env.vocab.concat_bytes(&self.full_ids(seq)),
-                        env.vocab.bytes(t).len(),
-                        &self.cfg.stop_strings,
-                    ) =>
-            {
-                StopReason::StopString
-            }
-            _ if seq.len() >= self.cfg.new_token_budget(self.prompt.len()) => {
-                StopReason::MaxNewTokens
-            }
-            _ if self.prompt.len() + seq.len() >= env.n_positions => StopReason::ContextFull,
-            _ => StopReason::BeamSearchDone,
-        }
     }
 }
 
@@ -199,48 +176,24 @@ impl Lane for BeamLane {
         let best_beam = cands[0].0;
         let ids = self.full_ids(&self.running[best_beam]);
         let logits = out.logits(self.row_of_beam[best_beam]);
-        let obs = observe(
-            &self.pipeline,
-            &Context {
-                ids: &ids,
-                prompt_len,
-                unconditional: None,
-                earlier_groups: &[],
-                premature: None,
-            },
-            logits,
-            Input::LogProbs,
-        );
-        let mut step = step_record(
-            &obs,
-            StepInfo {
-                logits,
-                chosen: cands[0].1,
-                draw: None,
-                forced: false,
-                top_n: env.top_n,
-            },
-            env.vocab,
-        );
-        step.beams = Some(
-            cands
-                .iter()
-                .enumerate()
-                .map(|(j, &(beam, token_id, score))| BeamCandidate {
-                    beam,
-                    token_id,
-                    token: env.vocab.display(token_id),
-                    score,
-                    finished: hits[j] && j < nb,
-                    running: next.contains(&j),
-                    group: None,
-                    diversity_penalty: None,
-                    padding: false,
-                    constraints: None,
-                    pushed: false,
-                })
-                .collect(),
-        );
+        let beams = cands
+            .iter()
+            .enumerate()
+            .map(|(j, &(beam, token_id, score))| BeamCandidate {
+                beam,
+                token_id,
+                token: env.vocab.display(token_id),
+                score,
+                finished: hits[j] && j < nb,
+                running: next.contains(&j),
+                group: None,
+                diversity_penalty: None,
+                padding: false,
+                constraints: None,
+                pushed: false,
+            })
+            .collect();
+        let step = beam_step(&self.pipeline, &ids, prompt_len, logits, beams, env);
         self.steps.push(step.clone());
 
         // Reorder: the next rows are the kept beams' parents.
@@ -275,7 +228,7 @@ impl Lane for BeamLane {
         if self.heuristic_unsatisfied && open && can_continue {
             (Some(step), Next::Feed { src, tokens })
         } else {
-            let reason = self.reason_for(&self.finished[0].tokens, env);
+            let reason = stop_reason(&self.cfg, &self.prompt, &self.finished[0].tokens, env);
             self.stop = Some(reason);
             (Some(step), Next::Done(reason))
         }

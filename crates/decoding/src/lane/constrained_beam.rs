@@ -12,15 +12,14 @@
 //! token shares an in-progress choice's tokens with the original (see
 //! `constraints.rs`).
 
-use super::hypotheses::Hypotheses;
-use super::{finish_run, sequence, Lane, LaneEnv, Next, RowOutputs};
+use super::beam_common::{all_rows_stop, beam_step, full_ids, stop_reason};
+use super::hypotheses::{hypotheses_run, ranked, Hypotheses};
+use super::{Lane, LaneEnv, Next, RowOutputs};
 use crate::config::ValidConfig;
 use crate::constraints::{completes, ListState};
-use crate::observe::{observe, step_record, Input, StepInfo};
 use crate::processors::{Context, Pipeline};
-use crate::record::{BeamCandidate, Run, Sequence, Step, StopReason};
+use crate::record::{BeamCandidate, Run, Step, StopReason};
 use crate::scores::{log_softmax, top_indices};
-use crate::stop::stop_string_hit;
 
 const NEG_BIG: f32 = -1.0e9;
 
@@ -65,29 +64,15 @@ impl ConstrainedBeamLane {
         }
     }
 
-    fn full(&self, generated: &[u32]) -> Vec<u32> {
-        let mut ids = self.prompt.clone();
-        ids.extend_from_slice(generated);
-        ids
-    }
-
     fn meets(&self, generated: &[u32]) -> bool {
-        completes(&self.cfg.force_words, &self.full(generated))
+        completes(&self.cfg.force_words, &full_ids(&self.prompt, generated))
     }
 
     fn state(&self, generated: &[u32]) -> ListState {
-        ListState::after(self.cfg.force_words.clone(), &self.full(generated))
-    }
-
-    fn ends_with_stop_string(&self, seq: &[u32], env: &LaneEnv) -> bool {
-        match seq.last() {
-            Some(&t) if !self.cfg.stop_strings.is_empty() => stop_string_hit(
-                &env.vocab.concat_bytes(&self.full(seq)),
-                env.vocab.bytes(t).len(),
-                &self.cfg.stop_strings,
-            ),
-            _ => false,
-        }
+        ListState::after(
+            self.cfg.force_words.clone(),
+            &full_ids(&self.prompt, generated),
+        )
     }
 
     /// HF's `step_sentence_constraint`: the beams' own proposals for moving
@@ -182,22 +167,7 @@ impl ConstrainedBeamLane {
             }
             self.done = true;
         }
-        let mut all = self.hyps.beams.clone();
-        all.sort_by(|a, b| a.0.total_cmp(&b.0));
-        all.reverse();
-        all
-    }
-
-    fn reason_for(&self, seq: &[u32], env: &LaneEnv) -> StopReason {
-        match seq.last() {
-            Some(t) if self.cfg.eos_token_ids.contains(t) => StopReason::Eos,
-            Some(_) if self.ends_with_stop_string(seq, env) => StopReason::StopString,
-            _ if seq.len() >= self.cfg.new_token_budget(self.prompt.len()) => {
-                StopReason::MaxNewTokens
-            }
-            _ if self.prompt.len() + seq.len() >= env.n_positions => StopReason::ContextFull,
-            _ => StopReason::BeamSearchDone,
-        }
+        ranked(self.hyps.beams.clone())
     }
 
     fn candidate(&self, c: &Cand, env: &LaneEnv, finished: bool, running: bool) -> BeamCandidate {
@@ -234,7 +204,7 @@ impl Lane for ConstrainedBeamLane {
         let generated_len = self.running[0].len() + 1;
         let rows: Vec<Vec<f32>> = (0..n)
             .map(|b| {
-                let ids = self.full(&self.running[b]);
+                let ids = full_ids(&self.prompt, &self.running[b]);
                 let mut lp = log_softmax(out.logits(self.row_of_beam[b]));
                 self.pipeline.apply(
                     &Context {
@@ -297,32 +267,9 @@ impl Lane for ConstrainedBeamLane {
         );
         // The table shows the row the first surviving beam extends.
         let first = next[0].beam;
-        let ids = self.full(&self.running[first]);
+        let ids = full_ids(&self.prompt, &self.running[first]);
         let logits = out.logits(self.row_of_beam[first]);
-        let obs = observe(
-            &self.pipeline,
-            &Context {
-                ids: &ids,
-                prompt_len,
-                unconditional: None,
-                earlier_groups: &[],
-                premature: None,
-            },
-            logits,
-            Input::LogProbs,
-        );
-        let mut step = step_record(
-            &obs,
-            StepInfo {
-                logits,
-                chosen: next[0].token,
-                draw: None,
-                forced: false,
-                top_n: env.top_n,
-            },
-            env.vocab,
-        );
-        step.beams = Some(cands);
+        let step = beam_step(&self.pipeline, &ids, prompt_len, logits, cands, env);
         self.steps.push(step.clone());
 
         let src: Vec<usize> = next.iter().map(|c| self.row_of_beam[c.beam]).collect();
@@ -338,17 +285,9 @@ impl Lane for ConstrainedBeamLane {
         self.scores = next.iter().map(|c| c.score).collect();
         self.row_of_beam = (0..n).collect();
 
-        let len = self.running[0].len();
-        let full =
-            len >= self.cfg.new_token_budget(prompt_len) || prompt_len + len >= env.n_positions;
-        let every_row = self.running.iter().all(|seq| {
-            seq.last()
-                .is_some_and(|t| self.cfg.eos_token_ids.contains(t))
-                || self.ends_with_stop_string(seq, env)
-        });
-        if self.done || full || every_row {
+        if self.done || all_rows_stop(&self.cfg, &self.prompt, &self.running, env) {
             let best = self.finalize();
-            let reason = self.reason_for(&best[0].1, env);
+            let reason = stop_reason(&self.cfg, &self.prompt, &best[0].1, env);
             self.stop = Some(reason);
             return (Some(step), Next::Done(reason));
         }
@@ -365,11 +304,6 @@ impl Lane for ConstrainedBeamLane {
 
     fn into_run(mut self: Box<Self>, env: &LaneEnv) -> Run {
         let best = self.finalize();
-        let sequences: Vec<Sequence> = best
-            .iter()
-            .take(self.cfg.num_return_sequences)
-            .map(|(score, tokens)| sequence(tokens, Some(*score as f32), env.vocab))
-            .collect();
-        finish_run(&self.cfg, sequences, self.stop, self.steps)
+        hypotheses_run(&self.cfg, &best, self.stop, self.steps, env)
     }
 }

@@ -9,14 +9,13 @@
 //! count as "earlier" tokens for later groups. The answer is the best of all
 //! groups' hypotheses.
 
-use super::hypotheses::Hypotheses;
-use super::{finish_run, sequence, Lane, LaneEnv, Next, RowOutputs};
+use super::beam_common::{all_rows_stop, beam_step, full_ids, stop_reason};
+use super::hypotheses::{hypotheses_run, ranked, Hypotheses};
+use super::{Lane, LaneEnv, Next, RowOutputs};
 use crate::config::ValidConfig;
-use crate::observe::{observe, step_record, Input, StepInfo};
 use crate::processors::{Context, Pipeline};
-use crate::record::{BeamCandidate, Run, Sequence, Step, StopReason};
+use crate::record::{BeamCandidate, Run, Step, StopReason};
 use crate::scores::{log_softmax, top_indices};
-use crate::stop::stop_string_hit;
 
 const NEG_BIG: f32 = -1.0e9;
 
@@ -62,23 +61,6 @@ impl GroupBeamLane {
         }
     }
 
-    fn full_ids(&self, generated: &[u32]) -> Vec<u32> {
-        let mut ids = self.prompt.clone();
-        ids.extend_from_slice(generated);
-        ids
-    }
-
-    fn ends_with_stop_string(&self, seq: &[u32], env: &LaneEnv) -> bool {
-        match seq.last() {
-            Some(&t) if !self.cfg.stop_strings.is_empty() => stop_string_hit(
-                &env.vocab.concat_bytes(&self.full_ids(seq)),
-                env.vocab.bytes(t).len(),
-                &self.cfg.stop_strings,
-            ),
-            _ => false,
-        }
-    }
-
     /// Every group's hypotheses, the running beams of unfinished groups added
     /// (HF's `finalize`), best first.
     fn finalize(&mut self) -> Vec<(f64, Vec<u32>)> {
@@ -94,27 +76,12 @@ impl GroupBeamLane {
             }
             self.done[g] = true;
         }
-        // HF sorts ascending (stable) and pops from the end.
-        let mut all: Vec<(f64, Vec<u32>)> = self
-            .hyps
-            .iter()
-            .flat_map(|h| h.beams.iter().cloned())
-            .collect();
-        all.sort_by(|a, b| a.0.total_cmp(&b.0));
-        all.reverse();
-        all
-    }
-
-    fn reason_for(&self, seq: &[u32], env: &LaneEnv) -> StopReason {
-        match seq.last() {
-            Some(t) if self.cfg.eos_token_ids.contains(t) => StopReason::Eos,
-            Some(_) if self.ends_with_stop_string(seq, env) => StopReason::StopString,
-            _ if seq.len() >= self.cfg.new_token_budget(self.prompt.len()) => {
-                StopReason::MaxNewTokens
-            }
-            _ if self.prompt.len() + seq.len() >= env.n_positions => StopReason::ContextFull,
-            _ => StopReason::BeamSearchDone,
-        }
+        ranked(
+            self.hyps
+                .iter()
+                .flat_map(|h| h.beams.iter().cloned())
+                .collect(),
+        )
     }
 }
 
@@ -165,7 +132,7 @@ impl Lane for GroupBeamLane {
             let earlier = &chosen[..base];
             let mut flat = Vec::with_capacity(size * v);
             for b in base..base + size {
-                let ids = self.full_ids(&self.running[b]);
+                let ids = full_ids(&self.prompt, &self.running[b]);
                 let mut lp = log_softmax(out.logits(self.row_of_beam[b]));
                 self.pipeline.apply(
                     &Context {
@@ -228,32 +195,9 @@ impl Lane for GroupBeamLane {
         // The table shows the row the first listed continuation extends
         // (group 0's best), as for plain beam search.
         let first = cands[0].beam;
-        let ids = self.full_ids(&self.running[first]);
+        let ids = full_ids(&self.prompt, &self.running[first]);
         let logits = out.logits(self.row_of_beam[first]);
-        let obs = observe(
-            &self.pipeline,
-            &Context {
-                ids: &ids,
-                prompt_len,
-                unconditional: None,
-                earlier_groups: &[],
-                premature: None,
-            },
-            logits,
-            Input::LogProbs,
-        );
-        let mut step = step_record(
-            &obs,
-            StepInfo {
-                logits,
-                chosen: cands[0].token_id,
-                draw: None,
-                forced: false,
-                top_n: env.top_n,
-            },
-            env.vocab,
-        );
-        step.beams = Some(cands);
+        let step = beam_step(&self.pipeline, &ids, prompt_len, logits, cands, env);
         self.steps.push(step.clone());
 
         // A group already finished scores 0 (HF's `next_beam_scores` for it).
@@ -262,20 +206,13 @@ impl Lane for GroupBeamLane {
         self.row_of_beam = (0..n).collect();
         let tokens: Vec<u32> = chosen;
 
-        let len = self.running[0].len();
-        let full =
-            len >= self.cfg.new_token_budget(prompt_len) || prompt_len + len >= env.n_positions;
         // HF stops when every group is done, or when every row meets a stopping
-        // criterion: rows of groups finished earlier end in pad (an eos); the
-        // others would have to end in a stop string.
-        let every_row = self.running.iter().all(|seq| {
-            seq.last()
-                .is_some_and(|t| self.cfg.eos_token_ids.contains(t))
-                || self.ends_with_stop_string(seq, env)
-        });
-        if full || every_row || self.done.iter().all(|&d| d) {
+        // criterion (rows of groups finished earlier end in pad, an eos).
+        if self.done.iter().all(|&d| d)
+            || all_rows_stop(&self.cfg, &self.prompt, &self.running, env)
+        {
             let best = self.finalize();
-            let reason = self.reason_for(&best[0].1, env);
+            let reason = stop_reason(&self.cfg, &self.prompt, &best[0].1, env);
             self.stop = Some(reason);
             return (Some(step), Next::Done(reason));
         }
@@ -294,11 +231,6 @@ impl Lane for GroupBeamLane {
 
     fn into_run(mut self: Box<Self>, env: &LaneEnv) -> Run {
         let best = self.finalize();
-        let sequences: Vec<Sequence> = best
-            .iter()
-            .take(self.cfg.num_return_sequences)
-            .map(|(score, tokens)| sequence(tokens, Some(*score as f32), env.vocab))
-            .collect();
-        finish_run(&self.cfg, sequences, self.stop, self.steps)
+        hypotheses_run(&self.cfg, &best, self.stop, self.steps, env)
     }
 }

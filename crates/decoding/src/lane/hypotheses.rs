@@ -2,7 +2,9 @@
 //! search, kept as transformers 4.55.4's scorers (group and constrained beam
 //! search) keep them.
 
+use super::{finish_run, sequence, LaneEnv};
 use crate::config::{EarlyStopping, ValidConfig};
+use crate::record::{Run, Sequence, Step, StopReason};
 
 /// HF 4.55's `BeamHypotheses`: the best `size` finished hypotheses of one group.
 pub(super) struct Hypotheses {
@@ -69,4 +71,28 @@ impl Hypotheses {
         };
         self.worst >= best_sum_logprobs as f64 / (len as f64).powf(lp)
     }
+}
+
+/// Hypotheses best first, in the order HF's finalize pops them (a stable
+/// ascending sort read from the end: the later of equal scores first).
+pub(super) fn ranked(mut all: Vec<(f64, Vec<u32>)>) -> Vec<(f64, Vec<u32>)> {
+    all.sort_by(|a, b| a.0.total_cmp(&b.0));
+    all.reverse();
+    all
+}
+
+/// The lane's run from its ranked hypotheses: the first is its text.
+pub(super) fn hypotheses_run(
+    cfg: &ValidConfig,
+    best: &[(f64, Vec<u32>)],
+    stop: Option<StopReason>,
+    steps: Vec<Step>,
+    env: &LaneEnv,
+) -> Run {
+    let sequences: Vec<Sequence> = best
+        .iter()
+        .take(cfg.num_return_sequences)
+        .map(|(score, tokens)| sequence(tokens, Some(*score as f32), env.vocab))
+        .collect();
+    finish_run(cfg, sequences, stop, steps)
 }

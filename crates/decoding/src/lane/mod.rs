@@ -3,6 +3,7 @@
 //! pass, it records a step and says which rows and tokens to feed next.
 
 mod beam;
+mod beam_common;
 mod constrained_beam;
 mod contrastive;
 mod group_beam;
