@@ -171,6 +171,21 @@ mod tests {
     }
 
     #[test]
+    fn the_strategies_knobs_round_trip_through_a_link() {
+        let lane = |v: Value| v.as_object().unwrap().clone();
+        let s = Shared {
+            lanes: vec![
+                lane(json!({"num_beams": 4, "num_beam_groups": 2, "diversity_penalty": 0.5})),
+                lane(json!({"num_beams": 3, "force_words_ids": [[5, 6], [[7], [8, 9]]]})),
+                lane(json!({"dola_layers": "high", "repetition_penalty": 1.2})),
+                lane(json!({"do_sample": true, "dola_layers": [0, 2], "seed": 1})),
+            ],
+            ..sample()
+        };
+        assert_eq!(decode(&encode(&s)).unwrap(), s);
+    }
+
+    #[test]
     fn links_are_compact() {
         // Four configs, a prompt and a text to score fit in a short link, a third
         // shorter than the same JSON percent-encoded into a URL.
