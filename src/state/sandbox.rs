@@ -217,13 +217,7 @@ impl Sandbox {
             message: e.to_string(),
         })?;
         let vocab = sandbox::toy_vocab(logits.len());
-        let ctx = Context {
-            ids: &[],
-            prompt_len: 0,
-            unconditional: None,
-            earlier_groups: &[],
-            premature: None,
-        };
+        let ctx = Context::new(&[], 0);
         let step = sandbox::what_if(&logits, ctx, None, Input::Logits, &cfg, &vocab, TOP_N);
         Ok((logits.len(), step))
     }

@@ -168,13 +168,7 @@ mod tests {
             .unwrap();
         let pipeline = Pipeline::for_config(&cfg, 1);
         let logits: Vec<f32> = (0..100).map(|i| -(i as f32) / 10.0).collect();
-        let ctx = Context {
-            ids: &[5],
-            prompt_len: 1,
-            unconditional: None,
-            earlier_groups: &[],
-            premature: None,
-        };
+        let ctx = Context::new(&[5], 1);
         let obs = observe(&pipeline, &ctx, &logits, Input::Logits);
         let info = StepInfo {
             logits: &logits,

@@ -149,13 +149,7 @@ mod tests {
     /// The lesson's logits after `settings`, as the sandbox records them.
     fn lesson_step(settings: &[(Knob, f64)]) -> Step {
         let cfg = config(settings).unwrap();
-        let ctx = Context {
-            ids: &[],
-            prompt_len: 0,
-            unconditional: None,
-            earlier_groups: &[],
-            premature: None,
-        };
+        let ctx = Context::new(&[], 0);
         what_if(&LESSON, ctx, None, Input::Logits, &cfg, &toy_vocab(5), 20)
     }
 
@@ -228,13 +222,7 @@ mod tests {
     #[test]
     fn the_repetition_penalty_looks_at_the_context() {
         let cfg = config(&[(Knob::RepetitionPenalty, 2.0)]).unwrap();
-        let ctx = Context {
-            ids: &[0, 3],
-            prompt_len: 1,
-            unconditional: None,
-            earlier_groups: &[],
-            premature: None,
-        };
+        let ctx = Context::new(&[0, 3], 1);
         let step = what_if(
             &LESSON,
             ctx,

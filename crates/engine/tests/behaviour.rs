@@ -545,13 +545,7 @@ fn the_sandbox_on_a_recorded_step_shows_what_the_lane_recorded() {
     for (at, recorded) in steps.iter().enumerate() {
         let mut ids = doc.prompt_ids.clone();
         ids.extend(step_context(steps, at).unwrap());
-        let ctx = Context {
-            ids: &ids,
-            prompt_len: doc.prompt_ids.len(),
-            unconditional: None,
-            earlier_groups: &[],
-            premature: None,
-        };
+        let ctx = Context::new(&ids, doc.prompt_ids.len());
         let logits = e.logits(&ids).unwrap();
         let shown = what_if(
             &logits,
@@ -589,13 +583,7 @@ fn the_sandbox_on_a_recorded_step_shows_what_the_lane_recorded() {
             let mut ids = doc.prompt_ids.clone();
             ids.extend(&lane.token_ids[..at]);
             let logits = e.logits(&ids).unwrap();
-            let ctx = Context {
-                ids: &ids,
-                prompt_len: doc.prompt_ids.len(),
-                unconditional: None,
-                earlier_groups: &[],
-                premature: None,
-            };
+            let ctx = Context::new(&ids, doc.prompt_ids.len());
             let shown = what_if(
                 &logits,
                 ctx,

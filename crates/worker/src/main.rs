@@ -247,13 +247,7 @@ fn what_if(
             Err(e) => return failed(None, e.to_string()),
         },
     };
-    let ctx = Context {
-        ids: &ids,
-        prompt_len: prompt_len.min(ids.len()),
-        unconditional: None,
-        earlier_groups: &[],
-        premature: None,
-    };
+    let ctx = Context::new(&ids, prompt_len.min(ids.len()));
     let vocab = engine.tokenizer_vocab();
     let step = sandbox::what_if(&row, ctx, Some(chosen), input, &cfg, &vocab, WHAT_IF_ROWS);
     FromWorker::WhatIf {

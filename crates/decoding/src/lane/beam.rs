@@ -5,12 +5,12 @@
 //! `sum_logprobs / generated_len ** length_penalty`; `early_stopping` is one of
 //! HF's three behaviours.
 
-use super::beam_common::{beam_step, full_ids, stop_reason};
+use super::beam_common::{beam_scores, beam_step, full_ids, stop_reason};
 use super::{finish_run, sequence, Lane, LaneEnv, Next, RowOutputs};
 use crate::config::{EarlyStopping, ValidConfig};
-use crate::processors::{Context, Pipeline};
+use crate::processors::Pipeline;
 use crate::record::{BeamCandidate, Run, Sequence, Step, StopReason};
-use crate::scores::{log_softmax, top_indices};
+use crate::scores::top_indices;
 use crate::stop::stop_string_hit;
 
 const NEG_BIG: f32 = -1.0e9;
@@ -104,19 +104,16 @@ impl Lane for BeamLane {
         let mut flat = Vec::with_capacity(nb * v);
         for b in 0..nb {
             let ids = self.full_ids(&self.running[b]);
-            let mut lp = log_softmax(out.logits(self.row_of_beam[b]));
-            self.pipeline.apply(
-                &Context {
-                    ids: &ids,
-                    prompt_len,
-                    unconditional: None,
-                    earlier_groups: &[],
-                    premature: None,
-                },
-                &mut lp,
-            );
+            let logits = out.logits(self.row_of_beam[b]);
             let s = self.running_scores[b];
-            flat.extend(lp.into_iter().map(|x| x + s));
+            flat.extend(beam_scores(
+                &self.pipeline,
+                &ids,
+                prompt_len,
+                logits,
+                &[],
+                s,
+            ));
         }
         let n_eos = self.cfg.eos_token_ids.len();
         let keep = (2.max(1 + n_eos) * nb).min(flat.len());

@@ -7,6 +7,7 @@ use crate::config::ValidConfig;
 use crate::observe::{observe, step_record, Input, StepInfo};
 use crate::processors::{Context, Pipeline};
 use crate::record::{BeamCandidate, Step, StopReason};
+use crate::scores::log_softmax;
 use crate::stop::stop_string_hit;
 
 /// The prompt, then a beam's new tokens.
@@ -14,6 +15,27 @@ pub(super) fn full_ids(prompt: &[u32], generated: &[u32]) -> Vec<u32> {
     let mut ids = prompt.to_vec();
     ids.extend_from_slice(generated);
     ids
+}
+
+/// One beam's candidates' scores (HF's `next_token_scores`): the row's
+/// log-probabilities through the lane's knobs, plus the beam's running score.
+/// `earlier_groups` is what diverse beam search's earlier groups just chose.
+pub(super) fn beam_scores(
+    pipeline: &Pipeline,
+    ids: &[u32],
+    prompt_len: usize,
+    logits: &[f32],
+    earlier_groups: &[u32],
+    beam_score: f32,
+) -> Vec<f32> {
+    let mut lp = log_softmax(logits);
+    let ctx = Context {
+        earlier_groups,
+        ..Context::new(ids, prompt_len)
+    };
+    pipeline.apply(&ctx, &mut lp);
+    lp.iter_mut().for_each(|x| *x += beam_score);
+    lp
 }
 
 /// A beam step's record: the table is the row (`logits`, after `ids`) that the
@@ -27,13 +49,7 @@ pub(super) fn beam_step(
     beams: Vec<BeamCandidate>,
     env: &LaneEnv,
 ) -> Step {
-    let ctx = Context {
-        ids,
-        prompt_len,
-        unconditional: None,
-        earlier_groups: &[],
-        premature: None,
-    };
+    let ctx = Context::new(ids, prompt_len);
     let obs = observe(pipeline, &ctx, logits, Input::LogProbs);
     let info = StepInfo {
         logits,

@@ -12,14 +12,14 @@
 //! token shares an in-progress choice's tokens with the original (see
 //! `constraints.rs`).
 
-use super::beam_common::{all_rows_stop, beam_step, full_ids, stop_reason};
+use super::beam_common::{all_rows_stop, beam_scores, beam_step, full_ids, stop_reason};
 use super::hypotheses::{hypotheses_run, ranked, Hypotheses};
 use super::{Lane, LaneEnv, Next, RowOutputs};
 use crate::config::ValidConfig;
 use crate::constraints::{completes, ListState};
-use crate::processors::{Context, Pipeline};
+use crate::processors::Pipeline;
 use crate::record::{BeamCandidate, Run, Step, StopReason};
-use crate::scores::{log_softmax, top_indices};
+use crate::scores::top_indices;
 
 const NEG_BIG: f32 = -1.0e9;
 
@@ -205,20 +205,15 @@ impl Lane for ConstrainedBeamLane {
         let rows: Vec<Vec<f32>> = (0..n)
             .map(|b| {
                 let ids = full_ids(&self.prompt, &self.running[b]);
-                let mut lp = log_softmax(out.logits(self.row_of_beam[b]));
-                self.pipeline.apply(
-                    &Context {
-                        ids: &ids,
-                        prompt_len,
-                        unconditional: None,
-                        earlier_groups: &[],
-                        premature: None,
-                    },
-                    &mut lp,
-                );
-                let s = self.scores[b];
-                lp.iter_mut().for_each(|x| *x += s);
-                lp
+                let logits = out.logits(self.row_of_beam[b]);
+                beam_scores(
+                    &self.pipeline,
+                    &ids,
+                    prompt_len,
+                    logits,
+                    &[],
+                    self.scores[b],
+                )
             })
             .collect();
         let flat: Vec<f32> = rows.iter().flatten().copied().collect();

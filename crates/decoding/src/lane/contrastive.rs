@@ -123,13 +123,7 @@ impl Lane for ContrastiveLane {
         };
         let obs = observe(
             &self.pipeline,
-            &Context {
-                ids: &self.ids,
-                prompt_len: self.prompt_len,
-                unconditional: None,
-                earlier_groups: &[],
-                premature: None,
-            },
+            &Context::new(&self.ids, self.prompt_len),
             &next_logits,
             Input::Logits,
         );

@@ -9,13 +9,13 @@
 //! count as "earlier" tokens for later groups. The answer is the best of all
 //! groups' hypotheses.
 
-use super::beam_common::{all_rows_stop, beam_step, full_ids, stop_reason};
+use super::beam_common::{all_rows_stop, beam_scores, beam_step, full_ids, stop_reason};
 use super::hypotheses::{hypotheses_run, ranked, Hypotheses};
 use super::{Lane, LaneEnv, Next, RowOutputs};
 use crate::config::ValidConfig;
-use crate::processors::{Context, Pipeline};
+use crate::processors::Pipeline;
 use crate::record::{BeamCandidate, Run, Step, StopReason};
-use crate::scores::{log_softmax, top_indices};
+use crate::scores::top_indices;
 
 const NEG_BIG: f32 = -1.0e9;
 
@@ -133,19 +133,16 @@ impl Lane for GroupBeamLane {
             let mut flat = Vec::with_capacity(size * v);
             for b in base..base + size {
                 let ids = full_ids(&self.prompt, &self.running[b]);
-                let mut lp = log_softmax(out.logits(self.row_of_beam[b]));
-                self.pipeline.apply(
-                    &Context {
-                        ids: &ids,
-                        prompt_len,
-                        unconditional: None,
-                        earlier_groups: earlier,
-                        premature: None,
-                    },
-                    &mut lp,
-                );
+                let logits = out.logits(self.row_of_beam[b]);
                 let s = self.scores[b];
-                flat.extend(lp.into_iter().map(|x| x + s));
+                flat.extend(beam_scores(
+                    &self.pipeline,
+                    &ids,
+                    prompt_len,
+                    logits,
+                    earlier,
+                    s,
+                ));
             }
             let top = top_indices(&flat, keep.min(flat.len()));
             let mut kept = 0;

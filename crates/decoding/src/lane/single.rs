@@ -75,11 +75,9 @@ impl Lane for SingleLane {
         let exits = out.exit_rows(0);
         let dola = (!self.dola.is_empty()).then(|| choose_layer(logits, &exits));
         let ctx = Context {
-            ids: &self.ids,
-            prompt_len: self.prompt_len,
             unconditional: out.unconditional,
-            earlier_groups: &[],
             premature: dola.as_ref().map(|(chosen, _)| exits[*chosen]),
+            ..Context::new(&self.ids, self.prompt_len)
         };
         let obs = observe(&self.pipeline, &ctx, logits, Input::Logits);
         let n = self.ids.len() - self.prompt_len;

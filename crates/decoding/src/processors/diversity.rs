@@ -37,11 +37,8 @@ mod tests {
     fn apply(earlier: &[u32], scores: &[f32]) -> Vec<f32> {
         let mut s = scores.to_vec();
         let ctx = Context {
-            ids: &[0],
-            prompt_len: 1,
-            unconditional: None,
             earlier_groups: earlier,
-            premature: None,
+            ..Context::new(&[0], 1)
         };
         HammingDiversity { penalty: 0.5 }.process(&ctx, &mut s);
         s

@@ -39,11 +39,8 @@ mod tests {
         let uncond = [1.0f32.ln(), 3.0f32.ln()];
         let mut s = cond.to_vec();
         let ctx = Context {
-            ids: &[1],
-            prompt_len: 1,
             unconditional: Some(&uncond),
-            earlier_groups: &[],
-            premature: None,
+            ..Context::new(&[1], 1)
         };
         Guidance { scale: 2.0 }.process(&ctx, &mut s);
         // log p: (ln 2/3, ln 1/3) against (ln 1/4, ln 3/4): token 0 gains, token 1 loses.

@@ -67,7 +67,19 @@ pub struct Context<'a> {
     pub premature: Option<&'a [f32]>,
 }
 
-impl Context<'_> {
+impl<'a> Context<'a> {
+    /// The sequence so far and where its prompt ends, nothing else (no
+    /// guidance pass, no earlier groups, no DoLa layer).
+    pub fn new(ids: &'a [u32], prompt_len: usize) -> Context<'a> {
+        Context {
+            ids,
+            prompt_len,
+            unconditional: None,
+            earlier_groups: &[],
+            premature: None,
+        }
+    }
+
     pub fn generated(&self) -> &[u32] {
         &self.ids[self.prompt_len.min(self.ids.len())..]
     }
@@ -277,16 +289,7 @@ pub(crate) mod test_util {
         scores: &[f32],
     ) -> Vec<f32> {
         let mut s = scores.to_vec();
-        p.process(
-            &Context {
-                ids,
-                prompt_len,
-                unconditional: None,
-                earlier_groups: &[],
-                premature: None,
-            },
-            &mut s,
-        );
+        p.process(&Context::new(ids, prompt_len), &mut s);
         s
     }
     pub const NEG: f32 = f32::NEG_INFINITY;
