@@ -3,6 +3,7 @@
 //! message next to that knob).
 
 use crate::knob::Knob;
+use crate::llama_cpp::config::LlamaKnob;
 use std::sync::Arc;
 
 #[derive(Debug, Clone, thiserror::Error)]
@@ -37,6 +38,16 @@ pub enum ConfigError {
     /// message where HF has one.
     #[error("{message}")]
     Invalid { knob: Knob, message: String },
+    /// A llama.cpp lane's field that llama-server does not take.
+    #[error("unknown llama.cpp field `{field}`{}", llama_hint(.suggestion))]
+    LlamaUnknownField {
+        field: String,
+        suggestion: Option<LlamaKnob>,
+    },
+    /// A llama.cpp lane's knob with a value llama-server refuses (its
+    /// message where it has one).
+    #[error("{message}")]
+    Llama { knob: LlamaKnob, message: String },
 }
 
 impl ConfigError {
@@ -67,16 +78,19 @@ impl ConfigError {
             ConfigError::Json(_)
             | ConfigError::NotAnObject
             | ConfigError::UnknownField { .. }
-            | ConfigError::Unsupported { .. } => None,
+            | ConfigError::Unsupported { .. }
+            | ConfigError::LlamaUnknownField { .. }
+            | ConfigError::Llama { .. } => None,
         }
     }
 
     /// The field at fault as it was written: a knob, or an unknown key.
     pub fn field(&self) -> Option<&str> {
         match self {
-            ConfigError::UnknownField { field, .. } | ConfigError::Unsupported { field, .. } => {
-                Some(field)
-            }
+            ConfigError::UnknownField { field, .. }
+            | ConfigError::Unsupported { field, .. }
+            | ConfigError::LlamaUnknownField { field, .. } => Some(field),
+            ConfigError::Llama { knob, .. } => Some(knob.name()),
             _ => self.knob().map(Knob::name),
         }
     }
@@ -100,6 +114,12 @@ fn without_position(e: &serde_json::Error) -> String {
     }
 }
 
+fn llama_hint(suggestion: &Option<LlamaKnob>) -> String {
+    suggestion
+        .map(|k| format!("; did you mean `{k}`?"))
+        .unwrap_or_default()
+}
+
 fn hint(suggestion: &Option<Knob>) -> String {
     suggestion
         .map(|k| format!("; did you mean `{k}`?"))
@@ -116,7 +136,7 @@ pub(crate) fn closest_knob(key: &str) -> Option<Knob> {
         .map(|(_, k)| k)
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

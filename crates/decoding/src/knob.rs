@@ -15,7 +15,7 @@ macro_rules! names {
         }
     ) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize)]
         $vis enum $ty {
             $($(#[$vmeta])* #[serde(rename = $name)] $variant,)*
         }
@@ -32,23 +32,24 @@ macro_rules! names {
             }
         }
 
-        impl fmt::Display for $ty {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        impl ::std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str(self.name())
             }
         }
 
-        impl FromStr for $ty {
-            type Err = UnknownName;
-            fn from_str(s: &str) -> Result<Self, UnknownName> {
+        impl ::std::str::FromStr for $ty {
+            type Err = $crate::knob::UnknownName;
+            fn from_str(s: &str) -> Result<Self, $crate::knob::UnknownName> {
                 match s {
                     $($name => Ok($ty::$variant),)*
-                    _ => Err(UnknownName(s.to_string())),
+                    _ => Err($crate::knob::UnknownName(s.to_string())),
                 }
             }
         }
     };
 }
+pub(crate) use names;
 
 impl Knob {
     /// The sampling warpers, in the order HF applies them.

@@ -13,6 +13,7 @@ pub mod inspect;
 pub mod knob;
 pub mod knob_help;
 pub mod lane;
+pub mod llama_cpp;
 pub mod mode;
 pub mod model;
 pub mod observe;

@@ -56,6 +56,8 @@ pub fn hf(name: &str) -> serde_json::Value {
         "tiny-knobs.json" => fixture!("hf/tiny-knobs.json"),
         "tiny-strategies.json" => fixture!("hf/tiny-strategies.json"),
         "native-sampling.json" => fixture!("native-sampling.json"),
+        "llama/samplers.json" => fixture!("llama/samplers.json"),
+        "llama/generate.json" => fixture!("llama/generate.json"),
         other => panic!("no fixture {other}"),
     };
     serde_json::from_slice(bytes).expect("fixture JSON")
@@ -111,4 +113,16 @@ pub fn rewrite_safetensors(
         })
         .collect();
     safetensors::serialize(views, None).unwrap()
+}
+
+/// The logit rows llama.cpp's samplers were given.
+pub fn llama_rows() -> Vec<Vec<f32>> {
+    let bytes: &[u8] = fixture!("llama/logits.f32");
+    bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect::<Vec<f32>>()
+        .chunks(50257)
+        .map(<[f32]>::to_vec)
+        .collect()
 }

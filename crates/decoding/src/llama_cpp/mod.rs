@@ -1,0 +1,15 @@
+//! llama.cpp's sampler chain, the second ecosystem a lane can speak: its
+//! knob names and defaults (llama-server's), its samplers in its order, its
+//! seeded draw. Same logits in, same candidates and same token out as
+//! llama.cpp (checked against llama.cpp itself: `tests/reference/`).
+
+pub mod candidates;
+pub mod chain;
+pub mod config;
+pub mod mt19937;
+pub mod sampler;
+pub mod samplers;
+
+pub use chain::{Chain, ChainModel};
+pub use config::{LlamaCppConfig, LlamaKnob, LlamaSettings};
+pub use sampler::SamplerName;

@@ -1,0 +1,138 @@
+//! One llama.cpp sampler: a unit that reshapes, shrinks or picks from the
+//! candidates (`llama_sampler_i`'s `apply`), and may remember the tokens the
+//! sequence accepted (`accept`: the prompt's, then each generated one).
+
+use super::candidates::Candidates;
+use crate::knob::names;
+
+names! {
+    /// llama.cpp's sampler names: those `samplers` may list (its canonical
+    /// names), then the ones its chain adds by itself.
+    pub enum SamplerName {
+        Penalties = "penalties",
+        Dry = "dry",
+        TopNSigma = "top_n_sigma",
+        TopK = "top_k",
+        TypicalP = "typ_p",
+        TopP = "top_p",
+        MinP = "min_p",
+        Xtc = "xtc",
+        Temperature = "temperature",
+        AdaptiveP = "adaptive_p",
+        Infill = "infill",
+        LogitBias = "logit_bias",
+        Dist = "dist",
+        Mirostat = "mirostat",
+        MirostatV2 = "mirostat_v2",
+    }
+}
+
+impl SamplerName {
+    /// llama.cpp's default order (`common_params_sampling::samplers`).
+    pub const DEFAULT_ORDER: &'static [SamplerName] = &[
+        SamplerName::Penalties,
+        SamplerName::Dry,
+        SamplerName::TopNSigma,
+        SamplerName::TopK,
+        SamplerName::TypicalP,
+        SamplerName::TopP,
+        SamplerName::MinP,
+        SamplerName::Xtc,
+        SamplerName::Temperature,
+    ];
+
+    /// The names `samplers` accepts (`common_sampler_types_from_names`):
+    /// canonical, kebab-case, without underscores, and a few aliases.
+    pub fn from_alias(name: &str) -> Option<SamplerName> {
+        let listable = &SamplerName::ALL[..=SamplerName::Infill as usize];
+        if let Some(&s) = listable.iter().find(|s| s.name() == name) {
+            return Some(s);
+        }
+        let alias = listable.iter().copied().find(|s| {
+            let n = s.name();
+            n.contains('_') && (n.replace('_', "-") == name || n.replace('_', "") == name)
+        });
+        alias.or(match name {
+            "nucleus" => Some(SamplerName::TopP),
+            "temp" => Some(SamplerName::Temperature),
+            "typ" => Some(SamplerName::TypicalP),
+            _ => None,
+        })
+    }
+
+    /// llama.cpp's one-letter names (`common_sampler_type_to_chr`).
+    pub fn from_letter(ch: char) -> Option<SamplerName> {
+        Some(match ch {
+            'd' => SamplerName::Dry,
+            'k' => SamplerName::TopK,
+            'y' => SamplerName::TypicalP,
+            'p' => SamplerName::TopP,
+            's' => SamplerName::TopNSigma,
+            'm' => SamplerName::MinP,
+            't' => SamplerName::Temperature,
+            'x' => SamplerName::Xtc,
+            'i' => SamplerName::Infill,
+            'e' => SamplerName::Penalties,
+            'a' => SamplerName::AdaptiveP,
+            _ => return None,
+        })
+    }
+
+    /// The knob that sets this sampler (for help and warnings).
+    pub fn knob(self) -> &'static str {
+        match self {
+            SamplerName::Penalties => "repeat_penalty",
+            SamplerName::Dry => "dry_multiplier",
+            SamplerName::TopNSigma => "top_n_sigma",
+            SamplerName::TopK => "top_k",
+            SamplerName::TypicalP => "typical_p",
+            SamplerName::TopP => "top_p",
+            SamplerName::MinP => "min_p",
+            SamplerName::Xtc => "xtc_probability",
+            SamplerName::Temperature => "temperature",
+            SamplerName::AdaptiveP => "adaptive_target",
+            SamplerName::Infill => "samplers",
+            SamplerName::LogitBias => "logit_bias",
+            SamplerName::Dist => "seed",
+            SamplerName::Mirostat | SamplerName::MirostatV2 => "mirostat",
+        }
+    }
+}
+
+/// `Send`: lanes run on worker threads.
+pub trait Sampler: Send {
+    fn name(&self) -> SamplerName;
+    fn apply(&mut self, cur: &mut Candidates);
+    fn accept(&mut self, _token: u32) {}
+    /// Picks a token (`dist`, mirostat, adaptive-p) rather than filtering.
+    fn picks(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sampler_names_read_in_every_spelling_llama_cpp_accepts() {
+        assert_eq!(SamplerName::from_alias("top_k"), Some(SamplerName::TopK));
+        assert_eq!(SamplerName::from_alias("top-k"), Some(SamplerName::TopK));
+        assert_eq!(SamplerName::from_alias("topk"), Some(SamplerName::TopK));
+        assert_eq!(SamplerName::from_alias("nucleus"), Some(SamplerName::TopP));
+        assert_eq!(
+            SamplerName::from_alias("temp"),
+            Some(SamplerName::Temperature)
+        );
+        assert_eq!(
+            SamplerName::from_alias("typ_p"),
+            Some(SamplerName::TypicalP)
+        );
+        assert_eq!(
+            SamplerName::from_alias("dist"),
+            None,
+            "the chain adds dist itself"
+        );
+        assert_eq!(SamplerName::from_alias("top_q"), None);
+    }
+}

@@ -1,0 +1,117 @@
+//! Mirostat 1 and 2 (`llama_sampler_init_mirostat`, `_v2`): they replace the
+//! whole chain after temperature and pick the token themselves, steering the
+//! surprise of each pick towards `mirostat_tau` (their `mu` carries from step
+//! to step, moved by `mirostat_eta`). The draw is `std::discrete_distribution`.
+
+use crate::llama_cpp::candidates::Candidates;
+use crate::llama_cpp::mt19937::Mt19937;
+use crate::llama_cpp::sampler::{Sampler, SamplerName};
+
+/// Mirostat 1: estimates the Zipf exponent from the top `m` tokens and keeps
+/// the top `k` that would give the target surprise.
+pub struct Mirostat {
+    pub n_vocab: usize,
+    pub tau: f32,
+    pub eta: f32,
+    pub m: usize,
+    pub mu: f32,
+    pub rng: Mt19937,
+}
+
+impl Mirostat {
+    pub fn new(n_vocab: usize, seed: u32, tau: f32, eta: f32) -> Mirostat {
+        Mirostat {
+            n_vocab,
+            tau,
+            eta,
+            m: 100,
+            mu: 2.0 * tau,
+            rng: Mt19937::new(seed),
+        }
+    }
+}
+
+/// C's `int(x)` for a float on x86: out of range (and NaN) is `INT_MIN`.
+fn c_int(x: f32) -> i32 {
+    if x.is_finite() && x > i32::MIN as f32 && x < i32::MAX as f32 {
+        x as i32
+    } else {
+        i32::MIN
+    }
+}
+
+impl Sampler for Mirostat {
+    fn name(&self) -> SamplerName {
+        SamplerName::Mirostat
+    }
+    fn picks(&self) -> bool {
+        true
+    }
+    fn apply(&mut self, cur: &mut Candidates) {
+        cur.softmax(true);
+        let mut sum_ti_bi = 0.0f32;
+        let mut sum_ti_sq = 0.0f32;
+        let mut i = 0;
+        while i < self.m - 1 && i + 1 < cur.len() {
+            let t_i = ((i + 2) as f32 / (i + 1) as f32).ln();
+            let b_i = (cur.data[i].p / cur.data[i + 1].p).ln();
+            sum_ti_bi += t_i * b_i;
+            sum_ti_sq += t_i * t_i;
+            i += 1;
+        }
+        let s_hat = sum_ti_bi / sum_ti_sq;
+        let epsilon_hat = s_hat - 1.0;
+        let k = ((epsilon_hat * 2f32.powf(self.mu))
+            / (1.0 - (self.n_vocab as f32).powf(-epsilon_hat)))
+        .powf(1.0 / s_hat);
+        cur.top_k(c_int(k).max(1));
+        cur.softmax(true);
+        let idx = self.rng.discrete(cur.data.iter().map(|d| d.p));
+        cur.selected = Some(idx);
+        let surprise = -cur.data[idx].p.log2();
+        self.mu -= self.eta * (surprise - self.tau);
+    }
+}
+
+/// Mirostat 2: keeps the tokens whose surprise is at most `mu`.
+pub struct MirostatV2 {
+    pub tau: f32,
+    pub eta: f32,
+    pub mu: f32,
+    pub rng: Mt19937,
+}
+
+impl MirostatV2 {
+    pub fn new(seed: u32, tau: f32, eta: f32) -> MirostatV2 {
+        MirostatV2 {
+            tau,
+            eta,
+            mu: 2.0 * tau,
+            rng: Mt19937::new(seed),
+        }
+    }
+}
+
+impl Sampler for MirostatV2 {
+    fn name(&self) -> SamplerName {
+        SamplerName::MirostatV2
+    }
+    fn picks(&self) -> bool {
+        true
+    }
+    fn apply(&mut self, cur: &mut Candidates) {
+        cur.softmax(true);
+        let keep = cur
+            .data
+            .iter()
+            .position(|d| -d.p.log2() > self.mu)
+            .unwrap_or(cur.len())
+            .max(1);
+        cur.data.truncate(keep);
+        cur.softmax(true);
+        let idx = self.rng.discrete(cur.data.iter().map(|d| d.p));
+        cur.selected = Some(idx);
+        let surprise = -cur.data[idx].p.log2();
+        self.mu -= self.eta * (surprise - self.tau);
+    }
+}

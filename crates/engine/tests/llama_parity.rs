@@ -1,0 +1,98 @@
+//! llama.cpp's samplers here against llama.cpp itself (fixtures made by
+//! tests/reference/make_llama_fixtures.py with llama-cpp-python 0.3.36): on
+//! the same logit rows, over the same steps, the same candidates survive with
+//! the same probabilities, and the same seed picks the same token.
+
+mod common;
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use common::*;
+use ntl_decoding::llama_cpp::{Chain, ChainModel, LlamaCppConfig};
+
+/// Probabilities agree to this relative error (the bar).
+const REL_TOL: f64 = 1e-6;
+
+/// Softmax of the survivors' final logits, in f64: what `dist` draws from.
+fn survivors(cur: &ntl_decoding::llama_cpp::candidates::Candidates) -> Vec<(u32, f64)> {
+    let finite: Vec<_> = cur
+        .data
+        .iter()
+        .filter(|d| d.logit != f32::NEG_INFINITY)
+        .collect();
+    let max = finite
+        .iter()
+        .map(|d| d.logit as f64)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let exps: Vec<f64> = finite
+        .iter()
+        .map(|d| (d.logit as f64 - max).exp())
+        .collect();
+    let sum: f64 = exps.iter().sum();
+    let mut v: Vec<(u32, f64)> = finite
+        .iter()
+        .zip(exps)
+        .map(|(d, e)| (d.id, e / sum))
+        .collect();
+    v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    v
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= REL_TOL * b.abs().max(1e-30) || (a - b).abs() < 1e-12
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn every_sampler_and_chain_keeps_what_llama_cpp_keeps_and_picks_what_it_picks() {
+    let engine = engine("tiny");
+    let vocab = engine.tokenizer_vocab();
+    let encode = |t: &str| engine.encode(t).unwrap_or_default();
+    let rows = llama_rows();
+    let doc = hf("llama/samplers.json");
+    let mut steps_checked = 0;
+    for case in doc["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let mut settings = LlamaCppConfig::from_value(case["config"].clone())
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .validate()
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        settings.resolve(&vocab, &encode);
+        let model = ChainModel {
+            n_vocab: 50257,
+            n_ctx: 64,
+            eog: &[50256],
+        };
+        let mut chain = Chain::new(&settings, &model);
+        for t in ids(&case["prompt"]) {
+            chain.accept(t);
+        }
+        for (s, want) in case["steps"].as_array().unwrap().iter().enumerate() {
+            let row = &rows[want["row"].as_u64().unwrap() as usize];
+            let (cur, chosen) = chain.apply(row, |_, _| {});
+            let got = survivors(&cur);
+            let at = format!("{name}, step {s}");
+            assert_eq!(
+                got.len() as u64,
+                want["kept"].as_u64().unwrap(),
+                "{at}: survivors"
+            );
+            let listed = want.get("survivors").or(want.get("top")).unwrap();
+            for (k, pair) in listed.as_array().unwrap().iter().enumerate() {
+                let (id, p) = (pair[0].as_u64().unwrap() as u32, pair[1].as_f64().unwrap());
+                assert_eq!(got[k].0, id, "{at}: rank {k}");
+                assert!(
+                    close(got[k].1, p),
+                    "{at}: token {id} p {} vs llama.cpp {p}",
+                    got[k].1
+                );
+            }
+            let want_chosen = want["chosen"].as_u64().unwrap() as u32;
+            assert_eq!(chosen, Some(want_chosen), "{at}: seeded pick");
+            chain.accept(want_chosen);
+            steps_checked += 1;
+        }
+    }
+    assert!(steps_checked >= 200, "{steps_checked} steps");
+}
