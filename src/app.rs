@@ -17,7 +17,7 @@ use crate::state::run::RunKind;
 use crate::state::{Command, LookupUse, Outcome, Page, LANES};
 use crate::worker_link::WorkerLink;
 use crate::{download, page_url};
-use ntl_decoding::{Document, Knob, Mode};
+use ntl_decoding::{Document, Mode, Semantics};
 use ntl_protocol::FromWorker;
 use yew::prelude::*;
 
@@ -27,7 +27,10 @@ const MAX_REPLAY_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
 
 /// One lane's editor, asking.
 pub enum LaneAction {
-    Knob(Knob, String),
+    /// A field typed into, by the name its lane's ecosystem gives it.
+    Field(String, String),
+    /// The lane switched ecosystem.
+    Semantics(Semantics),
     Mode(Mode),
     Json(String),
     Select(usize),
@@ -58,7 +61,8 @@ pub struct App {
 }
 
 struct LaneCallbacks {
-    field: Callback<(Knob, String)>,
+    field: Callback<(String, String)>,
+    semantics: Callback<Semantics>,
     mode: Callback<Mode>,
     json: Callback<String>,
     select: Callback<usize>,
@@ -79,7 +83,8 @@ struct Callbacks {
 impl Callbacks {
     fn new(link: &yew::html::Scope<App>) -> Self {
         let lane = |i: usize| LaneCallbacks {
-            field: link.callback(move |(knob, text)| Msg::Lane(i, LaneAction::Knob(knob, text))),
+            field: link.callback(move |(name, text)| Msg::Lane(i, LaneAction::Field(name, text))),
+            semantics: link.callback(move |s| Msg::Lane(i, LaneAction::Semantics(s))),
             mode: link.callback(move |mode| Msg::Lane(i, LaneAction::Mode(mode))),
             json: link.callback(move |text| Msg::Lane(i, LaneAction::Json(text))),
             select: link.callback(move |step| Msg::Lane(i, LaneAction::Select(step))),
@@ -187,7 +192,8 @@ impl App {
     fn on_lane(&mut self, lane: usize, action: LaneAction) {
         let editor = &mut self.page.editor;
         match action {
-            LaneAction::Knob(knob, text) => editor.set_knob(lane, knob, &text),
+            LaneAction::Field(name, text) => editor.set_field(lane, &name, &text),
+            LaneAction::Semantics(s) => editor.set_semantics(lane, s),
             LaneAction::Mode(mode) => editor.set_mode(lane, mode),
             LaneAction::Json(text) => editor.set_json(lane, &text),
             LaneAction::Select(step) => self.page.run.select(lane, step),
@@ -414,6 +420,7 @@ impl App {
                     watermark={run.watermark[i].clone()}
                     compact={page.embed}
                     on_field={cb.lanes[i].field.clone()}
+                    on_semantics={cb.lanes[i].semantics.clone()}
                     on_mode={cb.lanes[i].mode.clone()}
                     on_json={cb.lanes[i].json.clone()}
                     on_select={cb.lanes[i].select.clone()}

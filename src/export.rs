@@ -2,7 +2,7 @@
 //! document, a CSV of every step's table, Markdown of the texts side by side
 //! (and the plots as an SVG, which `download` takes from the page).
 
-use ntl_decoding::{Document, GenerationConfig, Stage};
+use ntl_decoding::{Document, GenerationConfig, LaneConfig, Stage};
 
 /// The files a run can be saved as.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -105,8 +105,13 @@ fn cell(s: &str) -> String {
         .replace('\n', "<br>")
 }
 
-/// The lane's config as the fields that differ from HF defaults.
-pub fn config_diff(c: &GenerationConfig) -> String {
+/// The lane's config as the fields that differ from its ecosystem's
+/// defaults (a llama.cpp lane's with its `semantics`).
+pub fn config_diff(c: &LaneConfig) -> String {
+    let c = match c {
+        LaneConfig::Transformers(c) => c,
+        LaneConfig::LlamaCpp(c) => return c.to_value().to_string(),
+    };
     let (mine, defaults) = (
         serde_json::to_value(c).expect("serialises"),
         serde_json::to_value(GenerationConfig::default()).expect("serialises"),
@@ -198,7 +203,7 @@ mod tests {
         };
         let run = |config: GenerationConfig, text: &str| Run {
             mode: config.mode(),
-            config,
+            config: config.into(),
             token_ids: vec![7],
             text: text.into(),
             stop_reason: StopReason::MaxNewTokens,

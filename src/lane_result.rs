@@ -149,7 +149,7 @@ mod tests {
 
     fn run(text: &str, steps: Vec<Step>) -> Run {
         Run {
-            config: GenerationConfig::default(),
+            config: GenerationConfig::default().into(),
             mode: Mode::Greedy,
             token_ids: vec![1; steps.len()],
             text: text.into(),

@@ -5,7 +5,7 @@
 
 use crate::lane_config::LaneConfig;
 use crate::presets::{Preset, LESSON_MODEL, PRESETS};
-use ntl_decoding::{Document, GenerationConfig, StopReason};
+use ntl_decoding::{Document, StopReason};
 
 /// The run on screen, when it ran a preset exactly as the lesson did.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,9 +57,13 @@ pub fn is_lesson_model(repo: &str) -> bool {
     repo == LESSON_MODEL || repo == format!("distilbert/{LESSON_MODEL}")
 }
 
-/// A lane whose tokens no random number can change.
-pub fn deterministic(c: &GenerationConfig) -> bool {
-    !c.do_sample || c.top_k == Some(1)
+/// A lane whose tokens no random number can change (llama.cpp's greedy is
+/// temperature at or below zero: one candidate left to draw from).
+pub fn deterministic(c: &ntl_decoding::LaneConfig) -> bool {
+    match c {
+        ntl_decoding::LaneConfig::Transformers(c) => !c.do_sample || c.top_k == Some(1),
+        ntl_decoding::LaneConfig::LlamaCpp(c) => c.temperature <= 0.0 || c.top_k == 1,
+    }
 }
 
 /// Whether the editor holds `preset` exactly: its prompt and its lanes' knobs.
@@ -123,7 +127,7 @@ pub fn lines(
             Line {
                 lane: p.lane,
                 printed: p.text,
-                deterministic: deterministic(configs[p.lane].config()),
+                deterministic: deterministic(&configs[p.lane].config()),
                 verdict,
             }
         })
@@ -178,12 +182,12 @@ mod tests {
         // Printed outputs belong to lanes configured as the lesson's code.
         let (_, p) = preset("Temperature sweep");
         for l in crate::presets::lanes(p) {
-            assert_eq!(l.config().max_new_tokens, Some(12));
+            assert_eq!(l.hf().unwrap().max_new_tokens, Some(12));
         }
         let (_, p) = preset("Repetition: penalty and stop");
         let lengths: Vec<_> = crate::presets::lanes(p)
             .iter()
-            .map(|l| l.config().max_new_tokens)
+            .map(|l| l.hf().unwrap().max_new_tokens)
             .collect();
         assert_eq!(lengths, [Some(40), Some(40), Some(30), Some(40)]);
     }
@@ -193,7 +197,7 @@ mod tests {
         let (_, p) = preset("Greedy = top-k 1");
         let d: Vec<bool> = crate::presets::lanes(p)
             .iter()
-            .map(|l| deterministic(l.config()))
+            .map(|l| deterministic(&l.config()))
             .collect();
         assert_eq!(d, [true, true, true, false]);
         let (i, _) = preset("Temperature sweep");

@@ -272,6 +272,23 @@ pub const PRESETS: &[Preset] = &[
             without sampling.",
         printed: &[],
     },
+    Preset {
+        name: "Same knobs, two ecosystems",
+        prompt: "The best way to learn programming is",
+        lanes: [
+            r#"{"do_sample": true, "temperature": 0.8, "top_k": 40, "top_p": 0.95, "min_p": 0.05, "repetition_penalty": 1.1, "max_new_tokens": 30, "seed": 0}"#,
+            r#"{"semantics": "llama.cpp", "temperature": 0.8, "top_k": 40, "top_p": 0.95, "min_p": 0.05, "repeat_penalty": 1.1, "n_predict": 30, "seed": 0}"#,
+            r#"{"do_sample": true, "max_new_tokens": 30, "seed": 0}"#,
+            r#"{"semantics": "llama.cpp", "n_predict": 30, "seed": 0}"#,
+        ],
+        notice: "The same numbers mean different things: HF divides by the temperature first and \
+            then cuts, llama.cpp cuts with top-k, top-p and min-p first and divides the survivors \
+            last — open a step and compare the two funnels' order and what each kept. Its \
+            repeat_penalty sees only the last 64 tokens; its defaults (lane 4) already cut with top-k \
+            40, top-p 0.95 and min-p 0.05 where HF's (lane 3) keep top-k 50 alone; and each draws \
+            from its own random stream.",
+        printed: &[],
+    },
 ];
 
 pub fn lanes(p: &Preset) -> [LaneConfig; 4] {

@@ -27,11 +27,10 @@ pub struct LaneCheck {
 /// One check per lane that ran, when some lane carries a watermark.
 pub fn check(doc: &Document, vocab: usize) -> [Option<LaneCheck>; LANES] {
     let mut out: [Option<LaneCheck>; LANES] = Default::default();
-    let key = doc
-        .runs
-        .iter()
-        .enumerate()
-        .find_map(|(i, r)| r.config.watermarking_config.clone().map(|c| (i, c)));
+    let key = doc.runs.iter().enumerate().find_map(|(i, r)| {
+        let c = r.config.transformers()?.watermarking_config.clone()?;
+        Some((i, c))
+    });
     let Some((key_lane, key_config)) = key else {
         return out;
     };
@@ -53,8 +52,8 @@ pub fn check(doc: &Document, vocab: usize) -> [Option<LaneCheck>; LANES] {
             key_lane,
             marked: run
                 .config
-                .watermarking_config
-                .as_ref()
+                .transformers()
+                .and_then(|c| c.watermarking_config.as_ref())
                 .is_some_and(|c| same_green_lists(c, &key_config)),
             detection,
             green: RcEq::new(green),
@@ -87,7 +86,7 @@ mod tests {
 
     fn run(config: GenerationConfig, token_ids: Vec<u32>) -> Run {
         Run {
-            config,
+            config: config.into(),
             mode: Mode::Greedy,
             token_ids,
             text: String::new(),

@@ -1,9 +1,11 @@
 //! One lane's knobs, by HF name, with errors shown next to the knob at fault.
 
 use super::draft_field::DraftField;
-use crate::lane_config::{knobs_for, LaneConfig, TOKEN_KNOBS};
+use crate::lane_config::{knobs_for, LaneConfig, LLAMA_GROUPS, TOKEN_KNOBS};
 use crate::state::editor::LaneError;
 use ntl_decoding::knob_help::KnobGroup;
+use ntl_decoding::llama_cpp::LlamaKnob;
+use ntl_decoding::Semantics;
 use ntl_decoding::{Knob, Mode};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -13,7 +15,8 @@ pub struct Props {
     pub index: usize,
     pub config: LaneConfig,
     pub error: Option<LaneError>,
-    pub on_field: Callback<(Knob, String)>,
+    pub on_field: Callback<(String, String)>,
+    pub on_semantics: Callback<Semantics>,
     pub on_mode: Callback<Mode>,
     pub on_json: Callback<String>,
 }
@@ -68,10 +71,37 @@ pub fn config_editor(p: &Props) -> Html {
             }
         })
     };
-    let bad_knob = p.error.as_ref().and_then(|e| e.knob);
+    let bad_field = p.error.as_ref().and_then(|e| e.field.clone());
+    let bad_knob = bad_field.as_deref().and_then(|f| f.parse::<Knob>().ok());
     let token_rules_set = TOKEN_KNOBS.iter().any(|&k| !p.config.text(k).is_empty());
+    let on_semantics = {
+        let cb = p.on_semantics.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            cb.emit(if v == "llama.cpp" {
+                Semantics::LlamaCpp
+            } else {
+                Semantics::Transformers
+            });
+        })
+    };
+    let semantics = p.config.semantics();
+    let ecosystem = html! {
+        <label class="ecosystem" title="Whose knobs this lane takes: HF transformers' generate() or llama.cpp's sampler chain (llama-server's names and defaults). The same names mean different things in each.">
+            <span>{ "ecosystem" }</span>
+            <select data-knob="semantics" data-testid={format!("ecosystem-{}", p.index)} onchange={on_semantics}>
+                <option value="transformers" selected={semantics == Semantics::Transformers}>{ "transformers" }</option>
+                <option value="llama.cpp" selected={semantics == Semantics::LlamaCpp}>{ "llama.cpp" }</option>
+            </select>
+        </label>
+    };
+    if semantics == Semantics::LlamaCpp {
+        return llama_editor(p, ecosystem, bad_field.as_deref());
+    }
     let knob = |knob: Knob| {
-        let on_commit = p.on_field.reform(move |v: String| (knob, v));
+        let on_commit = p
+            .on_field
+            .reform(move |v: String| (knob.name().to_string(), v));
         html! {
             <label
                 class={classes!("knob", (bad_knob == Some(knob)).then_some("bad"))}
@@ -89,6 +119,7 @@ pub fn config_editor(p: &Props) -> Html {
     };
     html! {
         <div class="config">
+            { ecosystem }
             <label class="mode">
                 <span>{ "mode" }</span>
                 <select data-knob="mode" onchange={on_mode}>
@@ -113,6 +144,85 @@ pub fn config_editor(p: &Props) -> Html {
             }
             <details class="json">
                 <summary>{ "generation_config.json" }</summary>
+                <DraftField
+                    multiline=true
+                    rows={6}
+                    testid={format!("lane-json-{}", p.index)}
+                    value={p.config.to_json()}
+                    on_commit={p.on_json.clone()}
+                />
+            </details>
+        </div>
+    }
+}
+
+/// A llama.cpp lane's editor: llama-server's knobs under their headings,
+/// placeholders its defaults, the chain's order in words.
+fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>) -> Html {
+    let knob = |knob: LlamaKnob| {
+        let on_commit = p
+            .on_field
+            .reform(move |v: String| (knob.name().to_string(), v));
+        html! {
+            <label
+                class={classes!("knob", (bad_field == Some(knob.name())).then_some("bad"))}
+                title={format!("{} (llama-server): {}", knob.name(), ntl_decoding::llama_cpp::help::explain(knob))}
+            >
+                <span>{ knob.name() }</span>
+                <DraftField
+                    knob={knob.name()}
+                    value={p.config.text_of(knob.name())}
+                    placeholder={LaneConfig::llama_default_text(knob)}
+                    {on_commit}
+                />
+            </label>
+        }
+    };
+    let order = p
+        .config
+        .llama()
+        .and_then(|c| c.validate().ok())
+        .map(|s| {
+            let chain: Vec<&str> = if s.mirostat != 0 {
+                vec![
+                    "temperature",
+                    if s.mirostat == 1 {
+                        "mirostat"
+                    } else {
+                        "mirostat_v2"
+                    },
+                ]
+            } else {
+                s.samplers
+                    .iter()
+                    .map(|n| n.name())
+                    .chain(std::iter::once("dist"))
+                    .collect()
+            };
+            chain.join(" → ")
+        })
+        .unwrap_or_default();
+    html! {
+        <div class="config llama">
+            { ecosystem }
+            <p class="chain" data-testid={format!("llama-chain-{}", p.index)}>
+                { "chain: " }{ order }
+            </p>
+            <div class="knob-groups">
+                { for LLAMA_GROUPS.iter().map(|(title, knobs)| html! {
+                    <div class="knob-group" data-group={*title}>
+                        <h5>{ *title }</h5>
+                        <div class="knobs">{ for knobs.iter().copied().map(knob) }</div>
+                    </div>
+                }) }
+            </div>
+            if let Some(e) = &p.error {
+                <div class="lane-error" data-testid="lane-error" role="alert">
+                    { e.message.clone() }
+                </div>
+            }
+            <details class="json">
+                <summary>{ "llama-server /completion fields" }</summary>
                 <DraftField
                     multiline=true
                     rows={6}

@@ -8,8 +8,8 @@ use crate::rc_eq::RcEq;
 use crate::state::editor::LaneError;
 use crate::theme::lane_color;
 use crate::watermark_check::LaneCheck;
-use ntl_decoding::warnings::config_warnings;
-use ntl_decoding::{Knob, Mode};
+use ntl_decoding::warnings::lane_warnings;
+use ntl_decoding::{Mode, Semantics};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -27,7 +27,8 @@ pub struct Props {
     /// The knob editor is unfolded.
     pub open: bool,
     pub on_edit: Callback<()>,
-    pub on_field: Callback<(Knob, String)>,
+    pub on_field: Callback<(String, String)>,
+    pub on_semantics: Callback<Semantics>,
     pub on_mode: Callback<Mode>,
     pub on_json: Callback<String>,
     pub on_select: Callback<usize>,
@@ -129,7 +130,7 @@ fn watermark_line(lane: usize, w: &LaneCheck) -> Html {
 
 #[function_component(LaneColumn)]
 pub fn lane_column(p: &Props) -> Html {
-    let warnings = config_warnings(p.config.config());
+    let warnings = lane_warnings(&p.config.config());
     let finished = p.result.as_ref().filter(|r| r.stop.is_some());
     let run_notes = finished.map(|r| r.run_warnings()).unwrap_or_default();
     let run_id = p
@@ -178,12 +179,13 @@ pub fn lane_column(p: &Props) -> Html {
                         config={p.config.clone()}
                         error={p.error.clone()}
                         on_field={p.on_field.clone()}
+                        on_semantics={p.on_semantics.clone()}
                         on_mode={p.on_mode.clone()}
                         on_json={p.on_json.clone()}
                     />
                 </div>
             }
-            { warning_list("lane-warnings", warnings.iter().map(|w| (w.field.name(), &w.message))) }
+            { warning_list("lane-warnings", warnings.iter().map(|(field, message)| (*field, message))) }
             <LaneText
                 result={p.result.clone()}
                 selected={p.selected}

@@ -152,6 +152,14 @@ fn step_source(s: &Sandbox, p: &Props) -> Html {
                        so it differs from the lane's." }
                 </p>
             }
+            if src.llama {
+                <p class="notice" data-testid="sandbox-llama">
+                    { "This lane ran llama.cpp's sampler chain. The sandbox starts from its \
+                       temperature, top_k, top_p, min_p and typical_p but applies them as HF does, \
+                       temperature first and without llama.cpp's penalties, so its table can \
+                       differ from the lane's." }
+                </p>
+            }
             if src.dola {
                 <p class="notice" data-testid="sandbox-dola">
                     { "This lane used DoLa, which contrasts the final layer with an earlier one the \

@@ -4,21 +4,23 @@
 use super::LANES;
 use crate::lane_config::LaneConfig;
 use crate::presets;
-use ntl_decoding::{ConfigError, Knob, LaneRequest, Mode};
+use ntl_decoding::llama_cpp::LlamaKnob;
+use ntl_decoding::{ConfigError, Knob, LaneRequest, Mode, Semantics};
 use ntl_protocol::share::Shared;
 
 /// What a lane shows next to its knobs when something is wrong.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LaneError {
-    /// The knob at fault, when one is (its box is marked).
-    pub knob: Option<Knob>,
+    /// The field at fault as the lane names it (an HF knob or a llama.cpp
+    /// one), when one is (its box is marked).
+    pub field: Option<String>,
     pub message: String,
 }
 
 impl From<ConfigError> for LaneError {
     fn from(e: ConfigError) -> Self {
         LaneError {
-            knob: e.knob(),
+            field: e.field().map(String::from),
             message: e.to_string(),
         }
     }
@@ -83,9 +85,10 @@ impl Editor {
 
     /// Some lane uses classifier-free guidance (so a negative prompt matters).
     pub fn guided(&self) -> bool {
-        self.lanes
-            .iter()
-            .any(|l| l.config().guidance_scale.is_some_and(|g| g != 1.0))
+        self.lanes.iter().any(|l| {
+            l.hf()
+                .is_some_and(|c| c.guidance_scale.is_some_and(|g| g != 1.0))
+        })
     }
 
     /// The preset chosen last, when the prompt and every lane are still its own.
@@ -99,11 +102,7 @@ impl Editor {
     /// Sampling lanes that set different seeds of their own: shared
     /// randomness would set them aside.
     pub fn seeds_differ(&self) -> bool {
-        let mut seeds = self
-            .lanes
-            .iter()
-            .filter(|l| l.config().do_sample)
-            .map(|l| l.config().seed.unwrap_or(0));
+        let mut seeds = self.lanes.iter().filter_map(LaneConfig::seed);
         let first = seeds.next();
         seeds.any(|s| Some(s) != first)
     }
@@ -115,6 +114,41 @@ impl Editor {
         let result = l.set(knob, text).and_then(|_| l.validate().map(drop));
         self.errors[lane] = result.err().map(Into::into);
         self.open[lane] |= self.errors[lane].is_some();
+    }
+
+    /// A field typed into, named as the lane's ecosystem names it.
+    pub fn set_field(&mut self, lane: usize, name: &str, text: &str) {
+        match self.lanes[lane].semantics() {
+            Semantics::Transformers => match name.parse::<Knob>() {
+                Ok(knob) => self.set_knob(lane, knob, text),
+                Err(_) => self.unknown_field(lane, name),
+            },
+            Semantics::LlamaCpp => match name.parse::<LlamaKnob>() {
+                Ok(knob) => self.set_llama_knob(lane, knob, text),
+                Err(_) => self.unknown_field(lane, name),
+            },
+        }
+    }
+
+    fn unknown_field(&mut self, lane: usize, name: &str) {
+        self.errors[lane] = Some(LaneError {
+            field: None,
+            message: format!("this lane has no knob named `{name}`"),
+        });
+    }
+
+    /// A llama.cpp lane's knob typed into.
+    pub fn set_llama_knob(&mut self, lane: usize, knob: LlamaKnob, text: &str) {
+        let l = &mut self.lanes[lane];
+        let result = l.set_llama(knob, text).and_then(|_| l.validate().map(drop));
+        self.errors[lane] = result.err().map(Into::into);
+        self.open[lane] |= self.errors[lane].is_some();
+    }
+
+    /// A lane switched to the other ecosystem's knobs.
+    pub fn set_semantics(&mut self, lane: usize, semantics: Semantics) {
+        self.lanes[lane].set_semantics(semantics);
+        self.check(lane);
     }
 
     pub fn set_mode(&mut self, lane: usize, mode: Mode) {
@@ -176,9 +210,13 @@ impl Editor {
     pub fn reroll(&mut self) {
         self.shared_seed += 1;
         for lane in 0..LANES {
-            if self.lanes[lane].mode() == Mode::Sample {
-                let next = self.lanes[lane].config().seed.unwrap_or(0) + 1;
-                self.set_knob(lane, Knob::Seed, &next.to_string());
+            let Some(seed) = self.lanes[lane].seed() else {
+                continue;
+            };
+            let next = (seed + 1).to_string();
+            match self.lanes[lane].semantics() {
+                Semantics::Transformers => self.set_knob(lane, Knob::Seed, &next),
+                Semantics::LlamaCpp => self.set_llama_knob(lane, LlamaKnob::Seed, &next),
             }
         }
     }
@@ -193,16 +231,16 @@ impl Editor {
             return None;
         }
         let lanes = self.lanes.iter().map(|l| LaneRequest {
-            config: l.config().clone(),
+            config: l.config(),
             forced_ids: None,
         });
         Some(lanes.collect())
     }
 
     /// A lane the worker refused (a knob valid here but not for this model).
-    pub fn lane_failed(&mut self, lane: usize, knob: Option<Knob>, message: String) {
+    pub fn lane_failed(&mut self, lane: usize, field: Option<String>, message: String) {
         if lane < LANES {
-            self.errors[lane] = Some(LaneError { knob, message });
+            self.errors[lane] = Some(LaneError { field, message });
             self.open[lane] = true;
         }
     }
@@ -274,19 +312,24 @@ mod tests {
         e.set_knob(1, Knob::Temperature, "0");
         let err = e.errors[1].clone().expect("temperature 0 while sampling");
         assert!(e.open[1], "the editor unfolds to show the knob at fault");
-        assert_eq!(err.knob, Some(Knob::Temperature));
+        assert_eq!(err.field.as_deref(), Some("temperature"));
         assert!(err.message.contains("strictly positive"), "{}", err.message);
         assert_eq!(e.lane_requests(), None);
         e.set_knob(1, Knob::Temperature, "0.5");
         assert_eq!(e.errors[1], None);
         let lanes = e.lane_requests().expect("all valid");
-        assert_eq!(lanes[1].config.temperature, 0.5);
+        assert_eq!(lanes[1].config.transformers().unwrap().temperature, 0.5);
     }
 
     #[test]
     fn reroll_moves_every_sampling_seed_and_the_shared_one_on() {
         let mut e = Editor::default();
-        let seeds = |e: &Editor| e.lanes.iter().map(|l| l.config().seed).collect::<Vec<_>>();
+        let seeds = |e: &Editor| {
+            e.lanes
+                .iter()
+                .map(|l| l.hf().unwrap().seed)
+                .collect::<Vec<_>>()
+        };
         assert_eq!(seeds(&e), [None, Some(0), Some(0), None]);
         e.reroll();
         assert_eq!(seeds(&e), [None, Some(1), Some(1), None]);

@@ -17,7 +17,8 @@ use crate::rc_eq::RcEq;
 use editor::Editor;
 use inspector::Inspector;
 use model::{ModelState, ModelStatus};
-use ntl_decoding::{Document, Knob, Mode};
+use ntl_decoding::llama_cpp::LlamaKnob;
+use ntl_decoding::{Document, Knob, Mode, Semantics};
 use ntl_protocol::share::Shared;
 use ntl_protocol::ModelSource;
 use ntl_protocol::{FromWorker, RunRequest, ToWorker};
@@ -510,7 +511,9 @@ impl Page {
             .as_ref()
             .and_then(|d| d.runs.get(lane))
             .map(|run| run.config.clone())
-            .unwrap_or_else(|| self.editor.lanes[lane].config().clone());
+            .unwrap_or_else(|| self.editor.lanes[lane].config());
+        let llama = config.llama_cpp().is_some();
+        let config = sandbox_start(&config);
         let source = sandbox::StepSource {
             lane,
             step,
@@ -520,6 +523,7 @@ impl Page {
             beam: r.steps[step].beams.is_some(),
             guided: config.guidance_scale.is_some_and(|g| g != 1.0),
             dola: r.steps[step].dola.is_some(),
+            llama,
         };
         let request = self.sandbox.make_mut().open_step(source, &config);
         Outcome::redraw().and_maybe(request.map(Command::Send))
@@ -587,11 +591,29 @@ impl Page {
                 if word.is_empty() {
                     return Outcome::unchanged();
                 }
+                if self.editor.lanes[lane].semantics() == Semantics::LlamaCpp {
+                    // llama.cpp bans tokens, not sequences: each token of the
+                    // text gets `false`, as llama-server does for a text key.
+                    let mut biases: Vec<serde_json::Value> = self.editor.lanes[lane]
+                        .llama()
+                        .and_then(|c| c.logit_bias.clone())
+                        .and_then(|v| v.as_array().cloned())
+                        .unwrap_or_default();
+                    for id in &word {
+                        let entry = serde_json::json!([id, false]);
+                        if !biases.contains(&entry) {
+                            biases.push(entry);
+                        }
+                    }
+                    let json = serde_json::Value::Array(biases).to_string();
+                    self.editor
+                        .set_llama_knob(lane, LlamaKnob::LogitBias, &json);
+                    return Outcome::redraw();
+                }
                 // Added to the lane's list, once.
                 let mut words = self.editor.lanes[lane]
-                    .config()
-                    .bad_words_ids
-                    .clone()
+                    .hf()
+                    .and_then(|c| c.bad_words_ids.clone())
                     .unwrap_or_default();
                 if !words.contains(&word) {
                     words.push(word);
@@ -607,7 +629,16 @@ impl Page {
                 if word.is_empty() {
                     return Outcome::unchanged();
                 }
-                let config = self.editor.lanes[lane].config();
+                let Some(config) = self.editor.lanes[lane].hf().cloned() else {
+                    self.editor.lane_failed(
+                        lane,
+                        None,
+                        "llama.cpp has no constrained beam search: switch the lane to \
+                         transformers to make it include a phrase"
+                            .into(),
+                    );
+                    return Outcome::redraw();
+                };
                 let mut words = config.force_words_ids.clone().unwrap_or_default();
                 let phrase = ntl_decoding::constraints::ForceWord::Phrase(word);
                 if !words.contains(&phrase) {
@@ -647,6 +678,27 @@ impl Page {
     }
 }
 
+/// The HF knobs the sandbox starts from: a lane's own, or a llama.cpp
+/// lane's same-named knobs as an HF sampling config.
+fn sandbox_start(config: &ntl_decoding::LaneConfig) -> ntl_decoding::GenerationConfig {
+    match config {
+        ntl_decoding::LaneConfig::Transformers(c) => c.clone(),
+        ntl_decoding::LaneConfig::LlamaCpp(c) => ntl_decoding::GenerationConfig {
+            do_sample: c.temperature > 0.0,
+            temperature: if c.temperature > 0.0 {
+                c.temperature
+            } else {
+                1.0
+            },
+            top_k: (c.top_k > 0).then_some(c.top_k),
+            top_p: c.top_p,
+            min_p: (c.min_p > 0.0).then_some(c.min_p),
+            typical_p: c.typical_p,
+            ..Default::default()
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -682,7 +734,7 @@ mod tests {
         let lanes = vec![
             LaneStart {
                 mode,
-                config: GenerationConfig::default()
+                config: GenerationConfig::default().into()
             };
             LANES
         ];
@@ -735,7 +787,7 @@ mod tests {
         page.inspector.make_mut().lookup = Some(Ok(vec![token(11)]));
         let _ = page.use_lookup(2, LookupUse::BadWords);
         assert_eq!(
-            page.editor.lanes[2].config().bad_words_ids,
+            page.editor.lanes[2].hf().unwrap().bad_words_ids,
             Some(vec![vec![262, 13], vec![11]])
         );
         assert!(page.editor.errors[2].is_none());
@@ -785,7 +837,7 @@ mod tests {
         assert!(page.use_sandbox(0).redraw);
         let lane = &page.editor.lanes[0];
         assert_eq!(lane.mode(), Mode::Sample);
-        let cfg = lane.config();
+        let cfg = lane.hf().unwrap();
         assert_eq!(
             (cfg.temperature, cfg.min_p, cfg.top_k),
             (0.5, Some(0.1), Some(0))
@@ -814,14 +866,14 @@ mod tests {
         let failed = FromWorker::RunFailed {
             run_id,
             lane: Some(3),
-            field: Some(Knob::EosTokenId),
+            field: Some(Knob::EosTokenId.name().into()),
             message: "outside the vocabulary".into(),
         };
         let _ = page.on_worker(failed, 0.0);
         assert_eq!(page.run.running, None);
         assert_eq!(
-            page.editor.errors[3].as_ref().unwrap().knob,
-            Some(Knob::EosTokenId)
+            page.editor.errors[3].as_ref().unwrap().field.as_deref(),
+            Some("eos_token_id")
         );
     }
 

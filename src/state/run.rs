@@ -378,7 +378,7 @@ pub(crate) mod tests {
 
     fn one_step_run(id: u32, token: &str) -> Run {
         Run {
-            config: GenerationConfig::default(),
+            config: GenerationConfig::default().into(),
             mode: Mode::Greedy,
             token_ids: vec![id],
             text: token.into(),
@@ -400,7 +400,7 @@ pub(crate) mod tests {
         let lanes = vec![
             LaneStart {
                 mode: Mode::Greedy,
-                config: GenerationConfig::default()
+                config: GenerationConfig::default().into()
             };
             LANES
         ];

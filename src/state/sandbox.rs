@@ -42,6 +42,9 @@ pub struct StepSource {
     pub guided: bool,
     /// The lane contrasted layers (DoLa), which the sandbox does not.
     pub dola: bool,
+    /// A llama.cpp lane: the sandbox starts from its same-named knobs but
+    /// applies them in HF's order.
+    pub llama: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -369,6 +372,7 @@ mod tests {
             beam: false,
             guided: false,
             dola: false,
+            llama: false,
         }
     }
 

@@ -8,7 +8,7 @@
 //! Workload (issue #5): prompt "The best way to learn programming is", the
 //! page's four default lanes, 64 new tokens each (`min_new_tokens` = 64).
 
-use ntl_decoding::{Event, GenerationConfig, LaneRequest};
+use ntl_decoding::{Event, LaneConfig, LaneRequest};
 use ntl_engine::{Engine, ModelFiles, RunInput};
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -29,7 +29,7 @@ fn lane(json: &str) -> LaneRequest {
     v["max_new_tokens"] = NEW_TOKENS.into();
     v["min_new_tokens"] = NEW_TOKENS.into();
     LaneRequest {
-        config: GenerationConfig::from_value(v).expect("lane config"),
+        config: LaneConfig::from_value(v).expect("lane config"),
         forced_ids: None,
     }
 }

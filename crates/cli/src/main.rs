@@ -3,7 +3,7 @@
 //! decode --model DIR --prompt TEXT [--config JSON]... [--force-ids ID,ID,...]
 //!        [--force-text TEXT] [--negative-prompt TEXT] [--top N] [--shared-seed N] [--json]
 
-use ntl_decoding::{ConfigError, Document, GenerationConfig, LaneRequest, Options, Run};
+use ntl_decoding::{ConfigError, Document, LaneConfig, LaneRequest, Options, Run};
 use ntl_engine::{Engine, LoadError, ModelFiles, RunError, RunInput};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -125,15 +125,15 @@ fn read(dir: &Path, name: &str) -> Result<Vec<u8>, CliError> {
 fn run(args: Args) -> Result<(), CliError> {
     let mut lanes = Vec::new();
     for (lane, text) in args.configs.iter().enumerate() {
-        let config = GenerationConfig::from_json(text)
-            .map_err(|source| CliError::Config { lane, source })?;
+        let config =
+            LaneConfig::from_json(text).map_err(|source| CliError::Config { lane, source })?;
         lanes.push(LaneRequest {
             config,
             forced_ids: args.force_ids.clone(),
         });
     }
     if lanes.is_empty() {
-        let config = GenerationConfig::default();
+        let config = LaneConfig::default();
         lanes.push(LaneRequest {
             config,
             forced_ids: args.force_ids.clone(),

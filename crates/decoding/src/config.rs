@@ -300,6 +300,8 @@ pub struct ValidConfig {
     pub dola_layers: Option<DolaLayers>,
     /// Constrained beam search's constraints (empty otherwise).
     pub force_words: Arc<[Forced]>,
+    /// A llama.cpp lane's knobs (`mode` is then [`Mode::LlamaCpp`]).
+    pub llama: Option<Arc<crate::llama_cpp::LlamaSettings>>,
 }
 
 impl GenerationConfig {
@@ -676,6 +678,7 @@ impl GenerationConfig {
                 Some(l) if matches!(mode, Mode::Greedy | Mode::Sample) => Some(l.clone()),
                 _ => None,
             },
+            llama: None,
         })
     }
 }
@@ -715,8 +718,16 @@ impl ValidConfig {
         self.mode == Mode::Sample
     }
 
-    /// The config as it ran: the user's fields plus the eos the model supplied.
-    pub fn effective(&self) -> GenerationConfig {
+    /// The config as it ran: the user's fields plus the eos the model
+    /// supplied (a llama.cpp lane's as given: its eos comes from the model).
+    pub fn effective(&self) -> crate::LaneConfig {
+        match &self.llama {
+            Some(l) => crate::LaneConfig::LlamaCpp(l.source.clone()),
+            None => crate::LaneConfig::Transformers(self.effective_hf()),
+        }
+    }
+
+    fn effective_hf(&self) -> GenerationConfig {
         let mut c = self.source.clone();
         c.eos_token_id = match self.eos_token_ids.as_slice() {
             [] => None,

@@ -38,6 +38,9 @@ pub enum ConfigError {
     /// message where HF has one.
     #[error("{message}")]
     Invalid { knob: Knob, message: String },
+    /// `semantics` names no ecosystem this lab speaks.
+    #[error("`semantics` must be \"transformers\" or \"llama.cpp\", got {0}")]
+    BadSemantics(String),
     /// A llama.cpp lane's field that llama-server does not take.
     #[error("unknown llama.cpp field `{field}`{}", llama_hint(.suggestion))]
     LlamaUnknownField {
@@ -80,7 +83,8 @@ impl ConfigError {
             | ConfigError::UnknownField { .. }
             | ConfigError::Unsupported { .. }
             | ConfigError::LlamaUnknownField { .. }
-            | ConfigError::Llama { .. } => None,
+            | ConfigError::Llama { .. }
+            | ConfigError::BadSemantics(_) => None,
         }
     }
 
@@ -91,6 +95,7 @@ impl ConfigError {
             | ConfigError::Unsupported { field, .. }
             | ConfigError::LlamaUnknownField { field, .. } => Some(field),
             ConfigError::Llama { knob, .. } => Some(knob.name()),
+            ConfigError::BadSemantics(_) => Some("semantics"),
             _ => self.knob().map(Knob::name),
         }
     }

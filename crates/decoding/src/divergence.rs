@@ -158,6 +158,15 @@ fn beaten_in_table(mode: Mode, step: &Step, c: &Candidate, mine: &str) -> String
              the random draw picked {mine}"
         );
     }
+    if mode == Mode::LlamaCpp && step.kept > 1 {
+        // llama.cpp's chain ends in its own seeded draw (an mt19937, not the
+        // other lanes' stream), over the survivors.
+        let (p_theirs, p_mine) = (pct(c.prob), pct(step.chosen_prob));
+        return format!(
+            "both survived llama.cpp's chain ({theirs} {p_theirs} vs {mine} {p_mine}); \
+             its seeded draw picked {mine}"
+        );
+    }
     if step.contrastive.is_some() || mode == Mode::Contrastive {
         return format!("the degeneration penalty favoured {mine} over {theirs}");
     }

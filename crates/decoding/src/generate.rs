@@ -1,7 +1,7 @@
 //! The batched decoding loop: one prefill of the shared prompt, then every
 //! lane's rows advance together in one forward pass per step.
 
-use crate::config::{GenerationConfig, ValidConfig};
+use crate::config::ValidConfig;
 use crate::dola::candidate_layers;
 use crate::lane::{lane_for, Lane, LaneEnv, Next, RowOutputs};
 use crate::model::{Exit, LanguageModel, ModelError};
@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 /// optionally following given ids.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LaneRequest {
-    pub config: GenerationConfig,
+    pub config: crate::LaneConfig,
     #[serde(default)]
     pub forced_ids: Option<Vec<u32>>,
 }

@@ -126,6 +126,8 @@ pub enum Stage {
     Knob(Knob),
     /// `frequency_penalty` and `presence_penalty` together (one processor).
     FrequencyPresencePenalty,
+    /// A llama.cpp sampler (a llama.cpp lane's chain), named `llama.cpp:<sampler>`.
+    Llama(crate::llama_cpp::SamplerName),
 }
 
 impl Stage {
@@ -134,6 +136,7 @@ impl Stage {
             Stage::Model => "model",
             Stage::Knob(k) => k.name(),
             Stage::FrequencyPresencePenalty => "frequency_presence_penalty",
+            Stage::Llama(s) => s.stage_name(),
         }
     }
 
@@ -141,6 +144,14 @@ impl Stage {
     /// nothing" is no news about it).
     pub fn reshapes(self) -> bool {
         self.is_penalty()
+            || matches!(
+                self,
+                Stage::Llama(
+                    crate::llama_cpp::SamplerName::Temperature
+                        | crate::llama_cpp::SamplerName::LogitBias
+                        | crate::llama_cpp::SamplerName::AdaptiveP
+                )
+            )
             || matches!(
                 self,
                 Stage::Knob(
@@ -156,9 +167,12 @@ impl Stage {
 
     /// A penalty on tokens already seen.
     pub fn is_penalty(self) -> bool {
+        use crate::llama_cpp::SamplerName;
         matches!(
             self,
-            Stage::Knob(Knob::RepetitionPenalty) | Stage::FrequencyPresencePenalty
+            Stage::Knob(Knob::RepetitionPenalty)
+                | Stage::FrequencyPresencePenalty
+                | Stage::Llama(SamplerName::Penalties | SamplerName::Dry)
         )
     }
 }
@@ -175,6 +189,10 @@ impl FromStr for Stage {
         match s {
             "model" => Ok(Stage::Model),
             "frequency_presence_penalty" => Ok(Stage::FrequencyPresencePenalty),
+            llama if llama.starts_with("llama.cpp:") => llama["llama.cpp:".len()..]
+                .parse()
+                .map(Stage::Llama)
+                .map_err(|_| UnknownName(s.to_string())),
             knob => knob.parse().map(Stage::Knob),
         }
     }
@@ -224,6 +242,7 @@ mod tests {
             Stage::Model,
             Stage::Knob(Knob::TopP),
             Stage::FrequencyPresencePenalty,
+            Stage::Llama(crate::llama_cpp::SamplerName::TopK),
         ];
         for s in stages {
             assert_eq!(s.name().parse::<Stage>(), Ok(s));

@@ -15,6 +15,8 @@ pub enum Mode {
     /// Constrained beam search (HF 4.55's `_constrained_beam_search`).
     ConstrainedBeam,
     Contrastive,
+    /// llama.cpp's sampler chain (a `"semantics": "llama.cpp"` lane).
+    LlamaCpp,
 }
 
 impl Mode {
@@ -26,6 +28,7 @@ impl Mode {
             Mode::GroupBeam => "group_beam",
             Mode::ConstrainedBeam => "constrained_beam",
             Mode::Contrastive => "contrastive",
+            Mode::LlamaCpp => "llama_cpp",
         }
     }
 }

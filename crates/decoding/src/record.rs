@@ -2,7 +2,6 @@
 //! texts and why it stopped. One schema for the CLI's `--json`, the worker's
 //! messages and the page's export.
 
-use crate::config::GenerationConfig;
 use crate::generate::Prompt;
 use crate::knob::Stage;
 use crate::mode::Mode;
@@ -172,7 +171,7 @@ pub struct Sequence {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Run {
-    pub config: GenerationConfig,
+    pub config: crate::LaneConfig,
     pub mode: Mode,
     /// New tokens of the best sequence, eos included, no padding.
     pub token_ids: Vec<u32>,
@@ -215,7 +214,7 @@ mod tests {
     #[test]
     fn modes_and_stages_serialise_as_the_names_the_json_always_had() {
         let run = Run {
-            config: GenerationConfig::default(),
+            config: crate::LaneConfig::default(),
             mode: Mode::Beam,
             token_ids: vec![],
             text: String::new(),

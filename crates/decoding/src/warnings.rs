@@ -209,6 +209,20 @@ pub fn run_warnings<S: Borrow<Step>>(mode: Mode, steps: &[S]) -> Vec<Warning<Sta
     out
 }
 
+/// A lane's config warnings in either ecosystem, as (field name, message).
+pub fn lane_warnings(c: &crate::LaneConfig) -> Vec<(&'static str, String)> {
+    match c {
+        crate::LaneConfig::Transformers(c) => config_warnings(c)
+            .into_iter()
+            .map(|w| (w.field.name(), w.message))
+            .collect(),
+        crate::LaneConfig::LlamaCpp(c) => crate::llama_cpp::warnings::llama_warnings(c)
+            .into_iter()
+            .map(|w| (w.field.name(), w.message))
+            .collect(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

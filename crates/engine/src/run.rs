@@ -5,11 +5,14 @@
 use crate::error::{PromptError, RunError};
 use crate::Engine;
 use ntl_decoding::dola::candidate_layers;
+use ntl_decoding::llama_cpp::LlamaKnob;
+use ntl_decoding::ValidConfig;
 use ntl_decoding::{
     prepare_prompt, ConfigError, Document, Event, Generation, Knob, LaneRequest, LaneSpec,
     LanguageModel, Options, Prompt,
 };
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, Default)]
 pub struct RunInput {
@@ -156,6 +159,7 @@ impl Engine {
                 return Err(RunError::Config { lane, source });
             }
         }
+        let config = self.resolve_llama(lane, config)?;
         let forced = request.forced_ids.or_else(|| scored.cloned());
         if let Some(f) = &forced {
             if f.is_empty() || outside_vocab(f, cfg.vocab_size).is_some() {
@@ -163,6 +167,34 @@ impl Engine {
             }
         }
         Ok(LaneSpec { config, forced })
+    }
+
+    /// A llama.cpp lane's texts made tokens with this model's tokenizer
+    /// (`logit_bias` texts, DRY's sequence breakers), its ids checked
+    /// against the vocabulary; other lanes pass through.
+    fn resolve_llama(&self, lane: usize, mut config: ValidConfig) -> Result<ValidConfig, RunError> {
+        let Some(settings) = &config.llama else {
+            return Ok(config);
+        };
+        let mut settings = (**settings).clone();
+        let vocab = self.tokenizer_vocab();
+        settings.resolve(&vocab, &|text: &str| self.encode(text).unwrap_or_default());
+        let vocab_size = self.model.cfg.vocab_size;
+        if let Some(&(id, _)) = settings
+            .bias_ids
+            .iter()
+            .find(|(id, _)| *id as usize >= vocab_size)
+        {
+            let source = ConfigError::Llama {
+                knob: LlamaKnob::LogitBias,
+                message: format!(
+                    "`logit_bias` names token {id}, outside the vocabulary of {vocab_size} tokens"
+                ),
+            };
+            return Err(RunError::Config { lane, source });
+        }
+        config.llama = Some(Arc::new(settings));
+        Ok(config)
     }
 
     /// A prepared run's generation, to advance step by step (the worker).

@@ -7,13 +7,13 @@ mod common;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use common::*;
-use ntl_decoding::{Event, GenerationConfig, StopReason};
+use ntl_decoding::{Event, LaneConfig, StopReason};
 use ntl_decoding::{LaneRequest, Options};
 use ntl_engine::{Engine, RunInput};
 use std::ops::ControlFlow;
 
-fn cfg(json: &str) -> GenerationConfig {
-    GenerationConfig::from_json(json).unwrap()
+fn cfg(json: &str) -> LaneConfig {
+    LaneConfig::from_json(json).unwrap()
 }
 
 fn run(e: &Engine, prompt: &str, configs: &[&str]) -> ntl_decoding::Document {
@@ -759,4 +759,129 @@ fn sampling_several_sequences_gives_each_its_own_text_and_steps() {
     // The greedy lane beside them is untouched by the extra rows.
     let greedy = run(&e, P, &[r#"{"max_new_tokens": 10}"#]);
     assert_eq!(d.runs[2].token_ids, greedy.runs[0].token_ids);
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_llama_cpp_lane_records_its_chain_in_order_beside_an_hf_lane_with_the_same_names() {
+    let e = engine("tiny");
+    let same = r#""temperature": 0.8, "top_k": 40, "top_p": 0.95, "min_p": 0.05"#;
+    let hf = format!(r#"{{"do_sample": true, "seed": 1, "max_new_tokens": 6, {same}}}"#);
+    let llama = format!(
+        r#"{{"semantics": "llama.cpp", "seed": 1, "n_predict": 6, "repeat_penalty": 1.1, {same}}}"#
+    );
+    let doc = run(&e, "The best way to learn programming is", &[&hf, &llama]);
+    let (hf_run, llama_run) = (&doc.runs[0], &doc.runs[1]);
+    assert_eq!(llama_run.mode, ntl_decoding::Mode::LlamaCpp);
+    assert_eq!(llama_run.token_ids.len(), 6);
+    let stages: Vec<String> = llama_run.steps[0]
+        .funnel
+        .iter()
+        .map(|f| f.name.to_string())
+        .collect();
+    assert_eq!(
+        stages,
+        [
+            "model",
+            "llama.cpp:penalties",
+            "llama.cpp:top_k",
+            "llama.cpp:top_p",
+            "llama.cpp:min_p",
+            "llama.cpp:temperature"
+        ],
+        "llama.cpp's order: temperature last"
+    );
+    let hf_stages: Vec<String> = hf_run.steps[0]
+        .funnel
+        .iter()
+        .map(|f| f.name.to_string())
+        .collect();
+    assert_eq!(hf_stages[1], "temperature", "HF's order: temperature first");
+    for step in &llama_run.steps {
+        // `kept` is what survives the chain; the table's probabilities are
+        // the softmax over the survivors (what dist draws from).
+        let kept = step.funnel.last().unwrap().kept;
+        assert_eq!(step.kept, kept);
+        assert!(step.kept <= 40);
+        let listed: f32 = step
+            .top
+            .iter()
+            .filter(|c| c.prob > 0.0)
+            .map(|c| c.prob)
+            .sum();
+        assert!(listed <= 1.0 + 1e-5 && listed > 0.5, "{listed}");
+        assert!(step
+            .top
+            .iter()
+            .any(|c| c.id == step.token_id && c.prob > 0.0));
+    }
+    // The document carries the lane's semantics and reads back.
+    let json = serde_json::to_value(&doc).unwrap();
+    assert_eq!(json["runs"][1]["config"]["semantics"], "llama.cpp");
+    let back: ntl_decoding::Document = serde_json::from_value(json).unwrap();
+    assert_eq!(back.runs[1].config, llama_run.config);
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_llama_cpp_lane_follows_forced_ids_and_its_temperature_zero_is_greedy_over_the_chain() {
+    let e = engine("tiny");
+    let prompt = "The history of computers is";
+    let greedy = run(&e, prompt, &[r#"{"max_new_tokens": 5}"#]);
+    let zero = run(
+        &e,
+        prompt,
+        &[r#"{"semantics": "llama.cpp", "temperature": 0, "n_predict": 5}"#],
+    );
+    assert_eq!(
+        zero.runs[0].token_ids, greedy.runs[0].token_ids,
+        "no penalties: plain argmax"
+    );
+    assert!(zero.runs[0].steps.iter().all(|s| s.kept == 1));
+    let forced = vec![11, 290, 262];
+    let out = e
+        .run(
+            RunInput {
+                prompt: prompt.into(),
+                lanes: vec![LaneRequest {
+                    config: cfg(r#"{"semantics": "llama.cpp", "seed": 3}"#),
+                    forced_ids: Some(forced.clone()),
+                }],
+                options: Options::default(),
+                ..Default::default()
+            },
+            |_| ControlFlow::Continue(()),
+        )
+        .unwrap();
+    assert_eq!(out.runs[0].token_ids, forced);
+    assert!(out.runs[0].steps.iter().all(|s| s.forced));
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_llama_cpp_lanes_bad_knobs_are_refused_by_their_llama_cpp_names() {
+    let e = engine("tiny");
+    let refuse = |c: &str| {
+        e.run(
+            RunInput {
+                prompt: "Hi".into(),
+                lanes: vec![LaneRequest {
+                    config: cfg(c),
+                    forced_ids: None,
+                }],
+                ..Default::default()
+            },
+            |_| ControlFlow::Continue(()),
+        )
+        .unwrap_err()
+        .to_string()
+    };
+    let m = refuse(r#"{"semantics": "llama.cpp", "logit_bias": [[60000, 1]]}"#);
+    assert!(m.contains("outside the vocabulary"), "{m}");
+    assert!(
+        LaneConfig::from_json(r#"{"semantics": "llama.cpp", "repetition_penalty": 1.1}"#)
+            .unwrap_err()
+            .to_string()
+            .contains("repeat_penalty")
+    );
 }

@@ -25,7 +25,7 @@ fn run_one(
     let req = RunInput {
         prompt: prompt.into(),
         lanes: vec![LaneRequest {
-            config,
+            config: config.into(),
             forced_ids: forced,
         }],
         options: Options {
@@ -438,7 +438,7 @@ fn guidance_matches_hf_with_and_without_a_negative_prompt() {
         let input = RunInput {
             prompt: prompt_text(name).into(),
             lanes: vec![LaneRequest {
-                config,
+                config: config.into(),
                 forced_ids: sampling.then(|| want.clone()),
             }],
             negative_prompt: run["negative_prompt"].as_str().map(Into::into),

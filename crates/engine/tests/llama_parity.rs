@@ -96,3 +96,67 @@ fn every_sampler_and_chain_keeps_what_llama_cpp_keeps_and_picks_what_it_picks() 
     }
     assert!(steps_checked >= 200, "{steps_checked} steps");
 }
+
+/// llama.cpp generating on the GGUF conversion of the same checkpoint (its
+/// own F32 forward pass, its sampler chain). Teacher-forced on llama.cpp's
+/// tokens, the chain here, fed this engine's logits, picks what llama.cpp
+/// picked at every step whose decision the two forward passes cannot flip.
+/// They never agree to 1e-4 here: ggml's CPU GELU reads an f16 table
+/// (`GGML_GELU_FP16` in ggml-cpu/vec.h), which moves these logits by 1e-3..1e-2.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_llama_cpp_lane_generates_what_llama_cpp_generates_on_the_same_model() {
+    let engine = engine("tiny");
+    let vocab = engine.tokenizer_vocab();
+    let encode = |t: &str| engine.encode(t).unwrap_or_default();
+    let doc = hf("llama/generate.json");
+    let mut report = vec![];
+    for run in doc["runs"].as_array().unwrap() {
+        let name = run["name"].as_str().unwrap();
+        let want = ids(&run["tokens"]);
+        let mut settings = LlamaCppConfig::from_value(run["config"].clone())
+            .unwrap()
+            .validate()
+            .unwrap();
+        settings.resolve(&vocab, &encode);
+        let model = ChainModel {
+            n_vocab: 50257,
+            n_ctx: 64,
+            eog: &[50256],
+        };
+        let mut chain = Chain::new(&settings, &model);
+        let mut context = ids(&run["prompt_ids"]);
+        for &t in &context {
+            chain.accept(t);
+        }
+        let (mut same, mut worst) = (0, 0.0f32);
+        for (w, tops) in want.iter().zip(run["top_logits"].as_array().unwrap()) {
+            let ours = engine.logits(&context).unwrap();
+            for p in tops.as_array().unwrap() {
+                let d = ours[p[0].as_u64().unwrap() as usize] - p[1].as_f64().unwrap() as f32;
+                worst = worst.max(d.abs());
+            }
+            let (_, pick) = chain.apply(&ours, |_, _| {});
+            same += usize::from(pick == Some(*w));
+            chain.accept(*w);
+            context.push(*w);
+        }
+        report.push((name.to_string(), same, want.len(), worst));
+    }
+    eprintln!(
+        "agreements with llama.cpp (run, same picks, steps, largest logit difference): {report:?}"
+    );
+    // Greedy and the penalty/DRY chain pick by wide margins: every step agrees.
+    // A seeded draw over the whole nucleus, and mirostat 2 (whose cut-off and
+    // `mu` follow the chosen token's probability), feel a 1e-2 logit shift at
+    // some steps: 19 and 15 of 20 agree with this engine's logits.
+    let same: Vec<usize> = report.iter().map(|r| r.1).collect();
+    assert_eq!(same[0], 20, "greedy");
+    assert!(same[1] >= 19, "default chain");
+    assert_eq!(same[2], 20, "penalties and DRY");
+    assert!(same[3] >= 15, "mirostat 2");
+    assert!(
+        report.iter().all(|r| r.3 < 0.02),
+        "forward passes drifted apart"
+    );
+}

@@ -2,7 +2,7 @@
 //! picks travel beside them as transferred `ArrayBuffer`s.
 
 use ntl_decoding::inspect::{Prediction, PromptToken};
-use ntl_decoding::{Document, GenerationConfig, Knob, Mode, Step, StopReason};
+use ntl_decoding::{Document, Knob, LaneConfig, Mode, Step, StopReason};
 pub use ntl_decoding::{LaneRequest, ModelInfo};
 use serde::{Deserialize, Serialize};
 
@@ -127,7 +127,7 @@ pub enum ToWorker {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LaneStart {
     pub mode: Mode,
-    pub config: GenerationConfig,
+    pub config: LaneConfig,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -188,9 +188,10 @@ pub enum FromWorker {
     },
     RunFailed {
         run_id: u64,
-        /// The lane at fault, and the knob, when they are known.
+        /// The lane at fault, and the field as the lane names it (an HF
+        /// knob, or a llama.cpp one), when they are known.
         lane: Option<usize>,
-        field: Option<Knob>,
+        field: Option<String>,
         message: String,
     },
     /// A what-if answer: the step as the knobs leave it, over `vocab` tokens.
@@ -274,7 +275,7 @@ mod tests {
             request: RunRequest {
                 prompt: "Hi".into(),
                 lanes: vec![LaneRequest {
-                    config: GenerationConfig::default(),
+                    config: LaneConfig::default(),
                     forced_ids: None,
                 }],
                 top_n: 20,
@@ -292,7 +293,7 @@ mod tests {
         let failed = FromWorker::RunFailed {
             run_id: 1,
             lane: Some(2),
-            field: Some(Knob::TopP),
+            field: Some(Knob::TopP.name().into()),
             message: "bad".into(),
         };
         assert!(
@@ -302,7 +303,7 @@ mod tests {
         );
         let start = LaneStart {
             mode: Mode::Contrastive,
-            config: GenerationConfig::default(),
+            config: LaneConfig::default(),
         };
         let json = serde_json::to_string(&start).unwrap();
         assert!(json.starts_with(r#"{"mode":"contrastive""#), "{json}");

@@ -9,7 +9,7 @@
 use crate::valid_repo_id;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use ntl_decoding::{ConfigError, GenerationConfig};
+use ntl_decoding::{ConfigError, LaneConfig};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -124,7 +124,7 @@ fn check(s: &Shared) -> Result<(), ShareError> {
         return Err(ShareError::LaneCount(s.lanes.len()));
     }
     for (lane, fields) in s.lanes.iter().enumerate() {
-        GenerationConfig::from_value(Value::Object(fields.clone()))
+        LaneConfig::from_value(Value::Object(fields.clone()))
             .map_err(|source| ShareError::Lane { lane, source })?;
     }
     match s.model.as_deref() {
@@ -259,6 +259,30 @@ mod tests {
             json!({"prompt": "", "lanes": [{}], "model": "bundled"})
         ))
         .is_ok());
+    }
+
+    #[test]
+    fn a_llama_cpp_lane_round_trips_with_its_semantics_and_its_names_are_checked() {
+        let lane = |v: Value| v.as_object().unwrap().clone();
+        let s = Shared {
+            lanes: vec![
+                lane(json!({"do_sample": true, "repetition_penalty": 1.1})),
+                lane(
+                    json!({"semantics": "llama.cpp", "repeat_penalty": 1.1, "samplers": ["top_k", "temperature"],
+                            "logit_bias": [[13, false]], "mirostat": 2, "seed": 9}),
+                ),
+            ],
+            ..sample()
+        };
+        assert_eq!(decode(&encode(&s)).unwrap(), s);
+        let e = decode(&pack(
+            json!({"prompt": "", "lanes": [{"semantics": "llama.cpp", "repetition_penalty": 1.1}]}),
+        ))
+        .unwrap_err();
+        assert!(
+            e.to_string().contains("did you mean `repeat_penalty`"),
+            "{e}"
+        );
     }
 
     #[test]

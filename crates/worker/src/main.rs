@@ -429,7 +429,11 @@ fn run_input(r: RunRequest) -> RunInput {
 /// when there is one, else above the lanes.
 fn run_failed(run_id: u64, e: RunError) -> FromWorker {
     let (lane, field, message) = match e {
-        RunError::Config { lane, source } => (Some(lane), source.knob(), source.to_string()),
+        RunError::Config { lane, source } => (
+            Some(lane),
+            source.field().map(String::from),
+            source.to_string(),
+        ),
         RunError::ForcedIds { lane } => (Some(lane), None, FORCED_IDS.to_string()),
         // The model's own words, without the "model:" the CLI's line needs.
         RunError::Model(e) => (None, None, e.to_string()),

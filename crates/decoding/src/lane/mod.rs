@@ -8,6 +8,7 @@ mod constrained_beam;
 mod contrastive;
 mod group_beam;
 mod hypotheses;
+mod llama;
 mod samples;
 mod single;
 
@@ -15,6 +16,7 @@ pub use beam::BeamLane;
 pub use constrained_beam::ConstrainedBeamLane;
 pub use contrastive::ContrastiveLane;
 pub use group_beam::GroupBeamLane;
+pub use llama::LlamaLane;
 pub use samples::SamplesLane;
 pub use single::SingleLane;
 
@@ -106,6 +108,11 @@ pub fn lane_for(
     env: &LaneEnv,
 ) -> Box<dyn Lane> {
     use crate::mode::Mode;
+    if cfg.mode == Mode::LlamaCpp {
+        if let Some(lane) = LlamaLane::new(cfg.clone(), forced.clone(), env) {
+            return Box::new(lane);
+        }
+    }
     let pipeline = Pipeline::for_config(&cfg, env.prompt.len());
     match (cfg.mode, forced) {
         (_, Some(forced)) => {
@@ -114,7 +121,9 @@ pub fn lane_for(
         (Mode::Sample, None) if cfg.num_return_sequences > 1 => {
             Box::new(SamplesLane::new(cfg, dola, env))
         }
-        (Mode::Greedy | Mode::Sample, None) => {
+        // A llama.cpp mode without its settings cannot be built (validate
+        // sets both); decode greedily rather than panic.
+        (Mode::Greedy | Mode::Sample | Mode::LlamaCpp, None) => {
             Box::new(SingleLane::new(cfg, pipeline, env.prompt, None).with_dola(dola))
         }
         (Mode::Beam, None) => Box::new(BeamLane::new(cfg, pipeline, env.prompt)),

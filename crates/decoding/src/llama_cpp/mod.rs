@@ -6,9 +6,12 @@
 pub mod candidates;
 pub mod chain;
 pub mod config;
+pub mod help;
 pub mod mt19937;
+pub mod observe;
 pub mod sampler;
 pub mod samplers;
+pub mod warnings;
 
 pub use chain::{Chain, ChainModel};
 pub use config::{LlamaCppConfig, LlamaKnob, LlamaSettings};

@@ -78,6 +78,28 @@ impl SamplerName {
         })
     }
 
+    /// Its funnel stage's name: `llama.cpp:` and the sampler's name, so it
+    /// never reads as the HF knob of the same name.
+    pub fn stage_name(self) -> &'static str {
+        match self {
+            SamplerName::Penalties => "llama.cpp:penalties",
+            SamplerName::Dry => "llama.cpp:dry",
+            SamplerName::TopNSigma => "llama.cpp:top_n_sigma",
+            SamplerName::TopK => "llama.cpp:top_k",
+            SamplerName::TypicalP => "llama.cpp:typ_p",
+            SamplerName::TopP => "llama.cpp:top_p",
+            SamplerName::MinP => "llama.cpp:min_p",
+            SamplerName::Xtc => "llama.cpp:xtc",
+            SamplerName::Temperature => "llama.cpp:temperature",
+            SamplerName::AdaptiveP => "llama.cpp:adaptive_p",
+            SamplerName::Infill => "llama.cpp:infill",
+            SamplerName::LogitBias => "llama.cpp:logit_bias",
+            SamplerName::Dist => "llama.cpp:dist",
+            SamplerName::Mirostat => "llama.cpp:mirostat",
+            SamplerName::MirostatV2 => "llama.cpp:mirostat_v2",
+        }
+    }
+
     /// The knob that sets this sampler (for help and warnings).
     pub fn knob(self) -> &'static str {
         match self {

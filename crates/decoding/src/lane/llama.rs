@@ -1,0 +1,115 @@
+//! A llama.cpp lane: one row, llama.cpp's sampler chain instead of HF's
+//! processors. The chain is stateful (penalty and DRY history, mirostat's
+//! `mu`, its seeded draws), so the lane owns it and tells it every token the
+//! sequence takes: the prompt's first, as llama-server does, then each pick.
+
+use super::{finish_run, sequence, stop_after, Lane, LaneEnv, Next, RowOutputs};
+use crate::config::ValidConfig;
+use crate::llama_cpp::observe::observe_chain;
+use crate::llama_cpp::{Chain, ChainModel};
+use crate::observe::{step_record, StepInfo};
+use crate::record::{Run, Step, StopReason};
+use crate::scores::argmax;
+
+pub struct LlamaLane {
+    cfg: ValidConfig,
+    chain: Chain,
+    ids: Vec<u32>,
+    prompt_len: usize,
+    forced: Option<Vec<u32>>,
+    steps: Vec<Step>,
+    stop: Option<StopReason>,
+}
+
+impl LlamaLane {
+    /// `None` when the config is not a llama.cpp lane's.
+    pub fn new(cfg: ValidConfig, forced: Option<Vec<u32>>, env: &LaneEnv) -> Option<LlamaLane> {
+        let settings = cfg.llama.clone()?;
+        let model = ChainModel {
+            n_vocab: env.vocab.len(),
+            n_ctx: env.n_positions,
+            eog: &cfg.eos_token_ids,
+        };
+        let mut chain = Chain::new(&settings, &model);
+        for &t in env.prompt {
+            chain.accept(t);
+        }
+        Some(LlamaLane {
+            cfg,
+            chain,
+            ids: env.prompt.to_vec(),
+            prompt_len: env.prompt.len(),
+            forced,
+            steps: vec![],
+            stop: None,
+        })
+    }
+}
+
+impl Lane for LlamaLane {
+    fn advance(
+        &mut self,
+        out: &RowOutputs,
+        env: &LaneEnv,
+        _shared: Option<&[f64]>,
+    ) -> (Option<Step>, Next) {
+        let logits = out.logits(0);
+        let (obs, picked) = observe_chain(&mut self.chain, logits);
+        let n = self.ids.len() - self.prompt_len;
+        let (chosen, forced) = match &self.forced {
+            Some(f) => (f[n], true),
+            // llama.cpp asserts a pick; a chain always ends in one that picks.
+            None => (picked.unwrap_or(argmax(&obs.processed) as u32), false),
+        };
+        let step = step_record(
+            &obs,
+            StepInfo {
+                logits,
+                chosen,
+                draw: None,
+                forced,
+                top_n: env.top_n,
+            },
+            env.vocab,
+        );
+        self.chain.accept(chosen);
+        self.ids.push(chosen);
+        self.steps.push(step.clone());
+        let stop = match &self.forced {
+            Some(f) if self.ids.len() - self.prompt_len >= f.len() => Some(StopReason::ForcedEnd),
+            Some(_) if self.ids.len() >= env.n_positions => Some(StopReason::ContextFull),
+            Some(_) => None,
+            None => stop_after(
+                &self.cfg,
+                &self.ids,
+                self.prompt_len,
+                env.n_positions,
+                env.vocab,
+            ),
+        };
+        let next = match stop {
+            Some(r) => {
+                self.stop = Some(r);
+                Next::Done(r)
+            }
+            None => Next::Feed {
+                src: vec![0],
+                tokens: vec![chosen],
+            },
+        };
+        (Some(step), next)
+    }
+
+    fn cancel(&mut self) {
+        self.stop.get_or_insert(StopReason::Cancelled);
+    }
+
+    fn generated(&self) -> &[u32] {
+        &self.ids[self.prompt_len..]
+    }
+
+    fn into_run(self: Box<Self>, env: &LaneEnv) -> Run {
+        let best = sequence(&self.ids[self.prompt_len..], None, env.vocab);
+        finish_run(&self.cfg, vec![best], self.stop, self.steps)
+    }
+}

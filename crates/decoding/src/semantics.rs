@@ -1,0 +1,197 @@
+//! Which ecosystem's knobs a lane speaks: HF `transformers` (the default) or
+//! llama.cpp (`"semantics": "llama.cpp"`). The same names mean different
+//! things in each, so a lane's config is one or the other, never a mix.
+
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+use crate::config::{GenerationConfig, ValidConfig};
+use crate::config_error::ConfigError;
+use crate::llama_cpp::LlamaCppConfig;
+use crate::mode::Mode;
+
+/// A lane's ecosystem.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Semantics {
+    #[default]
+    #[serde(rename = "transformers")]
+    Transformers,
+    #[serde(rename = "llama.cpp")]
+    LlamaCpp,
+}
+
+impl Semantics {
+    pub fn name(self) -> &'static str {
+        match self {
+            Semantics::Transformers => "transformers",
+            Semantics::LlamaCpp => "llama.cpp",
+        }
+    }
+
+    /// Reads a config object's `semantics` key (absent: transformers).
+    pub fn of(value: &serde_json::Value) -> Result<Semantics, ConfigError> {
+        match value.get("semantics") {
+            None | Some(serde_json::Value::Null) => Ok(Semantics::Transformers),
+            Some(serde_json::Value::String(s)) if s == "transformers" => {
+                Ok(Semantics::Transformers)
+            }
+            Some(serde_json::Value::String(s)) if s == "llama.cpp" => Ok(Semantics::LlamaCpp),
+            Some(other) => Err(ConfigError::BadSemantics(other.to_string())),
+        }
+    }
+}
+
+/// One lane's knobs in its ecosystem's names. Serialises as the config
+/// object a lane is given: HF's fields as they always were, or llama-server's
+/// fields after `"semantics": "llama.cpp"`.
+// Four lanes hold one each and clone them once per run: boxing the larger
+// variant would buy nothing measurable and cost every match a deref.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum LaneConfig {
+    Transformers(GenerationConfig),
+    LlamaCpp(LlamaCppConfig),
+}
+
+impl Default for LaneConfig {
+    fn default() -> Self {
+        LaneConfig::Transformers(GenerationConfig::default())
+    }
+}
+
+impl From<GenerationConfig> for LaneConfig {
+    fn from(c: GenerationConfig) -> Self {
+        LaneConfig::Transformers(c)
+    }
+}
+
+impl From<LlamaCppConfig> for LaneConfig {
+    fn from(c: LlamaCppConfig) -> Self {
+        LaneConfig::LlamaCpp(c)
+    }
+}
+
+impl LaneConfig {
+    pub fn from_json(text: &str) -> Result<LaneConfig, ConfigError> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(ConfigError::json)?;
+        LaneConfig::from_value(value)
+    }
+
+    pub fn from_value(mut value: serde_json::Value) -> Result<LaneConfig, ConfigError> {
+        match Semantics::of(&value)? {
+            Semantics::LlamaCpp => LlamaCppConfig::from_value(value).map(LaneConfig::LlamaCpp),
+            Semantics::Transformers => {
+                if let Some(map) = value.as_object_mut() {
+                    map.remove("semantics");
+                }
+                GenerationConfig::from_value(value).map(LaneConfig::Transformers)
+            }
+        }
+    }
+
+    pub fn semantics(&self) -> Semantics {
+        match self {
+            LaneConfig::Transformers(_) => Semantics::Transformers,
+            LaneConfig::LlamaCpp(_) => Semantics::LlamaCpp,
+        }
+    }
+
+    /// The HF config, for what only HF lanes have (sandbox, lessons).
+    pub fn transformers(&self) -> Option<&GenerationConfig> {
+        match self {
+            LaneConfig::Transformers(c) => Some(c),
+            LaneConfig::LlamaCpp(_) => None,
+        }
+    }
+
+    pub fn llama_cpp(&self) -> Option<&LlamaCppConfig> {
+        match self {
+            LaneConfig::LlamaCpp(c) => Some(c),
+            LaneConfig::Transformers(_) => None,
+        }
+    }
+
+    pub fn to_value(&self) -> serde_json::Value {
+        match self {
+            LaneConfig::Transformers(c) => serde_json::to_value(c).expect("config serialises"),
+            LaneConfig::LlamaCpp(c) => c.to_value(),
+        }
+    }
+
+    pub fn validate(&self) -> Result<ValidConfig, ConfigError> {
+        match self {
+            LaneConfig::Transformers(c) => c.validate(),
+            LaneConfig::LlamaCpp(c) => {
+                let settings = c.validate()?;
+                let budget = settings.budget();
+                let mut v = GenerationConfig {
+                    max_new_tokens: Some(budget as i64),
+                    ..GenerationConfig::default()
+                }
+                .validate()?;
+                v.mode = Mode::LlamaCpp;
+                v.stop_strings = settings.stop.clone();
+                v.seed = settings.seed as u64;
+                v.llama = Some(Arc::new(settings));
+                Ok(v)
+            }
+        }
+    }
+}
+
+impl Serialize for LaneConfig {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            LaneConfig::Transformers(c) => c.serialize(s),
+            LaneConfig::LlamaCpp(c) => c.to_value().serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for LaneConfig {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(d)?;
+        LaneConfig::from_value(value).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_config_without_semantics_is_hfs_and_reads_back_unchanged() {
+        let c = LaneConfig::from_value(json!({"do_sample": true, "top_k": 5})).unwrap();
+        assert_eq!(c.semantics(), Semantics::Transformers);
+        let back = serde_json::to_value(&c).unwrap();
+        assert!(
+            back.get("semantics").is_none(),
+            "old documents stay as they were"
+        );
+        assert_eq!(serde_json::from_value::<LaneConfig>(back).unwrap(), c);
+    }
+
+    #[test]
+    fn a_llama_cpp_config_round_trips_with_its_semantics() {
+        let c = LaneConfig::from_value(json!({"semantics": "llama.cpp", "repeat_penalty": 1.1}))
+            .unwrap();
+        assert_eq!(c.semantics(), Semantics::LlamaCpp);
+        let back = serde_json::to_value(&c).unwrap();
+        assert_eq!(
+            back,
+            json!({"semantics": "llama.cpp", "repeat_penalty": 1.1})
+        );
+        assert_eq!(serde_json::from_value::<LaneConfig>(back).unwrap(), c);
+        let v = c.validate().unwrap();
+        assert_eq!(v.mode, Mode::LlamaCpp);
+        assert!(v.llama.is_some());
+    }
+
+    #[test]
+    fn an_unknown_semantics_is_refused_by_name() {
+        let e = LaneConfig::from_value(json!({"semantics": "vllm"})).unwrap_err();
+        assert!(e.to_string().contains("vllm"), "{e}");
+        assert_eq!(e.field(), Some("semantics"));
+    }
+}
