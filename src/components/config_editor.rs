@@ -137,21 +137,7 @@ pub fn config_editor(p: &Props) -> Html {
                 <summary>{ "Token rules, watermark, guidance: bad words, biases, suppressed and forced tokens" }</summary>
                 { grouped(TOKEN_KNOBS, &knob) }
             </details>
-            if let Some(e) = &p.error {
-                <div class="lane-error" data-testid="lane-error" role="alert">
-                    { e.message.clone() }
-                </div>
-            }
-            <details class="json">
-                <summary>{ "generation_config.json" }</summary>
-                <DraftField
-                    multiline=true
-                    rows={6}
-                    testid={format!("lane-json-{}", p.index)}
-                    value={p.config.to_json()}
-                    on_commit={p.on_json.clone()}
-                />
-            </details>
+            { error_and_json(p, "generation_config.json") }
         </div>
     }
 }
@@ -216,13 +202,22 @@ fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>) -> Html {
                     </div>
                 }) }
             </div>
+            { error_and_json(p, "llama-server /completion fields") }
+        </div>
+    }
+}
+
+/// The lane's error, then its config as JSON text to read or paste.
+fn error_and_json(p: &Props, title: &'static str) -> Html {
+    html! {
+        <>
             if let Some(e) = &p.error {
                 <div class="lane-error" data-testid="lane-error" role="alert">
                     { e.message.clone() }
                 </div>
             }
             <details class="json">
-                <summary>{ "llama-server /completion fields" }</summary>
+                <summary>{ title }</summary>
                 <DraftField
                     multiline=true
                     rows={6}
@@ -231,6 +226,6 @@ fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>) -> Html {
                     on_commit={p.on_json.clone()}
                 />
             </details>
-        </div>
+        </>
     }
 }

@@ -41,7 +41,7 @@ pub fn funnel(step: &Step) -> Html {
     html! {
         <ol class="funnel" aria-label="filter funnel">
             { for step.funnel.iter().map(|f| html! {
-                <li>
+                <li data-stage={f.name.name()}>
                     <strong>{ f.name.name() }</strong>
                     { format!(" {} kept", f.kept) }
                     if f.removed_mass > 0.0 {

@@ -26,6 +26,8 @@ const REQUESTS = [
   { prompt: 'And the LORD said unto Moses', top_n: 20, lanes: [
     lane({ num_beams: 3, num_return_sequences: 2, length_penalty: 0.8 }),
     lane({ penalty_alpha: 0.6, top_k: 4 }),
+    // llama.cpp's chain, its own mt19937 draws and stateful samplers.
+    { config: { semantics: 'llama.cpp', n_predict: 12, seed: 5, repeat_penalty: 1.2, dry_multiplier: 0.8, xtc_probability: 0.5 }, forced_ids: null },
   ] },
   // A longer prompt than the kernel takes (16 rows): prefill through gemm.
   { prompt: 'And God said, Let there be light: and there was light. And God saw the light, that it was good: and God divided the light from the darkness.', top_n: 20, lanes: [lane({ do_sample: true, seed: 11 })] },

@@ -16,6 +16,7 @@ pub mod lane;
 pub mod llama_cpp;
 pub mod mode;
 pub mod model;
+pub mod mt19937;
 pub mod observe;
 pub mod processors;
 pub mod record;

@@ -3,7 +3,7 @@
 //! `mu`, its seeded draws), so the lane owns it and tells it every token the
 //! sequence takes: the prompt's first, as llama-server does, then each pick.
 
-use super::{finish_run, sequence, stop_after, Lane, LaneEnv, Next, RowOutputs};
+use super::{feed_or_done, finish_run, one_row_stop, sequence, Lane, LaneEnv, Next, RowOutputs};
 use crate::config::ValidConfig;
 use crate::llama_cpp::observe::observe_chain;
 use crate::llama_cpp::{Chain, ChainModel};
@@ -75,29 +75,17 @@ impl Lane for LlamaLane {
         self.chain.accept(chosen);
         self.ids.push(chosen);
         self.steps.push(step.clone());
-        let stop = match &self.forced {
-            Some(f) if self.ids.len() - self.prompt_len >= f.len() => Some(StopReason::ForcedEnd),
-            Some(_) if self.ids.len() >= env.n_positions => Some(StopReason::ContextFull),
-            Some(_) => None,
-            None => stop_after(
-                &self.cfg,
-                &self.ids,
-                self.prompt_len,
-                env.n_positions,
-                env.vocab,
-            ),
-        };
-        let next = match stop {
-            Some(r) => {
-                self.stop = Some(r);
-                Next::Done(r)
-            }
-            None => Next::Feed {
-                src: vec![0],
-                tokens: vec![chosen],
-            },
-        };
-        (Some(step), next)
+        let stop = one_row_stop(
+            &self.cfg,
+            &self.ids,
+            self.prompt_len,
+            self.forced.as_deref(),
+            env,
+        );
+        if stop.is_some() {
+            self.stop = stop;
+        }
+        (Some(step), feed_or_done(stop, chosen))
     }
 
     fn cancel(&mut self) {

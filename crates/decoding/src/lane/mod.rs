@@ -194,3 +194,31 @@ pub(crate) fn stop_after(
     }
     None
 }
+
+/// A one-row lane's stop after taking its newest token: a forced lane ends
+/// with its ids (or the context); a free one as its config says.
+pub(crate) fn one_row_stop(
+    cfg: &ValidConfig,
+    ids: &[u32],
+    prompt_len: usize,
+    forced: Option<&[u32]>,
+    env: &LaneEnv,
+) -> Option<StopReason> {
+    match forced {
+        Some(f) if ids.len() - prompt_len >= f.len() => Some(StopReason::ForcedEnd),
+        Some(_) if ids.len() >= env.n_positions => Some(StopReason::ContextFull),
+        Some(_) => None,
+        None => stop_after(cfg, ids, prompt_len, env.n_positions, env.vocab),
+    }
+}
+
+/// What a one-row lane asks for next: its token fed on its row, or the end.
+pub(crate) fn feed_or_done(stop: Option<StopReason>, chosen: u32) -> Next {
+    match stop {
+        Some(r) => Next::Done(r),
+        None => Next::Feed {
+            src: vec![0],
+            tokens: vec![chosen],
+        },
+    }
+}

@@ -2,7 +2,7 @@
 //! `_dola_decoding`: the knobs act on the layers' contrast instead of the
 //! logits), and teacher forcing for any mode.
 
-use super::{finish_run, sequence, stop_after, Lane, LaneEnv, Next, RowOutputs};
+use super::{feed_or_done, finish_run, one_row_stop, sequence, Lane, LaneEnv, Next, RowOutputs};
 use crate::config::ValidConfig;
 use crate::dola::choose_layer;
 use crate::knob::{Knob, Stage};
@@ -120,29 +120,17 @@ impl Lane for SingleLane {
         });
         self.ids.push(chosen);
         self.steps.push(step.clone());
-        let stop = match &self.forced {
-            Some(f) if self.ids.len() - self.prompt_len >= f.len() => Some(StopReason::ForcedEnd),
-            Some(_) if self.ids.len() >= env.n_positions => Some(StopReason::ContextFull),
-            Some(_) => None,
-            None => stop_after(
-                &self.cfg,
-                &self.ids,
-                self.prompt_len,
-                env.n_positions,
-                env.vocab,
-            ),
-        };
-        let next = match stop {
-            Some(r) => {
-                self.stop = Some(r);
-                Next::Done(r)
-            }
-            None => Next::Feed {
-                src: vec![0],
-                tokens: vec![chosen],
-            },
-        };
-        (Some(step), next)
+        let stop = one_row_stop(
+            &self.cfg,
+            &self.ids,
+            self.prompt_len,
+            self.forced.as_deref(),
+            env,
+        );
+        if stop.is_some() {
+            self.stop = stop;
+        }
+        (Some(step), feed_or_done(stop, chosen))
     }
 
     fn cancel(&mut self) {

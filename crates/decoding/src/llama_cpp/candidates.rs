@@ -3,6 +3,8 @@
 //! (sorted by logit, or by typicality) and keep a probability per entry; the
 //! order matters, because `dist` walks it to pick a token.
 
+use super::cmath::CMath;
+
 /// One candidate: `llama_token_data`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TokenData {
@@ -79,7 +81,7 @@ impl Candidates {
         };
         let mut sum = 0.0f32;
         for d in &mut self.data {
-            d.p = (d.logit - max).exp();
+            d.p = (d.logit - max).c_exp();
             sum += d.p;
         }
         for d in &mut self.data {

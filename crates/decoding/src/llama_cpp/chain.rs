@@ -6,12 +6,12 @@
 
 use super::candidates::Candidates;
 use super::config::LlamaSettings;
-use super::mt19937::Mt19937;
 use super::sampler::{Sampler, SamplerName};
 use super::samplers::{
     AdaptiveP, Dist, Dry, LogitBias, MinP, Mirostat, MirostatV2, Penalties, Temperature, TopK,
     TopNSigma, TopP, Typical, Xtc,
 };
+use super::std_random::Mt19937;
 
 /// What the chain needs from the model and its tokenizer.
 pub struct ChainModel<'a> {

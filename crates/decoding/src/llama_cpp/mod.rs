@@ -5,12 +5,13 @@
 
 pub mod candidates;
 pub mod chain;
+pub mod cmath;
 pub mod config;
 pub mod help;
-pub mod mt19937;
 pub mod observe;
 pub mod sampler;
 pub mod samplers;
+pub mod std_random;
 pub mod warnings;
 
 pub use chain::{Chain, ChainModel};

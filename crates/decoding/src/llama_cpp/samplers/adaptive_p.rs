@@ -5,8 +5,8 @@
 //! the end of the chain; with a negative target it just draws.
 
 use crate::llama_cpp::candidates::Candidates;
-use crate::llama_cpp::mt19937::Mt19937;
 use crate::llama_cpp::sampler::{Sampler, SamplerName};
+use crate::llama_cpp::std_random::{Mt19937, StdDistributions};
 
 const DISTRIBUTION_WIDTH: f32 = 0.3;
 const PEAK_LOGIT_VALUE: f32 = 5.0;

@@ -4,8 +4,9 @@
 //! the candidates' current order. One candidate still takes a draw.
 
 use crate::llama_cpp::candidates::Candidates;
-use crate::llama_cpp::mt19937::Mt19937;
+use crate::llama_cpp::cmath::CMath;
 use crate::llama_cpp::sampler::{Sampler, SamplerName};
+use crate::llama_cpp::std_random::{Mt19937, StdDistributions};
 
 pub struct Dist {
     pub rng: Mt19937,
@@ -38,7 +39,7 @@ impl Sampler for Dist {
         };
         let mut sum = 0.0f64;
         for d in &mut cur.data {
-            d.p = (d.logit - max).exp();
+            d.p = (d.logit - max).c_exp();
             sum += d.p as f64;
         }
         let target = sum * self.rng.uniform_f64();

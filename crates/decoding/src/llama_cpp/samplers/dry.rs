@@ -4,6 +4,7 @@
 //! `multiplier · base^(length − allowed)` from its logit. Sequence breakers
 //! (newline, colon, quote, asterisk by default) cut the look-back short.
 
+use crate::llama_cpp::cmath::CMath;
 use std::collections::{HashMap, VecDeque};
 
 use crate::llama_cpp::candidates::Candidates;
@@ -196,7 +197,7 @@ impl Sampler for Dry {
         // Step 4: the penalty, its exponent capped so it stays a float.
         const FLOAT_MAX_LOG: f32 = 88.722_84;
         let max_exponent = if self.base > 1.000_001 {
-            (FLOAT_MAX_LOG / self.base.ln()) as i32
+            (FLOAT_MAX_LOG / self.base.c_ln()) as i32
         } else {
             0
         };
@@ -216,7 +217,7 @@ impl Sampler for Dry {
                 exp = max_exponent;
             }
             // `multiplier * std::pow(base, exp)`: promoted to double, stored as float.
-            let penalty = (self.multiplier as f64 * (self.base as f64).powi(exp)) as f32;
+            let penalty = (self.multiplier as f64 * (self.base as f64).powf(exp as f64)) as f32;
             d.logit -= penalty;
         }
         cur.sorted = false;

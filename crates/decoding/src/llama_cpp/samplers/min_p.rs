@@ -4,6 +4,7 @@
 //! go the sorted way.
 
 use crate::llama_cpp::candidates::Candidates;
+use crate::llama_cpp::cmath::CMath;
 use crate::llama_cpp::sampler::{Sampler, SamplerName};
 
 pub struct MinP {
@@ -21,7 +22,7 @@ impl Sampler for MinP {
         }
         if !cur.sorted {
             let max = cur.data.iter().fold(-f32::MAX, |m, d| m.max(d.logit));
-            let min_logit = max + self.p.ln();
+            let min_logit = max + self.p.c_ln();
             let kept: Vec<_> = cur
                 .data
                 .iter()
@@ -35,7 +36,7 @@ impl Sampler for MinP {
             let n = cur.len();
             cur.sort_truncate(n);
         }
-        let min_logit = cur.data[0].logit + self.p.ln();
+        let min_logit = cur.data[0].logit + self.p.c_ln();
         let mut i = 1;
         while i < cur.len() {
             if cur.data[i].logit < min_logit && i >= self.min_keep {

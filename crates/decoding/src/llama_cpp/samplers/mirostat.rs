@@ -4,8 +4,9 @@
 //! to step, moved by `mirostat_eta`). The draw is `std::discrete_distribution`.
 
 use crate::llama_cpp::candidates::Candidates;
-use crate::llama_cpp::mt19937::Mt19937;
+use crate::llama_cpp::cmath::CMath;
 use crate::llama_cpp::sampler::{Sampler, SamplerName};
+use crate::llama_cpp::std_random::{Mt19937, StdDistributions};
 
 /// Mirostat 1: estimates the Zipf exponent from the top `m` tokens and keeps
 /// the top `k` that would give the target surprise.
@@ -31,6 +32,16 @@ impl Mirostat {
     }
 }
 
+/// Both mirostats' last move: renormalise what is left, draw, and move `mu`
+/// by how far the pick's surprise (in bits) was from the target.
+fn draw_and_steer(cur: &mut Candidates, rng: &mut Mt19937, mu: &mut f32, tau: f32, eta: f32) {
+    cur.softmax(true);
+    let idx = rng.discrete(cur.data.iter().map(|d| d.p));
+    cur.selected = Some(idx);
+    let surprise = -cur.data[idx].p.c_log2();
+    *mu -= eta * (surprise - tau);
+}
+
 /// C's `int(x)` for a float on x86: out of range (and NaN) is `INT_MIN`.
 fn c_int(x: f32) -> i32 {
     if x.is_finite() && x > i32::MIN as f32 && x < i32::MAX as f32 {
@@ -53,23 +64,19 @@ impl Sampler for Mirostat {
         let mut sum_ti_sq = 0.0f32;
         let mut i = 0;
         while i < self.m - 1 && i + 1 < cur.len() {
-            let t_i = ((i + 2) as f32 / (i + 1) as f32).ln();
-            let b_i = (cur.data[i].p / cur.data[i + 1].p).ln();
+            let t_i = ((i + 2) as f32 / (i + 1) as f32).c_ln();
+            let b_i = (cur.data[i].p / cur.data[i + 1].p).c_ln();
             sum_ti_bi += t_i * b_i;
             sum_ti_sq += t_i * t_i;
             i += 1;
         }
         let s_hat = sum_ti_bi / sum_ti_sq;
         let epsilon_hat = s_hat - 1.0;
-        let k = ((epsilon_hat * 2f32.powf(self.mu))
-            / (1.0 - (self.n_vocab as f32).powf(-epsilon_hat)))
-        .powf(1.0 / s_hat);
+        let k = ((epsilon_hat * 2f32.c_powf(self.mu))
+            / (1.0 - (self.n_vocab as f32).c_powf(-epsilon_hat)))
+        .c_powf(1.0 / s_hat);
         cur.top_k(c_int(k).max(1));
-        cur.softmax(true);
-        let idx = self.rng.discrete(cur.data.iter().map(|d| d.p));
-        cur.selected = Some(idx);
-        let surprise = -cur.data[idx].p.log2();
-        self.mu -= self.eta * (surprise - self.tau);
+        draw_and_steer(cur, &mut self.rng, &mut self.mu, self.tau, self.eta);
     }
 }
 
@@ -104,14 +111,10 @@ impl Sampler for MirostatV2 {
         let keep = cur
             .data
             .iter()
-            .position(|d| -d.p.log2() > self.mu)
+            .position(|d| -d.p.c_log2() > self.mu)
             .unwrap_or(cur.len())
             .max(1);
         cur.data.truncate(keep);
-        cur.softmax(true);
-        let idx = self.rng.discrete(cur.data.iter().map(|d| d.p));
-        cur.selected = Some(idx);
-        let surprise = -cur.data[idx].p.log2();
-        self.mu -= self.eta * (surprise - self.tau);
+        draw_and_steer(cur, &mut self.rng, &mut self.mu, self.tau, self.eta);
     }
 }

@@ -5,6 +5,7 @@
 //! uses the plain one (`llama_sampler_init_temp`): `range` 0.
 
 use crate::llama_cpp::candidates::Candidates;
+use crate::llama_cpp::cmath::CMath;
 use crate::llama_cpp::sampler::{Sampler, SamplerName};
 
 pub struct Temperature {
@@ -27,14 +28,14 @@ impl Sampler for Temperature {
         if cur.len() <= 1 {
             return;
         }
-        let max_entropy = -(1.0f32 / cur.len() as f32).ln();
+        let max_entropy = -(1.0f32 / cur.len() as f32).c_ln();
         cur.softmax(true);
         let mut entropy = 0.0f32;
         for d in cur.data.iter().filter(|d| d.p > 0.0) {
-            entropy -= d.p * d.p.ln();
+            entropy -= d.p * d.p.c_ln();
         }
         let normalized = entropy / max_entropy;
-        let dyn_temp = min_temp + (max_temp - min_temp) * normalized.powf(self.exponent);
+        let dyn_temp = min_temp + (max_temp - min_temp) * normalized.c_powf(self.exponent);
         cur.temperature(dyn_temp);
         // Probabilities again, in double this time (as llama.cpp does here).
         let max = cur.data[0].logit as f64;

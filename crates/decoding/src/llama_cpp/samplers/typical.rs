@@ -3,6 +3,7 @@
 //! probability passes `p`; the result is in that order, not by logit.
 
 use crate::llama_cpp::candidates::Candidates;
+use crate::llama_cpp::cmath::CMath;
 use crate::llama_cpp::sampler::{Sampler, SamplerName};
 
 pub struct Typical {
@@ -21,12 +22,12 @@ impl Sampler for Typical {
         cur.softmax(true);
         let mut entropy = 0.0f32;
         for d in &cur.data {
-            entropy += -d.p * d.p.ln();
+            entropy += -d.p * d.p.c_ln();
         }
         let shifted: Vec<f32> = cur
             .data
             .iter()
-            .map(|d| (-d.p.ln() - entropy).abs())
+            .map(|d| (-d.p.c_ln() - entropy).abs())
             .collect();
         let mut idx: Vec<usize> = (0..cur.len()).collect();
         idx.sort_by(|&a, &b| {

@@ -4,8 +4,8 @@
 //! decides each step (one `float` draw whenever two or more candidates are left).
 
 use crate::llama_cpp::candidates::Candidates;
-use crate::llama_cpp::mt19937::Mt19937;
 use crate::llama_cpp::sampler::{Sampler, SamplerName};
+use crate::llama_cpp::std_random::{Mt19937, StdDistributions};
 
 pub struct Xtc {
     pub probability: f32,
