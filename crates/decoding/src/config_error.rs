@@ -111,7 +111,7 @@ impl PartialEq for ConfigError {
 
 /// serde's message without " at line 1 column 17": the page shows the error
 /// next to one knob, where a position in a JSON text means nothing.
-fn without_position(e: &serde_json::Error) -> String {
+pub(crate) fn without_position(e: &serde_json::Error) -> String {
     let msg = e.to_string();
     match msg.find(" at line ") {
         Some(i) => msg[..i].to_string(),
@@ -133,15 +133,20 @@ fn hint(suggestion: &Option<Knob>) -> String {
 
 /// The knob nearest to a typo, if it is close enough to be a useful hint.
 pub(crate) fn closest_knob(key: &str) -> Option<Knob> {
-    Knob::ALL
-        .iter()
-        .map(|&k| (edit_distance(key, k.name()), k))
-        .filter(|(d, k)| *d <= 2.max(k.name().len() / 4))
-        .min_by_key(|&(d, k)| (d, k.name()))
-        .map(|(_, k)| k)
+    closest_name(key, Knob::ALL.iter().map(|k| k.name())).and_then(|n| n.parse().ok())
 }
 
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+/// The name among `names` nearest to a typo, if close enough to be a
+/// useful hint (HF knobs, llama.cpp knobs and sampler names alike).
+pub(crate) fn closest_name<'a>(key: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    names
+        .map(|n| (edit_distance(key, n), n))
+        .filter(|(d, n)| *d <= 2.max(n.len() / 4))
+        .min_by_key(|&(d, n)| (d, n))
+        .map(|(_, n)| n)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

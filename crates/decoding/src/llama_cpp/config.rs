@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::sampler::SamplerName;
 use super::samplers::dry::{process_breakers, Breakers};
 use crate::config::Strings;
-use crate::config_error::ConfigError;
+use crate::config_error::{closest_name, without_position, ConfigError};
 use crate::knob::names;
 use crate::vocab::Vocab;
 
@@ -264,7 +264,7 @@ impl LlamaCppConfig {
             let mut probe = defaults.as_object().expect("object").clone();
             probe.insert(key.clone(), v.clone());
             if let Err(e) = serde_json::from_value::<LlamaCppConfig>(probe.into()) {
-                return Err(invalid(knob, format!("`{knob}`: {}", strip_position(&e))));
+                return Err(invalid(knob, format!("`{knob}`: {}", without_position(&e))));
             }
         }
         serde_json::from_value(map.into()).map_err(ConfigError::json)
@@ -467,7 +467,7 @@ fn listable() -> impl Iterator<Item = SamplerName> {
 }
 
 fn closest_sampler(name: &str) -> Option<&'static str> {
-    closest(name, listable().map(SamplerName::name))
+    closest_name(name, listable().map(SamplerName::name))
 }
 
 /// The llama.cpp knob nearest to a misspelt one (an HF name gets its llama.cpp twin).
@@ -480,22 +480,8 @@ pub fn closest_llama_knob(field: &str) -> Option<LlamaKnob> {
         _ => None,
     };
     twin.or_else(|| {
-        closest(field, LlamaKnob::ALL.iter().map(|k| k.name())).and_then(|n| n.parse().ok())
+        closest_name(field, LlamaKnob::ALL.iter().map(|k| k.name())).and_then(|n| n.parse().ok())
     })
-}
-
-fn closest<'a>(field: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    names
-        .map(|n| (crate::config_error::edit_distance(field, n), n))
-        .filter(|(d, n)| *d <= (n.len() / 3).max(2))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, n)| n)
-}
-
-fn strip_position(e: &serde_json::Error) -> String {
-    let msg = e.to_string();
-    msg.find(" at line ")
-        .map_or(msg.clone(), |i| msg[..i].to_string())
 }
 
 /// llama-server's two forms of `logit_bias`; entries it cannot read are
