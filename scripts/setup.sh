@@ -36,9 +36,10 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $wb\$"; then
   cargo install wasm-bindgen-cli --version "$wb"
 fi
 
-# wasm-opt (binaryen 132 from npm; Debian's is too old), playwright-core, axe.
+# wasm-opt (binaryen 132 from npm; Debian's is too old), playwright-core, axe,
+# puppeteer-core (drives a stock Firefox over WebDriver BiDi).
 if [ ! -x tests/e2e/node_modules/.bin/wasm-opt ] || [ ! -d tests/e2e/node_modules/playwright-core ] \
-  || [ ! -d tests/e2e/node_modules/@axe-core/playwright ]; then
+  || [ ! -d tests/e2e/node_modules/@axe-core/playwright ] || [ ! -d tests/e2e/node_modules/puppeteer-core ]; then
   log "npm packages for the build and the browser tests"
   (cd tests/e2e && npm ci --no-audit --no-fund)
 fi
@@ -47,4 +48,9 @@ if [ "$need_browser" = 1 ] && { ! command -v chromium >/dev/null || ! command -v
   log "chromium and chromedriver (Debian)"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+if [ "$need_browser" = 1 ] && ! command -v firefox-esr >/dev/null; then
+  log "firefox-esr (Debian), for the Firefox suite"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr >/dev/null
 fi

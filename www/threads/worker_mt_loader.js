@@ -4,4 +4,4 @@
 // outside the promise so the page sees the worker's error event and falls
 // back to the single-threaded worker.
 importScripts("./worker_mt.js");
-wasm_bindgen("./worker_mt_bg.wasm").catch((e) => setTimeout(() => { throw e; }));
+wasm_bindgen({ module_or_path: "./worker_mt_bg.wasm" }).catch((e) => setTimeout(() => { throw e; }));

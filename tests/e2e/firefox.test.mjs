@@ -1,0 +1,157 @@
+// The page in Firefox (Debian's firefox-esr over WebDriver BiDi): what a
+// student arriving in Firefox does — load the bundled model, run the four
+// lanes, open a step, stop mid-run, share, embed, export — on a plain host
+// (single-threaded worker, as every embed gets) and a cross-origin isolated
+// one (threaded worker), and the engine's documents equal Chromium's to the bit.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start as startChromium } from './harness.mjs';
+import { startFirefox, modelReady, runAll, waitRunDone, laneTexts, setKnob, download } from './firefox_harness.mjs';
+import { driveWorker } from './worker_client.mjs';
+import { REQUESTS } from './worker_requests.mjs';
+
+let ff;
+before(async () => { ff = await startFirefox(); });
+after(async () => { await ff?.close(); });
+
+async function firefoxDocuments(base, loader) {
+  const page = await ff.open(base);
+  const out = await page.evaluate(driveWorker, { loader, modelBase: 'models/kjv-gpt2', requests: REQUESTS });
+  await page.close();
+  return out;
+}
+
+test('Firefox: both worker builds give exactly Chromium\'s documents — seeded ids, probabilities, every step', async () => {
+  const chromium = await startChromium({ isolated: false });
+  let reference;
+  try {
+    const page = await chromium.open('?model=bundled');
+    reference = await page.evaluate(driveWorker, { loader: './worker_loader.js', modelBase: 'models/kjv-gpt2', requests: REQUESTS });
+  } finally {
+    await chromium.close();
+  }
+  const single = await firefoxDocuments(ff.plain, './worker_loader.js');
+  const threaded = await firefoxDocuments(ff.isolated, './worker_mt_loader.js');
+  assert.equal(single.loaded.threads, 1);
+  assert.ok(threaded.loaded.threads >= 2, `Firefox's threaded worker runs ${threaded.loaded.threads} threads (shared memory and Atomics.wait in workers)`);
+  for (const [name, got] of [['single-threaded', single], ['threaded', threaded]]) {
+    assert.equal(got.finished.length, REQUESTS.length);
+    for (const [i, done] of got.finished.entries()) {
+      assert.deepEqual(done.document, reference.finished[i].document, `Firefox ${name}, request ${i}`);
+    }
+  }
+  // The seeded sampling lane drew real tokens, not a degenerate repeat.
+  const sampled = single.finished[0].document.runs[1].token_ids;
+  assert.ok(new Set(sampled).size > 3, JSON.stringify(sampled));
+});
+
+for (const [host, threads] of [['plain', '1 thread'], ['isolated', null]]) {
+  test(`Firefox on ${host === 'plain' ? 'a plain' : 'an isolated'} host: four lanes run, a step's table opens, Stop ends a run and Run works again`, async () => {
+    const page = await ff.open(ff[host]);
+    await modelReady(page);
+    assert.match(await page.$eval('[data-testid="model-status"]', (e) => e.textContent), /bundled/i);
+    const shown = await page.$eval('[data-testid="threads"]', (e) => e.textContent);
+    if (threads) assert.equal(shown, threads);
+    else assert.match(shown, /^[2-4] threads$/, 'an isolated page gets the threaded worker in Firefox too');
+    assert.equal(await page.evaluate(() => self.crossOriginIsolated), host === 'isolated');
+
+    for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 12);
+    await runAll(page);
+    const texts = await laneTexts(page);
+    assert.equal(texts.length, 4);
+    assert.ok(texts.every((t) => t.length > 0), JSON.stringify(texts));
+    assert.equal(await page.$eval('[data-testid="lane-0"] [data-testid="lane-status"]', (e) => e.dataset.stop), 'max_new_tokens');
+
+    // A sampled token's table: candidates, one chosen, probabilities ≤ 1, the funnel names the knobs.
+    const tokens = await page.$$('[data-testid="lane-1"] [data-testid="token"]');
+    await tokens[2].click();
+    await page.waitForSelector('[data-testid="step-table"]');
+    const probs = await page.$$eval('[data-testid="step-table"] [data-testid="candidate"]', (rows) => rows.map((r) => Number(r.dataset.prob)));
+    assert.ok(probs.length >= 5, `${probs.length} candidates`);
+    assert.ok(probs.reduce((a, b) => a + b, 0) <= 1 + 1e-5);
+    assert.equal((await page.$$('[data-testid="step-table"] tr[data-chosen="true"]')).length, 1);
+    assert.match(await page.$eval('[data-testid="step-table"] .funnel', (e) => e.textContent), /top_p/);
+
+    // Stop mid-run.
+    for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 200);
+    await page.click('[data-testid="run"]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="lane-0"] [data-testid="token"]').length >= 3, { timeout: 120_000 });
+    await page.click('[data-testid="stop"]');
+    await page.waitForFunction(() => document.querySelector('.page').dataset.running === 'false'
+      && [...document.querySelectorAll('[data-testid="lane-status"]')].every((e) => e.dataset.stop), { timeout: 60_000 });
+    const stops = await page.$$eval('[data-testid="lane-status"]', (els) => els.map((e) => e.dataset.stop));
+    assert.deepEqual(stops, ['cancelled', 'cancelled', 'cancelled', 'cancelled']);
+    assert.ok((await page.$$('[data-testid="lane-0"] [data-testid="token"]')).length < 100);
+    for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 12);
+    await runAll(page);
+    assert.deepEqual(await laneTexts(page), texts, 'the same run again gives the same four texts');
+    assert.deepEqual(ff.errors, []);
+    await page.close();
+  });
+}
+
+test('Firefox: a share link restores the prompt and lanes and runs them to the same texts', async () => {
+  const page = await ff.open(ff.plain);
+  await modelReady(page);
+  await page.$eval('[data-testid="prompt"]', (e) => {
+    e.value = 'In the beginning <b>bold</b>';
+    e.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await setKnob(page, 2, 'temperature', 1.2);
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 10);
+  await runAll(page);
+  const texts = await laneTexts(page);
+  await page.click('[data-testid="share"]');
+  await page.waitForSelector('[data-testid="share-link"]');
+  const link = await page.$eval('[data-testid="share-link"]', (e) => e.value);
+  assert.ok(link.startsWith(ff.plain) && link.includes('#run=1.'), link);
+  await page.close();
+  const shared = await ff.open(ff.plain, link.slice(ff.plain.length));
+  await waitRunDone(shared, 0, 240_000);
+  assert.equal(await shared.$eval('[data-testid="prompt"]', (e) => e.value), 'In the beginning <b>bold</b>');
+  assert.equal(await shared.$eval('[data-testid="lane-2"] [data-knob="temperature"]', (e) => e.value), '1.2');
+  assert.deepEqual(await laneTexts(shared), texts);
+  await shared.close();
+});
+
+test('Firefox: the embed snippet pasted into a course page runs without editors', async () => {
+  const page = await ff.open(ff.plain);
+  await modelReady(page);
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 8);
+  await page.click('[data-testid="embed"]');
+  await page.waitForSelector('[data-testid="embed-code"]');
+  const code = await page.$eval('[data-testid="embed-code"]', (e) => e.value);
+  assert.match(code, /<iframe[^>]+src="[^"]*\?embed=1#run=1\./);
+  await page.close();
+  const host = await ff.browser.newPage();
+  await host.setContent(`<!doctype html><html><body style="margin:0"><h2>Lesson 3</h2>${code}</body></html>`);
+  const frame = await (await host.waitForSelector('iframe')).contentFrame();
+  await frame.waitForFunction(() => {
+    const s = [...document.querySelectorAll('[data-testid="lane-status"]')];
+    return s.length === 4 && s.every((e) => e.dataset.stop);
+  }, { timeout: 240_000 });
+  assert.equal(await frame.$('[data-testid="prompt"]'), null, 'no prompt editor');
+  assert.equal((await frame.$$('[data-testid="config-summary"]')).length, 4);
+  const texts = await frame.$$eval('[data-testid="lane-text"]', (els) => els.map((e) => e.innerText));
+  assert.ok(texts.every((t) => t.length > 0), JSON.stringify(texts));
+  await host.close();
+});
+
+test('Firefox: a run exports as JSON, CSV and Markdown files that Firefox saves whole', async () => {
+  const page = await ff.open(ff.plain);
+  await modelReady(page);
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 6);
+  await runAll(page);
+  const json = await download(ff, page, '[data-testid="export-json"]');
+  const doc = JSON.parse(json.text);
+  assert.equal(doc.runs.length, 4);
+  assert.equal(doc.runs[0].steps.length, 6);
+  assert.deepEqual(doc.runs.map((r) => r.text), await laneTexts(page).then((t) => t.map((s) => s.replaceAll('↵', ''))));
+  const csv = await download(ff, page, '[data-testid="export-csv"]');
+  assert.match(csv.name, /\.csv$/);
+  assert.match(csv.text, /^lane,mode,step,chosen_id,chosen_token/);
+  const md = await download(ff, page, '[data-testid="export-markdown"]');
+  assert.match(md.text, /^\*\*Prompt:\*\*/);
+  assert.deepEqual(ff.errors, []);
+  await page.close();
+});
