@@ -40,12 +40,14 @@ enum Storage {
 struct Entry {
     storage: Storage,
     shape: Vec<usize>,
-    /// Absolute byte offset in the source.
+    /// Which file of a sharded checkpoint holds it.
+    shard: usize,
+    /// Absolute byte offset in that file.
     start: usize,
 }
 
 pub struct Checkpoint<'a> {
-    source: &'a dyn WeightSource,
+    sources: Vec<&'a dyn WeightSource>,
     tensors: HashMap<String, Entry>,
     pub storage_dtype: String,
 }
@@ -72,8 +74,43 @@ fn is_buffer(key: &str) -> bool {
 }
 
 impl<'a> Checkpoint<'a> {
-    /// Reads and checks the header; tensors are read later, one by one, by `take`.
-    pub fn parse(source: &'a dyn WeightSource) -> Result<Checkpoint<'a>, LoadError> {
+    /// Reads and checks the headers; tensors are read later, one by one, by
+    /// `take`. Usually one file; or a checkpoint split into files (`model-0000i-of-0000n.safetensors`, as
+    /// the hub's larger GPT-2s ship): each header checked, the tensors of all
+    /// of them as one checkpoint.
+    pub fn parse_shards(sources: &[&'a dyn WeightSource]) -> Result<Checkpoint<'a>, LoadError> {
+        let mut tensors = HashMap::new();
+        let mut dtypes = std::collections::BTreeSet::new();
+        let n = sources.len();
+        for (shard, source) in sources.iter().enumerate() {
+            let in_shard = |e: LoadError| match e {
+                LoadError::Weights { message, source } if n > 1 => LoadError::Weights {
+                    message: format!("shard {} of {n} {message}", shard + 1),
+                    source,
+                },
+                e => e,
+            };
+            for (key, dtype, entry) in Checkpoint::parse_one(*source, shard).map_err(in_shard)? {
+                dtypes.insert(dtype);
+                if tensors.insert(key.clone(), entry).is_some() {
+                    return Err(err(format!(
+                        "tensor `{key}` is in two shards; the shards do not belong together"
+                    )));
+                }
+            }
+        }
+        Ok(Checkpoint {
+            sources: sources.to_vec(),
+            tensors,
+            storage_dtype: dtypes.into_iter().collect::<Vec<_>>().join("+"),
+        })
+    }
+
+    /// One file's header: its tensors' keys, dtypes and places.
+    fn parse_one(
+        source: &dyn WeightSource,
+        shard: usize,
+    ) -> Result<Vec<(String, String, Entry)>, LoadError> {
         let len = source.len();
         if len < 8 {
             return Err(err(format!(
@@ -159,8 +196,7 @@ impl<'a> Checkpoint<'a> {
                  (an interrupted download?)"
             )));
         }
-        let mut tensors = HashMap::new();
-        let mut dtypes = std::collections::BTreeSet::new();
+        let mut tensors = Vec::with_capacity(parsed.len());
         for (name, dtype, shape, begin) in parsed {
             let key = name
                 .strip_prefix("transformer.")
@@ -179,31 +215,26 @@ impl<'a> Checkpoint<'a> {
                 )))
                 }
             };
-            dtypes.insert(dtype);
-            tensors.insert(
-                key,
-                Entry {
-                    storage,
-                    shape,
-                    start: data_start + begin as usize,
-                },
-            );
+            let entry = Entry {
+                storage,
+                shape,
+                shard,
+                start: data_start + begin as usize,
+            };
+            tensors.push((key, dtype, entry));
         }
-        Ok(Checkpoint {
-            source,
-            tensors,
-            storage_dtype: dtypes.into_iter().collect::<Vec<_>>().join("+"),
-        })
+        Ok(tensors)
     }
 
     /// One tensor's values in f32, read straight into their final buffer (F32)
     /// or through a half-size buffer (F16/BF16).
     fn read_f32(&self, e: &Entry) -> Vec<f32> {
         let n: usize = e.shape.iter().product();
+        let source = self.sources[e.shard];
         match e.storage {
             Storage::F32 => {
                 let mut v = vec![0f32; n];
-                self.source.read(e.start, bytemuck::cast_slice_mut(&mut v));
+                source.read(e.start, bytemuck::cast_slice_mut(&mut v));
                 if cfg!(target_endian = "big") {
                     v.iter_mut()
                         .for_each(|x| *x = f32::from_le_bytes(x.to_ne_bytes()));
@@ -212,7 +243,7 @@ impl<'a> Checkpoint<'a> {
             }
             Storage::F16 | Storage::BF16 => {
                 let mut h = vec![0u16; n];
-                self.source.read(e.start, bytemuck::cast_slice_mut(&mut h));
+                source.read(e.start, bytemuck::cast_slice_mut(&mut h));
                 let bits = |x: u16| u16::from_le_bytes(x.to_ne_bytes());
                 if e.storage == Storage::F16 {
                     h.into_iter()

@@ -12,6 +12,7 @@ mod run;
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod skinny_matmul;
 pub mod tokenizer;
+pub mod tokenizer_files;
 
 pub use checkpoint::WeightSource;
 pub use error::{LoadError, PromptError, RunError};
@@ -49,9 +50,18 @@ impl Engine {
         weights: &dyn WeightSource,
         tokenizer: &[u8],
     ) -> Result<Engine, LoadError> {
+        Engine::load_sharded(config, &[weights], tokenizer)
+    }
+
+    /// Loads weights split over several safetensors files (a sharded repo).
+    pub fn load_sharded(
+        config: &[u8],
+        shards: &[&dyn WeightSource],
+        tokenizer: &[u8],
+    ) -> Result<Engine, LoadError> {
         let cfg = ModelConfig::from_json(config)?;
         let tokenizer = TextTokenizer::from_bytes(tokenizer, cfg.vocab_size)?;
-        let (model, storage_dtype) = load_model(&cfg, weights)?;
+        let (model, storage_dtype) = load_model(&cfg, shards)?;
         let info = ModelInfo {
             parameters: model.parameter_count(),
             n_layer: cfg.n_layer,
@@ -60,7 +70,7 @@ impl Engine {
             vocab_size: cfg.vocab_size,
             n_positions: cfg.n_positions,
             storage_dtype,
-            weight_bytes: weights.len(),
+            weight_bytes: shards.iter().map(|w| w.len()).sum(),
         };
         Ok(Engine {
             model,
@@ -116,8 +126,11 @@ impl Engine {
     }
 }
 
-fn load_model(cfg: &ModelConfig, weights: &dyn WeightSource) -> Result<(Gpt2, String), LoadError> {
-    let ck = checkpoint::Checkpoint::parse(weights)?;
+fn load_model(
+    cfg: &ModelConfig,
+    shards: &[&dyn WeightSource],
+) -> Result<(Gpt2, String), LoadError> {
+    let ck = checkpoint::Checkpoint::parse_shards(shards)?;
     let storage_dtype = ck.storage_dtype.clone();
     Ok((Gpt2::load(cfg.clone(), ck)?, storage_dtype))
 }
@@ -126,7 +139,7 @@ fn load_model(cfg: &ModelConfig, weights: &dyn WeightSource) -> Result<(Gpt2, St
 /// parameter count: the checkpoint loader alone, for fuzzing and tools.
 pub fn check_weights(config: &[u8], weights: &[u8]) -> Result<usize, LoadError> {
     let cfg = ModelConfig::from_json(config)?;
-    load_model(&cfg, &weights).map(|(m, _)| m.parameter_count())
+    load_model(&cfg, &[&weights]).map(|(m, _)| m.parameter_count())
 }
 
 fn model_err(e: candle_core::Error) -> ModelError {

@@ -225,3 +225,148 @@ fn a_missing_or_malformed_config_is_named() {
         assert!(!e.to_string().is_empty());
     }
 }
+
+/// The fixture's `tokenizer.json` written out as the older pair of files.
+fn vocab_and_merges(tokenizer_json: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    let t: serde_json::Value = serde_json::from_slice(tokenizer_json).unwrap();
+    let vocab = serde_json::to_vec(&t["model"]["vocab"]).unwrap();
+    let mut merges = String::from("#version: 0.2\n");
+    for m in t["model"]["merges"].as_array().unwrap() {
+        match m {
+            serde_json::Value::String(s) => merges += s,
+            pair => {
+                merges += &format!(
+                    "{} {}",
+                    pair[0].as_str().unwrap(),
+                    pair[1].as_str().unwrap()
+                )
+            }
+        }
+        merges.push('\n');
+    }
+    (vocab, merges.into_bytes())
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn vocab_json_and_merges_txt_make_the_same_tokenizer_as_tokenizer_json() {
+    use ntl_engine::tokenizer::TextTokenizer;
+    let base = files("tiny");
+    let (vocab, merges) = vocab_and_merges(&base.tokenizer);
+    let made = ntl_engine::tokenizer_files::gpt2_tokenizer_json(&vocab, &merges).unwrap();
+    let want = TextTokenizer::from_bytes(&base.tokenizer, 50257).unwrap();
+    let got = TextTokenizer::from_bytes(&made, 50257).unwrap();
+    for text in [
+        "The best way to learn programming is",
+        "  leading spaces, tabs\tand\nnew lines\n\n",
+        "Emoji 🤗 and CJK 漢字 split into bytes; ünïcödé",
+        "<|endoftext|>typed in is the special token<|endoftext|>",
+        "numbers 1234567 and 3.14159, punctuation!?… it's we'll they're",
+    ] {
+        assert_eq!(
+            got.encode(text).unwrap(),
+            want.encode(text).unwrap(),
+            "{text:?}"
+        );
+    }
+    let (g, w) = (got.vocab_arc(), want.vocab_arc());
+    assert_eq!(g.len(), w.len());
+    for id in 0..w.len() as u32 {
+        assert_eq!(
+            (g.bytes(id), g.display(id)),
+            (w.bytes(id), w.display(id)),
+            "token {id}"
+        );
+    }
+    // And a model loads with it.
+    let engine = Files {
+        tokenizer: made,
+        ..files("tiny")
+    }
+    .load()
+    .unwrap();
+    assert_eq!(
+        engine.encode("In the beginning").unwrap(),
+        want.encode("In the beginning").unwrap()
+    );
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn broken_vocab_json_or_merges_txt_are_named() {
+    let base = files("tiny");
+    let (vocab, merges) = vocab_and_merges(&base.tokenizer);
+    let make = ntl_engine::tokenizer_files::gpt2_tokenizer_json;
+    let e = make(b"[1, 2]", &merges).unwrap_err().to_string();
+    assert!(e.contains("vocab.json is not a JSON object"), "{e}");
+    let e = make(&vocab, b"#version: 0.2\n\xc4\xa0 t extra\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("merges.txt line 2"), "{e}");
+    // A merge of tokens the vocabulary lacks: the tokenizer library refuses it.
+    let made = make(&vocab, b"#version: 0.2\nqqqzz xyzzy\n").unwrap();
+    match ntl_engine::tokenizer::TextTokenizer::from_bytes(&made, 50257) {
+        Ok(_) => panic!("a merge of unknown tokens must be refused"),
+        Err(e) => assert!(
+            e.to_string().starts_with("tokenizer.json: is not a valid"),
+            "{e}"
+        ),
+    }
+}
+
+/// The fixture's weights split in two files: the embeddings and first block
+/// in one, the rest in the other (as `model-0000i-of-00002.safetensors`).
+fn two_shards(weights: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    let first = |k: &str| k.contains("wte") || k.contains("wpe") || k.contains("h.0.");
+    let a = rewrite_safetensors(weights, |k| first(k).then(|| k.to_string()), vec![]);
+    let b = rewrite_safetensors(weights, |k| (!first(k)).then(|| k.to_string()), vec![]);
+    (a, b)
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_sharded_checkpoint_loads_to_the_same_logits() {
+    let base = files("tiny");
+    let want = base.load().unwrap().logits(PROMPT).unwrap();
+    let (a, b) = two_shards(&base.weights);
+    assert!(a.len() < base.weights.len() && b.len() < base.weights.len());
+    let engine = ntl_engine::Engine::load_sharded(
+        &base.config,
+        &[&a.as_slice(), &b.as_slice()],
+        &base.tokenizer,
+    )
+    .unwrap();
+    assert_eq!(engine.logits(PROMPT).unwrap(), want);
+    assert_eq!(engine.info().weight_bytes, a.len() + b.len());
+    // The order of the shards does not matter.
+    let swapped = ntl_engine::Engine::load_sharded(
+        &base.config,
+        &[&b.as_slice(), &a.as_slice()],
+        &base.tokenizer,
+    )
+    .unwrap();
+    assert_eq!(swapped.logits(PROMPT).unwrap(), want);
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn broken_shards_are_named_by_number() {
+    let base = files("tiny");
+    let (a, b) = two_shards(&base.weights);
+    let load = |shards: &[&dyn ntl_engine::WeightSource]| {
+        ntl_engine::Engine::load_sharded(&base.config, shards, &base.tokenizer)
+            .err()
+            .expect("refused")
+            .to_string()
+    };
+    let cut = &b[..b.len() / 2];
+    let e = load(&[&a.as_slice(), &cut]);
+    assert!(
+        e.starts_with("model.safetensors: shard 2 of 2 is truncated"),
+        "{e}"
+    );
+    let e = load(&[&a.as_slice(), &a.as_slice()]);
+    assert!(e.contains("is in two shards"), "{e}");
+    let e = load(&[&a.as_slice()]);
+    assert!(e.contains("has no tensor `h.1."), "{e}");
+}
