@@ -38,7 +38,7 @@ const FILES_HINT: &str = "GPT-2-family checkpoints: config.json, model.safetenso
 tokenizer.json (drop them here or pick them). distilgpt2 is about 350 MB; it is cached by the \
 browser after the first download.";
 
-fn loading(label: &str, file: &str, loaded: u64, total: Option<u64>) -> Html {
+fn loading(label: &str, file: &str, loaded: u64, total: Option<u64>, retry: Option<&str>) -> Html {
     let pct = total
         .filter(|t| *t > 0)
         .map(|t| (loaded as f64 / t as f64 * 100.0).min(100.0));
@@ -49,8 +49,15 @@ fn loading(label: &str, file: &str, loaded: u64, total: Option<u64>) -> Html {
     html! {
         <span class="loading">
             { format!("Loading {label}: {file} ") }
-            <progress max="100" value={pct.unwrap_or(0.0).to_string()} />
+            <progress
+                max="100"
+                value={pct.unwrap_or(0.0).to_string()}
+                aria-label={format!("{file} downloaded")}
+            />
             { bytes }
+            if let Some(retry) = retry {
+                <span class="retry" data-testid="retry" role="status">{ format!(" · {retry}") }</span>
+            }
         </span>
     }
 }
@@ -131,7 +138,11 @@ pub fn model_panel(p: &Props) -> Html {
             file,
             loaded,
             total,
-        } => (loading(label, file, *loaded, *total), "loading"),
+            retry,
+        } => (
+            loading(label, file, *loaded, *total, retry.as_deref()),
+            "loading",
+        ),
         ModelStatus::Ready {
             info,
             label,

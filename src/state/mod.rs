@@ -204,6 +204,21 @@ impl Page {
                 self.model.progress(file, loaded, total);
                 Outcome::redraw()
             }
+            FromWorker::Retrying {
+                file,
+                reason,
+                seconds,
+                attempt,
+                attempts,
+            } => {
+                self.model
+                    .retrying(file, &reason, seconds, attempt, attempts);
+                Outcome::redraw()
+            }
+            FromWorker::Notice { message } => {
+                self.notice = Some(message);
+                Outcome::redraw()
+            }
             FromWorker::Loaded {
                 info,
                 label,

@@ -15,6 +15,8 @@ pub enum ModelStatus {
         file: String,
         loaded: u64,
         total: Option<u64>,
+        /// The download waits to try again: why, and the seconds left.
+        retry: Option<String>,
     },
     Ready {
         info: ModelInfo,
@@ -100,6 +102,7 @@ impl ModelState {
             file: "config.json".into(),
             loaded: 0,
             total: None,
+            retry: None,
         };
         self.source = Some(source.clone());
         ToWorker::Load { source }
@@ -158,6 +161,7 @@ impl ModelState {
             file: "model.safetensors".into(),
             loaded: 0,
             total: None,
+            retry: None,
         };
         self.source = None;
         ToWorker::Load { source }
@@ -181,7 +185,29 @@ impl ModelState {
             file,
             loaded,
             total,
+            retry: None,
         };
+    }
+
+    /// The download waits `seconds` before its `attempt`-th try: the bar
+    /// stays where it was, with the countdown beside it.
+    pub fn retrying(&mut self, file: String, reason: &str, seconds: u32, attempt: u32, of: u32) {
+        let countdown = format!("{reason}; trying again in {seconds} s (try {attempt} of {of})");
+        match &mut self.status {
+            ModelStatus::Loading { file: f, retry, .. } => {
+                *f = file;
+                *retry = Some(countdown);
+            }
+            _ => {
+                self.status = ModelStatus::Loading {
+                    label: String::new(),
+                    file,
+                    loaded: 0,
+                    total: None,
+                    retry: Some(countdown),
+                }
+            }
+        }
     }
 
     pub fn loaded(&mut self, info: ModelInfo, label: String, load_ms: f64, threads: u32) {
@@ -340,5 +366,37 @@ pub(crate) mod tests {
         }
         m.loaded(info(), "bundled".into(), 10.0, 2);
         assert!(m.is_ready());
+    }
+
+    #[test]
+    fn a_retry_keeps_the_bar_and_counts_down_until_bytes_flow_again() {
+        let mut m = ModelState::new(Some("bundled"), false);
+        m.reload();
+        m.progress("model.safetensors".into(), 60, Some(100));
+        m.retrying("model.safetensors".into(), "the hub answered 503", 2, 2, 5);
+        match &m.status {
+            ModelStatus::Loading {
+                loaded,
+                total,
+                retry,
+                ..
+            } => {
+                assert_eq!((*loaded, *total), (60, Some(100)));
+                assert_eq!(
+                    retry.as_deref(),
+                    Some("the hub answered 503; trying again in 2 s (try 2 of 5)")
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        m.progress("model.safetensors".into(), 70, Some(100));
+        assert!(matches!(
+            &m.status,
+            ModelStatus::Loading {
+                retry: None,
+                loaded: 70,
+                ..
+            }
+        ));
     }
 }

@@ -19,15 +19,15 @@ export const CHROMIUM_ARGS = [
 
 /// `isolated: false` serves the page without cross-origin isolation, as a
 /// static host would: the page then runs the single-threaded worker. `dir`
-/// serves another copy of the built site.
-export async function start({ isolated = true, dir = join(ROOT, 'dist') } = {}) {
+/// serves another copy of the built site; `args` are extra Chromium flags.
+export async function start({ isolated = true, dir = join(ROOT, 'dist'), args = [] } = {}) {
   const server = await serve(dir, 0, { isolated });
   const base = `http://127.0.0.1:${server.address().port}/`;
   const profile = mkdtempSync(join(tmpdir(), 'ntl-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...args],
     viewport: { width: 1500, height: 1000 },
   });
   const errors = [];

@@ -8,6 +8,7 @@ mod gpt2;
 mod kv_cache;
 pub mod model_config;
 mod run;
+pub mod shard_index;
 // Natively only its tests use it (candle's threaded gemm is faster there).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod skinny_matmul;

@@ -140,6 +140,21 @@ pub enum FromWorker {
         loaded: u64,
         total: Option<u64>,
     },
+    /// A download waits before trying again (the hub said 429 or 5xx, or the
+    /// connection dropped): posted once a second with the seconds left.
+    Retrying {
+        file: String,
+        /// What happened, in words ("the hub answered 503 Service Unavailable").
+        reason: String,
+        seconds: u32,
+        attempt: u32,
+        attempts: u32,
+    },
+    /// Something the page should say while the model still loads or runs
+    /// (the browser's storage is full, so the model will not be kept).
+    Notice {
+        message: String,
+    },
     Loaded {
         info: ModelInfo,
         label: String,

@@ -1,14 +1,16 @@
-//! Fetching model files with byte progress, through the Cache API so that a
-//! second visit works offline. The Cache API stores an entry only when its
-//! body arrived whole, and entries of files the engine then refuses are
-//! deleted, so neither a cut-off download nor a bad file is served later.
+//! Fetching one model file as the hub really serves it: through redirects to
+//! its CDN, with byte progress, retried with backoff (and a countdown on the
+//! page) when the hub answers 429 or 5xx, resumed with an HTTP `Range` request
+//! where a download broke off, and kept in the Cache API so a second visit
+//! works offline. An entry is written only once the whole file is here, so a
+//! cut-off download is never served later.
 
 use crate::post::post;
 use js_sys::Uint8Array;
 use ntl_protocol::FromWorker;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Cache, ReadableStreamDefaultReader, Response};
+use web_sys::{Cache, Headers, ReadableStreamDefaultReader, RequestInit, Response, ResponseInit};
 
 pub struct LoadFailure {
     pub file: Option<String>,
@@ -17,39 +19,79 @@ pub struct LoadFailure {
     pub network: bool,
 }
 
+pub fn fail(file: &str, message: String, network: bool) -> LoadFailure {
+    LoadFailure {
+        file: Some(file.into()),
+        message,
+        network,
+    }
+}
+
+pub enum Fetched {
+    Bytes(Uint8Array),
+    /// The server has no such file (404): the repo may be laid out otherwise.
+    Missing,
+}
+
+/// What the progress bar shows while a file downloads: its name, and for a
+/// shard of a split checkpoint the bytes before it and the whole total.
+pub struct Shown {
+    pub file: String,
+    pub before: u64,
+    pub total: Option<u64>,
+}
+
+impl Shown {
+    pub fn file(name: &str) -> Shown {
+        Shown {
+            file: name.into(),
+            before: 0,
+            total: None,
+        }
+    }
+
+    fn progress(&self, loaded: u64, total: Option<u64>) {
+        post(&FromWorker::Progress {
+            file: self.file.clone(),
+            loaded: self.before + loaded,
+            total: self.total.or(total.map(|t| self.before + t)),
+        });
+    }
+}
+
 const CACHE: &str = "ntl-models-v1";
-pub const FILES: [&str; 3] = ["config.json", "model.safetensors", "tokenizer.json"];
+/// Tries of one request before giving up (the first and four retries).
+const ATTEMPTS: u32 = 5;
+/// The longest a `Retry-After` is honoured; longer, and we give up and say so.
+const MAX_WAIT_S: u32 = 60;
 
 pub fn hub_base(repo: &str) -> String {
     format!("https://huggingface.co/{repo}/resolve/main")
 }
 
-fn file_url(base: &str, name: &str) -> String {
+pub fn file_url(base: &str, name: &str) -> String {
     format!("{}/{name}", base.trim_end_matches('/'))
 }
 
-/// The three files as JS byte arrays: the weights stay outside wasm memory
-/// until the engine reads them tensor by tensor.
-pub async fn model_files(base: &str) -> Result<Vec<Uint8Array>, LoadFailure> {
-    let cache = open_cache().await;
-    let mut out = Vec::with_capacity(3);
-    for name in FILES {
-        match fetch_one(&file_url(base, name), name, cache.as_ref()).await {
-            Ok(bytes) => out.push(bytes),
-            Err(e) => {
-                forget(base).await;
-                return Err(e);
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// Drops the cached files of `base` (after the engine refused them).
+/// Drops every cached file under `base` (after the engine refused them).
 pub async fn forget(base: &str) {
-    if let Some(cache) = open_cache().await {
-        for name in FILES {
-            let _ = JsFuture::from(cache.delete_with_str(&file_url(base, name))).await;
+    let Some(cache) = open_cache().await else {
+        return;
+    };
+    // Cache keys are absolute; the bundled model's base is relative.
+    let here = super::scope().location().href();
+    let prefix = web_sys::Url::new_with_base(&file_url(base, ""), &here)
+        .map(|u| u.href())
+        .unwrap_or_else(|_| file_url(base, ""));
+    let Ok(keys) = JsFuture::from(cache.keys()).await else {
+        return;
+    };
+    for req in js_sys::Array::from(&keys).iter() {
+        let Ok(req) = req.dyn_into::<web_sys::Request>() else {
+            continue;
+        };
+        if req.url().starts_with(&prefix) {
+            let _ = JsFuture::from(cache.delete_with_request(&req)).await;
         }
     }
 }
@@ -67,136 +109,299 @@ async fn open_cache() -> Option<Cache> {
         .ok()
 }
 
-fn fail(file: &str, message: String, network: bool) -> LoadFailure {
-    LoadFailure {
-        file: Some(file.into()),
-        message,
-        network,
+/// One file: from the cache when it is there whole, else downloaded.
+pub async fn fetch_file(url: &str, shown: &Shown) -> Result<Fetched, LoadFailure> {
+    let cache = open_cache().await;
+    if let Some(cache) = &cache {
+        if let Some(bytes) = cached(cache, url, shown).await {
+            return Ok(Fetched::Bytes(bytes));
+        }
+    }
+    let fetched = download(url, shown).await?;
+    if let (Some(cache), Fetched::Bytes(bytes)) = (&cache, &fetched) {
+        keep(cache, url, bytes).await;
+    }
+    Ok(fetched)
+}
+
+async fn cached(cache: &Cache, url: &str, shown: &Shown) -> Option<Uint8Array> {
+    let hit = JsFuture::from(cache.match_with_str(url)).await.ok()?;
+    let resp = hit.dyn_into::<Response>().ok()?;
+    let total = header(&resp, "content-length").and_then(|v| v.parse().ok());
+    let mut body = Body::new(total);
+    body.read(&resp, shown).await.ok()?;
+    (total.is_none_or(|t| body.loaded == t)).then(|| body.bytes())
+}
+
+/// Stores a whole file. A full disk (`QuotaExceededError`) leaves the model
+/// running from memory, and the page says it will download again next time.
+async fn keep(cache: &Cache, url: &str, bytes: &Uint8Array) {
+    let headers = Headers::new().expect("Headers");
+    let _ = headers.set("content-type", "application/octet-stream");
+    let _ = headers.set("content-length", &bytes.length().to_string());
+    let init = ResponseInit::new();
+    init.set_headers(&headers);
+    let Ok(resp) = Response::new_with_opt_buffer_source_and_init(Some(bytes), &init) else {
+        return;
+    };
+    if let Err(e) = JsFuture::from(cache.put_with_str(url, &resp)).await {
+        let name = js_sys::Reflect::get(&e, &"name".into())
+            .ok()
+            .and_then(|n| n.as_string())
+            .unwrap_or_default();
+        let why = if name == "QuotaExceededError" {
+            "the browser's storage for this site is full"
+        } else {
+            "the browser would not store it"
+        };
+        post(&FromWorker::Notice {
+            message: format!(
+                "{why}, so the model runs from memory and will download again on your next \
+                 visit (free space under the model's “Cached models”, or in the browser's \
+                 site settings)"
+            ),
+        });
     }
 }
 
-async fn fetch_one(
-    url: &str,
-    name: &str,
-    cache: Option<&Cache>,
-) -> Result<Uint8Array, LoadFailure> {
-    if let Some(cache) = cache {
-        if let Ok(hit) = JsFuture::from(cache.match_with_str(url)).await {
-            if let Ok(resp) = hit.dyn_into::<Response>() {
-                if let Ok(bytes) = read_body(&resp, name, None).await {
-                    return Ok(bytes);
+fn header(resp: &Response, name: &str) -> Option<String> {
+    resp.headers().get(name).ok().flatten()
+}
+
+/// `Content-Range: bytes START-END/TOTAL` → (START, TOTAL).
+fn content_range(resp: &Response) -> Option<(u64, Option<u64>)> {
+    let v = header(resp, "content-range")?;
+    let (range, total) = v.strip_prefix("bytes ")?.split_once('/')?;
+    let start = range.split_once('-')?.0.trim().parse().ok()?;
+    Some((start, total.trim().parse().ok()))
+}
+
+fn backoff(failures: u32) -> u32 {
+    1 << (failures - 1).min(4)
+}
+
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = super::scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+/// Waits `seconds`, telling the page each second what it waits for.
+async fn wait(shown: &Shown, reason: &str, seconds: u32, attempt: u32) {
+    for left in (1..=seconds).rev() {
+        post(&FromWorker::Retrying {
+            file: shown.file.clone(),
+            reason: reason.into(),
+            seconds: left,
+            attempt,
+            attempts: ATTEMPTS,
+        });
+        sleep(1000).await;
+    }
+}
+
+async fn request(url: &str, from: u64) -> Result<Response, JsValue> {
+    let init = RequestInit::new();
+    if from > 0 {
+        let headers = Headers::new()?;
+        // A single open range is a CORS-safelisted header: no preflight.
+        headers.set("range", &format!("bytes={from}-"))?;
+        init.set_headers(&headers);
+    }
+    let resp = JsFuture::from(super::scope().fetch_with_str_and_init(url, &init)).await?;
+    Ok(resp.unchecked_into())
+}
+
+async fn download(url: &str, shown: &Shown) -> Result<Fetched, LoadFailure> {
+    let name = shown.file.as_str();
+    let mut body = Body::new(None);
+    let mut etag: Option<String> = None;
+    // Failed tries in a row; a try that brings bytes resets it.
+    let mut failures = 0u32;
+    loop {
+        let give_up = |failures: u32, why: String| -> Result<(), LoadFailure> {
+            if failures >= ATTEMPTS {
+                Err(fail(
+                    name,
+                    format!("{why}, {ATTEMPTS} times in a row; try again later"),
+                    true,
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        let resp = match request(url, body.loaded).await {
+            Ok(r) => r,
+            // Nothing arrived yet and the very first request failed: offline,
+            // or the host is blocked. Say so at once (the page offers the
+            // bundled model) rather than counting down.
+            Err(_) if failures == 0 && body.loaded == 0 && etag.is_none() => {
+                return Err(fail(
+                    name,
+                    format!("could not reach {url} (offline, or the host is blocked)"),
+                    true,
+                ))
+            }
+            Err(_) => {
+                failures += 1;
+                let why = "the connection to the hub failed".to_string();
+                give_up(failures, why.clone())?;
+                wait(shown, &why, backoff(failures), failures + 1).await;
+                continue;
+            }
+        };
+        let status = resp.status();
+        match status {
+            200 | 206 => {}
+            404 => return Ok(Fetched::Missing),
+            401 | 403 => {
+                return Err(fail(
+                    name,
+                    format!(
+                        "{url} answered HTTP {status}: the repo is private, gated or does not \
+                         exist. This page downloads without signing in; for a gated model, \
+                         download its files where you accepted its terms and pick them here"
+                    ),
+                    false,
+                ))
+            }
+            429 | 500..=599 => {
+                failures += 1;
+                let why = format!("the hub answered {status} {}", resp.status_text())
+                    .trim_end()
+                    .to_string();
+                give_up(failures, why.clone())?;
+                let asked = header(&resp, "retry-after").and_then(|v| v.trim().parse::<u32>().ok());
+                if asked.is_some_and(|s| s > MAX_WAIT_S) {
+                    return Err(fail(
+                        name,
+                        format!(
+                            "{why} and asks to wait {} s; try again later",
+                            asked.unwrap_or(0)
+                        ),
+                        true,
+                    ));
                 }
+                wait(
+                    shown,
+                    &why,
+                    asked.unwrap_or(backoff(failures)).max(1),
+                    failures + 1,
+                )
+                .await;
+                continue;
+            }
+            _ => {
+                return Err(fail(
+                    name,
+                    format!("{url} answered HTTP {status} {}", resp.status_text()),
+                    false,
+                ))
             }
         }
-    }
-    let resp: Response = JsFuture::from(super::scope().fetch_with_str(url))
-        .await
-        .map_err(|_| {
-            fail(
-                name,
-                format!("could not reach {url} (offline, or the host is blocked)"),
-                true,
-            )
-        })?
-        .unchecked_into();
-    if !resp.ok() {
-        return Err(fail(
-            name,
-            format!(
-                "{url} answered HTTP {} {}",
-                resp.status(),
-                resp.status_text()
-            ),
-            false,
-        ));
-    }
-    let total = resp
-        .headers()
-        .get("content-length")
-        .ok()
-        .flatten()
-        .and_then(|v| v.parse::<u64>().ok());
-    // The browser streams a copy into the cache beside our read: no second
-    // copy of the weights in wasm memory, and no entry if the body breaks off.
-    let put = cache.and_then(|c| resp.clone().ok().map(|copy| c.put_with_str(url, &copy)));
-    let bytes = read_body(&resp, name, total).await?;
-    if let Some(t) = total {
-        if (bytes.length() as u64) < t {
-            return Err(fail(
-                name,
-                format!(
-                    "the download of {name} stopped at {} of {t} bytes; try again",
-                    bytes.length()
-                ),
-                true,
-            ));
+        let this_etag = header(&resp, "etag");
+        let length = header(&resp, "content-length").and_then(|v| v.parse::<u64>().ok());
+        if status == 206 {
+            let (start, total) = content_range(&resp).unwrap_or((body.loaded, None));
+            let changed = etag.is_some() && this_etag.is_some() && etag != this_etag;
+            if start != body.loaded || changed {
+                // Another file under the same name, or the wrong bytes: start over.
+                body = Body::new(None);
+                etag = None;
+                continue;
+            }
+            body.total = total.or(length.map(|l| body.loaded + l)).or(body.total);
+        } else {
+            // A whole file: the first answer, or a server that cannot resume.
+            body = Body::new(length);
         }
+        etag = this_etag.or(etag);
+        let before = body.loaded;
+        let outcome = body.read(&resp, shown).await;
+        if body.loaded > before {
+            failures = 0;
+        }
+        let whole = match body.total {
+            Some(t) => body.loaded >= t,
+            None => outcome.is_ok(),
+        };
+        if whole {
+            return Ok(Fetched::Bytes(body.bytes()));
+        }
+        failures += 1;
+        let why = match body.total {
+            Some(t) => format!(
+                "the download of {name} broke off at {} of {} MB",
+                body.loaded >> 20,
+                t >> 20
+            ),
+            None => format!("the download of {name} broke off"),
+        };
+        give_up(failures, why.clone())?;
+        let resume = if body.loaded > 0 {
+            "; resuming where it stopped"
+        } else {
+            ""
+        };
+        wait(shown, &format!("{why}{resume}"), 1, failures + 1).await;
     }
-    if let Some(put) = put {
-        let _ = JsFuture::from(put).await;
-    }
-    Ok(bytes)
 }
 
-/// Reads a body into one JS byte array (never through wasm memory), with progress.
-async fn read_body(
-    resp: &Response,
-    name: &str,
+/// A body arriving in chunks, kept as JS arrays (never in wasm memory).
+struct Body {
+    chunks: js_sys::Array,
+    loaded: u64,
     total: Option<u64>,
-) -> Result<Uint8Array, LoadFailure> {
-    let body = resp
-        .body()
-        .ok_or_else(|| fail(name, format!("{name}: the response has no body"), false))?;
-    // The size is on screen as soon as the headers arrive, before the bytes.
-    post(&FromWorker::Progress {
-        file: name.into(),
-        loaded: 0,
-        total,
-    });
-    let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-    let chunks = js_sys::Array::new();
-    let mut loaded = 0usize;
-    let mut reported = 0usize;
-    loop {
-        let chunk = JsFuture::from(reader.read()).await.map_err(|_| {
-            fail(
-                name,
-                format!("the download of {name} broke off after {loaded} bytes; try again"),
-                true,
-            )
-        })?;
-        let done = js_sys::Reflect::get(&chunk, &JsValue::from_str("done"))
-            .ok()
-            .and_then(|v| v.as_bool())
-            .unwrap_or(true);
-        if done {
-            break;
-        }
-        if let Ok(value) = js_sys::Reflect::get(&chunk, &JsValue::from_str("value")) {
-            let arr = Uint8Array::new(&value);
-            loaded += arr.length() as usize;
-            chunks.push(&arr);
-        }
-        if loaded - reported > (1 << 20) {
-            reported = loaded;
-            post(&FromWorker::Progress {
-                file: name.into(),
-                loaded: loaded as u64,
-                total,
-            });
+}
+
+impl Body {
+    fn new(total: Option<u64>) -> Body {
+        Body {
+            chunks: js_sys::Array::new(),
+            loaded: 0,
+            total,
         }
     }
-    let bytes = Uint8Array::new_with_length(loaded as u32);
-    let mut at = 0u32;
-    for c in chunks.iter() {
-        let c: Uint8Array = c.unchecked_into();
-        bytes.set(&c, at);
-        at += c.length();
+
+    /// Appends what `resp` brings; `Err` when the stream broke off.
+    async fn read(&mut self, resp: &Response, shown: &Shown) -> Result<(), ()> {
+        let body = resp.body().ok_or(())?;
+        // The size is on screen as soon as the headers arrive, before the bytes.
+        shown.progress(self.loaded, self.total);
+        let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+        let mut reported = self.loaded;
+        loop {
+            let chunk = JsFuture::from(reader.read()).await.map_err(|_| ())?;
+            let done = js_sys::Reflect::get(&chunk, &JsValue::from_str("done"))
+                .ok()
+                .and_then(|v| v.as_bool())
+                .unwrap_or(true);
+            if done {
+                break;
+            }
+            if let Ok(value) = js_sys::Reflect::get(&chunk, &JsValue::from_str("value")) {
+                let arr = Uint8Array::new(&value);
+                self.loaded += arr.length() as u64;
+                self.chunks.push(&arr);
+            }
+            if self.loaded - reported > (1 << 20) {
+                reported = self.loaded;
+                shown.progress(self.loaded, self.total);
+            }
+        }
+        shown.progress(self.loaded, self.total.or(Some(self.loaded)));
+        Ok(())
     }
-    post(&FromWorker::Progress {
-        file: name.into(),
-        loaded: loaded as u64,
-        total: total.or(Some(loaded as u64)),
-    });
-    Ok(bytes)
+
+    fn bytes(&self) -> Uint8Array {
+        let bytes = Uint8Array::new_with_length(self.loaded as u32);
+        let mut at = 0u32;
+        for c in self.chunks.iter() {
+            let c: Uint8Array = c.unchecked_into();
+            bytes.set(&c, at);
+            at += c.length();
+        }
+        bytes
+    }
 }

@@ -5,6 +5,7 @@
 mod fetch;
 mod helpers;
 mod post;
+mod repo;
 
 use ntl_decoding::inspect::PromptToken;
 use ntl_decoding::observe::Input;
@@ -278,11 +279,19 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
                 network: false,
             })
         }
-        (_, Some(base)) => fetch::model_files(base).await,
+        (_, Some(base)) => {
+            let who = match &source {
+                ModelSource::Hub { repo } => repo.as_str(),
+                _ => "the bundled model",
+            };
+            repo::repo_files(base, who).await
+        }
         (_, None) => match buffers {
-            Some(b) if b.length() == 3 => Ok((0..3)
-                .map(|i| js_sys::Uint8Array::new(&b.get(i)))
-                .collect::<Vec<_>>()),
+            Some(b) if b.length() == 3 => Ok(repo::RepoFiles {
+                config: js_sys::Uint8Array::new(&b.get(0)).to_vec(),
+                weights: vec![js_sys::Uint8Array::new(&b.get(1))],
+                tokenizer: js_sys::Uint8Array::new(&b.get(2)).to_vec(),
+            }),
             _ => Err(fetch::LoadFailure {
                 file: None,
                 message: "pick three files: config.json, model.safetensors and tokenizer.json"
@@ -303,8 +312,9 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
     };
     // Drop the previous model before building the next one: two would double the memory.
     state.engine.borrow_mut().take();
-    let (config, tokenizer) = (files[0].to_vec(), files[2].to_vec());
-    match Engine::load_from(&config, &JsBytes(files[1].clone()), &tokenizer) {
+    let shards: Vec<JsBytes> = files.weights.into_iter().map(JsBytes).collect();
+    let shards: Vec<&dyn WeightSource> = shards.iter().map(|s| s as &dyn WeightSource).collect();
+    match Engine::load_sharded(&files.config, &shards, &files.tokenizer) {
         Ok(engine) => {
             let info = engine.info().clone();
             *state.engine.borrow_mut() = Some(Rc::new(engine));

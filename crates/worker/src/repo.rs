@@ -1,0 +1,126 @@
+//! Which files make a model, for repos laid out as teachers find them:
+//! `tokenizer.json`, or the older `vocab.json` + `merges.txt`; one
+//! `model.safetensors`, or shards listed in `model.safetensors.index.json`;
+//! and a clear word when a repo has only `pytorch_model.bin`.
+
+use crate::fetch::{fail, fetch_file, file_url, Fetched, LoadFailure, Shown};
+use js_sys::Uint8Array;
+use ntl_engine::shard_index::shard_names;
+use ntl_engine::tokenizer_files::gpt2_tokenizer_json;
+
+pub struct RepoFiles {
+    pub config: Vec<u8>,
+    pub tokenizer: Vec<u8>,
+    /// One file, or the shards in order.
+    pub weights: Vec<Uint8Array>,
+}
+
+async fn get(base: &str, name: &str) -> Result<Option<Uint8Array>, LoadFailure> {
+    match fetch_file(&file_url(base, name), &Shown::file(name)).await? {
+        Fetched::Bytes(b) => Ok(Some(b)),
+        Fetched::Missing => Ok(None),
+    }
+}
+
+pub async fn repo_files(base: &str, repo: &str) -> Result<RepoFiles, LoadFailure> {
+    let config = get(base, "config.json").await?.ok_or_else(|| {
+        fail(
+            "config.json",
+            format!("{repo} has no config.json: is it a transformers model repo?"),
+            false,
+        )
+    })?;
+    let tokenizer = match get(base, "tokenizer.json").await? {
+        Some(t) => t.to_vec(),
+        None => tokenizer_from_vocab(base, repo).await?,
+    };
+    let weights = match get(base, "model.safetensors").await? {
+        Some(w) => vec![w],
+        None => shards(base, repo).await?,
+    };
+    Ok(RepoFiles {
+        config: config.to_vec(),
+        tokenizer,
+        weights,
+    })
+}
+
+/// Older GPT-2 repos (and many fine-tunes) ship `vocab.json` + `merges.txt`.
+async fn tokenizer_from_vocab(base: &str, repo: &str) -> Result<Vec<u8>, LoadFailure> {
+    let missing = || {
+        fail(
+            "tokenizer.json",
+            format!("{repo} has neither tokenizer.json nor vocab.json with merges.txt"),
+            false,
+        )
+    };
+    let vocab = get(base, "vocab.json").await?.ok_or_else(missing)?;
+    let merges = get(base, "merges.txt").await?.ok_or_else(missing)?;
+    gpt2_tokenizer_json(&vocab.to_vec(), &merges.to_vec()).map_err(|e| LoadFailure {
+        file: Some("tokenizer.json".into()),
+        message: e.to_string(),
+        network: false,
+    })
+}
+
+const INDEX: &str = "model.safetensors.index.json";
+
+async fn shards(base: &str, repo: &str) -> Result<Vec<Uint8Array>, LoadFailure> {
+    let Some(index) = get(base, INDEX).await? else {
+        return Err(no_safetensors(base, repo).await);
+    };
+    let (names, total) =
+        shard_names(&index.to_vec()).map_err(|why| fail(INDEX, format!("{INDEX} {why}"), false))?;
+    let n = names.len();
+    let mut out = Vec::with_capacity(n);
+    let mut before = 0u64;
+    for (i, name) in names.iter().enumerate() {
+        // One progress bar over every shard.
+        let shown = Shown {
+            file: format!("model.safetensors (shard {} of {n})", i + 1),
+            before,
+            total: total.map(|t| t.max(before)),
+        };
+        match fetch_file(&file_url(base, name), &shown).await? {
+            Fetched::Bytes(b) => {
+                before += b.length() as u64;
+                out.push(b);
+            }
+            Fetched::Missing => {
+                return Err(fail(
+                    name,
+                    format!("{repo}'s {INDEX} lists {name}, which the repo does not have"),
+                    false,
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Why there are no weights to load: only a pickled `pytorch_model.bin`, or nothing.
+async fn no_safetensors(base: &str, repo: &str) -> LoadFailure {
+    let url = file_url(base, "pytorch_model.bin");
+    let init = web_sys::RequestInit::new();
+    init.set_method("HEAD");
+    let has_bin = match wasm_bindgen_futures::JsFuture::from(
+        super::scope().fetch_with_str_and_init(&url, &init),
+    )
+    .await
+    {
+        Ok(r) => wasm_bindgen::JsCast::unchecked_into::<web_sys::Response>(r).ok(),
+        Err(_) => false,
+    };
+    let message = if has_bin {
+        format!(
+            "{repo} has only pytorch_model.bin, a PyTorch pickle a browser cannot read (and \
+             should not: a pickle can run code). Convert it once with transformers \
+             (`AutoModelForCausalLM.from_pretrained(\"{repo}\").save_pretrained(\"out\", \
+             safe_serialization=True)`) and pick the files in out/, or choose a repo that has \
+             model.safetensors"
+        )
+    } else {
+        format!("{repo} has no model.safetensors (nor {INDEX})")
+    };
+    fail("model.safetensors", message, false)
+}

@@ -1,0 +1,136 @@
+// The model hub as it really behaves (hub_server.mjs: real TLS, 302 to a CDN
+// on *.hf.co, CORS, etags, Range), under the project's own cross-origin
+// isolated server so the threaded worker's cross-origin fetches are the ones
+// exercised: a download cut off at 60 % resumes where it stopped, a busy hub
+// is retried with a countdown on the page, repos laid out as teachers find
+// them load (vocab.json + merges.txt, sharded weights), and a repo that
+// cannot load says why.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { start, modelReady, runAll, laneTexts, setKnob, ROOT } from './harness.mjs';
+import { startHub, HUB_ARGS, CDN, shardSafetensors, vocabAndMerges } from './hub_server.mjs';
+
+const dir = join(ROOT, 'dist', 'models', 'kjv-gpt2');
+const FILES = Object.fromEntries(['config.json', 'model.safetensors', 'tokenizer.json'].map((f) => [f, readFileSync(join(dir, f))]));
+const { 'tokenizer.json': tokenizer, 'model.safetensors': weights, ...config } = FILES;
+
+const SHARDS = shardSafetensors(weights);
+let hub, env, bundledTexts;
+before(async () => {
+  hub = await startHub({
+    'distilbert/distilgpt2': FILES,
+    'teacher/old-layout-gpt2': { ...config, 'model.safetensors': weights, ...vocabAndMerges(tokenizer) },
+    'teacher/sharded-gpt2': { ...config, 'tokenizer.json': tokenizer, ...SHARDS },
+    'teacher/pickle-only-gpt2': { ...config, 'tokenizer.json': tokenizer, 'pytorch_model.bin': Buffer.alloc(1000) },
+    'teacher/busy-gpt2': FILES,
+  });
+  env = await start({ args: HUB_ARGS });
+  // What the same weights and tokenizer write when served with the page.
+  const page = await env.open('?model=bundled');
+  await modelReady(page);
+  bundledTexts = await shortRun(page);
+  await page.close();
+});
+after(async () => { await env?.close(); await hub?.close(); });
+
+async function shortRun(page) {
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 8);
+  await runAll(page);
+  return laneTexts(page);
+}
+
+const status = (page) => page.textContent('[data-testid="model-status"]');
+
+test('the default hub model comes through the CDN redirect; a download cut off at 60 % resumes from there, and the next visit uses the cache', async () => {
+  hub.fault('distilbert/distilgpt2', 'model.safetensors', { cutAt: 0.6 });
+  const start = hub.log.length;
+  const page = await env.open('');
+  await modelReady(page);
+  assert.match(await status(page), /distilbert\/distilgpt2/);
+  assert.match(await page.textContent('[data-testid="threads"]'), /^[2-4] threads$/, 'an isolated page, the threaded worker');
+  const log = hub.log.slice(start);
+  const resolves = log.filter((e) => e.host === 'huggingface.co');
+  assert.ok(resolves.every((e) => e.status === 302), JSON.stringify(resolves));
+  const cdn = log.filter((e) => e.host === CDN && e.method === 'GET');
+  const size = weights.length;
+  const weightGets = cdn.filter((e) => e.file === 'model.safetensors');
+  assert.equal(weightGets.length, 2, `one cut-off download and one resumption: ${JSON.stringify(cdn)}`);
+  assert.equal(weightGets[0].range, null);
+  assert.equal(weightGets[1].range, `bytes=${Math.floor(size * 0.6)}-`, 'resumed at the byte where it stopped');
+  assert.equal(weightGets[1].status, 206);
+  const served = cdn.reduce((n, e) => n + e.bytes, 0);
+  const all = Object.values(FILES).reduce((n, b) => n + b.length, 0);
+  assert.equal(served, all, 'every byte crossed the network once');
+  assert.deepEqual(log.filter((e) => e.method === 'OPTIONS'), [], 'no preflight: the Range request is CORS-safelisted');
+  assert.deepEqual(await shortRun(page), bundledTexts, 'the resumed file is the whole file');
+  await page.close();
+
+  // A second tab: everything from the cache, nothing from the network.
+  const before = hub.log.length;
+  const again = await env.open('');
+  await modelReady(again);
+  assert.deepEqual(hub.log.slice(before), [], 'the cached download is shared by the next tab');
+  await again.close();
+  assert.deepEqual(env.errors, []);
+});
+
+test('a busy hub (503, then 429 with Retry-After) is retried with a visible countdown, and the model loads', async () => {
+  hub.fault('teacher/busy-gpt2', 'config.json', { status: 503 }, { status: 429, retryAfter: 2 });
+  const page = await env.open('?model=teacher/busy-gpt2');
+  await page.waitForSelector('[data-testid="retry"]', { timeout: 30_000 });
+  const seen = new Set();
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const t = await page.evaluate(() => document.querySelector('[data-testid="retry"]')?.textContent);
+    if (t) seen.add(t.trim());
+    if (await page.$('[data-testid="model-status"][data-state="ready"]')) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const texts = [...seen];
+  assert.ok(texts.some((t) => /the hub answered 503.*trying again in 1 s \(try 2 of 5\)/.test(t)), texts.join(' | '));
+  assert.ok(texts.some((t) => /the hub answered 429.*trying again in 2 s \(try 3 of 5\)/.test(t)), texts.join(' | '));
+  assert.ok(texts.some((t) => /in 1 s \(try 3 of 5\)/.test(t)), `the countdown ticks: ${texts.join(' | ')}`);
+  await modelReady(page);
+  assert.match(await status(page), /teacher\/busy-gpt2/);
+  assert.equal(await page.$('[data-testid="retry"]'), null, 'the countdown is gone once loaded');
+  await page.close();
+});
+
+test('a repo with vocab.json + merges.txt instead of tokenizer.json loads the same tokenizer', async () => {
+  const page = await env.open('?model=teacher/old-layout-gpt2');
+  await modelReady(page);
+  assert.match(await status(page), /teacher\/old-layout-gpt2/);
+  assert.deepEqual(await shortRun(page), bundledTexts);
+  const asked = hub.log.filter((e) => e.host === 'huggingface.co' && e.path.startsWith('/teacher/old-layout-gpt2/')).map((e) => `${e.path.split('/').pop()} ${e.status}`);
+  assert.deepEqual(asked, ['config.json 302', 'tokenizer.json 404', 'vocab.json 302', 'merges.txt 302', 'model.safetensors 302']);
+  await page.close();
+});
+
+test('sharded weights (model.safetensors.index.json) load with one progress bar over the shards', async () => {
+  hub.fault('teacher/sharded-gpt2', 'model-00002-of-00002.safetensors', { paceMs: 1500 });
+  const page = await env.open('?model=teacher/sharded-gpt2');
+  await page.waitForFunction(() => /shard 2 of 2/.test(document.querySelector('[data-testid="model-status"]')?.textContent || ''), null, { timeout: 60_000 });
+  const bar = await page.$eval('[data-testid="model-status"] progress', (p) => Number(p.value));
+  const [first, second] = ['model-00001-of-00002.safetensors', 'model-00002-of-00002.safetensors'].map((f) => SHARDS[f].length);
+  const floor = (100 * first) / (first + second) - 0.5;
+  assert.ok(bar >= floor && bar < 100, `the bar starts shard 2 where shard 1 ended (${bar} % ≥ ${floor} %)`);
+  await modelReady(page);
+  assert.match(await status(page), /teacher\/sharded-gpt2/);
+  assert.deepEqual(await shortRun(page), bundledTexts);
+  await page.close();
+});
+
+test('a repo with only pytorch_model.bin, and a gated or missing repo, are refused with what to do', async () => {
+  for (const [repo, why] of [
+    ['teacher/pickle-only-gpt2', /only pytorch_model\.bin.*save_pretrained.*safe_serialization=True/s],
+    ['meta-llama/gated-model', /HTTP 401: the repo is private, gated or does not exist/],
+  ]) {
+    const page = await env.open(`?model=${repo}`);
+    await page.waitForSelector('[data-testid="model-status"][data-state="failed"]', { timeout: 60_000 });
+    assert.match(await status(page), why);
+    await page.close();
+  }
+  assert.deepEqual(env.errors, []);
+});
