@@ -18,7 +18,7 @@ use crate::state::{Command, LookupUse, Outcome, Page, LANES};
 use crate::worker_link::WorkerLink;
 use crate::{download, page_url};
 use ntl_decoding::{Document, Mode, Semantics};
-use ntl_protocol::FromWorker;
+use ntl_protocol::{FromWorker, ModelSource};
 use yew::prelude::*;
 
 /// The largest recorded run the page reads back (a long four-lane run with
@@ -58,6 +58,8 @@ pub struct App {
     /// Made once: a view whose props are unchanged (its callbacks included)
     /// is not rendered again, so an unchanged lane costs nothing per step.
     callbacks: Callbacks,
+    /// `navigator.storage.persist()` has been asked for.
+    persist_asked: bool,
 }
 
 struct LaneCallbacks {
@@ -260,11 +262,14 @@ impl Component for App {
     type Properties = ();
 
     fn create(ctx: &Context<Self>) -> Self {
-        let (page, spawn) = Page::new(page_url::read(), crate::worker_link::threads_available());
+        let (mut page, spawn) =
+            Page::new(page_url::read(), crate::worker_link::threads_available());
+        page.model.device_memory_gb = device_memory_gb();
         let mut app = App {
             page,
             link: None,
             callbacks: Callbacks::new(ctx.link()),
+            persist_asked: false,
         };
         let _ = app.perform(
             ctx,
@@ -293,6 +298,16 @@ impl App {
     fn handle(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
             Msg::Worker(m) => {
+                // A hub model is now in the browser's cache: ask the browser
+                // to keep it through storage pressure (once; best effort).
+                let hub_cached = matches!(m, FromWorker::Loaded { .. })
+                    && matches!(self.page.model.source, Some(ModelSource::Hub { .. }));
+                if hub_cached && !self.persist_asked {
+                    self.persist_asked = true;
+                    wasm_bindgen_futures::spawn_local(async {
+                        crate::model_cache::persist().await;
+                    });
+                }
                 let outcome = self.page.on_worker(m, now_ms());
                 self.perform(ctx, outcome)
             }
@@ -453,6 +468,7 @@ impl App {
                     <ModelPanel
                         model={page.model.status.clone()}
                         notice={page.notice.clone()}
+                        memory_warning={page.model.memory_warning.clone()}
                         hub_repo={page.model.hub_repo.clone()}
                         worker_alive={page.worker.alive}
                         compact={page.embed}
@@ -518,4 +534,13 @@ impl App {
             </div>
         }
     }
+}
+
+/// `navigator.deviceMemory`: the device's RAM in GB, rounded (Chromium; other
+/// browsers do not say).
+fn device_memory_gb() -> Option<f64> {
+    let navigator = web_sys::window()?.navigator();
+    js_sys::Reflect::get(&navigator, &"deviceMemory".into())
+        .ok()?
+        .as_f64()
 }

@@ -11,6 +11,7 @@ mod format;
 mod lane_config;
 mod lane_result;
 mod lesson_check;
+mod model_cache;
 mod model_files;
 mod page_url;
 mod presets;

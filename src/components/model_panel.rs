@@ -1,5 +1,6 @@
 //! Which model is in use, how far its download is, and how to pick another.
 
+use crate::components::cached_models::CachedModels;
 use crate::format;
 use crate::model_files::{read_model_files, PickedFiles};
 use crate::state::model::ModelStatus;
@@ -22,6 +23,8 @@ pub enum ModelAction {
 pub struct Props {
     pub model: ModelStatus,
     pub notice: Option<String>,
+    /// The weights may not fit this device's memory.
+    pub memory_warning: Option<String>,
     pub hub_repo: String,
     pub worker_alive: bool,
     /// Embed mode: the status line only.
@@ -126,6 +129,15 @@ fn take_files(on: &Callback<ModelAction>, files: Option<web_sys::FileList>) {
     });
 }
 
+/// The cached-models list's name for the model a ready label describes.
+fn in_use_name(label: &str) -> String {
+    match label.strip_suffix(" (model hub)") {
+        Some(repo) => repo.to_string(),
+        None if label.starts_with("bundled") => "bundled KJV-GPT-2".into(),
+        None => label.to_string(),
+    }
+}
+
 #[function_component(ModelPanel)]
 pub fn model_panel(p: &Props) -> Html {
     let (status, state) = match &p.model {
@@ -179,6 +191,10 @@ pub fn model_panel(p: &Props) -> Html {
         })
     };
     let idle = !p.model.is_busy() && p.worker_alive;
+    let in_use = match &p.model {
+        ModelStatus::Ready { label, .. } => Some(in_use_name(label)),
+        _ => None,
+    };
     html! {
         <section
             class="model-panel"
@@ -186,6 +202,9 @@ pub fn model_panel(p: &Props) -> Html {
             ondrop={on_drop}
         >
             <div class="model-status" data-testid="model-status" data-state={state}>{ status }</div>
+            if let Some(w) = &p.memory_warning {
+                <div class="notice" data-testid="memory-warning" role="alert">{ w.clone() }</div>
+            }
             if let Some(n) = &p.notice {
                 <div class="notice" data-testid="model-notice">{ n.clone() }</div>
             }
@@ -223,6 +242,7 @@ pub fn model_panel(p: &Props) -> Html {
                         </label>
                     </div>
                     <p class="hint">{ FILES_HINT }</p>
+                    <CachedModels in_use={in_use} />
                 </details>
             }
             if !p.worker_alive {

@@ -52,6 +52,10 @@ pub struct ModelState {
     hub_is_default: bool,
     /// What the "model hub repo" box holds.
     pub hub_repo: String,
+    /// `navigator.deviceMemory` (GB, rounded by the browser; Chromium only).
+    pub device_memory_gb: Option<f64>,
+    /// The weights about to download may not fit this device's memory.
+    pub memory_warning: Option<String>,
 }
 
 fn bundled() -> ModelSource {
@@ -88,6 +92,8 @@ impl ModelState {
             source: Some(source),
             hub_is_default,
             hub_repo: DEFAULT_HUB_REPO.into(),
+            device_memory_gb: None,
+            memory_warning: None,
         }
     }
 
@@ -97,6 +103,7 @@ impl ModelState {
 
     /// Starts loading `source`; the message for the worker.
     pub fn load(&mut self, source: ModelSource) -> ToWorker {
+        self.memory_warning = None;
         self.status = ModelStatus::Loading {
             label: source.label(),
             file: "config.json".into(),
@@ -176,6 +183,9 @@ impl ModelState {
     }
 
     pub fn progress(&mut self, file: String, loaded: u64, total: Option<u64>) {
+        if let (true, Some(total)) = (file.starts_with("model.safetensors"), total) {
+            self.memory_warning = memory_warning(total, self.device_memory_gb);
+        }
         let label = match &self.status {
             ModelStatus::Loading { label, .. } => label.clone(),
             _ => String::new(),
@@ -261,6 +271,28 @@ impl ModelState {
             Some(ModelSource::Files { .. }) | None => None,
         }
     }
+}
+
+/// A warning when weights of `bytes` may not fit a device of `device_gb`:
+/// running them takes about twice the file (16-bit files are widened to
+/// 32 bits; 32-bit ones are copied once while loading), and a tab gets
+/// about half of the device's memory.
+pub fn memory_warning(bytes: u64, device_gb: Option<f64>) -> Option<String> {
+    let device_gb = device_gb.filter(|g| *g > 0.0)?;
+    let need_gb = 2.0 * bytes as f64 / 1e9;
+    (need_gb > device_gb / 2.0).then(|| {
+        let need = if need_gb < 1.0 {
+            format!("{:.0} MB", need_gb * 1e3)
+        } else {
+            format!("{need_gb:.1} GB")
+        };
+        format!(
+            "These weights are {:.0} MB and need about {need} of memory to run; this device \
+             reports {device_gb} GB in all, so the tab may run out of memory. The bundled \
+             offline model needs about 30 MB.",
+            bytes as f64 / 1e6,
+        )
+    })
 }
 
 #[cfg(test)]
@@ -366,6 +398,25 @@ pub(crate) mod tests {
         }
         m.loaded(info(), "bundled".into(), 10.0, 2);
         assert!(m.is_ready());
+    }
+
+    #[test]
+    fn weights_too_large_for_the_device_warn_before_the_bytes_arrive() {
+        // distilgpt2 (352 MB of F32) on a 1 GB phone, a 4 GB laptop, and where unknown.
+        assert!(memory_warning(352_000_000, Some(1.0))
+            .is_some_and(|w| w.contains("352 MB") && w.contains("704 MB") && w.contains("1 GB")));
+        assert_eq!(memory_warning(352_000_000, Some(4.0)), None);
+        assert!(memory_warning(1_100_000_000, Some(2.0)).is_some_and(|w| w.contains("2.2 GB")));
+        assert_eq!(memory_warning(352_000_000, None), None);
+        let mut m = ModelState::new(None, false);
+        m.device_memory_gb = Some(0.5);
+        m.reload();
+        m.progress("config.json".into(), 0, Some(700));
+        assert_eq!(m.memory_warning, None, "only the weights count");
+        m.progress("model.safetensors".into(), 0, Some(352_000_000));
+        assert!(m.memory_warning.is_some());
+        m.load_bundled();
+        assert_eq!(m.memory_warning, None, "another load starts without it");
     }
 
     #[test]

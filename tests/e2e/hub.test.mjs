@@ -25,6 +25,8 @@ before(async () => {
     'teacher/sharded-gpt2': { ...config, 'tokenizer.json': tokenizer, ...SHARDS },
     'teacher/pickle-only-gpt2': { ...config, 'tokenizer.json': tokenizer, 'pytorch_model.bin': Buffer.alloc(1000) },
     'teacher/busy-gpt2': FILES,
+    'teacher/two-tabs-gpt2': FILES,
+    'teacher/full-disk-gpt2': FILES,
   });
   env = await start({ args: HUB_ARGS });
   // What the same weights and tokenizer write when served with the page.
@@ -133,4 +135,72 @@ test('a repo with only pytorch_model.bin, and a gated or missing repo, are refus
     await page.close();
   }
   assert.deepEqual(env.errors, []);
+});
+
+/// A page with `script` run before the page's own (navigator overrides, spies).
+async function openWith(query, script) {
+  const page = await env.context.newPage();
+  page.on('pageerror', (e) => env.errors.push(String(e)));
+  await page.addInitScript(script);
+  await page.goto(env.base + query);
+  return page;
+}
+
+test('two tabs opening the same hub model together download it once', async () => {
+  hub.fault('teacher/two-tabs-gpt2', 'model.safetensors', { paceMs: 2000 });
+  const [a, b] = await Promise.all([env.open('?model=teacher/two-tabs-gpt2'), env.open('?model=teacher/two-tabs-gpt2')]);
+  await Promise.all([modelReady(a), modelReady(b)]);
+  const gets = hub.log.filter((e) => e.host === CDN && e.method === 'GET' && e.repo === 'teacher/two-tabs-gpt2');
+  assert.deepEqual(gets.map((e) => e.file).sort(), ['config.json', 'model.safetensors', 'tokenizer.json'], 'each file crossed the network once');
+  await a.close();
+  await b.close();
+});
+
+test('cached models are listed with their sizes and can be forgotten; the browser is asked to keep them', async () => {
+  const page = await openWith('?model=teacher/two-tabs-gpt2', () => {
+    window.persistAsked = 0;
+    const persist = StorageManager.prototype.persist;
+    StorageManager.prototype.persist = function () { window.persistAsked++; return persist.call(this); };
+  });
+  await modelReady(page);
+  await page.waitForFunction(() => window.persistAsked === 1);
+  await page.click('.model-choice summary');
+  await page.click('[data-testid="cached-models"] summary');
+  await page.waitForSelector('[data-testid="cached-model"][data-name="teacher/two-tabs-gpt2"]');
+  const rows = await page.$$eval('[data-testid="cached-model"]', (els) => els.map((e) => ({ name: e.dataset.name, bytes: Number(e.dataset.bytes), text: e.textContent })));
+  const row = rows.find((r) => r.name === 'teacher/two-tabs-gpt2');
+  const size = Object.values(FILES).reduce((n, b) => n + b.length, 0);
+  assert.equal(row.bytes, size, 'the three files, byte for byte');
+  assert.match(row.text, /^teacher\/two-tabs-gpt2 · \d+\.\d MB in 3 files · in use/);
+  assert.ok(rows.some((r) => r.name === 'distilbert/distilgpt2'), JSON.stringify(rows));
+  await page.click('[aria-label="Forget teacher/two-tabs-gpt2"]');
+  await page.waitForSelector('[data-testid="cached-model"][data-name="teacher/two-tabs-gpt2"]', { state: 'detached' });
+  const keys = await page.evaluate(async () => (await (await caches.open('ntl-models-v1')).keys()).map((r) => r.url));
+  assert.ok(!keys.some((k) => k.includes('two-tabs')), keys.join());
+  assert.ok(keys.some((k) => k.includes('distilgpt2')), 'other models stay');
+  // The model in use keeps running from memory.
+  assert.deepEqual(await shortRun(page), bundledTexts);
+  await page.close();
+});
+
+test('a full disk leaves the model running from memory with a notice', async () => {
+  const page = await env.context.newPage();
+  const cdp = await env.context.newCDPSession(page);
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin: env.base.replace(/\/$/, ''), quotaSize: 4 << 20 });
+  await page.goto(env.base + '?model=teacher/full-disk-gpt2');
+  await modelReady(page);
+  assert.match(await page.textContent('[data-testid="model-notice"]'), /storage for this site is full, so the model runs from memory and will download again/);
+  assert.deepEqual(await shortRun(page), bundledTexts);
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin: env.base.replace(/\/$/, '') });
+  await page.close();
+});
+
+test('weights too large for the device warn before the bytes arrive', async () => {
+  const page = await openWith('?model=teacher/old-layout-gpt2', () => {
+    Object.defineProperty(Navigator.prototype, 'deviceMemory', { get: () => 0.03 });
+  });
+  await page.waitForSelector('[data-testid="memory-warning"]', { timeout: 60_000 });
+  assert.match(await page.textContent('[data-testid="memory-warning"]'), /^These weights are \d+ MB and need about \d+ MB of memory to run; this device reports 0\.03 GB in all/);
+  await modelReady(page);
+  await page.close();
 });

@@ -85,6 +85,23 @@ pub fn valid_repo_id(repo: &str) -> bool {
         && !repo.contains("..")
 }
 
+/// The Cache API cache the worker keeps model files in (the page lists and
+/// forgets them).
+pub const MODEL_CACHE: &str = "ntl-models-v1";
+
+/// Where a hub repo's files are downloaded from.
+pub fn hub_base(repo: &str) -> String {
+    format!("https://huggingface.co/{repo}/resolve/main")
+}
+
+/// The repo id a hub base names (the inverse of [`hub_base`]).
+pub fn repo_of_base(base: &str) -> Option<&str> {
+    let repo = base
+        .strip_prefix("https://huggingface.co/")?
+        .strip_suffix("/resolve/main")?;
+    valid_repo_id(repo).then_some(repo)
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ToWorker {
@@ -263,6 +280,20 @@ impl ToWorker {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_hub_base_names_its_repo_and_nothing_else_does() {
+        let base = hub_base("distilbert/distilgpt2");
+        assert_eq!(repo_of_base(&base), Some("distilbert/distilgpt2"));
+        for other in [
+            "./models/kjv-gpt2",
+            "https://huggingface.co/a/b/c/resolve/main",
+            "https://evil.example/a/b/resolve/main",
+            "https://huggingface.co/a/b/resolve/dev",
+        ] {
+            assert_eq!(repo_of_base(other), None, "{other}");
+        }
+    }
 
     #[test]
     fn repo_ids_are_owner_slash_name_only() {

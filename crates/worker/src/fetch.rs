@@ -59,15 +59,11 @@ impl Shown {
     }
 }
 
-const CACHE: &str = "ntl-models-v1";
+use ntl_protocol::MODEL_CACHE as CACHE;
 /// Tries of one request before giving up (the first and four retries).
 const ATTEMPTS: u32 = 5;
 /// The longest a `Retry-After` is honoured; longer, and we give up and say so.
 const MAX_WAIT_S: u32 = 60;
-
-pub fn hub_base(repo: &str) -> String {
-    format!("https://huggingface.co/{repo}/resolve/main")
-}
 
 pub fn file_url(base: &str, name: &str) -> String {
     format!("{}/{name}", base.trim_end_matches('/'))
@@ -109,8 +105,68 @@ async fn open_cache() -> Option<Cache> {
         .ok()
 }
 
-/// One file: from the cache when it is there whole, else downloaded.
+/// One file: from the cache when it is there whole, else downloaded. Two
+/// tabs asking for the same file take turns (a Web Lock per URL), so the
+/// second finds the first one's download in the cache instead of fetching
+/// the same 350 MB again.
 pub async fn fetch_file(url: &str, shown: &Shown) -> Result<Fetched, LoadFailure> {
+    let lock = FileLock::take(url).await;
+    let out = fetch_file_locked(url, shown).await;
+    drop(lock);
+    out
+}
+
+/// Holds `navigator.locks`' lock named for a URL until dropped. Where the
+/// browser has no Web Locks (an insecure context), nothing is held.
+struct FileLock {
+    release: Option<js_sys::Function>,
+}
+
+impl FileLock {
+    async fn take(url: &str) -> FileLock {
+        let navigator = js_sys::Reflect::get(&super::scope(), &"navigator".into())
+            .unwrap_or(JsValue::UNDEFINED);
+        let locks = js_sys::Reflect::get(&navigator, &"locks".into())
+            .ok()
+            .filter(|l| l.is_object());
+        let request = locks.as_ref().and_then(|l| {
+            js_sys::Reflect::get(l, &"request".into())
+                .ok()?
+                .dyn_into::<js_sys::Function>()
+                .ok()
+        });
+        let (Some(locks), Some(request)) = (locks, request) else {
+            return FileLock { release: None };
+        };
+        // The lock is held while the promise the callback returns is
+        // pending; we resolve it (release) when the file is done.
+        let mut release = None;
+        let held = js_sys::Promise::new(&mut |resolve, _| release = Some(resolve));
+        let mut granted = None;
+        let acquired = js_sys::Promise::new(&mut |resolve, _| granted = Some(resolve));
+        let granted = granted.expect("Promise runs its executor at once");
+        let on_grant = wasm_bindgen::closure::Closure::once_into_js(move |_lock: JsValue| {
+            let _ = granted.call0(&JsValue::NULL);
+            held
+        });
+        let name = JsValue::from_str(&format!("ntl-model-file {url}"));
+        if request.call2(&locks, &name, &on_grant).is_err() {
+            return FileLock { release: None };
+        }
+        let _ = JsFuture::from(acquired).await;
+        FileLock { release }
+    }
+}
+
+impl Drop for FileLock {
+    fn drop(&mut self) {
+        if let Some(release) = self.release.take() {
+            let _ = release.call0(&JsValue::NULL);
+        }
+    }
+}
+
+async fn fetch_file_locked(url: &str, shown: &Shown) -> Result<Fetched, LoadFailure> {
     let cache = open_cache().await;
     if let Some(cache) = &cache {
         if let Some(bytes) = cached(cache, url, shown).await {

@@ -269,7 +269,7 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
     let base = match &source {
         ModelSource::Files { .. } => None,
         ModelSource::Bundled { base } => Some(base.clone()),
-        ModelSource::Hub { repo } => Some(fetch::hub_base(repo)),
+        ModelSource::Hub { repo } => Some(ntl_protocol::hub_base(repo)),
     };
     let files = match (&source, &base) {
         (ModelSource::Hub { repo }, _) if !ntl_protocol::valid_repo_id(repo) => {
