@@ -37,9 +37,9 @@ const THREADS_HINT: &str = "The engine uses several threads only where the page 
 isolated (served with Cross-Origin-Opener-Policy and Cross-Origin-Embedder-Policy headers, as \
 scripts/serve.mjs does). Results are identical either way; only the speed differs.";
 
-const FILES_HINT: &str = "GPT-2-family checkpoints: config.json, model.safetensors, \
-tokenizer.json (drop them here or pick them). distilgpt2 is about 350 MB; it is cached by the \
-browser after the first download.";
+const FILES_HINT: &str = "GPT-2-family checkpoints: config.json, model.safetensors (or its \
+shards), tokenizer.json (or vocab.json with merges.txt); drop a downloaded repo's folder here or \
+pick the files. distilgpt2 is about 350 MB; it is cached by the browser after the first download.";
 
 fn loading(label: &str, file: &str, loaded: u64, total: Option<u64>, retry: Option<&str>) -> Html {
     let pct = total
@@ -234,7 +234,7 @@ pub fn model_panel(p: &Props) -> Html {
                             <input
                                 type="file"
                                 multiple=true
-                                accept=".json,.safetensors"
+                                accept=".json,.safetensors,.txt"
                                 data-testid="model-files"
                                 disabled={!idle}
                                 onchange={on_files}

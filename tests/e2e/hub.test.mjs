@@ -7,7 +7,8 @@
 // cannot load says why.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { start, modelReady, runAll, laneTexts, setKnob, ROOT } from './harness.mjs';
 import { startHub, HUB_ARGS, CDN, shardSafetensors, vocabAndMerges } from './hub_server.mjs';
@@ -202,5 +203,25 @@ test('weights too large for the device warn before the bytes arrive', async () =
   await page.waitForSelector('[data-testid="memory-warning"]', { timeout: 60_000 });
   assert.match(await page.textContent('[data-testid="memory-warning"]'), /^These weights are \d+ MB and need about \d+ MB of memory to run; this device reports 0\.03 GB in all/);
   await modelReady(page);
+  await page.close();
+});
+
+test('a dropped repo folder in the older, sharded layout loads from local files', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'ntl-picked-'));
+  const files = { ...config, ...vocabAndMerges(tokenizer), ...SHARDS, 'README.md': Buffer.from('# a fine-tune\n'), 'generation_config.json': Buffer.from('{}') };
+  for (const [name, body] of Object.entries(files)) writeFileSync(join(folder, name), body);
+  const page = await env.open('?model=bundled');
+  await modelReady(page);
+  await page.click('.model-choice summary');
+  await page.setInputFiles('[data-testid="model-files"]', Object.keys(files).map((f) => join(folder, f)));
+  await page.waitForFunction(() => /local files/.test(document.querySelector('[data-testid="model-status"][data-state="ready"]')?.textContent || ''), null, { timeout: 60_000 });
+  assert.match(await status(page), /config\.json, vocab\.json, merges\.txt, model-00001-of-00002\.safetensors, model-00002-of-00002\.safetensors/);
+  assert.deepEqual(await shortRun(page), bundledTexts);
+  // A pickle-only folder is told what to do.
+  writeFileSync(join(folder, 'pytorch_model.bin'), Buffer.alloc(10));
+  writeFileSync(join(folder, 'tokenizer.json'), tokenizer);
+  await page.setInputFiles('[data-testid="model-files"]', ['config.json', 'tokenizer.json', 'pytorch_model.bin'].map((f) => join(folder, f)));
+  await page.waitForSelector('[data-testid="model-status"][data-state="failed"]');
+  assert.match(await status(page), /PyTorch pickle.*safe_serialization=True/);
   await page.close();
 });

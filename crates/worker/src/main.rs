@@ -279,26 +279,14 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
                 network: false,
             })
         }
-        (_, Some(base)) => {
-            let who = match &source {
-                ModelSource::Hub { repo } => repo.as_str(),
-                _ => "the bundled model",
-            };
-            repo::repo_files(base, who).await
-        }
-        (_, None) => match buffers {
-            Some(b) if b.length() == 3 => Ok(repo::RepoFiles {
-                config: js_sys::Uint8Array::new(&b.get(0)).to_vec(),
-                weights: vec![js_sys::Uint8Array::new(&b.get(1))],
-                tokenizer: js_sys::Uint8Array::new(&b.get(2)).to_vec(),
-            }),
-            _ => Err(fetch::LoadFailure {
-                file: None,
-                message: "pick three files: config.json, model.safetensors and tokenizer.json"
-                    .into(),
-                network: false,
-            }),
-        },
+        (ModelSource::Files { names }, _) => repo::picked_files(names, buffers),
+        (ModelSource::Hub { repo }, Some(base)) => repo::repo_files(base, repo).await,
+        (_, Some(base)) => repo::repo_files(base, "the bundled model").await,
+        (_, None) => Err(fetch::LoadFailure {
+            file: None,
+            message: "nothing to load from".into(),
+            network: false,
+        }),
     };
     let files = match files {
         Ok(f) => f,

@@ -7,6 +7,7 @@ use crate::fetch::{fail, fetch_file, file_url, Fetched, LoadFailure, Shown};
 use js_sys::Uint8Array;
 use ntl_engine::shard_index::shard_names;
 use ntl_engine::tokenizer_files::gpt2_tokenizer_json;
+use ntl_protocol::picked::{picked_layout, PickedTokenizer};
 
 pub struct RepoFiles {
     pub config: Vec<u8>,
@@ -123,4 +124,38 @@ async fn no_safetensors(base: &str, repo: &str) -> LoadFailure {
         format!("{repo} has no model.safetensors (nor {INDEX})")
     };
     fail("model.safetensors", message, false)
+}
+
+/// Files the user picked, in `picked_layout`'s order (the page sent them so).
+pub fn picked_files(
+    names: &[String],
+    buffers: Option<js_sys::Array>,
+) -> Result<RepoFiles, LoadFailure> {
+    let refuse = |message: String| LoadFailure {
+        file: None,
+        message,
+        network: false,
+    };
+    let layout = picked_layout(names).map_err(refuse)?;
+    let buffers = buffers
+        .filter(|b| b.length() as usize == names.len())
+        .ok_or_else(|| refuse("the picked files did not arrive; pick them again".into()))?;
+    let bytes = |i: usize| Uint8Array::new(&buffers.get(i as u32));
+    let tokenizer = match layout.tokenizer {
+        PickedTokenizer::Json(t) => bytes(t).to_vec(),
+        PickedTokenizer::VocabMerges { vocab, merges } => {
+            gpt2_tokenizer_json(&bytes(vocab).to_vec(), &bytes(merges).to_vec()).map_err(|e| {
+                LoadFailure {
+                    file: Some("tokenizer.json".into()),
+                    message: e.to_string(),
+                    network: false,
+                }
+            })?
+        }
+    };
+    Ok(RepoFiles {
+        config: bytes(layout.config).to_vec(),
+        tokenizer,
+        weights: layout.weights.iter().map(|&i| bytes(i)).collect(),
+    })
 }
