@@ -1,7 +1,7 @@
 // A throwaway site for the browser benchmarks: the built page's files from
 // dist/, the checkpoint at `bench-model/`, an empty page to start workers
 // from — served as the page is served (cross-origin isolated for the
-// threaded worker, or not) and opened in headless Chromium.
+// threaded worker, or not) and opened in headless Chromium (or Firefox).
 import { mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,20 +11,30 @@ import { serve } from '../scripts/serve.mjs';
 const require = createRequire(join(process.cwd(), 'tests/e2e/package.json'));
 const { chromium } = require('playwright-core');
 
-/// The empty page, and `close` to stop the browser and the server.
-export async function benchPage(modelDir, threaded) {
+/// The empty page, and `close` to stop the browser and the server. `firefox`:
+/// Debian's firefox-esr through puppeteer-core (WebDriver BiDi) instead.
+export async function benchPage(modelDir, threaded, { firefox = false } = {}) {
   const dist = resolve('dist');
   const site = mkdtempSync(join(tmpdir(), 'ntl-bench-'));
   for (const f of readdirSync(dist)) symlinkSync(join(dist, f), join(site, f));
   symlinkSync(resolve(modelDir), join(site, 'bench-model'));
   writeFileSync(join(site, 'bench.html'), '<!doctype html><title>bench</title>');
   const server = await serve(site, 0, { isolated: threaded });
+  const url = `http://127.0.0.1:${server.address().port}/bench.html`;
+  if (firefox) {
+    const { default: puppeteer } = await import(require.resolve('puppeteer-core'));
+    const browser = await puppeteer.launch({ browser: 'firefox', executablePath: process.env.FIREFOX || '/usr/bin/firefox-esr', headless: true });
+    const page = await browser.newPage();
+    await page.goto(url);
+    if (threaded && !(await page.evaluate(() => self.crossOriginIsolated))) throw new Error('the bench page is not cross-origin isolated');
+    return { page, close: async () => { await browser.close(); server.close(); } };
+  }
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   const page = await browser.newPage();
-  await page.goto(`http://127.0.0.1:${server.address().port}/bench.html`);
+  await page.goto(url);
   if (threaded && !(await page.evaluate(() => self.crossOriginIsolated))) throw new Error('the bench page is not cross-origin isolated');
   return { page, close: async () => { await browser.close(); server.close(); } };
 }

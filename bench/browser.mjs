@@ -3,16 +3,18 @@
 // the worker reports as one JSON object (medians of RUNS). By default the page
 // is cross-origin isolated and uses the threaded worker, as scripts/serve.mjs
 // serves it; --single-thread measures the worker every other host gets.
-//   node bench/browser.mjs MODEL_DIR [RUNS] [--single-thread]   (needs dist/ from scripts/build.sh)
+// --firefox runs the same in Debian's firefox-esr.
+//   node bench/browser.mjs MODEL_DIR [RUNS] [--single-thread] [--firefox]   (needs dist/ from scripts/build.sh)
 import { benchPage } from './bench_page.mjs';
 import { LANES, PROMPT, NEW_TOKENS, median } from './workload.mjs';
 import { driveWorker } from '../tests/e2e/worker_client.mjs';
 
 const args = process.argv.slice(2);
 const threaded = !args.includes('--single-thread');
+const firefox = args.includes('--firefox');
 const [modelDir, runsArg] = args.filter((a) => !a.startsWith('--'));
 const RUNS = Number(runsArg || 3);
-const { page, close } = await benchPage(modelDir, threaded);
+const { page, close } = await benchPage(modelDir, threaded, { firefox });
 const lane = (cfg) => ({ config: { ...cfg, max_new_tokens: NEW_TOKENS, min_new_tokens: NEW_TOKENS }, forced_ids: null });
 // Warm-up, then one lane and four lanes in turn, RUNS times.
 const one = [lane(LANES[0])];
@@ -36,6 +38,6 @@ const summary = (rs) => {
   return { tokens, total_ms: total, first_token_ms: median(rs.map((r) => r.first)), tokens_per_s: tokens * 1000 / total, step_ms: total / NEW_TOKENS };
 };
 console.log(JSON.stringify({
-  engine: threaded ? 'browser' : 'browser_single_thread', threads: result.threads, runs: RUNS, load_ms: result.load_ms, weight_bytes: result.weight_bytes, peak_memory_bytes: result.memory,
+  engine: (firefox ? 'firefox' : 'browser') + (threaded ? '' : '_single_thread'), threads: result.threads, runs: RUNS, load_ms: result.load_ms, weight_bytes: result.weight_bytes, peak_memory_bytes: result.memory,
   four_lanes: summary(result.four), one_lane: summary(result.one),
 }));

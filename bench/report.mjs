@@ -9,7 +9,10 @@ const dir = process.argv[2] || 'bench/out';
 // One directory per round (bench.sh runs every engine once per round).
 const rounds = readdirSync(dir).filter((d) => /^round-\d+$/.test(d)).sort().map((d) => {
   const read = (n) => (existsSync(join(dir, d, n)) ? JSON.parse(readFileSync(join(dir, d, n), 'utf8')) : null);
-  return { native: read('native.json'), browser: read('browser.json'), single: read('browser-single.json'), hf: read('hf.json') };
+  return {
+    native: read('native.json'), browser: read('browser.json'), single: read('browser-single.json'), hf: read('hf.json'),
+    firefox: read('firefox.json'), firefoxSingle: read('firefox-single.json'),
+  };
 });
 if (rounds.length === 0) throw new Error(`${dir}: no round-N directories (run scripts/bench.sh)`);
 // The median of the figures a round has (an engine may be missing from some).
@@ -69,8 +72,10 @@ grid (issue #12: a row per step, keyed rows that are drawn once) added 0.2–0.6
 layout and paint; the table above is measured with it.
 `;
 const native = engine('native'), browser = engine('browser'), single = engine('single'), hf = engine('hf');
+const firefox = engine('firefox'), firefoxSingle = engine('firefoxSingle');
 const mb = (b) => (b == null ? '—' : `${(b / 2 ** 20).toFixed(0)} MB`);
 const chromium = (() => { try { return execSync('chromium --version', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(); } catch { return 'chromium'; } })();
+const firefoxVersion = (() => { try { return execSync('firefox-esr --version', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(); } catch { return 'Firefox ESR'; } })();
 const rustc = (() => { try { return execSync('rustc --version', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(); } catch { return 'rustc'; } })();
 
 const row = (name, r) => r ? `| ${name} | ${f(r.four_lanes.tokens_per_s)} | ${f(r.four_lanes.step_ms)} | ${f(r.one_lane.step_ms)} | ${f(r.four_lanes.step_ms / r.one_lane.step_ms, 2)} | ${f(r.one_lane.first_token_ms)} | ${f(r.one_lane.total_ms, 0)} | ${f(r.load_ms, 0)} | ${mb(r.peak_memory_bytes)} |` : `| ${name} | not run | | | | | | | |`;
@@ -116,7 +121,8 @@ Timing on this shared machine is noisy: read the ratios, not the absolute number
   the same worker wasm the page uses, in headless ${chromium}, driven through the worker protocol by
   \`bench/browser.mjs\`, figures as the worker reports them: the threaded worker on a cross-origin
   isolated page (${browser?.threads ?? '?'} threads here, as \`scripts/serve.mjs\` serves the app) and the single-threaded
-  worker on a page that is not isolated (static hosts without headers, embeds in non-isolated pages); HF \`transformers\` \`generate()\` ${hf ? `(torch ${hf.torch}, 2 threads; one call per lane: HF cannot batch different configs)` : '(not run: no torch)'}.
+  worker on a page that is not isolated (static hosts without headers, embeds in non-isolated pages); the
+  same two workers in headless ${firefoxVersion} (Debian's firefox-esr, driven by \`puppeteer-core\` over WebDriver BiDi); HF \`transformers\` \`generate()\` ${hf ? `(torch ${hf.torch}, 2 threads; one call per lane: HF cannot batch different configs)` : '(not run: no torch)'}.
 - **Figures**: aggregate new tokens/s over the four lanes; one step of four lanes batched vs one lane alone;
   time to first token (request → first streamed step: prefill and the first decode); load time from bytes in
   memory to ready; peak memory (native: the process's peak RSS; browser: the worker's wasm memory, which only grows).
@@ -129,6 +135,7 @@ Timing on this shared machine is noisy: read the ratios, not the absolute number
 ${row('native (ntl-bench)', native)}
 ${row(`browser, threaded worker (${browser?.threads ?? '?'} threads)`, browser)}
 ${row('browser, single-threaded worker', single)}
+${firefox ? row(`Firefox ESR, threaded worker (${firefox.threads} threads)`, firefox) : '| Firefox ESR | not run | | | | | | | |'}${firefoxSingle ? '\n' + row('Firefox ESR, single-threaded worker', firefoxSingle) : ''}
 ${hf ? `| HF transformers | ${f(hf.four_lanes.tokens_per_s)} | ${f(hf.four_lanes.step_ms)} | ${f(hf.one_lane.step_ms)} | ${f(hf.four_lanes.step_ms / hf.one_lane.step_ms, 2)} | — | ${f(hf.one_lane.total_ms, 0)} | ${f(hf.load_ms, 0)} | — |` : '| HF transformers | not run | | | | | | | |'}
 
 ## Targets

@@ -34,6 +34,9 @@ for round in $(seq 1 "$ROUNDS"); do
   node bench/browser.mjs "$MODEL" "$RUNS" | tee "$dir/browser.json"
   echo "== round $round: the same, not isolated (the single-threaded worker static hosts and embeds get)"
   node bench/browser.mjs "$MODEL" "$RUNS" --single-thread | tee "$dir/browser-single.json"
+  echo "== round $round: the same two workers in Firefox (firefox-esr)"
+  node bench/browser.mjs "$MODEL" "$RUNS" --firefox | tee "$dir/firefox.json"
+  node bench/browser.mjs "$MODEL" "$RUNS" --firefox --single-thread | tee "$dir/firefox-single.json"
   if [ "$HAVE_TORCH" = 1 ]; then
     echo "== round $round: HF transformers generate()"
     "$PY" bench/hf_generate.py "$MODEL" "$RUNS" | tee "$dir/hf.json"

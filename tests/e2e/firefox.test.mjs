@@ -8,6 +8,10 @@ import assert from 'node:assert/strict';
 import { start as startChromium } from './harness.mjs';
 import { startFirefox, modelReady, runAll, waitRunDone, laneTexts, setKnob, download } from './firefox_harness.mjs';
 import { driveWorker } from './worker_client.mjs';
+import { startHub, CDN } from './hub_server.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './harness.mjs';
 import { REQUESTS } from './worker_requests.mjs';
 
 let ff;
@@ -154,4 +158,29 @@ test('Firefox: a run exports as JSON, CSV and Markdown files that Firefox saves 
   assert.match(md.text, /^\*\*Prompt:\*\*/);
   assert.deepEqual(ff.errors, []);
   await page.close();
+});
+
+test('Firefox: a hub model through the CDN redirect, cut off at 60 % and resumed, on the isolated page\'s threaded worker', async () => {
+  const dir = join(ROOT, 'dist', 'models', 'kjv-gpt2');
+  const files = Object.fromEntries(['config.json', 'model.safetensors', 'tokenizer.json'].map((f) => [f, readFileSync(join(dir, f))]));
+  const hub = await startHub({ 'teacher/firefox-gpt2': files });
+  // Every host name resolves to 127.0.0.1 (the simulated hub); its certificate is self-signed.
+  const fx = await startFirefox({ prefs: { 'network.dns.forceResolve': '127.0.0.1', 'network.trr.mode': 5 }, acceptInsecureCerts: true });
+  try {
+    hub.fault('teacher/firefox-gpt2', 'model.safetensors', { cutAt: 0.6 });
+    const page = await fx.open(fx.isolated, '?model=teacher/firefox-gpt2');
+    await modelReady(page);
+    assert.match(await page.$eval('[data-testid="model-status"]', (e) => e.textContent), /teacher\/firefox-gpt2.*[2-4] threads/);
+    const gets = hub.log.filter((e) => e.host === CDN && e.file === 'model.safetensors');
+    const size = files['model.safetensors'].length;
+    assert.deepEqual(gets.map((e) => [e.range, e.status]), [[null, 200], [`bytes=${Math.floor(size * 0.6)}-`, 206]]);
+    for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 8);
+    await runAll(page);
+    assert.ok((await laneTexts(page)).every((t) => t.length > 0));
+    await page.close();
+    assert.deepEqual(fx.errors, []);
+  } finally {
+    await fx.close();
+    await hub.close();
+  }
 });

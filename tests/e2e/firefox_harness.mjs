@@ -14,7 +14,8 @@ export const FIREFOX = process.env.FIREFOX || '/usr/bin/firefox-esr';
 /// One headless Firefox and two servers of dist/: `isolated` (COOP + COEP, the
 /// threaded worker) and `plain` (a static host, the single-threaded worker).
 /// Downloads land in `downloads` without a dialog, as a visitor's would.
-export async function startFirefox() {
+/// `prefs` are extra Firefox preferences.
+export async function startFirefox({ prefs = {}, acceptInsecureCerts = false } = {}) {
   const servers = await Promise.all([serve(join(ROOT, 'dist'), 0, { isolated: true }), serve(join(ROOT, 'dist'), 0, { isolated: false })]);
   const [isolated, plain] = servers.map((s) => `http://127.0.0.1:${s.address().port}/`);
   const downloads = mkdtempSync(join(tmpdir(), 'ntl-firefox-dl-'));
@@ -27,7 +28,9 @@ export async function startFirefox() {
       'browser.download.folderList': 2,
       'browser.download.useDownloadDir': true,
       'browser.download.always_ask_before_handling_new_types': false,
+      ...prefs,
     },
+    acceptInsecureCerts,
   });
   const errors = [];
   const open = async (base, query = '?model=bundled') => {

@@ -227,7 +227,7 @@ impl<'a> Checkpoint<'a> {
     }
 
     /// One tensor's values in f32, read straight into their final buffer (F32)
-    /// or through a half-size buffer (F16/BF16).
+    /// or widened from 16 bits a block at a time (F16/BF16).
     fn read_f32(&self, e: &Entry) -> Vec<f32> {
         let n: usize = e.shape.iter().product();
         let source = self.sources[e.shard];
@@ -242,18 +242,29 @@ impl<'a> Checkpoint<'a> {
                 v
             }
             Storage::F16 | Storage::BF16 => {
-                let mut h = vec![0u16; n];
-                source.read(e.start, bytemuck::cast_slice_mut(&mut h));
-                let bits = |x: u16| u16::from_le_bytes(x.to_ne_bytes());
-                if e.storage == Storage::F16 {
-                    h.into_iter()
-                        .map(|x| half::f16::from_bits(bits(x)).to_f32())
-                        .collect()
-                } else {
-                    h.into_iter()
-                        .map(|x| half::bf16::from_bits(bits(x)).to_f32())
-                        .collect()
+                // Widened a block at a time through one small buffer. A
+                // whole-tensor 16-bit copy beside the f32 one raised the
+                // load's peak, and after a model switch it took part of the
+                // hole the old model left, so the new f32 tensor did not fit
+                // and wasm memory (which never shrinks) grew by a model.
+                const BLOCK: usize = 1 << 16;
+                let mut v = vec![0f32; n];
+                let mut h = vec![0u16; BLOCK.min(n)];
+                let widen = |x: u16| {
+                    let x = u16::from_le_bytes(x.to_ne_bytes());
+                    match e.storage {
+                        Storage::F16 => half::f16::from_bits(x).to_f32(),
+                        _ => half::bf16::from_bits(x).to_f32(),
+                    }
+                };
+                for (i, out) in v.chunks_mut(BLOCK).enumerate() {
+                    let h = &mut h[..out.len()];
+                    source.read(e.start + i * BLOCK * 2, bytemuck::cast_slice_mut(h));
+                    for (o, &x) in out.iter_mut().zip(h.iter()) {
+                        *o = widen(x);
+                    }
                 }
+                v
             }
         }
     }
