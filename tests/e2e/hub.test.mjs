@@ -28,6 +28,7 @@ before(async () => {
     'teacher/busy-gpt2': FILES,
     'teacher/two-tabs-gpt2': FILES,
     'teacher/full-disk-gpt2': FILES,
+    'teacher/no-resume-gpt2': FILES,
   });
   env = await start({ args: HUB_ARGS });
   // What the same weights and tokenizer write when served with the page.
@@ -77,6 +78,18 @@ test('the default hub model comes through the CDN redirect; a download cut off a
   assert.deepEqual(hub.log.slice(before), [], 'the cached download is shared by the next tab');
   await again.close();
   assert.deepEqual(env.errors, []);
+});
+
+test('a server that cannot resume says so and downloads the file again whole', async () => {
+  hub.fault('teacher/no-resume-gpt2', 'model.safetensors', { cutAt: 0.6 }, { ignoreRange: true });
+  const page = await env.open('?model=teacher/no-resume-gpt2');
+  await modelReady(page);
+  assert.match(await page.textContent('[data-testid="model-notice"]'), /cannot resume downloads .* model\.safetensors downloads again from the start/);
+  const gets = hub.log.filter((e) => e.host === CDN && e.repo === 'teacher/no-resume-gpt2' && e.file === 'model.safetensors');
+  assert.deepEqual(gets.map((e) => [e.status, e.bytes]), [[200, Math.floor(weights.length * 0.6)], [200, weights.length]]);
+  assert.ok(gets[1].range, 'it was asked to resume');
+  assert.deepEqual(await shortRun(page), bundledTexts);
+  await page.close();
 });
 
 test('a busy hub (503, then 429 with Retry-After) is retried with a visible countdown, and the model loads', async () => {

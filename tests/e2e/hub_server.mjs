@@ -35,7 +35,7 @@ function certificate() {
 }
 
 /// `repos`: { 'owner/name': { 'config.json': Buffer, ... } }.
-/// `faults`: { 'owner/name/file': [{ cutAt: 0.6 } | { status: 503, retryAfter: 1 } | { paceMs: 2000 }, ...] },
+/// `faults`: { 'owner/name/file': [{ cutAt: 0.6 } | { status: 503, retryAfter: 1 } | { paceMs: 2000 } | { ignoreRange: true }, ...] },
 /// each consumed by one request to the CDN (statuses: by the resolve request).
 export async function startHub(repos) {
   const log = [];
@@ -88,16 +88,17 @@ export async function startHub(repos) {
       Object.assign(entry, { repo: blob.repo, file: blob.file });
       const common = { etag: `"${blob.etag}"`, 'accept-ranges': 'bytes', 'content-type': 'application/octet-stream' };
       if (req.method === 'HEAD') return send(200, { ...common, 'content-length': blob.body.length });
+      const fault = faults[`${blob.repo}/${blob.file}`]?.[0];
+      if (fault && !fault.status) faults[`${blob.repo}/${blob.file}`].shift();
       let start = 0;
-      const range = req.headers.range?.match(/^bytes=(\d+)-$/);
+      // A server that cannot resume answers a Range request with the whole file.
+      const range = fault?.ignoreRange ? null : req.headers.range?.match(/^bytes=(\d+)-$/);
       if (range) start = Number(range[1]);
       const body = blob.body.subarray(start);
       const headers = { ...common, 'content-length': body.length };
       if (range) headers['content-range'] = `bytes ${start}-${blob.body.length - 1}/${blob.body.length}`;
       entry.status = range ? 206 : 200;
       res.writeHead(entry.status, { ...CORS, ...headers });
-      const fault = faults[`${blob.repo}/${blob.file}`]?.[0];
-      if (fault && !fault.status) faults[`${blob.repo}/${blob.file}`].shift();
       if (fault?.cutAt) {
         // Send up to the cut, then drop the connection mid-body.
         const upto = Math.floor(blob.body.length * fault.cutAt) - start;

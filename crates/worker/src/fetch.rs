@@ -370,6 +370,14 @@ async fn download(url: &str, shown: &Shown) -> Result<Fetched, LoadFailure> {
             body.total = total.or(length.map(|l| body.loaded + l)).or(body.total);
         } else {
             // A whole file: the first answer, or a server that cannot resume.
+            if body.loaded > 0 {
+                post(&FromWorker::Notice {
+                    message: format!(
+                        "the server cannot resume downloads (it ignored the Range request), so \
+                         {name} downloads again from the start"
+                    ),
+                });
+            }
             body = Body::new(length);
         }
         etag = this_etag.or(etag);
