@@ -61,8 +61,21 @@ impl Engine {
         tokenizer: &[u8],
     ) -> Result<Engine, LoadError> {
         let cfg = ModelConfig::from_json(config)?;
+        // Weights first: after a model switch they take the holes the old
+        // weights left, tensor for tensor. Built after the tokenizer, whose
+        // tables landed in those holes first, the largest tensor no longer
+        // fit and wasm memory (which never shrinks) grew by a model.
+        // A tokenizer at odds with the config is still the error named
+        // when the weights fail too: it says which file does not belong.
+        let (model, storage_dtype) = match load_model(&cfg, shards) {
+            Ok(m) => m,
+            Err(e) => {
+                return Err(TextTokenizer::from_bytes(tokenizer, cfg.vocab_size)
+                    .err()
+                    .unwrap_or(e))
+            }
+        };
         let tokenizer = TextTokenizer::from_bytes(tokenizer, cfg.vocab_size)?;
-        let (model, storage_dtype) = load_model(&cfg, shards)?;
         let info = ModelInfo {
             parameters: model.parameter_count(),
             n_layer: cfg.n_layer,
