@@ -3,7 +3,7 @@
 use crate::components::cached_models::CachedModels;
 use crate::format;
 use crate::model_files::{read_model_files, PickedFiles};
-use crate::state::model::ModelStatus;
+use crate::state::model::{DownloadSize, ModelStatus};
 use ntl_protocol::ModelInfo;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -92,14 +92,30 @@ fn ready(info: &ModelInfo, label: &str, load_ms: f64, threads: u32) -> Html {
     }
 }
 
-fn confirm(repo: &str, on: &Callback<ModelAction>) -> Html {
+fn confirm(repo: &str, size: DownloadSize, on: &Callback<ModelAction>) -> Html {
     let ask = format!(
-        "This link asks for the model `{repo}` from the model hub. Nothing has been downloaded; \
-         its size shows as soon as the download starts (GPT-2-sized models are 250–550 MB). "
+        "This link asks for the model `{repo}` from the model hub. Nothing has been downloaded. "
     );
+    let size = match size {
+        DownloadSize::Asking => "Asking the hub how large it is… ".to_string(),
+        DownloadSize::Known {
+            bytes,
+            cached: true,
+        } => format!(
+            "Its weights ({}) are already in this browser's cache: nothing to download. ",
+            format::bytes(bytes)
+        ),
+        DownloadSize::Known { bytes, .. } => {
+            format!("Its weights are {} to download. ", format::bytes(bytes))
+        }
+        DownloadSize::Unknown => "The hub did not say how large it is; the size shows once \
+             the download starts (GPT-2-sized models are 250–550 MB). "
+            .to_string(),
+    };
     html! {
         <span class="confirm" data-testid="confirm-model">
             { ask }
+            <span data-testid="download-size">{ size }</span>
             <button
                 class="primary"
                 data-testid="confirm-load"
@@ -161,7 +177,7 @@ pub fn model_panel(p: &Props) -> Html {
             load_ms,
             threads,
         } => (ready(info, label, *load_ms, *threads), "ready"),
-        ModelStatus::Confirm { repo } => (confirm(repo, &p.on), "confirm"),
+        ModelStatus::Confirm { repo, size } => (confirm(repo, *size, &p.on), "confirm"),
         ModelStatus::Failed { message, file, .. } => {
             let file = file.as_ref().map(|f| format!(" ({f})")).unwrap_or_default();
             let failed = html! {

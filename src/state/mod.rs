@@ -215,6 +215,14 @@ impl Page {
                     .retrying(file, &reason, seconds, attempt, attempts);
                 Outcome::redraw()
             }
+            FromWorker::Measured {
+                repo,
+                bytes,
+                cached,
+            } => {
+                self.model.measured(&repo, bytes, cached);
+                Outcome::redraw()
+            }
             FromWorker::Notice { message } => {
                 self.notice = Some(message);
                 Outcome::redraw()

@@ -33,7 +33,21 @@ pub enum ModelStatus {
     /// fetched until the user says so.
     Confirm {
         repo: String,
+        size: DownloadSize,
     },
+}
+
+/// What the page knows of a download's size before it starts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum DownloadSize {
+    /// The worker is asking the hub.
+    Asking,
+    Known {
+        bytes: u64,
+        cached: bool,
+    },
+    /// The hub would not say; the size shows once the download starts.
+    Unknown,
 }
 
 impl ModelStatus {
@@ -82,9 +96,10 @@ impl ModelState {
         let hub_is_default =
             matches!(&source, ModelSource::Hub { repo } if repo == DEFAULT_HUB_REPO);
         let status = match &source {
-            ModelSource::Hub { repo } if from_link && !hub_is_default => {
-                ModelStatus::Confirm { repo: repo.clone() }
-            }
+            ModelSource::Hub { repo } if from_link && !hub_is_default => ModelStatus::Confirm {
+                repo: repo.clone(),
+                size: DownloadSize::Asking,
+            },
             _ => ModelStatus::Starting,
         };
         ModelState {
@@ -115,14 +130,30 @@ impl ModelState {
         ToWorker::Load { source }
     }
 
-    /// What a worker that has just started should load: the source in use,
-    /// unless the page still waits for the user to confirm a download.
+    /// What a worker that has just started should do: load the source in
+    /// use, or, while the page waits for the user to confirm a download,
+    /// find out how large it is.
     pub fn reload(&mut self) -> Option<ToWorker> {
-        if matches!(self.status, ModelStatus::Confirm { .. }) {
-            return None;
+        if let ModelStatus::Confirm { repo, .. } = &self.status {
+            return Some(ToWorker::Measure { repo: repo.clone() });
         }
         let source = self.source.clone()?;
         Some(self.load(source))
+    }
+
+    /// The worker's answer to `Measure`; one for a repo no longer asked about is stale.
+    pub fn measured(&mut self, for_repo: &str, bytes: Option<u64>, cached: bool) {
+        let ModelStatus::Confirm { repo, size } = &mut self.status else {
+            return;
+        };
+        if repo != for_repo {
+            return;
+        }
+        *size = match bytes {
+            Some(bytes) => DownloadSize::Known { bytes, cached },
+            None => DownloadSize::Unknown,
+        };
+        self.memory_warning = bytes.and_then(|b| memory_warning(b, self.device_memory_gb));
     }
 
     /// The user confirmed the download a link asked for.
@@ -348,10 +379,17 @@ pub(crate) mod tests {
         assert_eq!(
             m.status,
             ModelStatus::Confirm {
-                repo: "someone/big-model".into()
+                repo: "someone/big-model".into(),
+                size: DownloadSize::Asking,
             }
         );
-        assert_eq!(m.reload(), None, "a started worker does not download it");
+        assert_eq!(
+            m.reload(),
+            Some(ToWorker::Measure {
+                repo: "someone/big-model".into()
+            }),
+            "a started worker only measures it"
+        );
         let msg = m.confirm().expect("confirmed");
         assert!(matches!(
             msg,
@@ -417,6 +455,52 @@ pub(crate) mod tests {
         assert!(m.memory_warning.is_some());
         m.load_bundled();
         assert_eq!(m.memory_warning, None, "another load starts without it");
+    }
+
+    #[test]
+    fn a_links_model_shows_its_size_and_memory_warning_before_the_download() {
+        let mut m = ModelState::new(Some("someone/big-model"), true);
+        m.device_memory_gb = Some(1.0);
+        m.reload();
+        m.measured("someone/other", Some(5), false);
+        assert!(
+            matches!(
+                m.status,
+                ModelStatus::Confirm {
+                    size: DownloadSize::Asking,
+                    ..
+                }
+            ),
+            "an answer about another repo is stale"
+        );
+        m.measured("someone/big-model", Some(1_400_000_000), false);
+        assert!(matches!(
+            m.status,
+            ModelStatus::Confirm {
+                size: DownloadSize::Known {
+                    bytes: 1_400_000_000,
+                    cached: false
+                },
+                ..
+            }
+        ));
+        assert!(m.memory_warning.as_deref().unwrap().contains("1400 MB"));
+        m.measured("someone/big-model", None, false);
+        assert!(matches!(
+            m.status,
+            ModelStatus::Confirm {
+                size: DownloadSize::Unknown,
+                ..
+            }
+        ));
+        assert_eq!(m.memory_warning, None);
+        // Once the user agrees the download starts as before.
+        assert!(matches!(m.confirm(), Some(ToWorker::Load { .. })));
+        m.measured("someone/big-model", Some(5), true);
+        assert!(
+            matches!(m.status, ModelStatus::Loading { .. }),
+            "a late answer changes nothing"
+        );
     }
 
     #[test]

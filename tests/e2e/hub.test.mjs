@@ -8,6 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { deflateRawSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { start, modelReady, runAll, laneTexts, setKnob, ROOT } from './harness.mjs';
@@ -29,6 +30,8 @@ before(async () => {
     'teacher/two-tabs-gpt2': FILES,
     'teacher/full-disk-gpt2': FILES,
     'teacher/no-resume-gpt2': FILES,
+    'teacher/linked-gpt2': FILES,
+    'teacher/linked-sharded-gpt2': { ...config, 'tokenizer.json': tokenizer, ...SHARDS },
   });
   env = await start({ args: HUB_ARGS });
   // What the same weights and tokenizer write when served with the page.
@@ -217,6 +220,40 @@ test('weights too large for the device warn before the bytes arrive', async () =
   assert.match(await page.textContent('[data-testid="memory-warning"]'), /^These weights are \d+ MB and need about \d+ MB of memory to run; this device reports 0\.03 GB in all/);
   await modelReady(page);
   await page.close();
+});
+
+test('a link naming a hub model shows its size and a memory warning before any weights download; a cached one says so', async () => {
+  const link = (model) => '#run=1.' + deflateRawSync(Buffer.from(JSON.stringify({ prompt: 'In the beginning', lanes: [{ max_new_tokens: 5 }], model }))).toString('base64url');
+  const mb = (n) => `${(n / 1048576).toFixed(1)} MB`;
+  const size = async (page, re) => {
+    await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('[data-testid="download-size"]')?.textContent || ''), re.source, { timeout: 60_000 });
+    return (await page.textContent('[data-testid="download-size"]')).trim();
+  };
+  const weightGets = (repo) => hub.log.filter((e) => e.host === CDN && e.repo === repo && /safetensors$/.test(e.file) && e.method === 'GET');
+
+  const page = await openWith(link('teacher/linked-gpt2'), () => {
+    Object.defineProperty(Navigator.prototype, 'deviceMemory', { get: () => 0.03 });
+  });
+  assert.equal(await size(page, /to download/), `Its weights are ${mb(weights.length)} to download.`);
+  assert.match(await page.textContent('[data-testid="memory-warning"]'), /^These weights are \d+ MB and need about \d+ MB of memory/);
+  assert.deepEqual(weightGets('teacher/linked-gpt2'), [], 'measured with HEAD requests only');
+  assert.ok(hub.log.some((e) => e.host === CDN && e.repo === 'teacher/linked-gpt2' && e.method === 'HEAD'), 'through the redirect');
+  await page.click('[data-testid="confirm-load"]');
+  await modelReady(page);
+  await page.close();
+
+  const again = await env.open(link('teacher/linked-gpt2'));
+  assert.equal(await size(again, /cache/), `Its weights (${mb(weights.length)}) are already in this browser's cache: nothing to download.`);
+  await again.close();
+
+  // Shards: every shard's size, added up; the index read, no shard fetched.
+  const shardBytes = Object.entries(SHARDS).filter(([n]) => n.endsWith('.safetensors')).reduce((a, [, b]) => a + b.length, 0);
+  const sharded = await env.open(link('teacher/linked-sharded-gpt2'));
+  assert.equal(await size(sharded, /to download/), `Its weights are ${mb(shardBytes)} to download.`);
+  assert.deepEqual(weightGets('teacher/linked-sharded-gpt2'), []);
+  assert.equal(await sharded.locator('[data-testid="memory-warning"]').count(), 0, 'a device with memory enough is not warned');
+  await sharded.close();
+  assert.deepEqual(env.errors, []);
 });
 
 test('a dropped repo folder in the older, sharded layout loads from local files', async () => {

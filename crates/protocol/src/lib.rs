@@ -140,6 +140,11 @@ pub enum ToWorker {
         request_id: u64,
         text: String,
     },
+    /// How much a hub model's weights would download, asked (with HEAD
+    /// requests, or the cache) before the user agrees to the download.
+    Measure {
+        repo: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -172,6 +177,13 @@ pub enum FromWorker {
     /// (the browser's storage is full, so the model will not be kept).
     Notice {
         message: String,
+    },
+    /// The answer to `Measure`: the weights' bytes (`None`: the hub would
+    /// not say), and whether they are already whole in this browser's cache.
+    Measured {
+        repo: String,
+        bytes: Option<u64>,
+        cached: bool,
     },
     Loaded {
         info: ModelInfo,

@@ -180,6 +180,23 @@ async fn fetch_file_locked(url: &str, shown: &Shown) -> Result<Fetched, LoadFail
     Ok(fetched)
 }
 
+/// The size of a file that is whole in the cache (`keep` wrote its length).
+pub async fn cached_len(url: &str) -> Option<u64> {
+    let cache = open_cache().await?;
+    let hit = JsFuture::from(cache.match_with_str(url)).await.ok()?;
+    let resp = hit.dyn_into::<Response>().ok()?;
+    header(&resp, "content-length").and_then(|v| v.parse().ok())
+}
+
+/// A small cached file's bytes, read without a progress bar.
+pub async fn cached_bytes(url: &str) -> Option<Vec<u8>> {
+    let cache = open_cache().await?;
+    let hit = JsFuture::from(cache.match_with_str(url)).await.ok()?;
+    let resp = hit.dyn_into::<Response>().ok()?;
+    let buf = JsFuture::from(resp.array_buffer().ok()?).await.ok()?;
+    Some(Uint8Array::new(&buf).to_vec())
+}
+
 async fn cached(cache: &Cache, url: &str, shown: &Shown) -> Option<Uint8Array> {
     let hit = JsFuture::from(cache.match_with_str(url)).await.ok()?;
     let resp = hit.dyn_into::<Response>().ok()?;

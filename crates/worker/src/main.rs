@@ -6,6 +6,7 @@ mod fetch;
 mod helpers;
 mod post;
 mod repo;
+mod size;
 
 use ntl_decoding::inspect::PromptToken;
 use ntl_decoding::observe::Input;
@@ -116,6 +117,23 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
             wasm_bindgen_futures::spawn_local(async move {
                 load(&state, source, buffers).await;
                 state.loading.set(false);
+            });
+        }
+        ToWorker::Measure { repo } => {
+            if !ntl_protocol::valid_repo_id(&repo) {
+                return post(&FromWorker::Measured {
+                    repo,
+                    bytes: None,
+                    cached: false,
+                });
+            }
+            wasm_bindgen_futures::spawn_local(async move {
+                let size = size::weights_size(&ntl_protocol::hub_base(&repo)).await;
+                post(&FromWorker::Measured {
+                    repo,
+                    bytes: size.bytes,
+                    cached: size.cached,
+                });
             });
         }
         ToWorker::Run { run_id, request } => {
