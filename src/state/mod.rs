@@ -223,6 +223,10 @@ impl Page {
                 self.model.measured(&repo, bytes, cached);
                 Outcome::redraw()
             }
+            FromWorker::Waiting { file, reason } => {
+                self.model.waiting(file, reason);
+                Outcome::redraw()
+            }
             FromWorker::Notice { message } => {
                 self.notice = Some(message);
                 Outcome::redraw()

@@ -15,7 +15,8 @@ pub enum ModelStatus {
         file: String,
         loaded: u64,
         total: Option<u64>,
-        /// The download waits to try again: why, and the seconds left.
+        /// Why the bar stands still: a retry's reason and the seconds
+        /// left, or another tab downloading the same file.
         retry: Option<String>,
     },
     Ready {
@@ -248,6 +249,14 @@ impl ModelState {
                     retry: Some(countdown),
                 }
             }
+        }
+    }
+
+    /// Another tab is downloading `file`; the bar waits until it is done.
+    pub fn waiting(&mut self, file: String, reason: String) {
+        if let ModelStatus::Loading { file: f, retry, .. } = &mut self.status {
+            *f = file;
+            *retry = Some(reason);
         }
     }
 
@@ -501,6 +510,25 @@ pub(crate) mod tests {
             matches!(m.status, ModelStatus::Loading { .. }),
             "a late answer changes nothing"
         );
+    }
+
+    #[test]
+    fn waiting_for_another_tab_is_said_until_bytes_flow() {
+        let mut m = ModelState::new(Some("bundled"), false);
+        m.reload();
+        m.waiting(
+            "model.safetensors".into(),
+            "another tab is downloading it".into(),
+        );
+        assert!(
+            matches!(&m.status, ModelStatus::Loading { retry: Some(r), file, .. }
+            if r == "another tab is downloading it" && file == "model.safetensors")
+        );
+        m.progress("model.safetensors".into(), 10, Some(100));
+        assert!(matches!(
+            &m.status,
+            ModelStatus::Loading { retry: None, .. }
+        ));
     }
 
     #[test]

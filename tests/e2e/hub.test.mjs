@@ -166,6 +166,9 @@ async function openWith(query, script) {
 test('two tabs opening the same hub model together download it once', async () => {
   hub.fault('teacher/two-tabs-gpt2', 'model.safetensors', { paceMs: 2000 });
   const [a, b] = await Promise.all([env.open('?model=teacher/two-tabs-gpt2'), env.open('?model=teacher/two-tabs-gpt2')]);
+  // The tab that waits says why its bar stands still.
+  const says = (p) => p.waitForFunction(() => /another tab is downloading model\.safetensors/.test(document.querySelector('[data-testid="retry"]')?.textContent || ''), null, { timeout: 30_000 });
+  await Promise.any([says(a), says(b)]);
   await Promise.all([modelReady(a), modelReady(b)]);
   const gets = hub.log.filter((e) => e.host === CDN && e.method === 'GET' && e.repo === 'teacher/two-tabs-gpt2');
   assert.deepEqual(gets.map((e) => e.file).sort(), ['config.json', 'model.safetensors', 'tokenizer.json'], 'each file crossed the network once');

@@ -173,6 +173,12 @@ pub enum FromWorker {
         attempt: u32,
         attempts: u32,
     },
+    /// A download waits for another tab that is fetching the same file
+    /// (a Web Lock per file), then reads it from the cache.
+    Waiting {
+        file: String,
+        reason: String,
+    },
     /// Something the page should say while the model still loads or runs
     /// (the browser's storage is full, so the model will not be kept).
     Notice {

@@ -110,7 +110,16 @@ async fn open_cache() -> Option<Cache> {
 /// second finds the first one's download in the cache instead of fetching
 /// the same 350 MB again.
 pub async fn fetch_file(url: &str, shown: &Shown) -> Result<Fetched, LoadFailure> {
-    let lock = FileLock::take(url).await;
+    let lock = FileLock::take(url, || {
+        post(&FromWorker::Waiting {
+            file: shown.file.clone(),
+            reason: format!(
+                "another tab is downloading {}; this one reads it from the cache when it is done",
+                shown.file
+            ),
+        })
+    })
+    .await;
     let out = fetch_file_locked(url, shown).await;
     drop(lock);
     out
@@ -123,7 +132,8 @@ struct FileLock {
 }
 
 impl FileLock {
-    async fn take(url: &str) -> FileLock {
+    /// `on_wait` runs when another tab (or worker) holds the lock now.
+    async fn take(url: &str, on_wait: impl FnOnce()) -> FileLock {
         let navigator = js_sys::Reflect::get(&super::scope(), &"navigator".into())
             .unwrap_or(JsValue::UNDEFINED);
         let locks = js_sys::Reflect::get(&navigator, &"locks".into())
@@ -149,13 +159,41 @@ impl FileLock {
             let _ = granted.call0(&JsValue::NULL);
             held
         });
-        let name = JsValue::from_str(&format!("ntl-model-file {url}"));
+        let name_str = format!("ntl-model-file {url}");
+        let name = JsValue::from_str(&name_str);
         if request.call2(&locks, &name, &on_grant).is_err() {
             return FileLock { release: None };
+        }
+        if held_elsewhere(&locks, &name_str).await {
+            on_wait();
         }
         let _ = JsFuture::from(acquired).await;
         FileLock { release }
     }
+}
+
+/// Whether `navigator.locks.query()` lists `name` as held (by anyone: our
+/// own request is at most pending until the holder lets go).
+async fn held_elsewhere(locks: &JsValue, name: &str) -> bool {
+    let query = js_sys::Reflect::get(locks, &"query".into())
+        .ok()
+        .and_then(|q| q.dyn_into::<js_sys::Function>().ok());
+    let Some(promise) = query
+        .and_then(|q| q.call0(locks).ok())
+        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok())
+    else {
+        return false;
+    };
+    let Ok(state) = JsFuture::from(promise).await else {
+        return false;
+    };
+    let held = js_sys::Reflect::get(&state, &"held".into()).unwrap_or(JsValue::UNDEFINED);
+    js_sys::Array::from(&held).iter().any(|l| {
+        js_sys::Reflect::get(&l, &"name".into())
+            .ok()
+            .and_then(|n| n.as_string())
+            .is_some_and(|n| n == name)
+    })
 }
 
 impl Drop for FileLock {
