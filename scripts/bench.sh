@@ -9,7 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS="${1:-3}"
 RUNS="${2:-3}"
-export PATH="$HOME/.cargo/bin:$PATH"
+# What it needs, as the test command installs it (a fresh clone had no
+# playwright-core and stopped); quick when everything is there.
+scripts/setup.sh
+export PATH="$PWD/tests/e2e/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 OUT=bench/out
 MODEL=$OUT/distilgpt2-random
 mkdir -p "$OUT"
