@@ -230,9 +230,23 @@ pub async fn cached_len(url: &str) -> Option<u64> {
 pub async fn cached_bytes(url: &str) -> Option<Vec<u8>> {
     let cache = open_cache().await?;
     let hit = JsFuture::from(cache.match_with_str(url)).await.ok()?;
-    let resp = hit.dyn_into::<Response>().ok()?;
+    response_bytes(hit.dyn_into::<Response>().ok()?).await
+}
+
+/// A small response's whole body, without a progress bar.
+pub async fn response_bytes(resp: Response) -> Option<Vec<u8>> {
     let buf = JsFuture::from(resp.array_buffer().ok()?).await.ok()?;
     Some(Uint8Array::new(&buf).to_vec())
+}
+
+/// A HEAD request (through the hub's redirect); `None` if the network failed.
+pub async fn head(url: &str) -> Option<Response> {
+    let init = RequestInit::new();
+    init.set_method("HEAD");
+    let resp = JsFuture::from(super::scope().fetch_with_str_and_init(url, &init))
+        .await
+        .ok()?;
+    Some(resp.unchecked_into())
 }
 
 async fn cached(cache: &Cache, url: &str, shown: &Shown) -> Option<Uint8Array> {
@@ -275,7 +289,7 @@ async fn keep(cache: &Cache, url: &str, bytes: &Uint8Array) {
     }
 }
 
-fn header(resp: &Response, name: &str) -> Option<String> {
+pub fn header(resp: &Response, name: &str) -> Option<String> {
     resp.headers().get(name).ok().flatten()
 }
 
@@ -312,7 +326,8 @@ async fn wait(shown: &Shown, reason: &str, seconds: u32, attempt: u32) {
     }
 }
 
-async fn request(url: &str, from: u64) -> Result<Response, JsValue> {
+/// A GET, from byte `from` on when it is not 0.
+pub async fn request(url: &str, from: u64) -> Result<Response, JsValue> {
     let init = RequestInit::new();
     if from > 0 {
         let headers = Headers::new()?;

@@ -3,7 +3,7 @@
 //! `model.safetensors`, or shards listed in `model.safetensors.index.json`;
 //! and a clear word when a repo has only `pytorch_model.bin`.
 
-use crate::fetch::{fail, fetch_file, file_url, Fetched, LoadFailure, Shown};
+use crate::fetch::{fail, fetch_file, file_url, head, Fetched, LoadFailure, Shown};
 use js_sys::Uint8Array;
 use ntl_engine::shard_index::shard_names;
 use ntl_engine::tokenizer_files::gpt2_tokenizer_json;
@@ -64,7 +64,7 @@ async fn tokenizer_from_vocab(base: &str, repo: &str) -> Result<Vec<u8>, LoadFai
     })
 }
 
-const INDEX: &str = "model.safetensors.index.json";
+pub const INDEX: &str = "model.safetensors.index.json";
 
 async fn shards(base: &str, repo: &str) -> Result<Vec<Uint8Array>, LoadFailure> {
     let Some(index) = get(base, INDEX).await? else {
@@ -101,17 +101,9 @@ async fn shards(base: &str, repo: &str) -> Result<Vec<Uint8Array>, LoadFailure> 
 
 /// Why there are no weights to load: only a pickled `pytorch_model.bin`, or nothing.
 async fn no_safetensors(base: &str, repo: &str) -> LoadFailure {
-    let url = file_url(base, "pytorch_model.bin");
-    let init = web_sys::RequestInit::new();
-    init.set_method("HEAD");
-    let has_bin = match wasm_bindgen_futures::JsFuture::from(
-        super::scope().fetch_with_str_and_init(&url, &init),
-    )
-    .await
-    {
-        Ok(r) => wasm_bindgen::JsCast::unchecked_into::<web_sys::Response>(r).ok(),
-        Err(_) => false,
-    };
+    let has_bin = head(&file_url(base, "pytorch_model.bin"))
+        .await
+        .is_some_and(|r| r.ok());
     let message = if has_bin {
         format!(
             "{repo} has only pytorch_model.bin, a PyTorch pickle a browser cannot read (and \

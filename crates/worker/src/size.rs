@@ -3,11 +3,9 @@
 //! better given knowing "353 MB". Files already whole in the cache count as
 //! nothing to download. Nothing here posts progress: the page is not loading.
 
-use crate::fetch::{cached_len, file_url};
+use crate::fetch::{cached_bytes, cached_len, file_url, head, header, request, response_bytes};
+use crate::repo::INDEX;
 use ntl_engine::shard_index::shard_names;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
-use web_sys::{RequestInit, Response};
 
 pub struct Size {
     pub bytes: Option<u64>,
@@ -21,22 +19,14 @@ enum Head {
 }
 
 /// A HEAD through the hub's redirect: the CDN's `content-length`.
-async fn head(url: &str) -> Head {
-    let init = RequestInit::new();
-    init.set_method("HEAD");
-    let Ok(resp) = JsFuture::from(super::scope().fetch_with_str_and_init(url, &init)).await else {
+async fn head_len(url: &str) -> Head {
+    let Some(resp) = head(url).await else {
         return Head::Unknown;
     };
-    let resp: Response = resp.unchecked_into();
     if resp.status() == 404 {
         return Head::Missing;
     }
-    let len = resp
-        .headers()
-        .get("content-length")
-        .ok()
-        .flatten()
-        .and_then(|v| v.parse().ok());
+    let len = header(&resp, "content-length").and_then(|v| v.parse().ok());
     match (resp.ok(), len) {
         (true, Some(n)) => Head::Len(n),
         _ => Head::Unknown,
@@ -47,20 +37,16 @@ async fn head(url: &str) -> Head {
 async fn file_size(url: &str) -> (Head, bool) {
     match cached_len(url).await {
         Some(n) => (Head::Len(n), true),
-        None => (head(url).await, false),
+        None => (head_len(url).await, false),
     }
 }
 
-async fn text(url: &str) -> Option<Vec<u8>> {
-    let resp = JsFuture::from(super::scope().fetch_with_str(url))
-        .await
-        .ok()?;
-    let resp: Response = resp.unchecked_into();
+async fn download_small(url: &str) -> Option<Vec<u8>> {
+    let resp = request(url, 0).await.ok()?;
     if !resp.ok() {
         return None;
     }
-    let buf = JsFuture::from(resp.array_buffer().ok()?).await.ok()?;
-    Some(js_sys::Uint8Array::new(&buf).to_vec())
+    response_bytes(resp).await
 }
 
 /// The weights' size under `base`: `model.safetensors`, or its shards
@@ -80,10 +66,10 @@ pub async fn weights_size(base: &str) -> Size {
         (Head::Unknown, _) => return unknown,
         (Head::Missing, _) => {}
     }
-    let index_url = file_url(base, "model.safetensors.index.json");
-    let index = match cached_len(&index_url).await {
-        Some(_) => crate::fetch::cached_bytes(&index_url).await,
-        None => text(&index_url).await,
+    let index_url = file_url(base, INDEX);
+    let index = match cached_bytes(&index_url).await {
+        Some(bytes) => Some(bytes),
+        None => download_small(&index_url).await,
     };
     let Some((names, total)) = index.and_then(|i| shard_names(&i).ok()) else {
         return unknown;
