@@ -1,5 +1,6 @@
 //! Reads `model.safetensors`: HF key layouts with or without the
-//! `transformer.` prefix, F32/F16/BF16 storage (computed in f32), every shape
+//! `transformer.` prefix, F32/F16/BF16 storage (computed in f32; in wasm the
+//! big matrices stay 16-bit and are widened in the kernel), every shape
 //! checked against the config with a message naming the tensor.
 //!
 //! The file is read tensor by tensor from a [`WeightSource`], so the page's
@@ -54,6 +55,13 @@ pub struct Checkpoint<'a> {
 
 fn err(m: impl Into<String>) -> LoadError {
     LoadError::weights(m)
+}
+
+fn weights(key: &str, e: candle_core::Error) -> LoadError {
+    LoadError::Weights {
+        message: format!("tensor `{key}`: {e}"),
+        source: Some(e),
+    }
 }
 
 /// Bytes per element of every safetensors dtype (to check sizes, even of
@@ -269,13 +277,55 @@ impl<'a> Checkpoint<'a> {
         }
     }
 
-    /// Takes a tensor by its key without prefix, checking its shape.
+    /// One tensor's 16-bit values as stored (`T`: `half::f16` or
+    /// `half::bf16`), read straight into their final buffer.
+    fn read_16<T: bytemuck::Pod + Default>(&self, e: &Entry) -> Vec<T> {
+        let n: usize = e.shape.iter().product();
+        let mut v = vec![T::default(); n];
+        self.sources[e.shard].read(e.start, bytemuck::cast_slice_mut(&mut v));
+        if cfg!(target_endian = "big") {
+            let bits: &mut [u16] = bytemuck::cast_slice_mut(&mut v);
+            bits.iter_mut()
+                .for_each(|x| *x = u16::from_le_bytes(x.to_ne_bytes()));
+        }
+        v
+    }
+
+    /// Takes a tensor by its key without prefix, checking its shape, in f32.
     pub fn take(
         &mut self,
         key: &str,
         shape: &[usize],
         cfg_hint: &str,
     ) -> Result<Tensor, LoadError> {
+        let entry = self.entry(key, shape, cfg_hint)?;
+        Tensor::from_vec(self.read_f32(&entry), shape, &Device::Cpu).map_err(|e| weights(key, e))
+    }
+
+    /// Like [`Checkpoint::take`], but an F16 or BF16 tensor stays 16-bit (a
+    /// candle `F16`/`BF16` tensor): the big matrices, which the small-batch
+    /// kernel widens as it reads them (exactly: every 16-bit value is an f32).
+    pub fn take_as_stored(
+        &mut self,
+        key: &str,
+        shape: &[usize],
+        cfg_hint: &str,
+    ) -> Result<Tensor, LoadError> {
+        let entry = self.entry(key, shape, cfg_hint)?;
+        let t = match entry.storage {
+            Storage::F32 => Tensor::from_vec(self.read_f32(&entry), shape, &Device::Cpu),
+            Storage::F16 => {
+                Tensor::from_vec(self.read_16::<half::f16>(&entry), shape, &Device::Cpu)
+            }
+            Storage::BF16 => {
+                Tensor::from_vec(self.read_16::<half::bf16>(&entry), shape, &Device::Cpu)
+            }
+        };
+        t.map_err(|e| weights(key, e))
+    }
+
+    /// Removes a tensor's entry by its key without prefix, checking its shape.
+    fn entry(&mut self, key: &str, shape: &[usize], cfg_hint: &str) -> Result<Entry, LoadError> {
         let entry = self.tensors.remove(key).ok_or_else(|| {
             err(format!(
                 "has no tensor `{key}` (nor `transformer.{key}`); \
@@ -288,12 +338,7 @@ impl<'a> Checkpoint<'a> {
                 entry.shape
             )));
         }
-        Tensor::from_vec(self.read_f32(&entry), shape, &Device::Cpu).map_err(|e| {
-            LoadError::Weights {
-                message: format!("tensor `{key}`: {e}"),
-                source: Some(e),
-            }
-        })
+        Ok(entry)
     }
 
     pub fn hint(cfg: &ModelConfig) -> String {

@@ -1,7 +1,8 @@
 //! GPT-2 in one file: learned positions, pre-LN blocks, fused `c_attn`
 //! (q|k|v thirds), `gelu_new`, `lm_head` tied to `wte`. HF stores its "Conv1D"
 //! weights `[in, out]`; natively `x @ W + b` uses them as stored, in wasm they
-//! are transposed once at load for the small-batch kernel (`skinny_matmul`).
+//! are transposed once at load for the small-batch kernel (`skinny_matmul`),
+//! and F16/BF16 matrices (`wte` and the blocks' weights) stay 16-bit there.
 //! `forward` is stateless: the caller passes the cache in and gets the
 //! extended one back.
 
@@ -89,14 +90,14 @@ impl Gpt2 {
                    i: usize,
                    o: usize|
          -> std::result::Result<Linear, LoadError> {
-            let weight = ck.take(&format!("{p}.weight"), &[i, o], &hint)?;
+            let weight = take_matrix(ck, &format!("{p}.weight"), &[i, o], &hint)?;
             let bias = ck.take(&format!("{p}.bias"), &[o], &hint)?;
             Linear::new(weight, bias).map_err(|e| LoadError::Weights {
                 message: format!("tensor `{p}.weight`: {e}"),
                 source: Some(e),
             })
         };
-        let wte = ck.take("wte.weight", &[cfg.vocab_size, d], &hint)?;
+        let wte = take_matrix(&mut ck, "wte.weight", &[cfg.vocab_size, d], &hint)?;
         let wpe = ck.take("wpe.weight", &[cfg.n_positions, d], &hint)?;
         let mut blocks = Vec::with_capacity(cfg.n_layer);
         for l in 0..cfg.n_layer {
@@ -147,6 +148,7 @@ impl Gpt2 {
         let mut x = self
             .wte
             .index_select(&ids, 0)?
+            .to_dtype(DType::F32)?
             .reshape((rows, t, d))?
             .broadcast_add(&pos)?;
         let mask = (t > 1)
@@ -236,29 +238,64 @@ impl Gpt2 {
     }
 }
 
+/// A weight matrix: in wasm as the checkpoint stores it (16-bit stays 16-bit:
+/// half the memory, and the kernel widens it exactly as it reads), natively
+/// in f32 for candle's gemm.
+fn take_matrix(
+    ck: &mut Checkpoint,
+    key: &str,
+    shape: &[usize],
+    hint: &str,
+) -> std::result::Result<Tensor, LoadError> {
+    if cfg!(target_arch = "wasm32") {
+        ck.take_as_stored(key, shape, hint)
+    } else {
+        ck.take(key, shape, hint)
+    }
+}
+
 /// Most rows that go through the small-batch kernel: it passes over the
 /// weights once per four rows, so long prompts' prefill is left to gemm.
+/// (The head only ever sees each sequence's last position, so its 16-bit
+/// `wte` is never copied: only a block's matrices are, one at a time.)
 #[cfg(target_arch = "wasm32")]
 const SKINNY_MAX_ROWS: usize = 16;
 
-/// `x` (`[rows, k]`) times `w`ᵀ (`w`: `[n, k]`, contiguous f32): in wasm
-/// (one thread) the small-batch kernel beats candle's gemm for a few rows.
+/// `x` (`[rows, k]`) times `w`ᵀ (`w`: `[n, k]`, contiguous f32, F16 or BF16):
+/// in wasm (one thread) the small-batch kernel beats candle's gemm for a few rows.
 #[cfg(target_arch = "wasm32")]
 fn matmul_nt(x: &Tensor, w: &Tensor) -> Result<Tensor> {
+    use crate::skinny_matmul::matmul_nt as kernel;
     use candle_core::{CpuStorage, Storage};
     let (rows, k) = x.dims2()?;
     let (n, wk) = w.dims2()?;
-    if rows <= SKINNY_MAX_ROWS && wk == k {
-        let (storage, layout) = w.storage_and_layout();
-        if let (Storage::Cpu(CpuStorage::F32(data)), Some((from, to))) =
-            (&*storage, layout.contiguous_offsets())
-        {
-            let xs = x.contiguous()?.flatten_all()?.to_vec1::<f32>()?;
-            let out = crate::skinny_matmul::matmul_nt(&xs, rows, &data[from..to], k);
-            return Tensor::from_vec(out, (rows, n), &Device::Cpu);
-        }
+    let (storage, layout) = w.storage_and_layout();
+    let (Storage::Cpu(cpu), Some((from, to)), true) =
+        (&*storage, layout.contiguous_offsets(), wk == k)
+    else {
+        return Err(candle_core::Error::Msg(format!(
+            "the small-batch kernel needs a contiguous [n, {k}] weight, got {:?}",
+            w.dims()
+        )));
+    };
+    let xs = || -> Result<Vec<f32>> { x.contiguous()?.flatten_all()?.to_vec1::<f32>() };
+    if rows > SKINNY_MAX_ROWS {
+        // A long prompt's prefill, once per prompt: gemm on an f32 copy (for
+        // 16-bit weights a block's matrix at a time, never the whole model).
+        return x.matmul(&w.to_dtype(DType::F32)?.t()?);
     }
-    x.matmul(&w.t()?)
+    let out = match cpu {
+        CpuStorage::F32(data) => kernel(&xs()?, rows, &data[from..to], k),
+        CpuStorage::F16(data) => kernel(&xs()?, rows, &data[from..to], k),
+        CpuStorage::BF16(data) => kernel(&xs()?, rows, &data[from..to], k),
+        _ => {
+            return Err(candle_core::Error::Msg(format!(
+                "weights stored as {:?} are not supported",
+                w.dtype()
+            )))
+        }
+    };
+    Tensor::from_vec(out, (rows, n), &Device::Cpu)
 }
 
 /// `[t, s]` additive mask: query `i` (at absolute position `past + i`) sees keys `0..=past + i`.

@@ -9,9 +9,9 @@ mod kv_cache;
 pub mod model_config;
 mod run;
 pub mod shard_index;
-// Natively only its tests use it (candle's threaded gemm is faster there).
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-mod skinny_matmul;
+// Public for its tests, which run natively and in wasm (`tests/kernel.rs`);
+// natively the model uses candle's threaded gemm instead, which is faster there.
+pub mod skinny_matmul;
 pub mod tokenizer;
 pub mod tokenizer_files;
 

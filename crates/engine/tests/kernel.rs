@@ -1,0 +1,86 @@
+//! The small-batch kernel with weights as checkpoints store them: F16 and
+//! BF16 weights widened as they are read give exactly the sums of their f32
+//! widening, for every row count and shape the kernel has. Natively this
+//! checks the portable path; in wasm (`scripts/test.sh`) the SIMD one.
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use half::{bf16, f16};
+use ntl_engine::skinny_matmul::{matmul_nt, Weight};
+
+/// Every 16-bit pattern but NaNs (whose payloads may differ; any NaN weight
+/// makes a NaN sum either way), as values.
+fn all_non_nan<W: Weight>(from_bits: fn(u16) -> W) -> Vec<W> {
+    (0..=u16::MAX)
+        .map(from_bits)
+        .filter(|w| !w.to_f32().is_nan())
+        .collect()
+}
+
+fn bits(v: &[f32]) -> Vec<u32> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+/// Each 16-bit value alone in a column, times one: the kernel's widening of
+/// it, read back through the sum (1 × w + 0s is exact).
+fn widening_matches_half<W: Weight>(from_bits: fn(u16) -> W) {
+    let values = all_non_nan(from_bits);
+    let k = 4;
+    let mut w = Vec::with_capacity(values.len() * k);
+    for &v in &values {
+        w.push(v);
+        w.extend([from_bits(0); 3]);
+    }
+    let got = matmul_nt(&[1.0, 0.0, 0.0, 0.0], 1, &w, k);
+    for (v, g) in values.iter().zip(&got) {
+        let want = v.to_f32();
+        // 1 × w + 0 gives w, and -0 + 0 gives +0.
+        let want = if want == 0.0 { 0.0 } else { want };
+        assert_eq!(g.to_bits(), want.to_bits(), "{want:e}");
+    }
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn every_f16_value_is_widened_exactly() {
+    widening_matches_half(f16::from_bits);
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn every_bf16_value_is_widened_exactly() {
+    widening_matches_half(bf16::from_bits);
+}
+
+fn same_sums_as_f32<W: Weight>(from_f32: fn(f32) -> W) {
+    // k past 1024 too: the two-column shape for three and four rows.
+    for (k, n) in [(8, 9), (13, 7), (768, 37), (1030, 11)] {
+        let w16: Vec<W> = (0..n * k)
+            .map(|i| from_f32(((i * 37 % 101) as f32 - 50.0) / 7.0 * 1e-3))
+            .collect();
+        let w32: Vec<f32> = w16.iter().map(|w| w.to_f32()).collect();
+        for rows in [1, 2, 3, 4, 5, 8] {
+            let x: Vec<f32> = (0..rows * k)
+                .map(|i| ((i * 13 % 17) as f32 - 8.0) / 5.0)
+                .collect();
+            assert_eq!(
+                bits(&matmul_nt(&x, rows, &w16, k)),
+                bits(&matmul_nt(&x, rows, &w32, k)),
+                "k {k} n {n} rows {rows}"
+            );
+        }
+    }
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn f16_weights_give_the_sums_of_their_f32_widening() {
+    same_sums_as_f32(f16::from_f32);
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn bf16_weights_give_the_sums_of_their_f32_widening() {
+    same_sums_as_f32(bf16::from_f32);
+}
