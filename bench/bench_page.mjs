@@ -2,6 +2,8 @@
 // dist/, the checkpoint at `bench-model/`, an empty page to start workers
 // from — served as the page is served (cross-origin isolated for the
 // threaded worker, or not) and opened in headless Chromium (or Firefox).
+// BENCH_DIST=DIR serves another build instead of dist/ (to compare two builds
+// in alternating runs).
 import { mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,7 +16,7 @@ const { chromium } = require('playwright-core');
 /// The empty page, and `close` to stop the browser and the server. `firefox`:
 /// Debian's firefox-esr through puppeteer-core (WebDriver BiDi) instead.
 export async function benchPage(modelDir, threaded, { firefox = false } = {}) {
-  const dist = resolve('dist');
+  const dist = resolve(process.env.BENCH_DIST || 'dist');
   const site = mkdtempSync(join(tmpdir(), 'ntl-bench-'));
   for (const f of readdirSync(dist)) symlinkSync(join(dist, f), join(site, f));
   symlinkSync(resolve(modelDir), join(site, 'bench-model'));

@@ -45,6 +45,9 @@ for round in $(seq 1 "$ROUNDS"); do
     "$PY" bench/hf_generate.py "$MODEL" "$RUNS" | tee "$dir/hf.json"
   fi
 done
+echo "== the machine's limits as wasm sees them (SIMD arithmetic, memory read), both browsers"
+node bench/peak.mjs | tee "$OUT/peak.json"
+node bench/peak.mjs --firefox | tee "$OUT/peak-firefox.json"
 echo "== the page's own cost per streamed step (bundled model, single-threaded page)"
 node bench/page_step.mjs dist 3 64 200 | tee "$OUT/page-step.json"
 echo "== the what-if sandbox: one knob change over the whole vocabulary, both workers"
