@@ -13,13 +13,14 @@ import { serve } from '../scripts/serve.mjs';
 const require = createRequire(join(process.cwd(), 'tests/e2e/package.json'));
 const { chromium } = require('playwright-core');
 
-/// The empty page, and `close` to stop the browser and the server. `firefox`:
+/// The empty page, and `close` to stop the browser and the server (`modelDir`
+/// null: no checkpoint, for measurements that need none). `firefox`:
 /// Debian's firefox-esr through puppeteer-core (WebDriver BiDi) instead.
 export async function benchPage(modelDir, threaded, { firefox = false } = {}) {
   const dist = resolve(process.env.BENCH_DIST || 'dist');
   const site = mkdtempSync(join(tmpdir(), 'ntl-bench-'));
   for (const f of readdirSync(dist)) symlinkSync(join(dist, f), join(site, f));
-  symlinkSync(resolve(modelDir), join(site, 'bench-model'));
+  if (modelDir) symlinkSync(resolve(modelDir), join(site, 'bench-model'));
   writeFileSync(join(site, 'bench.html'), '<!doctype html><title>bench</title>');
   const server = await serve(site, 0, { isolated: threaded });
   const url = `http://127.0.0.1:${server.address().port}/bench.html`;

@@ -15,7 +15,7 @@ const wasm = join(tmpdir(), `ntl-peak-${process.pid}.wasm`);
 execFileSync('tests/e2e/node_modules/.bin/wasm-as', ['--enable-simd', 'bench/peak.wat', '-o', wasm]);
 const bytes = [...readFileSync(wasm)];
 const threads = Math.min(cpus().length, 4);
-const { page, close } = await benchPage('bench/out', false, { firefox });
+const { page, close } = await benchPage(null, false, { firefox });
 const result = await page.evaluate(async ({ bytes, threads }) => {
   // Each part runs in its own worker with its own memory, all started together.
   const body = `onmessage = async ({ data: { bytes, what } }) => {

@@ -269,6 +269,11 @@ fn matmul_nt(x: &Tensor, w: &Tensor) -> Result<Tensor> {
     use candle_core::{CpuStorage, Storage};
     let (rows, k) = x.dims2()?;
     let (n, wk) = w.dims2()?;
+    if rows > SKINNY_MAX_ROWS {
+        // A long prompt's prefill, once per prompt: gemm on an f32 copy (for
+        // 16-bit weights a block's matrix at a time, never the whole model).
+        return x.matmul(&w.to_dtype(DType::F32)?.t()?);
+    }
     let (storage, layout) = w.storage_and_layout();
     let (Storage::Cpu(cpu), Some((from, to)), true) =
         (&*storage, layout.contiguous_offsets(), wk == k)
@@ -279,11 +284,6 @@ fn matmul_nt(x: &Tensor, w: &Tensor) -> Result<Tensor> {
         )));
     };
     let xs = || -> Result<Vec<f32>> { x.contiguous()?.flatten_all()?.to_vec1::<f32>() };
-    if rows > SKINNY_MAX_ROWS {
-        // A long prompt's prefill, once per prompt: gemm on an f32 copy (for
-        // 16-bit weights a block's matrix at a time, never the whole model).
-        return x.matmul(&w.to_dtype(DType::F32)?.t()?);
-    }
     let out = match cpu {
         CpuStorage::F32(data) => kernel(&xs()?, rows, &data[from..to], k),
         CpuStorage::F16(data) => kernel(&xs()?, rows, &data[from..to], k),
