@@ -24,6 +24,7 @@ pub mod sampler;
 pub mod sandbox;
 pub mod scores;
 pub mod semantics;
+pub mod softmax_terms;
 pub mod step_context;
 pub mod stop;
 pub mod token_rules;

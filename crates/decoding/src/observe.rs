@@ -4,7 +4,8 @@
 use crate::knob::Stage;
 use crate::processors::{Context, Pipeline};
 use crate::record::{Candidate, FunnelStage, Step};
-use crate::scores::{log_softmax, nucleus_sizes, softmax_entropy, top_indices};
+use crate::scores::{log_softmax, nucleus_sizes, top_indices};
+use crate::softmax_terms::{change, Change, SoftmaxTerms};
 use crate::vocab::Vocab;
 
 /// Where processing starts: HF's greedy/sample/contrastive loops process raw
@@ -32,7 +33,8 @@ impl Observed {
 }
 
 pub fn observe(pipeline: &Pipeline, ctx: &Context, logits: &[f32], input: Input) -> Observed {
-    let (raw_probs, raw_entropy) = softmax_entropy(logits);
+    let raw = SoftmaxTerms::of(logits);
+    let (raw_probs, raw_entropy) = (raw.probs(), raw.entropy());
     let mut scores = match input {
         Input::Logits => logits.to_vec(),
         Input::LogProbs => log_softmax(logits),
@@ -43,29 +45,55 @@ pub fn observe(pipeline: &Pipeline, ctx: &Context, logits: &[f32], input: Input)
         removed_mass: 0.0,
         entropy: raw_entropy,
     }];
-    let mut before = raw_probs.clone();
+    // The terms of the distribution before each knob. From log-probabilities
+    // the raw terms give the first knob's removed mass, as they always have,
+    // but are not the terms of `scores`: that knob's distribution is new.
+    let mut current = raw;
+    let mut of_scores = input == Input::Logits;
     let mut removed_at = vec![0u8; scores.len()];
+    let mut before = scores.clone();
     for (stage, p) in pipeline.processors.iter().enumerate() {
+        before.copy_from_slice(&scores);
         p.process(ctx, &mut scores);
-        let (after, after_entropy) = softmax_entropy(&scores);
+        let tag = (stage + 1).min(u8::MAX as usize) as u8;
         let mut removed_mass = 0.0;
-        for (i, (b, s)) in before.iter().zip(&scores).enumerate() {
-            if *b > 0.0 && *s == f32::NEG_INFINITY {
-                removed_mass += *b;
-                removed_at[i] = (stage + 1).min(u8::MAX as usize) as u8;
+        let mut mark = |i: usize| {
+            let b = current.prob(i);
+            if b > 0.0 {
+                removed_mass += b;
+                removed_at[i] = tag;
             }
-        }
+        };
+        let kept_before = funnel.last().map_or(0, |f| f.kept);
+        let (next, kept) = match change(&before, &scores) {
+            Change::Removed(gone) => {
+                gone.iter().for_each(|&i| mark(i));
+                let kept = kept_before - gone.iter().filter(|&&i| before[i].is_finite()).count();
+                let next = of_scores
+                    .then(|| current.without(&gone, &before, &scores))
+                    .flatten();
+                (next.unwrap_or_else(|| SoftmaxTerms::of(&scores)), kept)
+            }
+            Change::Values => {
+                (0..scores.len())
+                    .filter(|&i| scores[i] == f32::NEG_INFINITY && before[i] != f32::NEG_INFINITY)
+                    .for_each(&mut mark);
+                let kept = scores.iter().filter(|s| s.is_finite()).count();
+                (SoftmaxTerms::of(&scores), kept)
+            }
+        };
         funnel.push(FunnelStage {
             name: p.stage(),
-            kept: scores.iter().filter(|s| s.is_finite()).count(),
+            kept,
             removed_mass,
-            entropy: after_entropy,
+            entropy: next.entropy(),
         });
-        before = after;
+        current = next;
+        of_scores = true;
     }
     Observed {
         processed: scores,
-        probs: before,
+        probs: current.probs(),
         raw_probs,
         funnel,
         removed_at,

@@ -38,7 +38,7 @@ pub fn softmax_into(scores: &[f32], out: &mut [f32]) {
 }
 
 /// `out[i] = e^(s_i − max)`; returns `(max, Σ out)`, or `None` for an all-`-inf` row.
-fn softmax_parts(scores: &[f32], out: &mut [f32]) -> Option<(f32, f64)> {
+pub(crate) fn softmax_parts(scores: &[f32], out: &mut [f32]) -> Option<(f32, f64)> {
     let (max, live) = max_and_live(scores);
     if max == f32::NEG_INFINITY {
         return None;
@@ -145,16 +145,42 @@ const SMALL_TOP: usize = 64;
 
 fn top_indices_small(values: &[f32], k: usize) -> Vec<usize> {
     let mut best: Vec<usize> = Vec::with_capacity(k + 1);
-    for (i, v) in values.iter().enumerate() {
+    let consider = |i: usize, v: f32, best: &mut Vec<usize>| {
         // Scanning in index order, an equal value never displaces an earlier one.
         if best.len() == k && v.total_cmp(&values[best[k - 1]]).is_le() {
-            continue;
+            return;
         }
-        let at = best.partition_point(|&j| values[j].total_cmp(v).is_ge());
+        let at = best.partition_point(|&j| values[j].total_cmp(&v).is_ge());
         best.insert(at, i);
         best.truncate(k);
+    };
+    // Once the list is full almost every value falls below its last: eight
+    // at a time are checked against it as `total_cmp` keys (a compare the
+    // compiler can vectorise) before any is looked at alone.
+    let (chunks, rest) = values.as_chunks::<8>();
+    for (c, chunk) in chunks.iter().enumerate() {
+        if best.len() == k {
+            let floor = order_key(values[best[k - 1]]);
+            if chunk.iter().all(|&v| order_key(v) <= floor) {
+                continue;
+            }
+        }
+        for (l, &v) in chunk.iter().enumerate() {
+            consider(c * 8 + l, v, &mut best);
+        }
+    }
+    let tail = chunks.len() * 8;
+    for (l, &v) in rest.iter().enumerate() {
+        consider(tail + l, v, &mut best);
     }
     best
+}
+
+/// An integer that orders as [`f32::total_cmp`] orders floats.
+#[inline(always)]
+fn order_key(v: f32) -> i32 {
+    let b = v.to_bits() as i32;
+    b ^ (((b >> 31) as u32) >> 1) as i32
 }
 
 /// The `k`-th largest value (1-based), as `torch.topk(scores, k)[0][-1]`.
@@ -170,70 +196,101 @@ pub fn kth_largest(values: &[f32], k: usize) -> f32 {
 }
 
 /// Number of tokens of highest probability needed to reach cumulative mass `p`
-/// (the lesson's `(cumsum < p).sum() + 1`).
+/// (the lesson's `(cumsum < p).sum() + 1`, with torch's CPU cumsum: f32
+/// values added in f64, each partial sum rounded to f32).
+///
+/// No sort of the row: one pass puts the positive probabilities' masses in
+/// buckets of equal leading bits (a bucket's values are all larger than the
+/// next one's), and only the bucket where a mass is crossed is sorted and
+/// walked. A flat 50k-token row's nucleus holds tens of thousands of tokens,
+/// so a sort cost a millisecond per lane per step in wasm. The partial sums
+/// before that bucket are added in index order instead of sorted order: the
+/// same value within f64 rounding, far below an f32 step.
 pub fn nucleus_sizes(probs: &[f32], masses: &[f32]) -> Vec<usize> {
-    let sorted = positive_descending(probs);
-    // One running sum for every mass (a 50k-term f32 chain is slow enough to
-    // walk once): each mass is reached at the first token whose running sum
-    // is not below it.
-    let mut sizes = vec![sorted.len().max(1); masses.len()];
+    let bucket = |p: f32| (p.to_bits() >> NUCLEUS_SHIFT) as usize;
+    let mut mass = vec![0f64; bucket(f32::INFINITY) + 1];
+    let mut count = vec![0usize; mass.len()];
+    let mut live = 0;
+    for &p in probs {
+        if p > 0.0 {
+            mass[bucket(p)] += p as f64;
+            count[bucket(p)] += 1;
+            live += 1;
+        }
+    }
+    let mut sizes = vec![live.max(1); masses.len()];
     let mut order: Vec<usize> = (0..masses.len()).collect();
     order.sort_by(|&a, &b| masses[a].total_cmp(&masses[b]));
-    let mut pending = order.into_iter().peekable();
-    let mut cum = 0.0f32;
-    for (i, &p) in sorted.iter().enumerate() {
-        cum += p;
-        while let Some(&j) = pending.peek() {
-            if cum < masses[j] {
-                break;
+    // The buckets the masses are crossed in, by the buckets' sums; their
+    // values are gathered in one more pass (a bucket found otherwise while
+    // walking, by a last-bit difference of the sums, is gathered then).
+    let mut crossing: Vec<(usize, Vec<f32>)> = Vec::new();
+    let mut cum = 0f64;
+    let mut next = order.iter().peekable();
+    for b in (0..mass.len()).rev() {
+        cum += mass[b];
+        while next.next_if(|&&j| cum as f32 >= masses[j]).is_some() {
+            if count[b] > 0 && crossing.last().is_none_or(|(c, _)| *c != b) {
+                crossing.push((b, Vec::with_capacity(count[b])));
             }
-            sizes[j] = i + 1;
-            pending.next();
         }
-        if pending.peek().is_none() {
+    }
+    let gather = |wanted: &mut [(usize, Vec<f32>)]| {
+        // Per bucket, 1 + its place in `wanted` (0: not wanted).
+        let mut slot = vec![0u32; mass.len()];
+        for (i, (b, _)) in wanted.iter().enumerate() {
+            slot[*b] = i as u32 + 1;
+        }
+        for &p in probs {
+            if p > 0.0 {
+                let s = slot[bucket(p)];
+                if s > 0 {
+                    wanted[s as usize - 1].1.push(p);
+                }
+            }
+        }
+    };
+    gather(&mut crossing);
+    let mut pending = order.into_iter().peekable();
+    let (mut cum, mut before) = (0f64, 0);
+    for b in (0..mass.len()).rev() {
+        let Some(&next) = pending.peek() else {
             break;
+        };
+        if count[b] == 0 {
+            continue;
         }
+        if ((cum + mass[b]) as f32) < masses[next] {
+            cum += mass[b];
+        } else {
+            let mut values = match crossing.iter().position(|(c, _)| *c == b) {
+                Some(at) => std::mem::take(&mut crossing[at].1),
+                None => {
+                    let mut one = [(b, Vec::new())];
+                    gather(&mut one);
+                    std::mem::take(&mut one[0].1)
+                }
+            };
+            values.sort_unstable_by(|x, y| y.total_cmp(x));
+            for (i, &v) in values.iter().enumerate() {
+                cum += v as f64;
+                while let Some(&j) = pending.peek() {
+                    if (cum as f32) < masses[j] {
+                        break;
+                    }
+                    sizes[j] = before + i + 1;
+                    pending.next();
+                }
+            }
+        }
+        before += count[b];
     }
     sizes
 }
 
-/// The positive entries, largest first. Positive floats order as their bit
-/// patterns do, so an LSD radix sort on the complemented bits takes three
-/// linear passes however flat the row is; a comparison sort of a flat
-/// 50k-token row (a nucleus of tens of thousands) cost milliseconds per
-/// lane per step in wasm. Equal values are interchangeable in a running sum.
-/// The three digits' counts are taken in one pass.
-fn positive_descending(probs: &[f32]) -> Vec<f32> {
-    const BITS: u32 = 11;
-    const MASK: u32 = (1 << BITS) - 1;
-    const DIGITS: usize = 3;
-    let mut keys: Vec<u32> = probs
-        .iter()
-        .filter(|&&p| p > 0.0)
-        .map(|p| !p.to_bits())
-        .collect();
-    let mut starts = vec![[0usize; 1 << BITS]; DIGITS];
-    for &k in &keys {
-        for (d, start) in starts.iter_mut().enumerate() {
-            start[((k >> (d as u32 * BITS)) & MASK) as usize] += 1;
-        }
-    }
-    let mut next = vec![0u32; keys.len()];
-    for (d, start) in starts.iter_mut().enumerate() {
-        let shift = d as u32 * BITS;
-        let mut at = 0;
-        for s in start.iter_mut() {
-            (*s, at) = (at, at + *s);
-        }
-        for &k in &keys {
-            let b = ((k >> shift) & MASK) as usize;
-            next[start[b]] = k;
-            start[b] += 1;
-        }
-        std::mem::swap(&mut keys, &mut next);
-    }
-    keys.into_iter().map(|k| f32::from_bits(!k)).collect()
-}
+/// Buckets of [`nucleus_sizes`]: the sign, the exponent and the mantissa's
+/// top five bits, so a bucket spans at most 1/32 of its values' magnitude.
+const NUCLEUS_SHIFT: u32 = 18;
 
 #[cfg(test)]
 mod tests {
@@ -339,10 +396,10 @@ mod tests {
         let mut sorted = probs.clone();
         sorted.sort_by(|a, b| b.total_cmp(a));
         let full = |m: f32| {
-            let (mut cum, mut n) = (0.0f32, 0);
+            let (mut cum, mut n) = (0.0f64, 0);
             for &p in &sorted {
-                cum += p;
-                if cum < m {
+                cum += p as f64;
+                if (cum as f32) < m {
                     n += 1
                 } else {
                     break;
@@ -358,23 +415,35 @@ mod tests {
     }
 
     #[test]
-    fn positive_descending_sorts_like_a_comparison_sort_and_drops_zeros() {
-        let probs: Vec<f32> = (0..3000u32)
-            .map(|i| {
-                if i % 7 == 0 {
-                    0.0
-                } else {
-                    (i.wrapping_mul(2654435761) % 100_003) as f32 * 1e-9 + (i % 5) as f32 * 1e-3
-                }
+    fn nucleus_sizes_on_a_peaked_row_match_a_full_sort_for_any_mass() {
+        // Magnitudes from 1e-30 to 1 (a trained model's row), zeros and ties.
+        let raw: Vec<f32> = (0..20_000u32)
+            .map(|i| match i % 41 {
+                0 => 0.0,
+                1 => 1e-4,
+                _ => (-((i.wrapping_mul(2654435761) % 6_900) as f32) / 100.0).exp(),
             })
             .collect();
-        let mut want: Vec<f32> = probs.iter().copied().filter(|&p| p > 0.0).collect();
-        want.sort_by(|a, b| b.total_cmp(a));
-        assert_eq!(positive_descending(&probs), want);
-        assert_eq!(
-            positive_descending(&[0.0, 1e-38, 0.5, f32::MIN_POSITIVE]),
-            vec![0.5, f32::MIN_POSITIVE, 1e-38]
-        );
+        let total: f64 = raw.iter().map(|&r| r as f64).sum();
+        let probs: Vec<f32> = raw.iter().map(|&r| (r as f64 / total) as f32).collect();
+        let mut sorted: Vec<f32> = probs.iter().copied().filter(|&p| p > 0.0).collect();
+        sorted.sort_by(|a, b| b.total_cmp(a));
+        let full = |m: f32| {
+            let mut cum = 0.0f64;
+            for (i, &p) in sorted.iter().enumerate() {
+                cum += p as f64;
+                if cum as f32 >= m {
+                    return i + 1;
+                }
+            }
+            sorted.len()
+        };
+        let masses = [
+            0.0, 0.1, 0.3, 0.5, 0.77, 0.9, 0.95, 0.999, 0.999_999, 1.0, 1.5,
+        ];
+        let want: Vec<usize> = masses.iter().map(|&m| full(m)).collect();
+        assert_eq!(nucleus_sizes(&probs, &masses), want);
+        assert!(want[6] > 10 && want[6] < sorted.len() / 2, "{want:?}");
     }
 
     #[test]
