@@ -93,7 +93,7 @@ pub fn observe(pipeline: &Pipeline, ctx: &Context, logits: &[f32], input: Input)
     }
     Observed {
         processed: scores,
-        probs: current.probs(),
+        probs: current.into_probs(),
         raw_probs,
         funnel,
         removed_at,

@@ -11,20 +11,9 @@ pub fn softmax(scores: &[f32]) -> Vec<f32> {
 /// token: with `p_i = e^(s_i − max) / Z`, `−Σ p_i ln p_i = ln Z − Σ p_i (s_i − max)`.
 /// (The per-token `ln` of a 50k row cost about as much as the softmax in wasm.)
 pub fn softmax_entropy(scores: &[f32]) -> (Vec<f32>, f32) {
-    let mut out = vec![0.0; scores.len()];
-    let Some((max, sum)) = softmax_parts(scores, &mut out) else {
-        return (out, 0.0);
-    };
-    let weighted: f64 = out
-        .iter()
-        .zip(scores)
-        .filter(|(&e, _)| e > 0.0)
-        .map(|(&e, &s)| e as f64 * (s - max) as f64)
-        .sum();
-    let entropy = (sum.ln() - weighted / sum) as f32;
-    let inv = (1.0 / sum) as f32;
-    out.iter_mut().for_each(|p| *p *= inv);
-    (out, entropy.max(0.0))
+    let terms = crate::softmax_terms::SoftmaxTerms::of(scores);
+    let entropy = terms.entropy();
+    (terms.into_probs(), entropy)
 }
 
 pub fn softmax_into(scores: &[f32], out: &mut [f32]) {

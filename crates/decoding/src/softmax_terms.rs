@@ -76,6 +76,17 @@ impl SoftmaxTerms {
         }
     }
 
+    /// Every token's probability, scaled in place.
+    pub fn into_probs(mut self) -> Vec<f32> {
+        if self.sum > 0.0 {
+            let inv = self.inv();
+            self.terms.iter_mut().for_each(|e| *e *= inv);
+        } else {
+            self.terms.fill(0.0);
+        }
+        self.terms
+    }
+
     /// Entropy in nats (0 for an all-`-inf` row).
     pub fn entropy(&self) -> f32 {
         if self.sum > 0.0 {
@@ -194,10 +205,22 @@ mod tests {
     fn from_scratch_it_is_the_softmax_and_its_entropy() {
         let s = row();
         let t = SoftmaxTerms::of(&s);
-        let (p, h) = softmax_entropy(&s);
+        // `softmax` scales its own exponentials: the same bits, independently.
+        let p = crate::scores::softmax(&s);
         assert_eq!(t.probs(), p);
-        assert_eq!(t.entropy(), h);
+        assert_eq!(t.clone().into_probs(), p);
         assert_eq!(t.prob(7).to_bits(), p[7].to_bits());
+        // The entropy by its definition, a logarithm per token.
+        let h: f64 = -p
+            .iter()
+            .filter(|&&q| q > 0.0)
+            .map(|&q| q as f64 * (q as f64).ln())
+            .sum::<f64>();
+        assert!(
+            (t.entropy() as f64 - h).abs() < 1e-5,
+            "{} vs {h}",
+            t.entropy()
+        );
     }
 
     #[test]
@@ -253,7 +276,7 @@ mod tests {
         let s = row();
         for at in [0, 8, 4999, 4993] {
             let mut now = s.clone();
-            now[at + 1 - 1] = if s[at].is_finite() {
+            now[at] = if s[at].is_finite() {
                 s[at] * 0.5 + 0.1
             } else {
                 0.0
