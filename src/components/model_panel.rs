@@ -37,7 +37,11 @@ const THREADS_HINT: &str = "The engine uses several threads only where the page 
 isolated (served with Cross-Origin-Opener-Policy and Cross-Origin-Embedder-Policy headers, as \
 scripts/serve.mjs does). Results are identical either way; only the speed differs.";
 
-const FILES_HINT: &str = "GPT-2-family checkpoints: config.json, model.safetensors (or its \
+/// What the class name says.
+const ARCHITECTURE_HINT: &str = "The model's class in HF transformers, from its config.json: \
+GPT2LMHeadModel (GPT-2, distilgpt2), LlamaForCausalLM (SmolLM2) or Qwen2ForCausalLM (Qwen2.5).";
+
+const FILES_HINT: &str = "GPT-2, Llama (SmolLM2) and Qwen2 (Qwen2.5) checkpoints: config.json, model.safetensors (or its \
 shards), tokenizer.json (or vocab.json with merges.txt); drop a downloaded repo's folder here or \
 pick the files. distilgpt2 is about 350 MB; it is cached by the browser after the first download.";
 
@@ -66,12 +70,15 @@ fn loading(label: &str, file: &str, loaded: u64, total: Option<u64>, retry: Opti
 }
 
 fn ready(info: &ModelInfo, label: &str, load_ms: f64, threads: u32) -> Html {
+    let heads = match info.n_kv_head {
+        Some(kv) => format!("{} heads ({kv} key/value)", info.n_head),
+        None => format!("{} heads", info.n_head),
+    };
     let facts = format!(
-        " · {:.1} M parameters · {} layers · {} heads · {} wide · {} positions · {} · {} · \
+        " · {:.1} M parameters · {} layers · {heads} · {} wide · {} positions · {} · {} · \
          loaded in {:.1} s · ",
         info.parameters as f64 / 1e6,
         info.n_layer,
-        info.n_head,
         info.n_embd,
         info.n_positions,
         info.storage_dtype,
@@ -86,6 +93,12 @@ fn ready(info: &ModelInfo, label: &str, load_ms: f64, threads: u32) -> Html {
     html! {
         <span class="ready">
             <strong>{ label.to_string() }</strong>
+            if !info.architecture.is_empty() {
+                { " · " }
+                <span data-testid="architecture" title={ARCHITECTURE_HINT}>
+                    { info.architecture.clone() }
+                </span>
+            }
             { facts }
             <span data-testid="threads" title={THREADS_HINT}>{ threads }</span>
         </span>

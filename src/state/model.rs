@@ -342,9 +342,11 @@ pub(crate) mod tests {
     /// A model's facts, for tests that need one loaded.
     pub(crate) fn info() -> ModelInfo {
         ModelInfo {
+            architecture: "GPT2LMHeadModel".into(),
             parameters: 1,
             n_layer: 1,
             n_head: 1,
+            n_kv_head: None,
             n_embd: 1,
             vocab_size: 1,
             n_positions: 2,

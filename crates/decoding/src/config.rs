@@ -685,9 +685,9 @@ impl GenerationConfig {
 
 impl ValidConfig {
     /// HF takes eos from the model's generation config when the user gives none.
-    pub fn with_model_eos(mut self, model_eos: u32) -> Self {
+    pub fn with_model_eos(mut self, model_eos: &[u32]) -> Self {
         if self.eos_token_ids.is_empty() && self.source.eos_token_id.is_none() {
-            self.eos_token_ids = vec![model_eos];
+            self.eos_token_ids = model_eos.to_vec();
         }
         self
     }
@@ -1101,7 +1101,10 @@ mod tests {
         assert_eq!(v.mode, Mode::Greedy);
         assert_eq!(v.top_k, 50);
         assert_eq!(v.new_token_budget(7), 20);
-        assert_eq!(v.clone().with_model_eos(50256).eos_token_ids, vec![50256]);
+        assert_eq!(
+            v.clone().with_model_eos(&[50256]).eos_token_ids,
+            vec![50256]
+        );
     }
 
     #[test]

@@ -7,9 +7,15 @@ use serde::{Deserialize, Serialize};
 /// What a model is, as the page shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModelInfo {
+    /// HF's class name (`GPT2LMHeadModel`, `LlamaForCausalLM`, `Qwen2ForCausalLM`).
+    #[serde(default)]
+    pub architecture: String,
     pub parameters: usize,
     pub n_layer: usize,
     pub n_head: usize,
+    /// Key/value heads when fewer than the query heads (grouped-query attention).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n_kv_head: Option<usize>,
     pub n_embd: usize,
     pub vocab_size: usize,
     pub n_positions: usize,

@@ -8,7 +8,7 @@
 //! peak memory stays near one copy of the weights.
 
 use crate::error::LoadError;
-use crate::model_config::ModelConfig;
+use crate::model_config::{Architecture, ModelConfig};
 use candle_core::{Device, Tensor};
 use std::collections::HashMap;
 
@@ -210,8 +210,8 @@ impl<'a> Checkpoint<'a> {
                 .strip_prefix("transformer.")
                 .unwrap_or(&name)
                 .to_string();
-            if is_buffer(&key) || key == "lm_head.weight" {
-                continue; // lm_head is tied to wte in GPT-2
+            if is_buffer(&key) {
+                continue;
             }
             let storage = match dtype.as_str() {
                 "F32" => Storage::F32,
@@ -328,8 +328,12 @@ impl<'a> Checkpoint<'a> {
     fn entry(&mut self, key: &str, shape: &[usize], cfg_hint: &str) -> Result<Entry, LoadError> {
         let entry = self.tensors.remove(key).ok_or_else(|| {
             err(format!(
-                "has no tensor `{key}` (nor `transformer.{key}`); \
-                 is this a GPT-2 checkpoint that matches config.json?"
+                "has no tensor `{key}`{}; does this checkpoint belong with config.json?",
+                if key.starts_with("model.") || key == "lm_head.weight" {
+                    String::new()
+                } else {
+                    format!(" (nor `transformer.{key}`)")
+                }
             ))
         })?;
         if entry.shape != shape {
@@ -342,9 +346,15 @@ impl<'a> Checkpoint<'a> {
     }
 
     pub fn hint(cfg: &ModelConfig) -> String {
-        format!(
-            "n_embd={}, n_layer={}, vocab_size={}, n_positions={}",
-            cfg.n_embd, cfg.n_layer, cfg.vocab_size, cfg.n_positions
-        )
+        match cfg.architecture {
+            Architecture::Gpt2 => format!(
+                "n_embd={}, n_layer={}, vocab_size={}, n_positions={}",
+                cfg.n_embd, cfg.n_layer, cfg.vocab_size, cfg.n_positions
+            ),
+            _ => format!(
+                "hidden_size={}, num_hidden_layers={}, num_attention_heads={}, vocab_size={}",
+                cfg.n_embd, cfg.n_layer, cfg.n_head, cfg.vocab_size
+            ),
+        }
     }
 }

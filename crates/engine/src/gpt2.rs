@@ -6,10 +6,12 @@
 //! `forward` is stateless: the caller passes the cache in and gets the
 //! extended one back.
 
+use crate::attention::{attend, causal_mask, Output};
 use crate::checkpoint::Checkpoint;
 use crate::error::LoadError;
 use crate::kv_cache::KvCache;
-use crate::model_config::ModelConfig;
+use crate::matmul::{matmul_t, take_matrix};
+use crate::model_config::{Family, ModelConfig};
 use candle_core::{DType, Device, Module, Result, Tensor};
 use candle_nn::LayerNorm;
 
@@ -42,7 +44,7 @@ impl Linear {
 
     #[cfg(target_arch = "wasm32")]
     fn forward(&self, x2d: &Tensor) -> Result<Tensor> {
-        matmul_nt(x2d, &self.weight)?.broadcast_add(&self.bias)
+        matmul_t(x2d, &self.weight)?.broadcast_add(&self.bias)
     }
 }
 
@@ -63,21 +65,18 @@ pub struct Gpt2 {
     ln_f: LayerNorm,
 }
 
-pub struct Output {
-    /// Last position's logits, `[rows, vocab]`.
-    pub logits: Tensor,
-    /// Final hidden states after `ln_f`, `[rows, tokens, n_embd]`.
-    pub hidden: Tensor,
-    pub cache: KvCache,
-    /// The head's logits at each early exit asked for, `[exits, vocab]`.
-    pub exits: Option<Tensor>,
-}
-
 impl Gpt2 {
     pub fn load(cfg: ModelConfig, mut ck: Checkpoint) -> std::result::Result<Gpt2, LoadError> {
         let d = cfg.n_embd;
         let hint = Checkpoint::hint(&cfg);
-        let eps = cfg.layer_norm_epsilon;
+        let eps = match cfg.family {
+            Family::Gpt2 { layer_norm_epsilon } => layer_norm_epsilon,
+            Family::Llama(_) => {
+                return Err(LoadError::config(
+                    "describes a Llama-family model, not GPT-2".to_string(),
+                ))
+            }
+        };
         let ln = |ck: &mut Checkpoint, p: &str| -> std::result::Result<LayerNorm, LoadError> {
             Ok(LayerNorm::new(
                 ck.take(&format!("{p}.weight"), &[d], &hint)?,
@@ -189,12 +188,9 @@ impl Gpt2 {
                 }
                 None => (k, v),
             };
-            let mut att = (q.matmul(&k.t()?)? * scale)?;
-            if let Some(m) = &mask {
-                att = att.broadcast_add(m)?;
-            }
-            let att = candle_nn::ops::softmax_last_dim(&att)?;
-            let y = att.matmul(&v)?.transpose(1, 2)?.reshape((rows * t, d))?;
+            let y = attend(&q, &k, &v, scale, mask.as_ref())?
+                .transpose(1, 2)?
+                .reshape((rows * t, d))?;
             x = (x + b.c_proj.forward(&y)?.reshape((rows, t, d))?)?;
             let m = b.ln_2.forward(&x)?.reshape((rows * t, d))?;
             let m = b
@@ -231,77 +227,6 @@ impl Gpt2 {
 
     /// `last` (`[rows, d]`) against the tied `wte` (`[vocab, d]`).
     fn head(&self, last: &Tensor) -> Result<Tensor> {
-        #[cfg(target_arch = "wasm32")]
-        return matmul_nt(last, &self.wte);
-        #[cfg(not(target_arch = "wasm32"))]
-        last.matmul(&self.wte.t()?)
+        matmul_t(last, &self.wte)
     }
-}
-
-/// A weight matrix: in wasm as the checkpoint stores it (16-bit stays 16-bit:
-/// half the memory, and the kernel widens it exactly as it reads), natively
-/// in f32 for candle's gemm.
-fn take_matrix(
-    ck: &mut Checkpoint,
-    key: &str,
-    shape: &[usize],
-    hint: &str,
-) -> std::result::Result<Tensor, LoadError> {
-    if cfg!(target_arch = "wasm32") {
-        ck.take_as_stored(key, shape, hint)
-    } else {
-        ck.take(key, shape, hint)
-    }
-}
-
-/// Most rows that go through the small-batch kernel: it passes over the
-/// weights once per four rows, so long prompts' prefill is left to gemm.
-/// (The head only ever sees each sequence's last position, so its 16-bit
-/// `wte` is never copied: only a block's matrices are, one at a time.)
-#[cfg(target_arch = "wasm32")]
-const SKINNY_MAX_ROWS: usize = 16;
-
-/// `x` (`[rows, k]`) times `w`ᵀ (`w`: `[n, k]`, contiguous f32, F16 or BF16):
-/// in wasm (one thread) the small-batch kernel beats candle's gemm for a few rows.
-#[cfg(target_arch = "wasm32")]
-fn matmul_nt(x: &Tensor, w: &Tensor) -> Result<Tensor> {
-    use crate::skinny_matmul::matmul_nt as kernel;
-    use candle_core::{CpuStorage, Storage};
-    let (rows, k) = x.dims2()?;
-    let (n, wk) = w.dims2()?;
-    if rows > SKINNY_MAX_ROWS {
-        // A long prompt's prefill, once per prompt: gemm on an f32 copy (for
-        // 16-bit weights a block's matrix at a time, never the whole model).
-        return x.matmul(&w.to_dtype(DType::F32)?.t()?);
-    }
-    let (storage, layout) = w.storage_and_layout();
-    let (Storage::Cpu(cpu), Some((from, to)), true) =
-        (&*storage, layout.contiguous_offsets(), wk == k)
-    else {
-        return Err(candle_core::Error::Msg(format!(
-            "the small-batch kernel needs a contiguous [n, {k}] weight, got {:?}",
-            w.dims()
-        )));
-    };
-    let xs = || -> Result<Vec<f32>> { x.contiguous()?.flatten_all()?.to_vec1::<f32>() };
-    let out = match cpu {
-        CpuStorage::F32(data) => kernel(&xs()?, rows, &data[from..to], k),
-        CpuStorage::F16(data) => kernel(&xs()?, rows, &data[from..to], k),
-        CpuStorage::BF16(data) => kernel(&xs()?, rows, &data[from..to], k),
-        _ => {
-            return Err(candle_core::Error::Msg(format!(
-                "weights stored as {:?} are not supported",
-                w.dtype()
-            )))
-        }
-    };
-    Tensor::from_vec(out, (rows, n), &Device::Cpu)
-}
-
-/// `[t, s]` additive mask: query `i` (at absolute position `past + i`) sees keys `0..=past + i`.
-fn causal_mask(t: usize, s: usize, past: usize) -> Result<Tensor> {
-    let m: Vec<f32> = (0..t)
-        .flat_map(|i| (0..s).map(move |j| if j > past + i { f32::NEG_INFINITY } else { 0.0 }))
-        .collect();
-    Tensor::from_vec(m, (t, s), &Device::Cpu)?.to_dtype(DType::F32)
 }

@@ -1,11 +1,17 @@
-//! The engine: a GPT-2 checkpoint loaded from bytes, driven by `ntl-decoding`.
+//! The engine: a GPT-2 or Llama-family checkpoint loaded from bytes, driven
+//! by `ntl-decoding`.
 //! Builds natively (CLI, tests, benchmarks) and for wasm32 (the page's worker).
 
+mod attention;
 mod checkpoint;
 pub mod error;
 mod gelu;
 mod gpt2;
 mod kv_cache;
+mod llama;
+pub mod llama_config;
+mod matmul;
+mod model;
 pub mod model_config;
 mod run;
 pub mod shard_index;
@@ -18,15 +24,15 @@ pub mod tokenizer_files;
 pub use checkpoint::WeightSource;
 pub use error::{LoadError, PromptError, RunError};
 pub use kv_cache::KvCache;
-pub use model_config::ModelConfig;
+pub use model_config::{Architecture, ModelConfig};
 pub use run::{Prepared, RunInput};
 
-use gpt2::Gpt2;
+use model::Model;
 use ntl_decoding::inspect::{predict, Prediction};
 use ntl_decoding::{Exit, Forward, LanguageModel, ModelError, ModelInfo, Vocab};
 use tokenizer::TextTokenizer;
 
-/// The three files of an HF GPT-2 checkpoint, as bytes.
+/// The three files of an HF checkpoint, as bytes.
 pub struct ModelFiles<'a> {
     pub config: &'a [u8],
     pub weights: &'a [u8],
@@ -34,7 +40,7 @@ pub struct ModelFiles<'a> {
 }
 
 pub struct Engine {
-    model: Gpt2,
+    model: Model,
     tokenizer: TextTokenizer,
     info: ModelInfo,
 }
@@ -78,8 +84,13 @@ impl Engine {
         let tokenizer = TextTokenizer::from_bytes(tokenizer, cfg.vocab_size)?;
         let info = ModelInfo {
             parameters: model.parameter_count(),
+            architecture: cfg.architecture.class_name().into(),
             n_layer: cfg.n_layer,
             n_head: cfg.n_head,
+            n_kv_head: match &cfg.family {
+                model_config::Family::Llama(s) if s.n_kv_head < cfg.n_head => Some(s.n_kv_head),
+                _ => None,
+            },
             n_embd: cfg.n_embd,
             vocab_size: cfg.vocab_size,
             n_positions: cfg.n_positions,
@@ -111,12 +122,12 @@ impl Engine {
     /// never holds every position's row at once. `ids` longer than the
     /// context are cropped from the left, as a run crops them.
     pub fn inspect(&self, ids: &[u32], top_n: usize) -> Result<Vec<Prediction>, ModelError> {
-        let ids = &ids[ids.len().saturating_sub(self.model.cfg.n_positions)..];
+        let ids = &ids[ids.len().saturating_sub(self.model.cfg().n_positions)..];
         if ids.is_empty() {
             return Ok(vec![]);
         }
         let out = self.model.forward(ids, 1, None, &[]).map_err(model_err)?;
-        let d = self.model.cfg.n_embd;
+        let d = self.model.cfg().n_embd;
         let hidden = out.hidden.reshape((ids.len(), d)).map_err(model_err)?;
         let vocab = self.tokenizer.vocab_arc();
         let mut predictions = Vec::with_capacity(ids.len());
@@ -143,10 +154,10 @@ impl Engine {
 fn load_model(
     cfg: &ModelConfig,
     shards: &[&dyn WeightSource],
-) -> Result<(Gpt2, String), LoadError> {
+) -> Result<(Model, String), LoadError> {
     let ck = checkpoint::Checkpoint::parse_shards(shards)?;
     let storage_dtype = ck.storage_dtype.clone();
-    Ok((Gpt2::load(cfg.clone(), ck)?, storage_dtype))
+    Ok((Model::load(cfg.clone(), ck)?, storage_dtype))
 }
 
 /// Loads a config and its weights without a tokenizer and returns the
@@ -163,7 +174,7 @@ fn model_err(e: candle_core::Error) -> ModelError {
 impl Engine {
     /// Early exits as the model takes them, each layer checked.
     fn exits(&self, exits: &[Exit]) -> Result<Vec<(usize, usize)>, ModelError> {
-        let n_layers = self.model.cfg.n_layer;
+        let n_layers = self.model.cfg().n_layer;
         exits
             .iter()
             .map(|e| {
@@ -181,7 +192,7 @@ impl Engine {
 }
 
 /// The logits and hidden states of a forward pass as plain rows.
-fn rows(out: gpt2::Output) -> Result<Forward<KvCache>, ModelError> {
+fn rows(out: attention::Output) -> Result<Forward<KvCache>, ModelError> {
     let flat =
         |t: candle_core::Tensor| t.flatten_all().and_then(|t| t.to_vec1()).map_err(model_err);
     Ok(Forward {
@@ -199,21 +210,20 @@ impl LanguageModel for Engine {
     type Cache = KvCache;
 
     fn vocab_size(&self) -> usize {
-        self.model.cfg.vocab_size
+        self.model.cfg().vocab_size
     }
     fn hidden_size(&self) -> usize {
-        self.model.cfg.n_embd
+        self.model.cfg().n_embd
     }
     fn n_positions(&self) -> usize {
-        self.model.cfg.n_positions
+        self.model.cfg().n_positions
     }
 
     fn n_layers(&self) -> usize {
-        self.model.cfg.n_layer
+        self.model.cfg().n_layer
     }
     fn tied_head(&self) -> bool {
-        // GPT-2's head is `wte` (HF's `tie_word_embeddings`, the default for gpt2).
-        true
+        self.model.tied_head()
     }
 
     fn prefill_with_exits(

@@ -48,7 +48,7 @@ impl Engine {
     /// Validates every lane (once, here, with this model's eos and
     /// vocabulary) and prepares the prompt.
     pub fn prepare(&self, input: RunInput) -> Result<Prepared, RunError> {
-        let cfg = &self.model.cfg;
+        let cfg = self.model.cfg();
         let scored = input
             .forced_text
             .as_deref()
@@ -121,12 +121,12 @@ impl Engine {
         request: LaneRequest,
         scored: Option<&Vec<u32>>,
     ) -> Result<LaneSpec, RunError> {
-        let cfg = &self.model.cfg;
+        let cfg = self.model.cfg();
         let config = request
             .config
             .validate()
             .map_err(|source| RunError::Config { lane, source })?
-            .with_model_eos(cfg.eos_token_id);
+            .with_model_eos(&cfg.eos_token_ids);
         let named = config
             .eos_token_ids
             .iter()
@@ -179,7 +179,7 @@ impl Engine {
         let mut settings = (**settings).clone();
         let vocab = self.tokenizer_vocab();
         settings.resolve(&vocab, &|text: &str| self.encode(text).unwrap_or_default());
-        let vocab_size = self.model.cfg.vocab_size;
+        let vocab_size = self.model.cfg().vocab_size;
         if let Some(&(id, _)) = settings
             .bias_ids
             .iter()

@@ -5,6 +5,7 @@ use crate::error::{LoadError, PromptError};
 use ntl_decoding::Vocab;
 use std::sync::Arc;
 use tokenizers::models::ModelWrapper;
+use tokenizers::DecoderWrapper;
 use tokenizers::Tokenizer;
 
 pub struct TextTokenizer {
@@ -30,8 +31,15 @@ impl TextTokenizer {
         };
         if let Some(kind) = kind {
             return Err(err(format!(
-                "uses a {kind} model; GPT-2 needs its byte-level BPE tokenizer"
+                "uses a {kind} model; this engine reads byte-level BPE tokenizers \
+                 (GPT-2's, SmolLM2's, Qwen2's)"
             )));
+        }
+        if inner.get_decoder().is_some_and(|d| !byte_level(d)) {
+            return Err(err(
+                "is a SentencePiece-style BPE (its decoder is not byte-level); this engine \
+                 reads byte-level BPE tokenizers (GPT-2's, SmolLM2's, Qwen2's)",
+            ));
         }
         let vocab = inner.get_vocab(true);
         let size = vocab.values().map(|&id| id as usize + 1).max().unwrap_or(0);
@@ -71,5 +79,15 @@ impl TextTokenizer {
 
     pub fn vocab_arc(&self) -> Arc<Vocab> {
         self.vocab.clone()
+    }
+}
+
+/// Whether tokens decode as byte-level BPE does (each token's characters
+/// standing for bytes), which is what the step tables' bytes assume.
+fn byte_level(d: &DecoderWrapper) -> bool {
+    match d {
+        DecoderWrapper::ByteLevel(_) => true,
+        DecoderWrapper::Sequence(s) => s.get_decoders().iter().any(byte_level),
+        _ => false,
     }
 }

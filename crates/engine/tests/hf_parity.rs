@@ -480,3 +480,80 @@ fn guidance_matches_hf_with_and_without_a_negative_prompt() {
         }
     }
 }
+
+/// The Llama family (issue #19): `LlamaForCausalLM` with grouped-query
+/// attention and a tied head in F32, `Qwen2ForCausalLM` with q/k/v biases,
+/// one key/value head and its own head in BF16 — logits through the cache,
+/// then every greedy, penalty and beam run and every sampling step's
+/// distribution as HF computed them.
+fn check_family(model: &str, architecture: ntl_engine::Architecture) {
+    let fixture = format!("{model}.json");
+    let doc = hf(&fixture);
+    assert_eq!(doc["architecture"], architecture.class_name());
+    let e = engine(model);
+    assert_eq!(e.info().architecture, architecture.class_name());
+    check_logits(model, &fixture);
+    let (mut deterministic, mut sampled_steps) = (0, 0);
+    for run in doc["runs"].as_array().unwrap() {
+        let name = run["name"].as_str().unwrap();
+        if !is_sampling(&run["config"]) {
+            check_deterministic_run(&e, run);
+            deterministic += 1;
+            continue;
+        }
+        let forced = ids(&run["sequences"][0]);
+        let got = run_one(&e, prompt_text(name), &run["config"], Some(forced.clone()));
+        let got = &got.runs[0];
+        assert_eq!(got.token_ids, forced, "{model} {name}");
+        for (s, (g, w)) in got
+            .steps
+            .iter()
+            .zip(run["steps"].as_array().unwrap())
+            .enumerate()
+        {
+            if !w["fragile"].as_bool().unwrap_or(false) {
+                assert_eq!(
+                    g.kept as u64,
+                    w["kept"].as_u64().unwrap(),
+                    "{model} {name} step {s}: kept"
+                );
+            }
+            let table: std::collections::HashMap<u32, f32> =
+                g.top.iter().map(|c| (c.id, c.prob)).collect();
+            for (id, p) in ids(&w["ids"]).into_iter().zip(floats(&w["probs"])) {
+                let Some(ours) = table.get(&id).copied() else {
+                    assert!(
+                        p < 1e-9,
+                        "{model} {name} step {s}: HF's {id} (p={p}) missing"
+                    );
+                    continue;
+                };
+                assert!(
+                    (ours - p).abs() <= PROB_TOL,
+                    "{model} {name} step {s} id {id}: p {ours} vs HF {p}"
+                );
+            }
+            sampled_steps += 1;
+        }
+    }
+    assert!(
+        deterministic >= 15,
+        "{model}: only {deterministic} deterministic runs"
+    );
+    assert!(
+        sampled_steps >= 250,
+        "{model}: only {sampled_steps} sampled steps"
+    );
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn llama_with_grouped_heads_and_a_tied_head_matches_hf() {
+    check_family("tiny-llama", ntl_engine::Architecture::Llama);
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn qwen2_with_qkv_biases_and_its_own_head_in_bf16_matches_hf() {
+    check_family("tiny-qwen2", ntl_engine::Architecture::Qwen2);
+}

@@ -134,15 +134,59 @@ fn weights_that_do_not_match_the_config_say_which_tensor_and_why() {
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
-fn a_llama_config_is_refused_by_name() {
+fn a_family_this_engine_does_not_run_is_refused_by_name() {
     let f = Files {
-        config: br#"{"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32}"#
+        config: br#"{"model_type": "mistral", "hidden_size": 4096, "num_hidden_layers": 32}"#
             .to_vec(),
         ..files("tiny")
     };
     let e = load_err(&f);
     assert_eq!(e.file(), "config.json");
-    assert!(e.to_string().contains("llama"), "{e}");
+    assert!(e.to_string().contains("`mistral` model"), "{e}");
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn gpt2_weights_under_a_llama_config_name_the_tensor_they_lack() {
+    let f = Files {
+        config: files("tiny-llama").config,
+        ..files("tiny")
+    };
+    let e = load_err(&f);
+    assert_eq!(e.file(), "model.safetensors");
+    assert!(
+        e.to_string()
+            .contains("has no tensor `model.embed_tokens.weight`; does this checkpoint belong"),
+        "{e}"
+    );
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn an_untied_head_missing_from_the_file_is_named() {
+    let mut f = files("tiny-llama");
+    let mut cfg: serde_json::Value = serde_json::from_slice(&f.config).unwrap();
+    cfg["tie_word_embeddings"] = false.into();
+    f.config = serde_json::to_vec(&cfg).unwrap();
+    let e = load_err(&f);
+    assert!(
+        e.to_string().contains("has no tensor `lm_head.weight`"),
+        "{e}"
+    );
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_sentencepiece_tokenizer_is_refused_with_what_is_read() {
+    let mut f = files("tiny-llama");
+    let mut tok: serde_json::Value = serde_json::from_slice(&f.tokenizer).unwrap();
+    tok["decoder"] = serde_json::json!({"type": "Sequence", "decoders": [
+        {"type": "Replace", "pattern": {"String": "\u{2581}"}, "content": " "},
+        {"type": "ByteFallback"}, {"type": "Fuse"}]});
+    f.tokenizer = serde_json::to_vec(&tok).unwrap();
+    let e = load_err(&f);
+    assert_eq!(e.file(), "tokenizer.json");
+    assert!(e.to_string().contains("SentencePiece-style"), "{e}");
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]

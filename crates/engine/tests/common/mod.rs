@@ -30,6 +30,16 @@ pub fn files(model: &str) -> Files {
             weights: fixture!("models/tiny-bf16/model.safetensors").to_vec(),
             tokenizer,
         },
+        "tiny-llama" => Files {
+            config: fixture!("models/tiny-llama/config.json").to_vec(),
+            weights: fixture!("models/tiny-llama/model.safetensors").to_vec(),
+            tokenizer,
+        },
+        "tiny-qwen2" => Files {
+            config: fixture!("models/tiny-qwen2/config.json").to_vec(),
+            weights: fixture!("models/tiny-qwen2/model.safetensors").to_vec(),
+            tokenizer,
+        },
         other => panic!("no fixture model {other}"),
     }
 }
@@ -55,6 +65,8 @@ pub fn hf(name: &str) -> serde_json::Value {
         "tiny-contrastive.json" => fixture!("hf/tiny-contrastive.json"),
         "tiny-knobs.json" => fixture!("hf/tiny-knobs.json"),
         "tiny-strategies.json" => fixture!("hf/tiny-strategies.json"),
+        "tiny-llama.json" => fixture!("hf/tiny-llama.json"),
+        "tiny-qwen2.json" => fixture!("hf/tiny-qwen2.json"),
         "native-sampling.json" => fixture!("native-sampling.json"),
         "llama/samplers.json" => fixture!("llama/samplers.json"),
         "llama/generate.json" => fixture!("llama/generate.json"),

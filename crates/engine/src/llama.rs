@@ -1,0 +1,317 @@
+//! The Llama family in one file: `LlamaForCausalLM` (SmolLM2) and
+//! `Qwen2ForCausalLM` (Qwen2.5, which adds q/k/v biases). Pre-norm blocks
+//! with RMSNorm, rotary positions (HF's halves layout), grouped-query
+//! attention, a SwiGLU MLP, and a head tied to the embeddings or its own.
+//!
+//! Written in the style of `candle-transformers`' `llama.rs` (its names,
+//! its `repeat_kv`), not with it: there the cache lives inside the model or
+//! a `&mut Cache` and only the last position's logits come back, where lanes,
+//! beams and branches need a cache that is a value (selected, duplicated,
+//! reordered by rows) and contrastive search, DoLa and the inspector need
+//! the hidden states and early exits. See ARCHITECTURE.md.
+//!
+//! `forward` is stateless, like GPT-2's: the caller passes the cache in and
+//! gets the extended one back. Matrices are `[out, in]` as `nn.Linear`
+//! stores them, which is already the small-batch kernel's layout in wasm.
+
+use crate::attention::{attend, causal_mask, Output};
+use crate::checkpoint::Checkpoint;
+use crate::error::LoadError;
+use crate::kv_cache::KvCache;
+use crate::llama_config::LlamaShape;
+use crate::matmul::{matmul_t, take_matrix};
+use crate::model_config::{Family, ModelConfig};
+use candle_core::{DType, Device, Module, Result, Tensor};
+use candle_nn::RmsNorm;
+
+struct Linear {
+    /// `[out, in]`.
+    weight: Tensor,
+    bias: Option<Tensor>,
+}
+
+impl Linear {
+    fn forward(&self, x2d: &Tensor) -> Result<Tensor> {
+        let y = matmul_t(x2d, &self.weight)?;
+        match &self.bias {
+            Some(b) => y.broadcast_add(b),
+            None => Ok(y),
+        }
+    }
+}
+
+struct CausalSelfAttention {
+    q_proj: Linear,
+    k_proj: Linear,
+    v_proj: Linear,
+    o_proj: Linear,
+}
+
+struct Mlp {
+    gate_proj: Linear,
+    up_proj: Linear,
+    down_proj: Linear,
+}
+
+impl Mlp {
+    fn forward(&self, x2d: &Tensor) -> Result<Tensor> {
+        let gate = candle_nn::ops::silu(&self.gate_proj.forward(x2d)?)?;
+        self.down_proj
+            .forward(&(gate * self.up_proj.forward(x2d)?)?)
+    }
+}
+
+struct Block {
+    rms_1: RmsNorm,
+    attn: CausalSelfAttention,
+    rms_2: RmsNorm,
+    mlp: Mlp,
+}
+
+pub struct Llama {
+    pub cfg: ModelConfig,
+    shape: LlamaShape,
+    embed_tokens: Tensor,
+    /// `None`: the head is `embed_tokens` (`tie_word_embeddings`).
+    lm_head: Option<Tensor>,
+    blocks: Vec<Block>,
+    norm: RmsNorm,
+    /// The rotary frequencies, `1 / θ^(2i/d)`, as HF computes them in f32.
+    inv_freq: Vec<f32>,
+}
+
+impl Llama {
+    pub fn load(cfg: ModelConfig, mut ck: Checkpoint) -> std::result::Result<Llama, LoadError> {
+        let Family::Llama(shape) = cfg.family.clone() else {
+            return Err(LoadError::config(
+                "describes a GPT-2 model, not a Llama-family one".to_string(),
+            ));
+        };
+        let d = cfg.n_embd;
+        let hint = Checkpoint::hint(&cfg);
+        let q_width = cfg.n_head * shape.head_dim;
+        let kv_width = shape.n_kv_head * shape.head_dim;
+        let rms = |ck: &mut Checkpoint, key: &str| -> std::result::Result<RmsNorm, LoadError> {
+            Ok(RmsNorm::new(
+                ck.take(&format!("{key}.weight"), &[d], &hint)?,
+                shape.rms_norm_eps,
+            ))
+        };
+        let lin = |ck: &mut Checkpoint,
+                   key: &str,
+                   i: usize,
+                   o: usize,
+                   bias: bool|
+         -> std::result::Result<Linear, LoadError> {
+            Ok(Linear {
+                weight: take_matrix(ck, &format!("{key}.weight"), &[o, i], &hint)?,
+                bias: if bias {
+                    Some(ck.take(&format!("{key}.bias"), &[o], &hint)?)
+                } else {
+                    None
+                },
+            })
+        };
+        let embed_tokens = take_matrix(
+            &mut ck,
+            "model.embed_tokens.weight",
+            &[cfg.vocab_size, d],
+            &hint,
+        )?;
+        let mut blocks = Vec::with_capacity(cfg.n_layer);
+        for l in 0..cfg.n_layer {
+            let p = format!("model.layers.{l}");
+            let a = format!("{p}.self_attn");
+            let m = format!("{p}.mlp");
+            let inner = shape.intermediate_size;
+            blocks.push(Block {
+                rms_1: rms(&mut ck, &format!("{p}.input_layernorm"))?,
+                attn: CausalSelfAttention {
+                    q_proj: lin(&mut ck, &format!("{a}.q_proj"), d, q_width, shape.qkv_bias)?,
+                    k_proj: lin(&mut ck, &format!("{a}.k_proj"), d, kv_width, shape.qkv_bias)?,
+                    v_proj: lin(&mut ck, &format!("{a}.v_proj"), d, kv_width, shape.qkv_bias)?,
+                    o_proj: lin(&mut ck, &format!("{a}.o_proj"), q_width, d, shape.o_bias)?,
+                },
+                rms_2: rms(&mut ck, &format!("{p}.post_attention_layernorm"))?,
+                mlp: Mlp {
+                    gate_proj: lin(&mut ck, &format!("{m}.gate_proj"), d, inner, shape.mlp_bias)?,
+                    up_proj: lin(&mut ck, &format!("{m}.up_proj"), d, inner, shape.mlp_bias)?,
+                    down_proj: lin(&mut ck, &format!("{m}.down_proj"), inner, d, shape.mlp_bias)?,
+                },
+            });
+        }
+        let norm = rms(&mut ck, "model.norm")?;
+        let lm_head = if shape.tie_word_embeddings {
+            None
+        } else {
+            Some(take_matrix(
+                &mut ck,
+                "lm_head.weight",
+                &[cfg.vocab_size, d],
+                &hint,
+            )?)
+        };
+        let inv_freq = inv_freq(shape.rope_theta, shape.head_dim);
+        Ok(Llama {
+            cfg,
+            shape,
+            embed_tokens,
+            lm_head,
+            blocks,
+            norm,
+            inv_freq,
+        })
+    }
+
+    pub fn parameter_count(&self) -> usize {
+        let (d, s) = (self.cfg.n_embd, &self.shape);
+        let q = self.cfg.n_head * s.head_dim;
+        let kv = s.n_kv_head * s.head_dim;
+        let inner = s.intermediate_size;
+        let attn = d * q + 2 * d * kv + q * d;
+        let attn_bias = usize::from(s.qkv_bias) * (q + 2 * kv) + usize::from(s.o_bias) * d;
+        let mlp = 3 * d * inner + usize::from(s.mlp_bias) * (2 * inner + d);
+        let per_block = 2 * d + attn + attn_bias + mlp;
+        let head = usize::from(!s.tie_word_embeddings) * self.cfg.vocab_size * d;
+        self.cfg.vocab_size * d + self.cfg.n_layer * per_block + d + head
+    }
+
+    /// Feeds `tokens` (`rows * t` ids, row-major) after `cache` (or from
+    /// scratch). `exits` are (row, layer) pairs: the head's logits on that
+    /// row's last position as it enters that layer (0 = the embeddings), as
+    /// HF's `hidden_states[layer]` through `lm_head` (no final norm).
+    pub fn forward(
+        &self,
+        tokens: &[u32],
+        rows: usize,
+        cache: Option<&KvCache>,
+        exits: &[(usize, usize)],
+    ) -> Result<Output> {
+        let t = tokens.len() / rows;
+        let past = cache.map(|c| c.len()).unwrap_or(0);
+        let (d, h, hd) = (self.cfg.n_embd, self.cfg.n_head, self.shape.head_dim);
+        let kvh = self.shape.n_kv_head;
+        let dev = Device::Cpu;
+        let ids = Tensor::from_slice(tokens, tokens.len(), &dev)?;
+        let mut x = self
+            .embed_tokens
+            .index_select(&ids, 0)?
+            .to_dtype(DType::F32)?
+            .reshape((rows, t, d))?;
+        let (cos, sin) = self.rotary(past, t)?;
+        let mask = (t > 1)
+            .then(|| causal_mask(t, past + t, past))
+            .transpose()?;
+        let scale = 1.0 / (hd as f64).sqrt();
+        let mut layers = Vec::with_capacity(self.blocks.len());
+        let mut taps: Vec<Option<Tensor>> = vec![None; exits.len()];
+        for (l, b) in self.blocks.iter().enumerate() {
+            for (tap, &(row, _)) in taps
+                .iter_mut()
+                .zip(exits)
+                .filter(|(_, &(_, layer))| layer == l)
+            {
+                *tap = Some(x.narrow(0, row, 1)?.narrow(1, t - 1, 1)?.reshape((1, d))?);
+            }
+            let a = b.rms_1.forward(&x)?.reshape((rows * t, d))?;
+            let heads = |y: Tensor, n: usize| -> Result<Tensor> {
+                y.reshape((rows, t, n, hd))?.transpose(1, 2)?.contiguous()
+            };
+            let q = heads(b.attn.q_proj.forward(&a)?, h)?;
+            let k = heads(b.attn.k_proj.forward(&a)?, kvh)?;
+            let v = heads(b.attn.v_proj.forward(&a)?, kvh)?;
+            let q = candle_nn::rotary_emb::rope(&q, &cos, &sin)?;
+            let k = candle_nn::rotary_emb::rope(&k, &cos, &sin)?;
+            // The cache keeps the key/value heads as they are (rotated keys):
+            // grouped heads cost the cache no more than they cost the model.
+            let (k, v) = match cache {
+                Some(c) => {
+                    let (pk, pv) = &c.layers[l];
+                    (Tensor::cat(&[pk, &k], 2)?, Tensor::cat(&[pv, &v], 2)?)
+                }
+                None => (k, v),
+            };
+            let n_rep = h / kvh;
+            let y = attend(
+                &q,
+                &repeat_kv(&k, n_rep)?,
+                &repeat_kv(&v, n_rep)?,
+                scale,
+                mask.as_ref(),
+            )?
+            .transpose(1, 2)?
+            .reshape((rows * t, h * hd))?;
+            x = (x + b.attn.o_proj.forward(&y)?.reshape((rows, t, d))?)?;
+            let m = b.rms_2.forward(&x)?.reshape((rows * t, d))?;
+            x = (x + b.mlp.forward(&m)?.reshape((rows, t, d))?)?;
+            layers.push((k, v));
+        }
+        let hidden = self.norm.forward(&x)?;
+        let last = hidden.narrow(1, t - 1, 1)?.squeeze(1)?;
+        let logits = self.head(&last)?;
+        let exits = if taps.is_empty() {
+            None
+        } else {
+            let taps: Vec<Tensor> = taps.into_iter().collect::<Option<_>>().ok_or_else(|| {
+                candle_core::Error::Msg("an early exit past the last layer".into())
+            })?;
+            Some(self.head(&Tensor::cat(&taps, 0)?)?)
+        };
+        Ok(Output {
+            logits,
+            hidden,
+            cache: KvCache { layers },
+            exits,
+        })
+    }
+
+    /// The logits after each of `rows` (`[rows, d]` final hidden states).
+    pub fn head_rows(&self, rows: &Tensor) -> Result<Tensor> {
+        self.head(rows)
+    }
+
+    fn head(&self, last: &Tensor) -> Result<Tensor> {
+        matmul_t(last, self.lm_head.as_ref().unwrap_or(&self.embed_tokens))
+    }
+
+    /// cos and sin of positions `past..past + t` (`[t, head_dim / 2]` each),
+    /// computed as HF's rotary embedding does: the angle an f32 product of
+    /// the position and the frequency, its cos and sin in f32. Computed per
+    /// pass (a step needs one row), so no table grows with the context.
+    fn rotary(&self, past: usize, t: usize) -> Result<(Tensor, Tensor)> {
+        let half = self.inv_freq.len();
+        let angles: Vec<f32> = (past..past + t)
+            .flat_map(|p| self.inv_freq.iter().map(move |&f| p as f32 * f))
+            .collect();
+        let cos: Vec<f32> = angles.iter().map(|a| a.cos()).collect();
+        let sin: Vec<f32> = angles.iter().map(|a| a.sin()).collect();
+        Ok((
+            Tensor::from_vec(cos, (t, half), &Device::Cpu)?,
+            Tensor::from_vec(sin, (t, half), &Device::Cpu)?,
+        ))
+    }
+}
+
+/// `1 / θ^(2i/d)` for `i < d/2`: HF's `compute_default_rope_parameters`
+/// (the exponent an f32 quotient, the power and the reciprocal in f32).
+fn inv_freq(theta: f64, head_dim: usize) -> Vec<f32> {
+    (0..head_dim)
+        .step_by(2)
+        .map(|i| {
+            let e = i as f32 / head_dim as f32;
+            let pow = (theta as f32 as f64).powf(e as f64) as f32;
+            1.0 / pow
+        })
+        .collect()
+}
+
+/// Each key/value head repeated for the `n_rep` query heads that share it
+/// (HF's `repeat_kv`: head `i` reads key/value head `i / n_rep`), as
+/// `candle-transformers`' `utils::repeat_kv` builds it.
+fn repeat_kv(x: &Tensor, n_rep: usize) -> Result<Tensor> {
+    if n_rep == 1 {
+        return Ok(x.clone());
+    }
+    let (rows, kv_heads, s, hd) = x.dims4()?;
+    Tensor::cat(&vec![x; n_rep], 2)?.reshape((rows, kv_heads * n_rep, s, hd))
+}

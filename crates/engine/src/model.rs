@@ -1,0 +1,69 @@
+//! The model a checkpoint describes: GPT-2 or the Llama family, behind one
+//! stateless forward pass with the same inputs and outputs.
+
+use crate::attention::Output;
+use crate::checkpoint::Checkpoint;
+use crate::error::LoadError;
+use crate::gpt2::Gpt2;
+use crate::kv_cache::KvCache;
+use crate::llama::Llama;
+use crate::model_config::{Family, ModelConfig};
+use candle_core::{Result, Tensor};
+
+pub(crate) enum Model {
+    Gpt2(Gpt2),
+    Llama(Llama),
+}
+
+impl Model {
+    pub fn load(cfg: ModelConfig, ck: Checkpoint) -> std::result::Result<Model, LoadError> {
+        Ok(match cfg.family {
+            Family::Gpt2 { .. } => Model::Gpt2(Gpt2::load(cfg, ck)?),
+            Family::Llama(_) => Model::Llama(Llama::load(cfg, ck)?),
+        })
+    }
+
+    pub fn cfg(&self) -> &ModelConfig {
+        match self {
+            Model::Gpt2(m) => &m.cfg,
+            Model::Llama(m) => &m.cfg,
+        }
+    }
+
+    pub fn parameter_count(&self) -> usize {
+        match self {
+            Model::Gpt2(m) => m.parameter_count(),
+            Model::Llama(m) => m.parameter_count(),
+        }
+    }
+
+    /// Whether the output head is the input embedding (HF's `tie_word_embeddings`).
+    pub fn tied_head(&self) -> bool {
+        match &self.cfg().family {
+            // GPT-2's head is `wte`, always.
+            Family::Gpt2 { .. } => true,
+            Family::Llama(s) => s.tie_word_embeddings,
+        }
+    }
+
+    pub fn forward(
+        &self,
+        tokens: &[u32],
+        rows: usize,
+        cache: Option<&KvCache>,
+        exits: &[(usize, usize)],
+    ) -> Result<Output> {
+        match self {
+            Model::Gpt2(m) => m.forward(tokens, rows, cache, exits),
+            Model::Llama(m) => m.forward(tokens, rows, cache, exits),
+        }
+    }
+
+    /// The logits after each of `rows` (`[rows, hidden]` final hidden states).
+    pub fn head_rows(&self, rows: &Tensor) -> Result<Tensor> {
+        match self {
+            Model::Gpt2(m) => m.head_rows(rows),
+            Model::Llama(m) => m.head_rows(rows),
+        }
+    }
+}
