@@ -352,6 +352,7 @@ pub(crate) mod tests {
             n_positions: 2,
             storage_dtype: "F16".into(),
             weight_bytes: 1,
+            generation_defaults: None,
         }
     }
 

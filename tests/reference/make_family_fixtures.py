@@ -166,6 +166,8 @@ def fixtures(model, name):
             runs.append(run_record(f"{key}/{cname}", model, tok_hf, ids, cfg, True))
     runs.append(run_record("empty/greedy", model, tok_hf, prompts["empty"], {"max_new_tokens": 8}, False))
 
+    defaults = model_defaults_fixture(model, tok_hf, prompts) if name == "tiny-qwen2" else None
+
     write(f"{name}.json", {
         "model": name,
         "architecture": model.config.architectures[0],
@@ -173,7 +175,35 @@ def fixtures(model, name):
         "torch": torch.__version__,
         "logits": {"probe_ids": probe_ids, "cases": cases},
         "runs": runs,
+        **({"model_defaults": defaults} if defaults else {}),
     })
+
+
+def model_defaults_fixture(model, tok_hf, prompts):
+    """generate() on a model whose generation_config.json sets knobs (as
+    Qwen2.5-Instruct's does): the lane's own arguments win, the model's file
+    fills the rest. Each lane is recorded as the call's arguments only."""
+    from transformers import GenerationConfig
+
+    file = {"bos_token_id": 50256, "pad_token_id": 50256, "do_sample": True, "eos_token_id": [50256],
+            "repetition_penalty": 1.1, "temperature": 0.7, "top_k": 20, "top_p": 0.8,
+            "transformers_version": "4.37.0"}
+    saved = model.generation_config
+    model.generation_config = GenerationConfig(**{k: v for k, v in file.items() if k != "transformers_version"})
+    lanes = {
+        "nothing_said": {"max_new_tokens": NEW, "seed": 3},
+        "greedy_said": {"max_new_tokens": NEW, "do_sample": False},
+        "own_temperature": {"max_new_tokens": NEW, "temperature": 1.3, "top_k": 0, "seed": 4},
+    }
+    knobs = {k: v for k, v in file.items() if k not in ("bos_token_id", "pad_token_id", "transformers_version")}
+    runs = []
+    for key in ("programming", "history"):
+        for lname, lane in lanes.items():
+            merged = {**knobs, **lane}
+            runs.append(run_record(f"{key}/{lname}", model, tok_hf, prompts[key], lane, merged["do_sample"],
+                                   processors_cfg=merged))
+    model.generation_config = saved
+    return {"generation_config": file, "runs": runs}
 
 
 if __name__ == "__main__":

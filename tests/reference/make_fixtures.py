@@ -223,7 +223,7 @@ def generate(model, tok_hf, ids, cfg):
     return out
 
 
-def run_record(name, model, tok_hf, ids, cfg, with_distributions):
+def run_record(name, model, tok_hf, ids, cfg, with_distributions, processors_cfg=None):
     out = generate(model, tok_hf, ids, cfg)
     n = len(ids)
     rec = {"name": name, "prompt_ids": ids, "config": cfg}
@@ -245,7 +245,7 @@ def run_record(name, model, tok_hf, ids, cfg, with_distributions):
         rec["sequences"] = seqs
     if with_distributions:
         rec["steps"] = [distribution(s[0]) for s in out.scores]
-        procs = hf_processors(cfg, n)
+        procs = hf_processors(processors_cfg or cfg, n)
         full = out.sequences[0].tolist()
         for i, step in enumerate(rec["steps"]):
             input_ids = torch.tensor([full[: n + i]])

@@ -1,9 +1,10 @@
 //! `decode`: the page's engine on the command line.
 //!
 //! decode --model DIR --prompt TEXT [--config JSON]... [--force-ids ID,ID,...]
-//!        [--force-text TEXT] [--negative-prompt TEXT] [--top N] [--shared-seed N] [--json]
+//!        [--force-text TEXT] [--negative-prompt TEXT] [--top N] [--shared-seed N]
+//!        [--library-defaults] [--json]
 
-use ntl_decoding::{ConfigError, Document, LaneConfig, LaneRequest, Options, Run};
+use ntl_decoding::{ConfigError, Defaults, Document, LaneRequest, Options, Run};
 use ntl_engine::{Engine, LoadError, ModelFiles, RunError, RunInput};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -33,7 +34,8 @@ enum CliError {
 }
 
 const USAGE: &str = "usage: decode --model DIR --prompt TEXT [--config JSON]... \
-[--force-ids ID,ID,...] [--force-text TEXT] [--negative-prompt TEXT] [--top N] [--shared-seed N] [--json]
+[--force-ids ID,ID,...] [--force-text TEXT] [--negative-prompt TEXT] [--top N] [--shared-seed N] \
+[--library-defaults] [--json]
 
   --model DIR       folder with config.json, model.safetensors, tokenizer.json
   --prompt TEXT     the prompt (may be empty)
@@ -44,6 +46,8 @@ const USAGE: &str = "usage: decode --model DIR --prompt TEXT [--config JSON]... 
   --negative-prompt TEXT  guidance_scale lanes steer away from this text (HF negative_prompt_ids)
   --top N           candidates per step table (default 20)
   --shared-seed N   sampling lanes share one random draw per step
+  --library-defaults  lanes start from HF's library defaults, not the model's
+                    generation_config.json (which HF's generate() starts from, as decode does)
   --json            one JSON document (the page's export schema; see README)";
 
 struct Args {
@@ -55,6 +59,7 @@ struct Args {
     negative_prompt: Option<String>,
     top: usize,
     shared_seed: Option<u64>,
+    defaults: Defaults,
     json: bool,
 }
 
@@ -70,6 +75,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
         negative_prompt: None,
         top: 20,
         shared_seed: None,
+        defaults: Defaults::Model,
         json: false,
     };
     while let Some(flag) = it.next() {
@@ -105,6 +111,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
                 )
             }
             "--json" => a.json = true,
+            "--library-defaults" => a.defaults = Defaults::Library,
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument `{other}`\n{USAGE}")),
         }
@@ -123,32 +130,41 @@ fn read(dir: &Path, name: &str) -> Result<Vec<u8>, CliError> {
 }
 
 fn run(args: Args) -> Result<(), CliError> {
-    let mut lanes = Vec::new();
-    for (lane, text) in args.configs.iter().enumerate() {
-        let config =
-            LaneConfig::from_json(text).map_err(|source| CliError::Config { lane, source })?;
-        lanes.push(LaneRequest {
-            config,
-            forced_ids: args.force_ids.clone(),
-        });
-    }
-    if lanes.is_empty() {
-        let config = LaneConfig::default();
-        lanes.push(LaneRequest {
-            config,
-            forced_ids: args.force_ids.clone(),
-        });
-    }
     let (config, weights, tokenizer) = (
         read(&args.model, "config.json")?,
         read(&args.model, "model.safetensors")?,
         read(&args.model, "tokenizer.json")?,
     );
-    let engine = Engine::load(ModelFiles {
+    let mut engine = Engine::load(ModelFiles {
         config: &config,
         weights: &weights,
         tokenizer: &tokenizer,
     })?;
+    // Optional, as on the hub: the model's own defaults, under every lane
+    // (HF's `generate()` does the same) unless --library-defaults.
+    if let Ok(bytes) = std::fs::read(args.model.join("generation_config.json")) {
+        engine = engine.with_generation_config(&bytes)?;
+    }
+    let model_defaults = engine
+        .info()
+        .generation_defaults
+        .clone()
+        .unwrap_or_default();
+    let configs = if args.configs.is_empty() {
+        vec!["{}".to_string()]
+    } else {
+        args.configs.clone()
+    };
+    let mut lanes = Vec::new();
+    for (lane, text) in configs.iter().enumerate() {
+        let config = model_defaults
+            .lane_config(text, args.defaults)
+            .map_err(|source| CliError::Config { lane, source })?;
+        lanes.push(LaneRequest {
+            config,
+            forced_ids: args.force_ids.clone(),
+        });
+    }
     let input = RunInput {
         prompt: args.prompt,
         prompt_ids: None,

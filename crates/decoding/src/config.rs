@@ -166,7 +166,7 @@ impl Default for GenerationConfig {
 /// decoder-only model generates — bookkeeping, outputs, caching, compilation,
 /// the encoder-decoder start token, the model's own bos; accepted and dropped
 /// so real `generation_config.json` files load unchanged.
-const IGNORED_KEYS: &[&str] = &[
+pub(crate) const IGNORED_KEYS: &[&str] = &[
     "_from_model_config",
     "transformers_version",
     "bos_token_id",

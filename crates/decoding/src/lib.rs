@@ -16,6 +16,7 @@ pub mod lane;
 pub mod llama_cpp;
 pub mod mode;
 pub mod model;
+pub mod model_defaults;
 pub mod mt19937;
 pub mod observe;
 pub mod processors;
@@ -39,6 +40,7 @@ pub use generate::{prepare_prompt, Event, Generation, LaneRequest, LaneSpec, Opt
 pub use knob::{Knob, Stage};
 pub use mode::Mode;
 pub use model::{Exit, Forward, LanguageModel, ModelError, ModelInfo};
+pub use model_defaults::{Defaults, ModelDefaults};
 pub use record::{Document, Run, Sequence, Step, StopReason};
 pub use semantics::{LaneConfig, Semantics};
 pub use vocab::Vocab;

@@ -21,6 +21,9 @@ pub struct ModelInfo {
     pub n_positions: usize,
     pub storage_dtype: String,
     pub weight_bytes: usize,
+    /// The knobs of the repo's `generation_config.json`, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generation_defaults: Option<crate::model_defaults::ModelDefaults>,
 }
 
 /// Why a forward pass (or the run around it) could not go on.

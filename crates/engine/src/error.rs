@@ -5,7 +5,7 @@ use ntl_decoding::{ConfigError, ModelError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    /// `config.json` is missing, malformed, or not a GPT-2-family model.
+    /// `config.json` is missing, malformed, or not a family this engine runs.
     #[error("config.json: {message}")]
     Config {
         message: String,
@@ -18,6 +18,12 @@ pub enum LoadError {
         message: String,
         #[source]
         source: Option<candle_core::Error>,
+    },
+    /// `generation_config.json` (optional) is malformed or sets an invalid knob.
+    #[error("generation_config.json: {source}")]
+    GenerationConfig {
+        #[source]
+        source: ConfigError,
     },
     /// `tokenizer.json` is missing, malformed, or does not fit the model.
     #[error("tokenizer.json: {message}")]
@@ -56,6 +62,7 @@ impl LoadError {
             LoadError::Config { .. } => "config.json",
             LoadError::Weights { .. } => "model.safetensors",
             LoadError::Tokenizer { .. } => "tokenizer.json",
+            LoadError::GenerationConfig { .. } => "generation_config.json",
         }
     }
 }

@@ -96,12 +96,23 @@ impl Engine {
             n_positions: cfg.n_positions,
             storage_dtype,
             weight_bytes: shards.iter().map(|w| w.len()).sum(),
+            generation_defaults: None,
         };
         Ok(Engine {
             model,
             tokenizer,
             info,
         })
+    }
+
+    /// The repo's `generation_config.json`: the model's own defaults, which
+    /// lanes start from as HF's `generate()` does (see `ModelDefaults`).
+    /// Runs take lanes already merged; this only checks and reports them.
+    pub fn with_generation_config(mut self, bytes: &[u8]) -> Result<Engine, LoadError> {
+        let defaults = ntl_decoding::ModelDefaults::from_json(bytes)
+            .map_err(|source| LoadError::GenerationConfig { source })?;
+        self.info.generation_defaults = Some(defaults);
+        Ok(self)
     }
 
     pub fn info(&self) -> &ModelInfo {

@@ -557,3 +557,81 @@ fn llama_with_grouped_heads_and_a_tied_head_matches_hf() {
 fn qwen2_with_qkv_biases_and_its_own_head_in_bf16_matches_hf() {
     check_family("tiny-qwen2", ntl_engine::Architecture::Qwen2);
 }
+
+/// A repo's `generation_config.json` under every lane, as HF's `generate()`
+/// puts the model's file under the call's arguments: a lane that says
+/// nothing samples with the file's temperature, top-k, top-p and
+/// repetition penalty; a lane's own knobs win. Token ids (greedy) and every
+/// step's distribution (sampling, on HF's tokens) as HF computed them.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn the_models_generation_config_is_under_each_lane_as_in_hf() {
+    use ntl_decoding::{Defaults, ModelDefaults};
+    let e = engine("tiny-qwen2");
+    let fixture = hf("tiny-qwen2.json");
+    let file = serde_json::to_vec(&fixture["model_defaults"]["generation_config"]).unwrap();
+    let e = e.with_generation_config(&file).unwrap();
+    let defaults: ModelDefaults = e.info().generation_defaults.clone().unwrap();
+    assert_eq!(defaults.beyond_eos().len(), 5, "{defaults:?}");
+    let (mut sampled, mut greedy) = (0, 0);
+    for run in fixture["model_defaults"]["runs"].as_array().unwrap() {
+        let name = run["name"].as_str().unwrap();
+        let config = defaults
+            .lane_config(&run["config"].to_string(), Defaults::Model)
+            .unwrap();
+        let sampling = !run["config"].get("do_sample").is_some_and(|v| v == false);
+        let want = ids(&run["sequences"][0]);
+        let input = RunInput {
+            prompt: prompt_text(name).into(),
+            lanes: vec![LaneRequest {
+                config,
+                forced_ids: sampling.then(|| want.clone()),
+            }],
+            options: Options {
+                top_n: 64,
+                shared_seed: None,
+                negative_prompt: None,
+            },
+            ..Default::default()
+        };
+        let doc = e
+            .run(input, |_| std::ops::ControlFlow::Continue(()))
+            .unwrap();
+        let got = &doc.runs[0];
+        assert_eq!(got.token_ids, want, "{name}");
+        if !sampling {
+            // The model's repetition penalty applied to a greedy lane.
+            assert!(got.steps[0].funnel.iter().any(
+                |f| f.name == ntl_decoding::Stage::Knob(ntl_decoding::Knob::RepetitionPenalty)
+            ));
+            greedy += 1;
+            continue;
+        }
+        assert_eq!(got.mode, ntl_decoding::Mode::Sample, "{name}");
+        for (s, (g, w)) in got
+            .steps
+            .iter()
+            .zip(run["steps"].as_array().unwrap())
+            .enumerate()
+        {
+            if !w["fragile"].as_bool().unwrap_or(false) {
+                assert_eq!(
+                    g.kept as u64,
+                    w["kept"].as_u64().unwrap(),
+                    "{name} step {s}"
+                );
+            }
+            let table: std::collections::HashMap<u32, f32> =
+                g.top.iter().map(|c| (c.id, c.prob)).collect();
+            for (id, p) in ids(&w["ids"]).into_iter().zip(floats(&w["probs"])) {
+                let ours = table.get(&id).copied().unwrap_or(0.0);
+                assert!(
+                    (ours - p).abs() <= PROB_TOL,
+                    "{name} step {s} id {id}: {ours} vs HF {p}"
+                );
+            }
+        }
+        sampled += 1;
+    }
+    assert_eq!((sampled, greedy), (4, 2));
+}

@@ -1,0 +1,147 @@
+//! A model's own generation defaults: the knobs its repo's
+//! `generation_config.json` sets. HF's `generate()` starts from them (its
+//! priority: the call's arguments, then the model's file, then the
+//! library's defaults), so an Instruct model samples with its temperature
+//! even when a lane says nothing about sampling — the lessons'
+//! `generation_config` pitfall. A lane starts from them (as HF does) or from
+//! the library's defaults, and the page shows which.
+
+use crate::config::{GenerationConfig, IGNORED_KEYS};
+use crate::config_error::ConfigError;
+use crate::semantics::{LaneConfig, Semantics};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// The knobs a model's `generation_config.json` sets (bookkeeping keys
+/// dropped), checked as a lane's config is.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ModelDefaults(Map<String, Value>);
+
+/// Where a lane's unset knobs come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Defaults {
+    /// The model's `generation_config.json`, then the library's (HF's `generate()`).
+    #[default]
+    Model,
+    /// HF's library defaults only (as if the repo had no `generation_config.json`).
+    Library,
+}
+
+impl ModelDefaults {
+    pub fn from_json(bytes: &[u8]) -> Result<ModelDefaults, ConfigError> {
+        let value: Value = serde_json::from_slice(bytes).map_err(ConfigError::json)?;
+        // Every knob checked by the lane's own parser (names, types, values).
+        GenerationConfig::from_value(value.clone())?.validate()?;
+        let Value::Object(mut map) = value else {
+            return Err(ConfigError::NotAnObject);
+        };
+        for key in IGNORED_KEYS {
+            map.remove(*key);
+        }
+        Ok(ModelDefaults(map))
+    }
+
+    pub fn knobs(&self) -> &Map<String, Value> {
+        &self.0
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The knobs that change what a lane does beyond the model's eos, as
+    /// `name value` pairs (for "this model samples with temperature 0.7").
+    pub fn beyond_eos(&self) -> Vec<(&str, &Value)> {
+        self.0
+            .iter()
+            .filter(|(k, _)| k.as_str() != "eos_token_id")
+            .map(|(k, v)| (k.as_str(), v))
+            .collect()
+    }
+
+    /// A lane's config, typed as JSON, with the model's knobs under it.
+    pub fn lane_config(&self, text: &str, defaults: Defaults) -> Result<LaneConfig, ConfigError> {
+        let value: Value = serde_json::from_str(text).map_err(ConfigError::json)?;
+        LaneConfig::from_value(self.under(value, defaults))
+    }
+
+    /// A lane's config object with the model's knobs under it: what the lane
+    /// sets wins, the rest comes from the model. A llama.cpp lane speaks
+    /// other names and is left as it is; so is a lane that asks for the
+    /// library's defaults.
+    pub fn under(&self, lane: Value, defaults: Defaults) -> Value {
+        let Value::Object(lane) = lane else {
+            return lane;
+        };
+        let transformers = matches!(
+            Semantics::of(&Value::Object(lane.clone())),
+            Ok(Semantics::Transformers)
+        );
+        if defaults == Defaults::Library || !transformers {
+            return Value::Object(lane);
+        }
+        let mut merged = self.0.clone();
+        merged.extend(lane);
+        Value::Object(merged)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Qwen2.5-0.5B-Instruct's generation_config.json.
+    const QWEN_INSTRUCT: &str = r#"{"bos_token_id": 151643, "pad_token_id": 151643,
+        "do_sample": true, "eos_token_id": [151645, 151643], "repetition_penalty": 1.1,
+        "temperature": 0.7, "top_p": 0.8, "top_k": 20, "transformers_version": "4.37.0"}"#;
+
+    #[test]
+    fn an_instruct_models_file_keeps_its_knobs_and_drops_bookkeeping() {
+        let d = ModelDefaults::from_json(QWEN_INSTRUCT.as_bytes()).unwrap();
+        let keys: Vec<&str> = d.knobs().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            [
+                "do_sample",
+                "eos_token_id",
+                "repetition_penalty",
+                "temperature",
+                "top_k",
+                "top_p"
+            ]
+        );
+        assert_eq!(d.beyond_eos().len(), 5);
+    }
+
+    #[test]
+    fn a_lane_saying_nothing_samples_as_the_model_says_and_its_own_knobs_win() {
+        let d = ModelDefaults::from_json(QWEN_INSTRUCT.as_bytes()).unwrap();
+        let greedy_by_omission = d.under(json!({}), Defaults::Model);
+        let c = GenerationConfig::from_value(greedy_by_omission).unwrap();
+        assert!(c.do_sample);
+        assert_eq!((c.temperature, c.top_k, c.top_p), (0.7, Some(20), 0.8));
+        let said = d.under(json!({"do_sample": false, "top_k": 5}), Defaults::Model);
+        let c = GenerationConfig::from_value(said).unwrap();
+        assert!(!c.do_sample);
+        assert_eq!((c.top_k, c.temperature), (Some(5), 0.7));
+    }
+
+    #[test]
+    fn library_defaults_and_llama_cpp_lanes_are_left_as_they_are() {
+        let d = ModelDefaults::from_json(QWEN_INSTRUCT.as_bytes()).unwrap();
+        assert_eq!(d.under(json!({}), Defaults::Library), json!({}));
+        let llama = json!({"semantics": "llama.cpp", "temperature": 0.5});
+        assert_eq!(d.under(llama.clone(), Defaults::Model), llama);
+    }
+
+    #[test]
+    fn a_bad_file_is_named_by_its_knob() {
+        let e = ModelDefaults::from_json(br#"{"temperature": "hot"}"#).unwrap_err();
+        assert!(e.to_string().contains("temperature"), "{e}");
+        let e = ModelDefaults::from_json(br#"{"top_p": 1.5}"#).unwrap_err();
+        assert!(e.to_string().contains("top_p"), "{e}");
+    }
+}
