@@ -101,6 +101,34 @@ fn ready(info: &ModelInfo, label: &str, load_ms: f64, threads: u32) -> Html {
             }
             { facts }
             <span data-testid="threads" title={THREADS_HINT}>{ threads }</span>
+            { generation_defaults(info) }
+        </span>
+    }
+}
+
+/// The knobs of the repo's `generation_config.json` beyond its eos: what
+/// HF's `generate()` would start from (an Instruct model's sampling), said
+/// plainly because the lanes here start from the library's defaults.
+fn generation_defaults(info: &ModelInfo) -> Html {
+    let Some(defaults) = &info.generation_defaults else {
+        return Html::default();
+    };
+    let knobs = defaults.beyond_eos();
+    if knobs.is_empty() {
+        return Html::default();
+    }
+    let list = knobs
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(" · ");
+    html! {
+        <span class="model-defaults" data-testid="model-defaults">
+            { "This model's generation_config.json sets " }
+            <code>{ list }</code>
+            { ". HF's generate() starts from these unless a call says otherwise; the lanes here \
+               start from HF's library defaults, so give a lane these knobs to run as \
+               generate() would." }
         </span>
     }
 }

@@ -19,6 +19,17 @@ const FILES = Object.fromEntries(['config.json', 'model.safetensors', 'tokenizer
 const { 'tokenizer.json': tokenizer, 'model.safetensors': weights, ...config } = FILES;
 
 const SHARDS = shardSafetensors(weights);
+// A Qwen2 checkpoint (q/k/v biases, one key/value head, its own head, BF16)
+// as the hub lays Qwen2.5-Instruct out, with an Instruct-style
+// generation_config.json; HF's greedy text on it from the fixtures.
+const FIXTURES = join(ROOT, 'tests', 'fixtures');
+const QWEN2 = {
+  'config.json': readFileSync(join(FIXTURES, 'models', 'tiny-qwen2', 'config.json')),
+  'model.safetensors': readFileSync(join(FIXTURES, 'models', 'tiny-qwen2', 'model.safetensors')),
+  'tokenizer.json': readFileSync(join(FIXTURES, 'models', 'tokenizer.json')),
+  'generation_config.json': Buffer.from(JSON.stringify({ bos_token_id: 50256, do_sample: true, eos_token_id: [50256], repetition_penalty: 1.1, temperature: 0.7, top_k: 20, top_p: 0.8, transformers_version: '4.37.0' })),
+};
+const QWEN2_HF = JSON.parse(readFileSync(join(FIXTURES, 'hf', 'tiny-qwen2.json')));
 let hub, env, bundledTexts;
 before(async () => {
   hub = await startHub({
@@ -32,6 +43,7 @@ before(async () => {
     'teacher/no-resume-gpt2': FILES,
     'teacher/linked-gpt2': FILES,
     'teacher/linked-sharded-gpt2': { ...config, 'tokenizer.json': tokenizer, ...SHARDS },
+    'teacher/tiny-qwen2-instruct': QWEN2,
   });
   env = await start({ args: HUB_ARGS });
   // What the same weights and tokenizer write when served with the page.
@@ -123,7 +135,25 @@ test('a repo with vocab.json + merges.txt instead of tokenizer.json loads the sa
   assert.match(await status(page), /teacher\/old-layout-gpt2/);
   assert.deepEqual(await shortRun(page), bundledTexts);
   const asked = hub.log.filter((e) => e.host === 'huggingface.co' && e.path.startsWith('/teacher/old-layout-gpt2/')).map((e) => `${e.path.split('/').pop()} ${e.status}`);
-  assert.deepEqual(asked, ['config.json 302', 'tokenizer.json 404', 'vocab.json 302', 'merges.txt 302', 'model.safetensors 302']);
+  assert.deepEqual(asked, ['config.json 302', 'tokenizer.json 404', 'vocab.json 302', 'merges.txt 302', 'generation_config.json 404', 'model.safetensors 302']);
+  await page.close();
+});
+
+test('a Qwen2 repo loads from the hub, names its architecture and grouped heads, shows its generation_config.json, and writes what HF writes', async () => {
+  const page = await env.open('?model=teacher/tiny-qwen2-instruct');
+  await modelReady(page);
+  assert.equal(await page.textContent('[data-testid="architecture"]'), 'Qwen2ForCausalLM');
+  assert.match(await status(page), /4 heads \(1 key\/value\)/);
+  assert.match(await page.textContent('[data-testid="model-defaults"]'), /do_sample true · repetition_penalty 1\.1 · temperature 0\.7 · top_k 20 · top_p 0\.8/);
+  const asked = hub.log.filter((e) => e.host === 'huggingface.co' && e.path.startsWith('/teacher/tiny-qwen2-instruct/')).map((e) => e.path.split('/').pop());
+  assert.ok(asked.includes('generation_config.json'), asked.join(' '));
+  const greedy = QWEN2_HF.runs.find((r) => r.name === 'programming/greedy');
+  await page.fill('[data-testid="prompt"]', 'The best way to learn programming is');
+  await setKnob(page, 0, 'max_new_tokens', greedy.sequences[0].length);
+  for (let l = 1; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 4);
+  await runAll(page);
+  const [first] = await laneTexts(page);
+  assert.ok(first.replace(/\s+/g, ' ').endsWith(greedy.text.replace(/\s+/g, ' ').trimEnd()), `${JSON.stringify(first)} vs HF ${JSON.stringify(greedy.text)}`);
   await page.close();
 });
 

@@ -23,6 +23,7 @@ Run with transformers 5.24:
   python tests/reference/make_family_fixtures.py
 """
 
+import json
 import os
 
 import torch
@@ -165,6 +166,9 @@ def fixtures(model, name):
         for cname, cfg in sampling.items():
             runs.append(run_record(f"{key}/{cname}", model, tok_hf, ids, cfg, True))
     runs.append(run_record("empty/greedy", model, tok_hf, prompts["empty"], {"max_new_tokens": 8}, False))
+    for r in runs:
+        # What the page shows a lane writing (the page's tests read text).
+        r["text"] = tok_hf.decode(r["sequences"][0])
 
     defaults = model_defaults_fixture(model, tok_hf, prompts) if name == "tiny-qwen2" else None
 
@@ -206,7 +210,137 @@ def model_defaults_fixture(model, tok_hf, prompts):
     return {"generation_config": file, "runs": runs}
 
 
+# The chat templates of the families' Instruct models, as their repos'
+# tokenizer_config.json carry them (SmolLM2-Instruct; Qwen2.5-Instruct,
+# tool calls included).
+SMOLLM2_TEMPLATE = (
+    "{% for message in messages %}{% if loop.first and messages[0]['role'] != 'system' %}"
+    "{{ '<|im_start|>system\nYou are a helpful AI assistant named SmolLM, trained by Hugging Face<|im_end|>\n' }}"
+    "{% endif %}{{'<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>' + '\n'}}"
+    "{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}"
+)
+QWEN25_TEMPLATE = """{%- if tools %}
+    {{- '<|im_start|>system\\n' }}
+    {%- if messages[0]['role'] == 'system' %}
+        {{- messages[0]['content'] }}
+    {%- else %}
+        {{- 'You are Qwen, created by Alibaba Cloud. You are a helpful assistant.' }}
+    {%- endif %}
+    {{- "\\n\\n# Tools\\n\\nYou may call one or more functions to assist with the user query.\\n\\nYou are provided with function signatures within <tools></tools> XML tags:\\n<tools>" }}
+    {%- for tool in tools %}
+        {{- "\\n" }}
+        {{- tool | tojson }}
+    {%- endfor %}
+    {{- "\\n</tools>\\n\\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\\n<tool_call>\\n{\\"name\\": <function-name>, \\"arguments\\": <args-json-object>}\\n</tool_call><|im_end|>\\n" }}
+{%- else %}
+    {%- if messages[0]['role'] == 'system' %}
+        {{- '<|im_start|>system\\n' + messages[0]['content'] + '<|im_end|>\\n' }}
+    {%- else %}
+        {{- '<|im_start|>system\\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\\n' }}
+    {%- endif %}
+{%- endif %}
+{%- for message in messages %}
+    {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role == "assistant" and not message.tool_calls) %}
+        {{- '<|im_start|>' + message.role + '\\n' + message.content + '<|im_end|>' + '\\n' }}
+    {%- elif message.role == "assistant" %}
+        {{- '<|im_start|>' + message.role }}
+        {%- if message.content %}
+            {{- '\\n' + message.content }}
+        {%- endif %}
+        {%- for tool_call in message.tool_calls %}
+            {%- if tool_call.function is defined %}
+                {%- set tool_call = tool_call.function %}
+            {%- endif %}
+            {{- '\\n<tool_call>\\n{"name": "' }}
+            {{- tool_call.name }}
+            {{- '", "arguments": ' }}
+            {{- tool_call.arguments | tojson }}
+            {{- '}\\n</tool_call>' }}
+        {%- endfor %}
+        {{- '<|im_end|>\\n' }}
+    {%- elif message.role == "tool" %}
+        {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
+            {{- '<|im_start|>user' }}
+        {%- endif %}
+        {{- '\\n<tool_response>\\n' }}
+        {{- message.content }}
+        {{- '\\n</tool_response>' }}
+        {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
+            {{- '<|im_end|>\\n' }}
+        {%- endif %}
+    {%- endif %}
+{%- endfor %}
+{%- if add_generation_prompt %}
+    {{- '<|im_start|>assistant\\n' }}
+{%- endif %}
+"""
+
+CONVERSATIONS = {
+    "one_question": [{"role": "user", "content": "What is the capital of France?"}],
+    "with_system": [
+        {"role": "system", "content": "You answer in one word."},
+        {"role": "user", "content": "Name a colour of the sky."},
+    ],
+    "turns": [
+        {"role": "user", "content": "Hi!"},
+        {"role": "assistant", "content": "Hello! How can I help?"},
+        {"role": "user", "content": "Tell me a joke about <tags> & \"quotes\" — and café ☕."},
+    ],
+    "system_later": [
+        {"role": "user", "content": "First."},
+        {"role": "system", "content": "Be brief.\n\nVery brief."},
+        {"role": "user", "content": "  Second, with spaces  "},
+    ],
+}
+
+
+def chat_fixtures():
+    """Each template rendered by HF's apply_chat_template over conversations,
+    with and without the generation prompt, and the ids of the rendered text
+    (special tokens from the text, as apply_chat_template(tokenize=True))."""
+    from tokenizers import AddedToken
+    from transformers import PreTrainedTokenizerFast
+
+    chat_dir = os.path.join(MODELS, "..", "chat")
+    os.makedirs(chat_dir, exist_ok=True)
+    tok = build_tokenizer_from_file()
+    tok.add_special_tokens([AddedToken("<|im_start|>", special=True, normalized=False),
+                            AddedToken("<|im_end|>", special=True, normalized=False)])
+    assert tok.token_to_id("<|im_start|>") == 50257 and tok.token_to_id("<|im_end|>") == 50258
+    tok.save(os.path.join(chat_dir, "tokenizer.json"), pretty=False)
+    cases = []
+    for name, template, eos in (("smollm2", SMOLLM2_TEMPLATE, "<|im_end|>"), ("qwen2.5", QWEN25_TEMPLATE, "<|im_end|>")):
+        config = {"chat_template": template, "eos_token": eos, "bos_token": None if name == "qwen2.5" else "<|im_start|>",
+                  "pad_token": "<|endoftext|>", "model_max_length": 8192,
+                  "added_tokens_decoder": {"50257": {"content": "<|im_start|>", "special": True},
+                                           "50258": {"content": "<|im_end|>", "special": True}},
+                  "tokenizer_class": "GPT2Tokenizer"}
+        os.makedirs(os.path.join(chat_dir, name), exist_ok=True)
+        with open(os.path.join(chat_dir, name, "tokenizer_config.json"), "w", encoding="utf-8") as f:
+            json.dump(config, f, indent=2, ensure_ascii=False)
+        hf_tok = PreTrainedTokenizerFast(tokenizer_file=os.path.join(chat_dir, "tokenizer.json"), chat_template=template,
+                                         eos_token=eos)
+        for conv_name, messages in CONVERSATIONS.items():
+            for gen in (True, False):
+                text = hf_tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=gen)
+                ids = hf_tok.apply_chat_template(messages, tokenize=True, add_generation_prompt=gen, return_dict=False)
+                if isinstance(ids, dict) or hasattr(ids, "keys"):
+                    ids = ids["input_ids"]
+                cases.append({"template": name, "conversation": conv_name, "messages": messages,
+                              "add_generation_prompt": gen, "text": text, "ids": list(ids)})
+    with open(os.path.join(chat_dir, "renders.json"), "w", encoding="utf-8") as f:
+        json.dump({"transformers": __import__("transformers").__version__, "cases": cases}, f, ensure_ascii=False,
+                  separators=(",", ":"))
+        f.write("\n")
+    print(f"wrote {len(cases)} chat renders")
+
+
 if __name__ == "__main__":
+    import sys
+
+    if "--chat" in sys.argv:
+        chat_fixtures()
+        sys.exit(0)
     torch.set_num_threads(2)
     llama = make_llama(2024)
     save(llama, "tiny-llama", torch.float32)

@@ -25,6 +25,13 @@ pub enum LoadError {
         #[source]
         source: ConfigError,
     },
+    /// `tokenizer_config.json` (optional) is malformed or its chat template does not parse.
+    #[error("tokenizer_config.json: {message}")]
+    TokenizerConfig {
+        message: String,
+        #[source]
+        source: Option<serde_json::Error>,
+    },
     /// `tokenizer.json` is missing, malformed, or does not fit the model.
     #[error("tokenizer.json: {message}")]
     Tokenizer {
@@ -63,6 +70,7 @@ impl LoadError {
             LoadError::Weights { .. } => "model.safetensors",
             LoadError::Tokenizer { .. } => "tokenizer.json",
             LoadError::GenerationConfig { .. } => "generation_config.json",
+            LoadError::TokenizerConfig { .. } => "tokenizer_config.json",
         }
     }
 }

@@ -3,6 +3,7 @@
 //! Builds natively (CLI, tests, benchmarks) and for wasm32 (the page's worker).
 
 mod attention;
+pub mod chat_template;
 mod checkpoint;
 pub mod error;
 mod gelu;

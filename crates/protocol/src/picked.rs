@@ -1,7 +1,7 @@
 //! Which of the files a user picks (or drops: often a whole downloaded repo
 //! folder) make the model, laid out as the hub's repos are: `config.json`;
 //! `tokenizer.json` or `vocab.json` + `merges.txt`; `model.safetensors` or its
-//! shards. Other files of a repo are passed over; a pickle-only folder is told
+//! shards; `generation_config.json` if it is there. Other files of a repo are passed over; a pickle-only folder is told
 //! what to do. The page picks the files with it and the worker reads them.
 
 #[derive(Debug, Clone, PartialEq)]
@@ -17,6 +17,8 @@ pub struct PickedLayout {
     pub tokenizer: PickedTokenizer,
     /// One file, or the shards in name order.
     pub weights: Vec<usize>,
+    /// The model's own generation defaults, when picked.
+    pub generation_config: Option<usize>,
 }
 
 impl PickedLayout {
@@ -28,6 +30,7 @@ impl PickedLayout {
             PickedTokenizer::VocabMerges { vocab, merges } => out.extend([vocab, merges]),
         }
         out.extend(&self.weights);
+        out.extend(self.generation_config);
         out
     }
 }
@@ -68,6 +71,7 @@ pub fn picked_layout(names: &[String]) -> Result<PickedLayout, String> {
         config,
         tokenizer,
         weights,
+        generation_config: find("generation_config.json"),
     })
 }
 
@@ -80,7 +84,7 @@ mod tests {
     }
 
     #[test]
-    fn a_whole_repo_folder_picks_its_three_files_and_passes_over_the_rest() {
+    fn a_whole_repo_folder_picks_its_files_and_passes_over_the_rest() {
         let n = names(&[
             "README.md",
             "tokenizer.json",
@@ -93,9 +97,11 @@ mod tests {
         let l = picked_layout(&n).unwrap();
         assert_eq!(
             l.order(),
-            [4, 1, 3],
-            "tokenizer.json wins over vocab + merges"
+            [4, 1, 3, 2],
+            "tokenizer.json wins over vocab + merges; the model's generation defaults come last"
         );
+        let without = names(&["config.json", "tokenizer.json", "model.safetensors"]);
+        assert_eq!(picked_layout(&without).unwrap().generation_config, None);
     }
 
     #[test]

@@ -320,7 +320,13 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
     state.engine.borrow_mut().take();
     let shards: Vec<JsBytes> = files.weights.into_iter().map(JsBytes).collect();
     let shards: Vec<&dyn WeightSource> = shards.iter().map(|s| s as &dyn WeightSource).collect();
-    match Engine::load_sharded(&files.config, &shards, &files.tokenizer) {
+    let loaded = Engine::load_sharded(&files.config, &shards, &files.tokenizer).and_then(|e| {
+        match &files.generation_config {
+            Some(g) => e.with_generation_config(g),
+            None => Ok(e),
+        }
+    });
+    match loaded {
         Ok(engine) => {
             let info = engine.info().clone();
             *state.engine.borrow_mut() = Some(Rc::new(engine));

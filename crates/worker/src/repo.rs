@@ -1,6 +1,7 @@
 //! Which files make a model, for repos laid out as teachers find them:
 //! `tokenizer.json`, or the older `vocab.json` + `merges.txt`; one
 //! `model.safetensors`, or shards listed in `model.safetensors.index.json`;
+//! `generation_config.json` when there is one (the model's own defaults);
 //! and a clear word when a repo has only `pytorch_model.bin`.
 
 use crate::fetch::{fail, fetch_file, file_url, head, Fetched, LoadFailure, Shown};
@@ -12,6 +13,8 @@ use ntl_protocol::picked::{picked_layout, PickedTokenizer};
 pub struct RepoFiles {
     pub config: Vec<u8>,
     pub tokenizer: Vec<u8>,
+    /// The model's own generation defaults, when the repo has them.
+    pub generation_config: Option<Vec<u8>>,
     /// One file, or the shards in order.
     pub weights: Vec<Uint8Array>,
 }
@@ -35,6 +38,9 @@ pub async fn repo_files(base: &str, repo: &str) -> Result<RepoFiles, LoadFailure
         Some(t) => t.to_vec(),
         None => tokenizer_from_vocab(base, repo).await?,
     };
+    let generation_config = get(base, "generation_config.json")
+        .await?
+        .map(|g| g.to_vec());
     let weights = match get(base, "model.safetensors").await? {
         Some(w) => vec![w],
         None => shards(base, repo).await?,
@@ -42,6 +48,7 @@ pub async fn repo_files(base: &str, repo: &str) -> Result<RepoFiles, LoadFailure
     Ok(RepoFiles {
         config: config.to_vec(),
         tokenizer,
+        generation_config,
         weights,
     })
 }
@@ -148,6 +155,7 @@ pub fn picked_files(
     Ok(RepoFiles {
         config: bytes(layout.config).to_vec(),
         tokenizer,
+        generation_config: layout.generation_config.map(|i| bytes(i).to_vec()),
         weights: layout.weights.iter().map(|&i| bytes(i)).collect(),
     })
 }
