@@ -175,6 +175,7 @@ def fixtures(model, name):
     write(f"{name}.json", {
         "model": name,
         "architecture": model.config.architectures[0],
+        "parameters": model.num_parameters(),
         "transformers": __import__("transformers").__version__,
         "torch": torch.__version__,
         "logits": {"probe_ids": probe_ids, "cases": cases},

@@ -492,6 +492,11 @@ fn check_family(model: &str, architecture: ntl_engine::Architecture) {
     assert_eq!(doc["architecture"], architecture.class_name());
     let e = engine(model);
     assert_eq!(e.info().architecture, architecture.class_name());
+    assert_eq!(
+        e.info().parameters as u64,
+        doc["parameters"].as_u64().unwrap(),
+        "{model}: HF's num_parameters() (a tied head counted once)"
+    );
     check_logits(model, &fixture);
     let (mut deterministic, mut sampled_steps) = (0, 0);
     for run in doc["runs"].as_array().unwrap() {
