@@ -1,19 +1,7 @@
 //! Causal self-attention over a cache's keys and values, shared by both
-//! families, and what a forward pass returns.
+//! families.
 
-use crate::kv_cache::KvCache;
 use candle_core::{DType, Device, Result, Tensor};
-
-/// What one forward pass returns.
-pub struct Output {
-    /// Last position's logits, `[rows, vocab]`.
-    pub logits: Tensor,
-    /// Final hidden states after the last norm, `[rows, tokens, hidden]`.
-    pub hidden: Tensor,
-    pub cache: KvCache,
-    /// The head's logits at each early exit asked for, `[exits, vocab]`.
-    pub exits: Option<Tensor>,
-}
 
 /// `softmax(q kᵀ · scale + mask) v` for `q` `[rows, heads, t, d]` and `k`,
 /// `v` `[rows, heads, s, d]` (every head its own keys: grouped heads are

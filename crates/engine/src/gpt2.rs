@@ -6,12 +6,13 @@
 //! `forward` is stateless: the caller passes the cache in and gets the
 //! extended one back.
 
-use crate::attention::{attend, causal_mask, Output};
+use crate::attention::{attend, causal_mask};
 use crate::checkpoint::Checkpoint;
 use crate::error::LoadError;
 use crate::kv_cache::KvCache;
 use crate::matmul::{matmul_t, take_matrix};
 use crate::model_config::{Family, ModelConfig};
+use crate::output::{take_taps, Output};
 use candle_core::{DType, Device, Module, Result, Tensor};
 use candle_nn::LayerNorm;
 
@@ -157,13 +158,7 @@ impl Gpt2 {
         let mut layers = Vec::with_capacity(self.blocks.len());
         let mut taps: Vec<Option<Tensor>> = vec![None; exits.len()];
         for (l, b) in self.blocks.iter().enumerate() {
-            for (tap, &(row, _)) in taps
-                .iter_mut()
-                .zip(exits)
-                .filter(|(_, &(_, layer))| layer == l)
-            {
-                *tap = Some(x.narrow(0, row, 1)?.narrow(1, t - 1, 1)?.reshape((1, d))?);
-            }
+            take_taps(&mut taps, exits, l, &x)?;
             let a = b.ln_1.forward(&x)?.reshape((rows * t, d))?;
             let qkv = b.c_attn.forward(&a)?.reshape((rows, t, 3, h, hd))?;
             let q = qkv
@@ -200,22 +195,7 @@ impl Gpt2 {
             layers.push((k, v));
         }
         let hidden = self.ln_f.forward(&x)?;
-        let last = hidden.narrow(1, t - 1, 1)?.squeeze(1)?;
-        let logits = self.head(&last)?;
-        let exits = if taps.is_empty() {
-            None
-        } else {
-            let taps: Vec<Tensor> = taps.into_iter().collect::<Option<_>>().ok_or_else(|| {
-                candle_core::Error::Msg("an early exit past the last layer".into())
-            })?;
-            Some(self.head(&Tensor::cat(&taps, 0)?)?)
-        };
-        Ok(Output {
-            logits,
-            hidden,
-            cache: KvCache { layers },
-            exits,
-        })
+        Output::finish(hidden, layers, taps, |rows| self.head(rows))
     }
 }
 

@@ -14,6 +14,7 @@ pub mod llama_config;
 mod matmul;
 mod model;
 pub mod model_config;
+mod output;
 mod run;
 pub mod shard_index;
 // Public for its tests, which run natively and in wasm (`tests/kernel.rs`);
@@ -204,7 +205,7 @@ impl Engine {
 }
 
 /// The logits and hidden states of a forward pass as plain rows.
-fn rows(out: attention::Output) -> Result<Forward<KvCache>, ModelError> {
+fn rows(out: output::Output) -> Result<Forward<KvCache>, ModelError> {
     let flat =
         |t: candle_core::Tensor| t.flatten_all().and_then(|t| t.to_vec1()).map_err(model_err);
     Ok(Forward {

@@ -14,13 +14,14 @@
 //! gets the extended one back. Matrices are `[out, in]` as `nn.Linear`
 //! stores them, which is already the small-batch kernel's layout in wasm.
 
-use crate::attention::{attend, causal_mask, Output};
+use crate::attention::{attend, causal_mask};
 use crate::checkpoint::Checkpoint;
 use crate::error::LoadError;
 use crate::kv_cache::KvCache;
 use crate::llama_config::LlamaShape;
 use crate::matmul::{matmul_t, take_matrix};
 use crate::model_config::{Family, ModelConfig};
+use crate::output::{take_taps, Output};
 use candle_core::{DType, Device, Module, Result, Tensor};
 use candle_nn::RmsNorm;
 
@@ -206,13 +207,7 @@ impl Llama {
         let mut layers = Vec::with_capacity(self.blocks.len());
         let mut taps: Vec<Option<Tensor>> = vec![None; exits.len()];
         for (l, b) in self.blocks.iter().enumerate() {
-            for (tap, &(row, _)) in taps
-                .iter_mut()
-                .zip(exits)
-                .filter(|(_, &(_, layer))| layer == l)
-            {
-                *tap = Some(x.narrow(0, row, 1)?.narrow(1, t - 1, 1)?.reshape((1, d))?);
-            }
+            take_taps(&mut taps, exits, l, &x)?;
             let a = b.rms_1.forward(&x)?.reshape((rows * t, d))?;
             let heads = |y: Tensor, n: usize| -> Result<Tensor> {
                 y.reshape((rows, t, n, hd))?.transpose(1, 2)?.contiguous()
@@ -247,22 +242,7 @@ impl Llama {
             layers.push((k, v));
         }
         let hidden = self.norm.forward(&x)?;
-        let last = hidden.narrow(1, t - 1, 1)?.squeeze(1)?;
-        let logits = self.head(&last)?;
-        let exits = if taps.is_empty() {
-            None
-        } else {
-            let taps: Vec<Tensor> = taps.into_iter().collect::<Option<_>>().ok_or_else(|| {
-                candle_core::Error::Msg("an early exit past the last layer".into())
-            })?;
-            Some(self.head(&Tensor::cat(&taps, 0)?)?)
-        };
-        Ok(Output {
-            logits,
-            hidden,
-            cache: KvCache { layers },
-            exits,
-        })
+        Output::finish(hidden, layers, taps, |rows| self.head(rows))
     }
 
     /// The logits after each of `rows` (`[rows, d]` final hidden states).

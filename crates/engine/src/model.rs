@@ -1,13 +1,13 @@
 //! The model a checkpoint describes: GPT-2 or the Llama family, behind one
 //! stateless forward pass with the same inputs and outputs.
 
-use crate::attention::Output;
 use crate::checkpoint::Checkpoint;
 use crate::error::LoadError;
 use crate::gpt2::Gpt2;
 use crate::kv_cache::KvCache;
 use crate::llama::Llama;
 use crate::model_config::{Family, ModelConfig};
+use crate::output::Output;
 use candle_core::{Result, Tensor};
 
 pub(crate) enum Model {

@@ -481,6 +481,36 @@ fn guidance_matches_hf_with_and_without_a_negative_prompt() {
     }
 }
 
+/// Each step of a run that followed HF's sampled tokens against HF's: the
+/// tokens kept (unless a cutoff tie makes it fragile) and the top
+/// probabilities within 1e-4. Returns the steps checked.
+fn check_steps(what: &str, got: &[ntl_decoding::Step], want: &serde_json::Value) -> usize {
+    let want = want.as_array().unwrap();
+    assert_eq!(got.len(), want.len(), "{what}: step count");
+    for (s, (g, w)) in got.iter().zip(want).enumerate() {
+        if !w["fragile"].as_bool().unwrap_or(false) {
+            assert_eq!(
+                g.kept as u64,
+                w["kept"].as_u64().unwrap(),
+                "{what} step {s}: kept"
+            );
+        }
+        let table: std::collections::HashMap<u32, f32> =
+            g.top.iter().map(|c| (c.id, c.prob)).collect();
+        for (id, p) in ids(&w["ids"]).into_iter().zip(floats(&w["probs"])) {
+            let Some(ours) = table.get(&id).copied() else {
+                assert!(p < 1e-9, "{what} step {s}: HF's {id} (p={p}) missing");
+                continue;
+            };
+            assert!(
+                (ours - p).abs() <= PROB_TOL,
+                "{what} step {s} id {id}: p {ours} vs HF {p}"
+            );
+        }
+    }
+    want.len()
+}
+
 /// The Llama family (issue #19): `LlamaForCausalLM` with grouped-query
 /// attention and a tied head in F32, `Qwen2ForCausalLM` with q/k/v biases,
 /// one key/value head and its own head in BF16 — logits through the cache,
@@ -510,36 +540,7 @@ fn check_family(model: &str, architecture: ntl_engine::Architecture) {
         let got = run_one(&e, prompt_text(name), &run["config"], Some(forced.clone()));
         let got = &got.runs[0];
         assert_eq!(got.token_ids, forced, "{model} {name}");
-        for (s, (g, w)) in got
-            .steps
-            .iter()
-            .zip(run["steps"].as_array().unwrap())
-            .enumerate()
-        {
-            if !w["fragile"].as_bool().unwrap_or(false) {
-                assert_eq!(
-                    g.kept as u64,
-                    w["kept"].as_u64().unwrap(),
-                    "{model} {name} step {s}: kept"
-                );
-            }
-            let table: std::collections::HashMap<u32, f32> =
-                g.top.iter().map(|c| (c.id, c.prob)).collect();
-            for (id, p) in ids(&w["ids"]).into_iter().zip(floats(&w["probs"])) {
-                let Some(ours) = table.get(&id).copied() else {
-                    assert!(
-                        p < 1e-9,
-                        "{model} {name} step {s}: HF's {id} (p={p}) missing"
-                    );
-                    continue;
-                };
-                assert!(
-                    (ours - p).abs() <= PROB_TOL,
-                    "{model} {name} step {s} id {id}: p {ours} vs HF {p}"
-                );
-            }
-            sampled_steps += 1;
-        }
+        sampled_steps += check_steps(&format!("{model} {name}"), &got.steps, &run["steps"]);
     }
     assert!(
         deterministic >= 15,
@@ -613,29 +614,7 @@ fn the_models_generation_config_is_under_each_lane_as_in_hf() {
             continue;
         }
         assert_eq!(got.mode, ntl_decoding::Mode::Sample, "{name}");
-        for (s, (g, w)) in got
-            .steps
-            .iter()
-            .zip(run["steps"].as_array().unwrap())
-            .enumerate()
-        {
-            if !w["fragile"].as_bool().unwrap_or(false) {
-                assert_eq!(
-                    g.kept as u64,
-                    w["kept"].as_u64().unwrap(),
-                    "{name} step {s}"
-                );
-            }
-            let table: std::collections::HashMap<u32, f32> =
-                g.top.iter().map(|c| (c.id, c.prob)).collect();
-            for (id, p) in ids(&w["ids"]).into_iter().zip(floats(&w["probs"])) {
-                let ours = table.get(&id).copied().unwrap_or(0.0);
-                assert!(
-                    (ours - p).abs() <= PROB_TOL,
-                    "{name} step {s} id {id}: {ours} vs HF {p}"
-                );
-            }
-        }
+        check_steps(name, &got.steps, &run["steps"]);
         sampled += 1;
     }
     assert_eq!((sampled, greedy), (4, 2));
