@@ -142,8 +142,11 @@ fn run(args: Args) -> Result<(), CliError> {
     })?;
     // Optional, as on the hub: the model's own defaults, under every lane
     // (HF's `generate()` does the same) unless --library-defaults.
-    if let Ok(bytes) = std::fs::read(args.model.join("generation_config.json")) {
-        engine = engine.with_generation_config(&bytes)?;
+    let path = args.model.join("generation_config.json");
+    match std::fs::read(&path) {
+        Ok(bytes) => engine = engine.with_generation_config(&bytes)?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(source) => return Err(CliError::Read { path, source }),
     }
     let model_defaults = engine
         .info()

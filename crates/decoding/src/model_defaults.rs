@@ -72,19 +72,15 @@ impl ModelDefaults {
     /// other names and is left as it is; so is a lane that asks for the
     /// library's defaults.
     pub fn under(&self, lane: Value, defaults: Defaults) -> Value {
-        let Value::Object(lane) = lane else {
-            return lane;
-        };
-        let transformers = matches!(
-            Semantics::of(&Value::Object(lane.clone())),
-            Ok(Semantics::Transformers)
-        );
-        if defaults == Defaults::Library || !transformers {
-            return Value::Object(lane);
+        let transformers = matches!(Semantics::of(&lane), Ok(Semantics::Transformers));
+        match lane {
+            Value::Object(lane) if transformers && defaults == Defaults::Model => {
+                let mut merged = self.0.clone();
+                merged.extend(lane);
+                Value::Object(merged)
+            }
+            lane => lane,
         }
-        let mut merged = self.0.clone();
-        merged.extend(lane);
-        Value::Object(merged)
     }
 }
 

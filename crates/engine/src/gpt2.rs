@@ -11,7 +11,7 @@ use crate::checkpoint::Checkpoint;
 use crate::error::LoadError;
 use crate::kv_cache::KvCache;
 use crate::matmul::{matmul_t, take_matrix};
-use crate::model_config::{Family, ModelConfig};
+use crate::model_config::ModelConfig;
 use crate::output::{take_taps, Output};
 use candle_core::{DType, Device, Module, Result, Tensor};
 use candle_nn::LayerNorm;
@@ -67,17 +67,14 @@ pub struct Gpt2 {
 }
 
 impl Gpt2 {
-    pub fn load(cfg: ModelConfig, mut ck: Checkpoint) -> std::result::Result<Gpt2, LoadError> {
+    /// `eps`: the config's `layer_norm_epsilon` (its `Family::Gpt2`).
+    pub fn load(
+        cfg: ModelConfig,
+        eps: f64,
+        mut ck: Checkpoint,
+    ) -> std::result::Result<Gpt2, LoadError> {
         let d = cfg.n_embd;
         let hint = Checkpoint::hint(&cfg);
-        let eps = match cfg.family {
-            Family::Gpt2 { layer_norm_epsilon } => layer_norm_epsilon,
-            Family::Llama(_) => {
-                return Err(LoadError::config(
-                    "describes a Llama-family model, not GPT-2".to_string(),
-                ))
-            }
-        };
         let ln = |ck: &mut Checkpoint, p: &str| -> std::result::Result<LayerNorm, LoadError> {
             Ok(LayerNorm::new(
                 ck.take(&format!("{p}.weight"), &[d], &hint)?,

@@ -20,7 +20,7 @@ use crate::error::LoadError;
 use crate::kv_cache::KvCache;
 use crate::llama_config::LlamaShape;
 use crate::matmul::{matmul_t, take_matrix};
-use crate::model_config::{Family, ModelConfig};
+use crate::model_config::ModelConfig;
 use crate::output::{take_taps, Output};
 use candle_core::{DType, Device, Module, Result, Tensor};
 use candle_nn::RmsNorm;
@@ -82,12 +82,12 @@ pub struct Llama {
 }
 
 impl Llama {
-    pub fn load(cfg: ModelConfig, mut ck: Checkpoint) -> std::result::Result<Llama, LoadError> {
-        let Family::Llama(shape) = cfg.family.clone() else {
-            return Err(LoadError::config(
-                "describes a GPT-2 model, not a Llama-family one".to_string(),
-            ));
-        };
+    /// `shape`: the config's `Family::Llama`.
+    pub fn load(
+        cfg: ModelConfig,
+        shape: LlamaShape,
+        mut ck: Checkpoint,
+    ) -> std::result::Result<Llama, LoadError> {
         let d = cfg.n_embd;
         let hint = Checkpoint::hint(&cfg);
         let q_width = cfg.n_head * shape.head_dim;

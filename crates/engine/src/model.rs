@@ -17,9 +17,11 @@ pub(crate) enum Model {
 
 impl Model {
     pub fn load(cfg: ModelConfig, ck: Checkpoint) -> std::result::Result<Model, LoadError> {
-        Ok(match cfg.family {
-            Family::Gpt2 { .. } => Model::Gpt2(Gpt2::load(cfg, ck)?),
-            Family::Llama(_) => Model::Llama(Llama::load(cfg, ck)?),
+        Ok(match cfg.family.clone() {
+            Family::Gpt2 { layer_norm_epsilon } => {
+                Model::Gpt2(Gpt2::load(cfg, layer_norm_epsilon, ck)?)
+            }
+            Family::Llama(shape) => Model::Llama(Llama::load(cfg, shape, ck)?),
         })
     }
 
