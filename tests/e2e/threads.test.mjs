@@ -35,6 +35,25 @@ test('the threaded worker gives exactly the single-threaded worker\'s tokens, pr
   }
 });
 
+test('on an eight-core machine the threaded worker runs four threads and still gives exactly the single-threaded documents', async () => {
+  // More threads than a job has parts (two or three lanes deciding, short
+  // products): the helpers a job does not need must not take its wake-up or
+  // its words. Two of these cores are real, so helpers often sleep between jobs.
+  const requests = [...REQUESTS, { prompt: 'In the beginning', top_n: 20, lanes: [
+    { config: { max_new_tokens: 12, do_sample: true, seed: 2 }, forced_ids: null },
+    { config: { max_new_tokens: 12, repetition_penalty: 1.3 }, forced_ids: null },
+  ] }];
+  const page = await isolated.open('?model=bundled');
+  const many = await page.evaluate(driveWorker, { loader: './worker_mt_loader.js?cores=8', modelBase: 'models/kjv-gpt2', requests });
+  await page.close();
+  const plainPage = await plain.open('?model=bundled');
+  const single = await plainPage.evaluate(driveWorker, { loader: './worker_loader.js', modelBase: 'models/kjv-gpt2', requests });
+  await plainPage.close();
+  assert.equal(many.loaded.threads, 4);
+  for (const [i, done] of many.finished.entries()) assert.deepEqual(done.document, single.finished[i].document, `request ${i}`);
+  assert.equal(many.finished.length, requests.length);
+});
+
 test('an isolated page runs the threaded worker and a plain one the single-threaded worker, with the same text', async () => {
   const texts = [];
   for (const [env, expect] of [[isolated, null], [plain, '1 thread']]) {

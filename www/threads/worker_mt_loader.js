@@ -3,5 +3,11 @@
 // start (the module missing on this host, shared memory refused) is rethrown
 // outside the promise so the page sees the worker's error event and falls
 // back to the single-threaded worker.
+// `?cores=N` stands for navigator.hardwareConcurrency (tests run the worker as
+// it runs on machines with more cores than this one).
+{
+  const cores = Number(new URL(self.location.href).searchParams.get("cores"));
+  if (Number.isInteger(cores) && cores >= 1) self.ntlCores = cores;
+}
 importScripts("./worker_mt.js");
 wasm_bindgen({ module_or_path: "./worker_mt_bg.wasm" }).catch((e) => setTimeout(() => { throw e; }));

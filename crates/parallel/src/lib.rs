@@ -93,9 +93,12 @@ pub use imp::{failure_words, helper_loop};
 
 #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
 mod imp {
-    //! One job at a time, published like a seqlock: the caller writes the
-    //! job's words, then bumps `EPOCH`; a helper copies the words and keeps
-    //! them only if `EPOCH` did not move meanwhile. Helpers spin a little
+    //! One job at a time, published like a seqlock: the caller makes `EPOCH`
+    //! odd, writes the job's words, makes it even again and wakes every
+    //! helper; a helper copies the words of an even epoch and keeps them only
+    //! if `EPOCH` did not move meanwhile. A helper that a job does not need
+    //! (it has fewer parts than there are threads) may still be reading when
+    //! the next job is written, hence the odd mark. Helpers spin a little
     //! before sleeping on `EPOCH` (the matmuls of one forward pass come tens of
     //! microseconds apart); the caller works on part 0, then waits on `DONE`.
     use super::part_range;
@@ -106,6 +109,7 @@ mod imp {
     type Job = dyn Fn(Range<usize>) + Sync;
 
     static HELPERS: AtomicU32 = AtomicU32::new(0);
+    /// Even while a job's words are whole, odd while they are being written.
     static EPOCH: AtomicU32 = AtomicU32::new(0);
     static DONE: AtomicU32 = AtomicU32::new(0);
     /// The job: the address of the caller's `&Job` (a thin pointer to a
@@ -147,13 +151,19 @@ mod imp {
         // for them, so the reference and `f` outlive every use.
         let job: &(dyn Fn(Range<usize>) + Sync + '_) = f;
         let job_address = std::ptr::addr_of!(job) as usize;
+        EPOCH.fetch_add(1, Relaxed);
+        // A helper that reads any of the new words also sees the odd epoch.
+        std::sync::atomic::fence(Release);
         for (slot, word) in JOB.iter().zip([job_address, len, parts]) {
             slot.store(word, Relaxed);
         }
         DONE.store(0, Relaxed);
         EPOCH.fetch_add(1, Release);
+        // Every sleeper, not `parts - 1` of them: which helpers sleep is not
+        // known, and waking one this job does not need would leave a needed
+        // one asleep and this call waiting for ever.
         // SAFETY: `EPOCH` is a valid, aligned 32-bit atomic in linear memory.
-        unsafe { memory_atomic_notify(EPOCH.as_ptr() as *mut i32, (parts - 1) as u32) };
+        unsafe { memory_atomic_notify(EPOCH.as_ptr() as *mut i32, u32::MAX) };
         f(part_range(len, parts, 0));
         wait_until_changed(&DONE, |done| {
             done as usize == parts - 1 || FAILED.load(Acquire) != 0
@@ -166,18 +176,20 @@ mod imp {
     pub fn helper_loop() -> ! {
         // Read before registering: a job published after registration has a
         // newer epoch, so it cannot be missed.
-        let mut seen = EPOCH.load(Acquire);
+        let mut seen = EPOCH.load(Acquire) & !1;
         let index = HELPERS.fetch_add(1, AcqRel) as usize;
         loop {
-            let epoch = wait_until_changed(&EPOCH, |e| e != seen);
+            let epoch = wait_until_changed(&EPOCH, |e| e != seen && e % 2 == 0);
             seen = epoch;
             let words: [usize; 3] = std::array::from_fn(|i| JOB[i].load(Relaxed));
-            if EPOCH.load(Acquire) != epoch {
+            // The words are read before the epoch is checked again.
+            std::sync::atomic::fence(Acquire);
+            if EPOCH.load(Relaxed) != epoch {
                 continue; // a newer job was being written; take that one
             }
             let [job_address, len, parts] = words;
             if index + 1 >= parts {
-                continue; // registered after this job was cut
+                continue; // not needed: fewer parts, or registered after the cut
             }
             // SAFETY: `job_address` is the address of `run`'s `&Job`, which
             // `run` keeps alive (with the closure) until this part is done.
