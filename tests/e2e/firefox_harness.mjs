@@ -31,6 +31,8 @@ export async function startFirefox({ prefs = {}, acceptInsecureCerts = false } =
       ...prefs,
     },
     acceptInsecureCerts,
+    // Longer than driveWorker's own stage limits, which say where a run stopped.
+    protocolTimeout: 600_000,
   });
   const errors = [];
   const open = async (base, query = '?model=bundled') => {

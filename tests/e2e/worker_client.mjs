@@ -3,13 +3,18 @@
 // worker at `loader`, loads the three model files from `modelBase`, runs each
 // request in turn and returns the `loaded` message and every `finished` one.
 // Used by the threads test and by the browser benchmark.
-export async function driveWorker({ loader, modelBase, requests }) {
+//
+// Each wait has a limit (`stageMs`) and names what it was waiting for when it
+// runs out, so a worker that never starts or never finishes fails the test
+// with where it stopped instead of the browser driver's bare timeout.
+export async function driveWorker({ loader, modelBase, requests, stageMs = 120_000 }) {
   const worker = new Worker(loader);
   const queue = [];
   let wake = null;
   worker.onmessage = (e) => { queue.push(JSON.parse(e.data)); if (wake) { wake(); wake = null; } };
   worker.onerror = (e) => { queue.push({ type: 'worker_error', message: e.message }); if (wake) { wake(); wake = null; } };
-  const next = async (types) => {
+  const next = async (types, stage) => {
+    const deadline = performance.now() + stageMs;
     for (;;) {
       const i = queue.findIndex((m) => types.includes(m.type) || m.type === 'worker_error');
       if (i >= 0) {
@@ -17,22 +22,24 @@ export async function driveWorker({ loader, modelBase, requests }) {
         if (m.type === 'worker_error') throw new Error('the worker failed: ' + m.message);
         return m;
       }
-      await new Promise((r) => { wake = r; });
+      const left = deadline - performance.now();
+      if (left <= 0) throw new Error(`the worker at ${loader} sent no ${types.join(' or ')} within ${stageMs / 1000} s (${stage})`);
+      await new Promise((r) => { wake = r; setTimeout(r, left); });
     }
   };
   try {
-    await next(['ready']);
+    await next(['ready'], 'starting');
     const names = ['config.json', 'model.safetensors', 'tokenizer.json'];
     const buffers = await Promise.all(names.map((n) => fetch(`${modelBase}/${n}`).then((r) => r.arrayBuffer())));
     const weightBytes = buffers[1].byteLength;
     worker.postMessage({ json: JSON.stringify({ type: 'load', source: { kind: 'files', names } }), buffers }, buffers);
-    const loaded = await next(['loaded', 'load_failed']);
+    const loaded = await next(['loaded', 'load_failed'], 'loading the model');
     if (loaded.type !== 'loaded') throw new Error('load failed: ' + loaded.message);
     const finished = [];
     for (const [i, request] of requests.entries()) {
       queue.length = 0;
       worker.postMessage(JSON.stringify({ type: 'run', run_id: i + 1, request }));
-      const done = await next(['finished', 'run_failed']);
+      const done = await next(['finished', 'run_failed'], `request ${i}`);
       if (done.type !== 'finished') throw new Error('run failed: ' + done.message);
       finished.push(done);
     }
