@@ -141,6 +141,7 @@ impl App {
             ModelAction::UseBundled => self.page.load_bundled(),
             ModelAction::ConfirmDownload => self.page.confirm_model(),
             ModelAction::LoadHub => self.page.load_hub(),
+            ModelAction::Pick(repo) => self.page.pick_model(repo),
             ModelAction::HubInput(text) => {
                 self.page.model.set_hub_repo(&text);
                 Outcome::redraw()

@@ -13,6 +13,7 @@ pub mod lane_text;
 pub mod lesson_panel;
 pub mod lesson_printed;
 pub mod model_panel;
+pub mod model_picker;
 pub mod plots;
 pub mod prompt_row;
 pub mod sandbox_panel;

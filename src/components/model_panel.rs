@@ -1,6 +1,7 @@
 //! Which model is in use, how far its download is, and how to pick another.
 
 use crate::components::cached_models::CachedModels;
+use crate::components::model_picker::ModelPicker;
 use crate::format;
 use crate::model_files::{read_model_files, PickedFiles};
 use crate::state::model::{DownloadSize, ModelStatus};
@@ -14,6 +15,8 @@ pub enum ModelAction {
     /// Download the hub model a share link asked for.
     ConfirmDownload,
     LoadHub,
+    /// A model from the picker's list.
+    Pick(&'static str),
     HubInput(String),
     Files(PickedFiles),
     RestartWorker,
@@ -268,6 +271,11 @@ pub fn model_panel(p: &Props) -> Html {
             if !p.compact {
                 <details class="model-choice">
                     <summary>{ "Change model" }</summary>
+                    <ModelPicker
+                        in_use={in_use.clone()}
+                        {idle}
+                        on_pick={p.on.reform(ModelAction::Pick)}
+                    />
                     <div class="row">
                         <button
                             disabled={!idle}

@@ -8,6 +8,7 @@
 pub mod editor;
 pub mod inspector;
 pub mod model;
+pub mod model_catalog;
 pub mod run;
 pub mod sandbox;
 
@@ -493,6 +494,12 @@ impl Page {
             }
             None => Outcome::redraw(),
         }
+    }
+
+    /// A model from the picker: loaded as if its repo id were typed in the box.
+    pub fn pick_model(&mut self, repo: &str) -> Outcome {
+        self.model.set_hub_repo(repo);
+        self.load_hub()
     }
 
     pub fn confirm_model(&mut self) -> Outcome {

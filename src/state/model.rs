@@ -186,9 +186,13 @@ impl ModelState {
             return None;
         }
         self.hub_is_default = false;
-        Some(self.load(ModelSource::Hub {
+        let message = self.load(ModelSource::Hub {
             repo: self.hub_repo.clone(),
-        }))
+        });
+        // A listed model's size is known before the hub is asked.
+        self.memory_warning = super::model_catalog::find(&self.hub_repo)
+            .and_then(|m| memory_warning(m.download_bytes, self.device_memory_gb));
+        Some(message)
     }
 
     /// Files the user picked; they cannot be read again after a worker
@@ -467,6 +471,25 @@ pub(crate) mod tests {
         assert!(m.memory_warning.is_some());
         m.load_bundled();
         assert_eq!(m.memory_warning, None, "another load starts without it");
+    }
+
+    #[test]
+    fn a_listed_model_warns_of_its_memory_as_its_load_starts_before_any_byte_arrives() {
+        let mut m = ModelState::new(Some(BUNDLED), false);
+        m.device_memory_gb = Some(2.0);
+        m.set_hub_repo(" Qwen/Qwen2.5-0.5B-Instruct ");
+        let repo = "Qwen/Qwen2.5-0.5B-Instruct".to_string();
+        assert_eq!(
+            m.load_hub(),
+            Some(ToWorker::Load {
+                source: ModelSource::Hub { repo }
+            })
+        );
+        assert!(m.memory_warning.as_deref().unwrap().contains("988 MB"));
+        // A repo the list does not know waits for the hub's size.
+        m.set_hub_repo("someone/gpt2-variant");
+        assert!(m.load_hub().is_some());
+        assert_eq!(m.memory_warning, None);
     }
 
     #[test]

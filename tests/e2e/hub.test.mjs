@@ -46,6 +46,8 @@ before(async () => {
     'teacher/linked-gpt2': FILES,
     'teacher/linked-sharded-gpt2': { ...config, 'tokenizer.json': tokenizer, ...SHARDS },
     'teacher/tiny-qwen2-instruct': QWEN2,
+    // The picker's repo ids, served the tiny checkpoints of their families.
+    'Qwen/Qwen2.5-0.5B-Instruct': QWEN2,
   });
   env = await start({ args: HUB_ARGS });
   // What the same weights and tokenizer write when served with the page.
@@ -156,6 +158,38 @@ test('a Qwen2 repo loads from the hub, names its architecture and grouped heads,
   await runAll(page);
   const [first] = await laneTexts(page);
   assert.ok(first.replace(/\s+/g, ' ').endsWith(greedy.text.replace(/\s+/g, ' ').trimEnd()), `${JSON.stringify(first)} vs HF ${JSON.stringify(greedy.text)}`);
+  await page.close();
+});
+
+test('the model picker lists each family with its size and memory before a download, and loads the one picked from the hub', async () => {
+  const page = await env.open('?model=bundled');
+  await modelReady(page);
+  await page.click('.model-choice summary');
+  const rows = await page.$$eval('[data-testid="catalog-model"]', (els) => els.map((e) => ({
+    repo: e.dataset.repo,
+    facts: e.querySelector('[data-testid="catalog-facts"]').textContent,
+    instruct: !!e.querySelector('[data-testid="instruct"]'),
+  })));
+  assert.equal(rows[0].repo, 'distilbert/distilgpt2', 'the default first');
+  assert.deepEqual(rows.map((r) => r.repo).filter((r) => r.includes('Instruct')), ['HuggingFaceTB/SmolLM2-135M-Instruct', 'HuggingFaceTB/SmolLM2-360M-Instruct', 'Qwen/Qwen2.5-0.5B-Instruct']);
+  assert.deepEqual(rows.filter((r) => r.instruct).map((r) => r.repo), rows.map((r) => r.repo).filter((r) => r.endsWith('-Instruct')));
+  const qwen = rows.find((r) => r.repo === 'Qwen/Qwen2.5-0.5B-Instruct');
+  assert.match(qwen.facts, /Qwen2ForCausalLM · 494 M parameters · 942\.3 MB download \(BF16\) · needs about 1272\.\d MB of memory/);
+  assert.match(rows[0].facts, /GPT2LMHeadModel · 82 M parameters · 336\.5 MB download \(F32\)/);
+  assert.ok(rows.some((r) => /LlamaForCausalLM · 135 M parameters/.test(r.facts)), JSON.stringify(rows));
+  const before = hub.log.length;
+  await page.click('[data-testid="catalog-model"][data-repo="Qwen/Qwen2.5-0.5B-Instruct"] [data-testid="pick-model"]');
+  await page.waitForFunction(() => /Qwen\/Qwen2\.5-0\.5B-Instruct/.test(document.querySelector('[data-testid="model-status"][data-state="ready"]')?.textContent || ''), null, { timeout: 60_000 });
+  assert.equal(await page.textContent('[data-testid="architecture"]'), 'Qwen2ForCausalLM');
+  const asked = hub.log.slice(before).filter((e) => e.host === 'huggingface.co').map((e) => e.path);
+  assert.ok(asked.includes('/Qwen/Qwen2.5-0.5B-Instruct/resolve/main/model.safetensors'), asked.join(' '));
+  const picked = '[data-testid="catalog-model"][data-repo="Qwen/Qwen2.5-0.5B-Instruct"] [data-testid="pick-model"]';
+  assert.equal(await page.textContent(picked), 'In use');
+  assert.equal(await page.isDisabled(picked), true);
+  await setKnob(page, 0, 'max_new_tokens', 4);
+  for (let l = 1; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 2);
+  await runAll(page);
+  assert.ok((await laneTexts(page)).every((t) => t.length > 0));
   await page.close();
 });
 
