@@ -17,7 +17,7 @@ use crate::state::run::RunKind;
 use crate::state::{Command, LookupUse, Outcome, Page, LANES};
 use crate::worker_link::WorkerLink;
 use crate::{download, page_url};
-use ntl_decoding::{Document, Mode, Semantics};
+use ntl_decoding::{Defaults, Document, Mode, Semantics};
 use ntl_protocol::{FromWorker, ModelSource};
 use yew::prelude::*;
 
@@ -36,6 +36,8 @@ pub enum LaneAction {
     Select(usize),
     /// Unfold or fold the knob editor.
     Edit,
+    /// Where the lane's unset knobs come from.
+    StartsFrom(Defaults),
 }
 
 pub enum Msg {
@@ -69,6 +71,7 @@ struct LaneCallbacks {
     json: Callback<String>,
     select: Callback<usize>,
     edit: Callback<()>,
+    starts_from: Callback<Defaults>,
 }
 
 struct Callbacks {
@@ -91,6 +94,7 @@ impl Callbacks {
             json: link.callback(move |text| Msg::Lane(i, LaneAction::Json(text))),
             select: link.callback(move |step| Msg::Lane(i, LaneAction::Select(step))),
             edit: link.callback(move |_| Msg::Lane(i, LaneAction::Edit)),
+            starts_from: link.callback(move |d| Msg::Lane(i, LaneAction::StartsFrom(d))),
         };
         Callbacks {
             lanes: (0..LANES).map(lane).collect(),
@@ -201,6 +205,7 @@ impl App {
             LaneAction::Json(text) => editor.set_json(lane, &text),
             LaneAction::Select(step) => self.page.run.select(lane, step),
             LaneAction::Edit => editor.toggle_editor(lane),
+            LaneAction::StartsFrom(from) => editor.set_starts_from(lane, from),
         }
     }
 
@@ -442,6 +447,8 @@ impl App {
                     on_select={cb.lanes[i].select.clone()}
                     open={editor.open[i]}
                     on_edit={cb.lanes[i].edit.clone()}
+                    starts_from={editor.starts_from(i, page.model.generation_defaults())}
+                    on_starts_from={cb.lanes[i].starts_from.clone()}
                 />
             }
         };

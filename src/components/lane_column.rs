@@ -5,11 +5,11 @@ use super::lane_text::LaneText;
 use crate::lane_config::LaneConfig;
 use crate::lane_result::LaneResult;
 use crate::rc_eq::RcEq;
-use crate::state::editor::LaneError;
+use crate::state::editor::{LaneError, StartsFrom};
 use crate::theme::lane_color;
 use crate::watermark_check::LaneCheck;
 use ntl_decoding::warnings::lane_warnings;
-use ntl_decoding::{Mode, Semantics};
+use ntl_decoding::{Defaults, Mode, Semantics};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -32,6 +32,54 @@ pub struct Props {
     pub on_mode: Callback<Mode>,
     pub on_json: Callback<String>,
     pub on_select: Callback<usize>,
+    /// What the lane takes from the model's generation_config.json.
+    pub starts_from: Option<StartsFrom>,
+    pub on_starts_from: Callback<Defaults>,
+}
+
+const STARTS_FROM_HINT: &str = "HF's generate() puts a model's generation_config.json under every call: what the call leaves unset comes from the file, then from the library. Untick to run this lane from the library's defaults alone, as if the repo had no such file.";
+
+/// "Starts from this model's generation_config.json: do_sample true · temperature 0.7 → sampling"
+fn starts_from_line(s: &StartsFrom, on: &Callback<Defaults>) -> Html {
+    let from_model = s.choice == Defaults::Model;
+    let onchange = on.reform(move |_: Event| {
+        if from_model {
+            Defaults::Library
+        } else {
+            Defaults::Model
+        }
+    });
+    let taken = if s.taken.is_empty() {
+        "nothing this lane leaves unset".to_string()
+    } else {
+        s.taken.join(" · ")
+    };
+    let outcome = match (from_model, s.other_mode) {
+        (true, Some(other)) => format!(
+            " → runs as {} (from the library's defaults: {other})",
+            s.mode
+        ),
+        (true, None) => format!(" → runs as {}", s.mode),
+        (false, Some(other)) => format!(" → runs as {} (from the model's: {other})", s.mode),
+        (false, None) => format!(" → runs as {}", s.mode),
+    };
+    html! {
+        <p
+            class="starts-from"
+            data-testid="starts-from"
+            data-from={if from_model { "model" } else { "library" }}
+            data-mode={s.mode.to_string()}
+            title={STARTS_FROM_HINT}
+        >
+            <label>
+                <input type="checkbox" checked={from_model} {onchange} />
+                { " Start from the model's generation_config.json" }
+            </label>
+            { ": " }
+            <code>{ taken }</code>
+            { outcome }
+        </p>
+    }
 }
 
 /// "greedy · 12 tokens · 30.1 tokens/s · stopped: eos"
@@ -173,6 +221,9 @@ pub fn lane_column(p: &Props) -> Html {
                         { if p.open { "Done" } else { "Edit" } }
                     </button>
                 </div>
+                if let Some(starts) = &p.starts_from {
+                    { starts_from_line(starts, &p.on_starts_from) }
+                }
                 <div id={editor_id} class="lane-editor" hidden={!p.open}>
                     <ConfigEditor
                         index={p.index}

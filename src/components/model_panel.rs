@@ -111,7 +111,7 @@ fn ready(info: &ModelInfo, label: &str, load_ms: f64, threads: u32) -> Html {
 
 /// The knobs of the repo's `generation_config.json` beyond its eos: what
 /// HF's `generate()` would start from (an Instruct model's sampling), said
-/// plainly because the lanes here start from the library's defaults.
+/// plainly because every lane starts from them unless it says otherwise.
 fn generation_defaults(info: &ModelInfo) -> Html {
     let Some(defaults) = &info.generation_defaults else {
         return Html::default();
@@ -129,9 +129,9 @@ fn generation_defaults(info: &ModelInfo) -> Html {
         <span class="model-defaults" data-testid="model-defaults">
             { "This model's generation_config.json sets " }
             <code>{ list }</code>
-            { ". HF's generate() starts from these unless a call says otherwise; the lanes here \
-               start from HF's library defaults, so give a lane these knobs to run as \
-               generate() would." }
+            { ". HF's generate() starts from these unless a call says otherwise, and so do the \
+               lanes here; each lane says what it takes from them and can start from the \
+               library's defaults instead." }
         </span>
     }
 }

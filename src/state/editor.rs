@@ -5,8 +5,9 @@ use super::LANES;
 use crate::lane_config::LaneConfig;
 use crate::presets;
 use ntl_decoding::llama_cpp::LlamaKnob;
-use ntl_decoding::{ConfigError, Knob, LaneRequest, Mode, Semantics};
+use ntl_decoding::{ConfigError, Defaults, Knob, LaneRequest, Mode, ModelDefaults, Semantics};
 use ntl_protocol::share::Shared;
+use serde_json::Value;
 
 /// What a lane shows next to its knobs when something is wrong.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,6 +43,21 @@ pub struct Editor {
     pub negative_prompt: String,
     /// A branch's exact token ids; editing the prompt drops them.
     pub branch_ids: Option<Vec<u32>>,
+    /// Where each lane's unset knobs come from: the model's
+    /// generation_config.json, as HF's `generate()` does, or the library alone.
+    pub starts_from: [Defaults; LANES],
+}
+
+/// What a lane takes from the model's generation_config.json, said next to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StartsFrom {
+    pub choice: Defaults,
+    /// The file's knobs the lane does not set itself, as `name value`.
+    pub taken: Vec<String>,
+    /// How the lane runs with them (or would, from the library's defaults).
+    pub mode: Mode,
+    /// How it runs from the other choice, when that differs.
+    pub other_mode: Option<Mode>,
 }
 
 impl Default for Editor {
@@ -58,6 +74,7 @@ impl Default for Editor {
             score_text: String::new(),
             negative_prompt: String::new(),
             branch_ids: None,
+            starts_from: [Defaults::Model; LANES],
         }
     }
 }
@@ -221,20 +238,96 @@ impl Editor {
         }
     }
 
-    /// The lanes as the worker takes them; `None` (and each fault shown next
-    /// to its lane) when any lane is invalid.
-    pub fn lane_requests(&mut self) -> Option<Vec<LaneRequest>> {
+    /// The lanes as the worker takes them, each with the model's knobs
+    /// under its own where it starts from them; `None` (and each fault shown
+    /// next to its lane) when any lane is invalid.
+    pub fn lane_requests(&mut self, model: Option<&ModelDefaults>) -> Option<Vec<LaneRequest>> {
         for lane in 0..LANES {
             self.check(lane);
+        }
+        let mut configs = Vec::with_capacity(LANES);
+        for lane in 0..LANES {
+            if self.errors[lane].is_some() {
+                continue;
+            }
+            match self.effective(lane, model, self.starts_from[lane]) {
+                Ok(config) => configs.push(config),
+                Err(e) => {
+                    self.errors[lane] = Some(LaneError::from(e));
+                    self.open[lane] = true;
+                }
+            }
         }
         if self.errors.iter().any(Option::is_some) {
             return None;
         }
-        let lanes = self.lanes.iter().map(|l| LaneRequest {
-            config: l.config(),
+        let lanes = configs.into_iter().map(|config| LaneRequest {
+            config,
             forced_ids: None,
         });
         Some(lanes.collect())
+    }
+
+    /// Lane `lane`'s config as it runs: its own knobs over the model's, or alone.
+    fn effective(
+        &self,
+        lane: usize,
+        model: Option<&ModelDefaults>,
+        from: Defaults,
+    ) -> Result<ntl_decoding::LaneConfig, ConfigError> {
+        let own = &self.lanes[lane];
+        match model {
+            Some(model) if from == Defaults::Model => {
+                let config = ntl_decoding::LaneConfig::from_value(
+                    model.under(Value::Object(own.fields().clone()), Defaults::Model),
+                )?;
+                // Each is valid alone; together they may not be (the
+                // model's do_sample with the lane's temperature 0).
+                config.validate()?;
+                Ok(config)
+            }
+            _ => Ok(own.config()),
+        }
+    }
+
+    pub fn set_starts_from(&mut self, lane: usize, from: Defaults) {
+        if let Some(slot) = self.starts_from.get_mut(lane) {
+            *slot = from;
+        }
+    }
+
+    /// What lane `lane` takes from the model's file, when the file sets
+    /// anything beyond its end-of-text ids and the lane speaks HF's names.
+    pub fn starts_from(&self, lane: usize, model: Option<&ModelDefaults>) -> Option<StartsFrom> {
+        let model = model.filter(|m| !m.beyond_eos().is_empty())?;
+        let own = self.lanes.get(lane)?;
+        if own.semantics() != Semantics::Transformers {
+            return None;
+        }
+        let taken = model
+            .beyond_eos()
+            .into_iter()
+            .filter(|(k, _)| !own.fields().contains_key(*k))
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let mode_from = |from| {
+            self.effective(lane, Some(model), from)
+                .ok()
+                .and_then(|c| c.transformers().map(|c| c.mode()))
+        };
+        let choice = self.starts_from[lane];
+        let other = match choice {
+            Defaults::Model => Defaults::Library,
+            Defaults::Library => Defaults::Model,
+        };
+        let mode = mode_from(choice)?;
+        let other_mode = mode_from(other).filter(|m| *m != mode);
+        Some(StartsFrom {
+            choice,
+            taken,
+            mode,
+            other_mode,
+        })
     }
 
     /// A lane the worker refused (a knob valid here but not for this model).
@@ -314,11 +407,94 @@ mod tests {
         assert!(e.open[1], "the editor unfolds to show the knob at fault");
         assert_eq!(err.field.as_deref(), Some("temperature"));
         assert!(err.message.contains("strictly positive"), "{}", err.message);
-        assert_eq!(e.lane_requests(), None);
+        assert_eq!(e.lane_requests(None), None);
         e.set_knob(1, Knob::Temperature, "0.5");
         assert_eq!(e.errors[1], None);
-        let lanes = e.lane_requests().expect("all valid");
+        let lanes = e.lane_requests(None).expect("all valid");
         assert_eq!(lanes[1].config.transformers().unwrap().temperature, 0.5);
+    }
+
+    /// Qwen2.5-0.5B-Instruct's generation_config.json.
+    fn qwen_instruct() -> ModelDefaults {
+        ModelDefaults::from_json(
+            br#"{"bos_token_id": 151643, "do_sample": true, "eos_token_id": [151645, 151643],
+            "repetition_penalty": 1.1, "temperature": 0.7, "top_p": 0.8, "top_k": 20,
+            "transformers_version": "4.37.0"}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_lane_that_sets_nothing_runs_with_the_models_generation_config_as_generate_does() {
+        let model = qwen_instruct();
+        let mut e = Editor::default();
+        e.set_json(0, "{}");
+        let starts = e.starts_from(0, Some(&model)).expect("the file sets knobs");
+        assert_eq!(starts.choice, Defaults::Model);
+        assert_eq!(starts.mode, Mode::Sample);
+        assert_eq!(starts.other_mode, Some(Mode::Greedy));
+        assert!(
+            starts.taken.contains(&"temperature 0.7".to_string()),
+            "{:?}",
+            starts.taken
+        );
+        let lanes = e.lane_requests(Some(&model)).expect("valid");
+        let c = lanes[0].config.transformers().unwrap();
+        assert!(c.do_sample);
+        assert_eq!((c.temperature, c.top_k, c.top_p), (0.7, Some(20), 0.8));
+        assert_eq!(c.repetition_penalty, 1.1);
+        // The end-of-turn token stops it, as the file says.
+        assert_eq!(
+            lanes[0].config.to_value()["eos_token_id"],
+            json!([151645, 151643])
+        );
+
+        // The library's defaults alone: greedy, as without the file.
+        e.set_starts_from(0, Defaults::Library);
+        let lanes = e.lane_requests(Some(&model)).expect("valid");
+        assert!(!lanes[0].config.transformers().unwrap().do_sample);
+        let starts = e.starts_from(0, Some(&model)).unwrap();
+        assert_eq!(
+            (starts.mode, starts.other_mode),
+            (Mode::Greedy, Some(Mode::Sample))
+        );
+    }
+
+    #[test]
+    fn the_lanes_own_knobs_win_and_a_file_with_only_eos_is_not_mentioned() {
+        let model = qwen_instruct();
+        let mut e = Editor::default();
+        e.set_json(0, r#"{"do_sample": false, "temperature": 1.3}"#);
+        let starts = e.starts_from(0, Some(&model)).unwrap();
+        assert_eq!(starts.mode, Mode::Greedy);
+        assert!(!starts
+            .taken
+            .iter()
+            .any(|k| k.starts_with("temperature") || k.starts_with("do_sample")));
+        let lanes = e.lane_requests(Some(&model)).expect("valid");
+        let c = lanes[0].config.transformers().unwrap();
+        assert_eq!(
+            (c.do_sample, c.temperature, c.top_k),
+            (false, 1.3, Some(20))
+        );
+        let gpt2 =
+            ModelDefaults::from_json(br#"{"bos_token_id": 50256, "eos_token_id": 50256}"#).unwrap();
+        assert_eq!(e.starts_from(0, Some(&gpt2)), None);
+        assert_eq!(e.starts_from(0, None), None);
+    }
+
+    #[test]
+    fn a_lane_valid_alone_but_not_over_the_models_knobs_is_refused_next_to_it() {
+        let model = qwen_instruct();
+        let mut e = Editor::default();
+        e.set_json(2, r#"{"temperature": 0}"#);
+        assert_eq!(e.errors[2], None, "greedy alone: temperature is unused");
+        assert_eq!(e.lane_requests(Some(&model)), None);
+        let err = e.errors[2].clone().expect("sampling with temperature 0");
+        assert_eq!(err.field.as_deref(), Some("temperature"));
+        assert!(e.open[2]);
+        e.set_starts_from(2, Defaults::Library);
+        assert!(e.lane_requests(Some(&model)).is_some());
     }
 
     #[test]

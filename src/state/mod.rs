@@ -391,7 +391,7 @@ impl Page {
             RunKind::Score => Some(self.editor.score_text.clone()),
             RunKind::Generate => None,
         };
-        let Some(lanes) = self.editor.lane_requests() else {
+        let Some(lanes) = self.editor.lane_requests(self.model.generation_defaults()) else {
             return Outcome::redraw();
         };
         if !self.worker.alive {

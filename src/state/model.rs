@@ -113,6 +113,14 @@ impl ModelState {
         }
     }
 
+    /// The loaded model's generation_config.json knobs, if it has the file.
+    pub fn generation_defaults(&self) -> Option<&ntl_decoding::ModelDefaults> {
+        match &self.status {
+            ModelStatus::Ready { info, .. } => info.generation_defaults.as_ref(),
+            _ => None,
+        }
+    }
+
     pub fn is_ready(&self) -> bool {
         matches!(self.status, ModelStatus::Ready { .. })
     }

@@ -153,10 +153,24 @@ test('a Qwen2 repo loads from the hub, names its architecture and grouped heads,
   assert.ok(asked.includes('generation_config.json'), asked.join(' '));
   const greedy = QWEN2_HF.runs.find((r) => r.name === 'programming/greedy');
   await page.fill('[data-testid="prompt"]', 'The best way to learn programming is');
+  // Lanes start from the model's file, as generate() does: the greedy lane samples.
+  const starts = (l) => page.$eval(`[data-testid="lane-${l}"] [data-testid="starts-from"]`, (e) => ({ from: e.dataset.from, mode: e.dataset.mode, text: e.textContent }));
+  const lane0 = await starts(0);
+  assert.deepEqual([lane0.from, lane0.mode], ['model', 'sample'], lane0.text);
+  assert.match(lane0.text, /temperature 0\.7/);
+  assert.match(lane0.text, /from the library's defaults: greedy/);
+  // Untick: the library's defaults alone, greedy, HF's text.
+  await page.click('[data-testid="lane-0"] [data-testid="starts-from"] input');
+  assert.deepEqual(Object.values(await starts(0)).slice(0, 2), ['library', 'greedy']);
   await setKnob(page, 0, 'max_new_tokens', greedy.sequences[0].length);
   for (let l = 1; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 4);
   await runAll(page);
   const [first] = await laneTexts(page);
+  const modes = await page.$$eval('[data-testid="lane-status"]', (els) => els.map((e) => e.textContent.split(' · ')[0]));
+  assert.equal(modes[0], 'greedy');
+  // Each lane ran as its line said it would, before the run.
+  for (let l = 1; l < 4; l++) assert.equal(modes[l], (await starts(l)).mode, `lane ${l + 1}`);
+  assert.ok(modes.includes('sample'), modes.join(' '));
   assert.ok(first.replace(/\s+/g, ' ').endsWith(greedy.text.replace(/\s+/g, ' ').trimEnd()), `${JSON.stringify(first)} vs HF ${JSON.stringify(greedy.text)}`);
   await page.close();
 });
