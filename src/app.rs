@@ -2,6 +2,7 @@
 //! worker, hands each message to a state transition, performs what the
 //! transition asks (talk to the worker), and composes the views.
 
+use crate::components::chat_editor::{ChatAction, ChatEditor};
 use crate::components::compare_view::{CompareAction, CompareView};
 use crate::components::divergence_note::DivergenceNote;
 use crate::components::header::Header;
@@ -51,6 +52,7 @@ pub enum Msg {
     Lesson(LessonAction),
     Sandbox(SandboxAction),
     Inspector(InspectorAction),
+    Chat(ChatAction),
     Replayed(Result<(String, Document), String>),
 }
 
@@ -83,6 +85,7 @@ struct Callbacks {
     lesson: Callback<LessonAction>,
     sandbox: Callback<SandboxAction>,
     inspector: Callback<InspectorAction>,
+    chat: Callback<ChatAction>,
 }
 
 impl Callbacks {
@@ -105,6 +108,7 @@ impl Callbacks {
             lesson: link.callback(Msg::Lesson),
             sandbox: link.callback(Msg::Sandbox),
             inspector: link.callback(Msg::Inspector),
+            chat: link.callback(Msg::Chat),
         }
     }
 }
@@ -369,6 +373,33 @@ impl App {
                 self.on_lesson(ctx, action);
                 true
             }
+            Msg::Chat(action) => {
+                let chat = &mut self.page.chat;
+                let outcome = match action {
+                    ChatAction::Role(i, role) => {
+                        chat.set_role(i, role);
+                        Outcome::redraw()
+                    }
+                    ChatAction::Content(i, text) => {
+                        chat.set_content(i, text);
+                        Outcome::redraw()
+                    }
+                    ChatAction::Add => {
+                        chat.add_turn();
+                        Outcome::redraw()
+                    }
+                    ChatAction::Remove(i) => {
+                        chat.remove_turn(i);
+                        Outcome::redraw()
+                    }
+                    ChatAction::GenerationPrompt(on) => {
+                        chat.add_generation_prompt = on;
+                        Outcome::redraw()
+                    }
+                    ChatAction::Render => self.page.render_chat(),
+                };
+                self.perform(ctx, outcome)
+            }
             Msg::Inspector(action) => {
                 let outcome = match action {
                     InspectorAction::LookUp(text) => self.page.look_up(text),
@@ -416,6 +447,10 @@ impl App {
         let page = &self.page;
         let (run, editor) = (&page.run, &page.editor);
         let model_ready = page.model.is_ready();
+        let chat_template = matches!(
+            &page.model.status,
+            crate::state::model::ModelStatus::Ready { info, .. } if info.chat_template
+        );
         let divergence = run.divergence();
         let diverge_at = |lane: usize| {
             divergence
@@ -503,6 +538,9 @@ impl App {
                     )}
                     on={cb.prompt.clone()}
                 />
+                if chat_template && !page.embed {
+                    <ChatEditor chat={page.chat.clone()} {model_ready} on={cb.chat.clone()} />
+                }
                 if let Some(e) = &page.error {
                     <div class="error" data-testid="error" role="alert">{ e }</div>
                 }

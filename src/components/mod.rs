@@ -1,6 +1,7 @@
 //! The page's views. They receive state and callbacks; they never hold model data of their own.
 
 pub mod cached_models;
+pub mod chat_editor;
 pub mod compare_view;
 pub mod config_editor;
 pub mod distribution;

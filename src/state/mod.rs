@@ -5,6 +5,7 @@
 //! outside itself (talk to the worker) as [`Command`]s, and whether the
 //! screen changed; the `App` component performs the one and renders the other.
 
+pub mod chat;
 pub mod editor;
 pub mod inspector;
 pub mod model;
@@ -127,6 +128,8 @@ pub struct Page {
     pub embed_code: Option<String>,
     pub sandbox: RcEq<Sandbox>,
     pub inspector: RcEq<Inspector>,
+    /// The prompt as a conversation (models with a chat template).
+    pub chat: chat::Chat,
 }
 
 impl Page {
@@ -159,6 +162,7 @@ impl Page {
             embed_code: None,
             sandbox: RcEq::default(),
             inspector: RcEq::default(),
+            chat: chat::Chat::default(),
         };
         if let Some(s) = shared {
             page.pending_step = s.step;
@@ -334,6 +338,12 @@ impl Page {
                 context,
                 cropped,
             )),
+            FromWorker::ChatRendered { text } => {
+                if let Some(text) = self.chat.rendered(text) {
+                    self.editor.set_prompt(text);
+                }
+                Outcome::redraw()
+            }
             FromWorker::Tokenized { request_id, tokens } => {
                 Outcome::changed(self.inspector.make_mut().looked_up(request_id, tokens))
             }
@@ -582,6 +592,16 @@ impl Page {
         }
         let request = self.inspector.make_mut().ask(&self.editor.prompt);
         Outcome::unchanged().and_maybe(request.map(Command::Send))
+    }
+
+    /// The conversation through the model's chat template, into the prompt box.
+    pub fn render_chat(&mut self) -> Outcome {
+        if !self.model.is_ready() || !self.worker.alive {
+            self.chat.error = Some("the model is not ready yet".into());
+            return Outcome::redraw();
+        }
+        let request = self.chat.render();
+        Outcome::redraw().and_maybe(request.map(Command::Send))
     }
 
     /// A text typed into the inspector's look-up.

@@ -365,6 +365,7 @@ pub(crate) mod tests {
             storage_dtype: "F16".into(),
             weight_bytes: 1,
             generation_defaults: None,
+            chat_template: false,
         }
     }
 

@@ -139,7 +139,7 @@ test('a repo with vocab.json + merges.txt instead of tokenizer.json loads the sa
   assert.match(await status(page), /teacher\/old-layout-gpt2/);
   assert.deepEqual(await shortRun(page), bundledTexts);
   const asked = hub.log.filter((e) => e.host === 'huggingface.co' && e.path.startsWith('/teacher/old-layout-gpt2/')).map((e) => `${e.path.split('/').pop()} ${e.status}`);
-  assert.deepEqual(asked, ['config.json 302', 'tokenizer.json 404', 'vocab.json 302', 'merges.txt 302', 'generation_config.json 404', 'model.safetensors 302']);
+  assert.deepEqual(asked, ['config.json 302', 'tokenizer.json 404', 'vocab.json 302', 'merges.txt 302', 'generation_config.json 404', 'tokenizer_config.json 404', 'model.safetensors 302']);
   await page.close();
 });
 

@@ -24,6 +24,9 @@ pub struct ModelInfo {
     /// The knobs of the repo's `generation_config.json`, when it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generation_defaults: Option<crate::model_defaults::ModelDefaults>,
+    /// Its tokenizer_config.json has a chat template (an Instruct model).
+    #[serde(default)]
+    pub chat_template: bool,
 }
 
 /// Why a forward pass (or the run around it) could not go on.

@@ -27,6 +27,9 @@ pub enum ChatError {
     /// `raise_exception` (e.g. roles that do not alternate).
     #[error("the model's chat template could not render this conversation: {0}")]
     Render(#[source] minijinja::Error),
+    /// A base model: its tokenizer_config.json has no chat template.
+    #[error("this model has no chat template (a base model); write the prompt as plain text, or load an Instruct model")]
+    NoTemplate,
 }
 
 fn err(message: String) -> LoadError {

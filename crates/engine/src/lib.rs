@@ -45,6 +45,8 @@ pub struct Engine {
     model: Model,
     tokenizer: TextTokenizer,
     info: ModelInfo,
+    /// The repo's chat template, for an Instruct model.
+    chat: Option<chat_template::ChatTemplate>,
 }
 
 impl Engine {
@@ -99,11 +101,13 @@ impl Engine {
             storage_dtype,
             weight_bytes: shards.iter().map(|w| w.len()).sum(),
             generation_defaults: None,
+            chat_template: false,
         };
         Ok(Engine {
             model,
             tokenizer,
             info,
+            chat: None,
         })
     }
 
@@ -115,6 +119,34 @@ impl Engine {
             .map_err(|source| LoadError::GenerationConfig { source })?;
         self.info.generation_defaults = Some(defaults);
         Ok(self)
+    }
+
+    /// The repo's `tokenizer_config.json`: its chat template, if it has one
+    /// (a base model's has none), checked here so a broken one is named at load.
+    pub fn with_tokenizer_config(mut self, bytes: &[u8]) -> Result<Engine, LoadError> {
+        self.read_tokenizer_config(bytes)?;
+        Ok(self)
+    }
+
+    /// As `with_tokenizer_config`, keeping the model when the file is at
+    /// fault: the model runs on plain prompts without a template it cannot read.
+    pub fn read_tokenizer_config(&mut self, bytes: &[u8]) -> Result<(), LoadError> {
+        let chat = chat_template::ChatTemplate::from_tokenizer_config(bytes);
+        self.chat = chat.as_ref().ok().cloned().flatten();
+        self.info.chat_template = self.chat.is_some();
+        chat.map(drop)
+    }
+
+    /// A conversation as this model reads it, through its chat template.
+    pub fn render_chat(
+        &self,
+        messages: &[ntl_decoding::chat::ChatMessage],
+        add_generation_prompt: bool,
+    ) -> Result<String, chat_template::ChatError> {
+        match &self.chat {
+            Some(t) => t.render(messages, add_generation_prompt),
+            None => Err(chat_template::ChatError::NoTemplate),
+        }
     }
 
     pub fn info(&self) -> &ModelInfo {

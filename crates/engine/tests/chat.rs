@@ -60,3 +60,43 @@ fn renders_and_ids_match_hf_apply_chat_template() {
     }
     assert_eq!(checked, 16);
 }
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn an_engine_renders_with_its_repos_template_and_a_base_model_says_it_has_none() {
+    let renders: serde_json::Value = serde_json::from_slice(fixture!("chat/renders.json")).unwrap();
+    let load = || {
+        ntl_engine::Engine::load_from(
+            fixture!("models/tiny-qwen2/config.json"),
+            &&fixture!("models/tiny-qwen2/model.safetensors")[..],
+            fixture!("models/tokenizer.json"),
+        )
+        .unwrap()
+    };
+    let engine = load()
+        .with_tokenizer_config(fixture!("chat/qwen2.5/tokenizer_config.json"))
+        .unwrap();
+    assert!(engine.info().chat_template);
+    let case = renders["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["template"] == "qwen2.5" && c["add_generation_prompt"] == true)
+        .unwrap();
+    let messages: Vec<ChatMessage> = serde_json::from_value(case["messages"].clone()).unwrap();
+    assert_eq!(
+        engine.render_chat(&messages, true).unwrap(),
+        case["text"].as_str().unwrap()
+    );
+
+    // A base model's tokenizer_config.json: no template, and a clear word.
+    let base = load()
+        .with_tokenizer_config(br#"{"bos_token": "<|endoftext|>", "model_max_length": 1024}"#)
+        .unwrap();
+    assert!(!base.info().chat_template);
+    let err = base.render_chat(&messages, true).unwrap_err().to_string();
+    assert!(err.contains("no chat template"), "{err}");
+    // A template that does not parse is named at load.
+    let broken = load().with_tokenizer_config(br#"{"chat_template": "{% for m in messages %}"}"#);
+    assert!(broken.is_err());
+}

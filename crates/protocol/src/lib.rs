@@ -145,6 +145,12 @@ pub enum ToWorker {
     Measure {
         repo: String,
     },
+    /// A conversation through the model's chat template (HF's
+    /// `apply_chat_template`), for the prompt box.
+    RenderChat {
+        messages: Vec<ntl_decoding::chat::ChatMessage>,
+        add_generation_prompt: bool,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -277,6 +283,10 @@ pub enum FromWorker {
         request_id: u64,
         /// The text's tokens; an error message instead when it has none.
         tokens: Result<Vec<PromptToken>, String>,
+    },
+    /// The answer to `RenderChat`: the text the model reads, or why not.
+    ChatRendered {
+        text: Result<String, String>,
     },
 }
 

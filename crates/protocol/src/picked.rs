@@ -1,7 +1,7 @@
 //! Which of the files a user picks (or drops: often a whole downloaded repo
 //! folder) make the model, laid out as the hub's repos are: `config.json`;
 //! `tokenizer.json` or `vocab.json` + `merges.txt`; `model.safetensors` or its
-//! shards; `generation_config.json` if it is there. Other files of a repo are passed over; a pickle-only folder is told
+//! shards; `generation_config.json` and `tokenizer_config.json` if they are there. Other files of a repo are passed over; a pickle-only folder is told
 //! what to do. The page picks the files with it and the worker reads them.
 
 #[derive(Debug, Clone, PartialEq)]
@@ -19,6 +19,8 @@ pub struct PickedLayout {
     pub weights: Vec<usize>,
     /// The model's own generation defaults, when picked.
     pub generation_config: Option<usize>,
+    /// The tokenizer's settings (an Instruct model's chat template), when picked.
+    pub tokenizer_config: Option<usize>,
 }
 
 impl PickedLayout {
@@ -31,6 +33,7 @@ impl PickedLayout {
         }
         out.extend(&self.weights);
         out.extend(self.generation_config);
+        out.extend(self.tokenizer_config);
         out
     }
 }
@@ -72,6 +75,7 @@ pub fn picked_layout(names: &[String]) -> Result<PickedLayout, String> {
         tokenizer,
         weights,
         generation_config: find("generation_config.json"),
+        tokenizer_config: find("tokenizer_config.json"),
     })
 }
 

@@ -184,6 +184,18 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
             };
             post(&FromWorker::Tokenized { request_id, tokens });
         }
+        ToWorker::RenderChat {
+            messages,
+            add_generation_prompt,
+        } => {
+            let text = match state.engine.borrow().as_ref() {
+                None => Err("no model is loaded yet".to_string()),
+                Some(engine) => engine
+                    .render_chat(&messages, add_generation_prompt)
+                    .map_err(|e| e.to_string()),
+            };
+            post(&FromWorker::ChatRendered { text });
+        }
     }
 }
 
@@ -320,12 +332,24 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
     state.engine.borrow_mut().take();
     let shards: Vec<JsBytes> = files.weights.into_iter().map(JsBytes).collect();
     let shards: Vec<&dyn WeightSource> = shards.iter().map(|s| s as &dyn WeightSource).collect();
-    let loaded = Engine::load_sharded(&files.config, &shards, &files.tokenizer).and_then(|e| {
-        match &files.generation_config {
+    let loaded = Engine::load_sharded(&files.config, &shards, &files.tokenizer)
+        .and_then(|e| match &files.generation_config {
             Some(g) => e.with_generation_config(g),
             None => Ok(e),
-        }
-    });
+        })
+        .map(|mut e| {
+            // A template this engine cannot read costs the chat editor, not the model.
+            if let Some(Err(err)) = files
+                .tokenizer_config
+                .as_ref()
+                .map(|t| e.read_tokenizer_config(t))
+            {
+                post(&FromWorker::Notice {
+                    message: format!("{err}; prompts stay plain text"),
+                });
+            }
+            e
+        });
     match loaded {
         Ok(engine) => {
             let info = engine.info().clone();

@@ -2,6 +2,7 @@
 //! `tokenizer.json`, or the older `vocab.json` + `merges.txt`; one
 //! `model.safetensors`, or shards listed in `model.safetensors.index.json`;
 //! `generation_config.json` when there is one (the model's own defaults);
+//! `tokenizer_config.json` when there is one (an Instruct model's chat template);
 //! and a clear word when a repo has only `pytorch_model.bin`.
 
 use crate::fetch::{fail, fetch_file, file_url, head, Fetched, LoadFailure, Shown};
@@ -15,6 +16,8 @@ pub struct RepoFiles {
     pub tokenizer: Vec<u8>,
     /// The model's own generation defaults, when the repo has them.
     pub generation_config: Option<Vec<u8>>,
+    /// The tokenizer's settings: an Instruct model's chat template.
+    pub tokenizer_config: Option<Vec<u8>>,
     /// One file, or the shards in order.
     pub weights: Vec<Uint8Array>,
 }
@@ -41,6 +44,9 @@ pub async fn repo_files(base: &str, repo: &str) -> Result<RepoFiles, LoadFailure
     let generation_config = get(base, "generation_config.json")
         .await?
         .map(|g| g.to_vec());
+    let tokenizer_config = get(base, "tokenizer_config.json")
+        .await?
+        .map(|t| t.to_vec());
     let weights = match get(base, "model.safetensors").await? {
         Some(w) => vec![w],
         None => shards(base, repo).await?,
@@ -49,6 +55,7 @@ pub async fn repo_files(base: &str, repo: &str) -> Result<RepoFiles, LoadFailure
         config: config.to_vec(),
         tokenizer,
         generation_config,
+        tokenizer_config,
         weights,
     })
 }
@@ -156,6 +163,7 @@ pub fn picked_files(
         config: bytes(layout.config).to_vec(),
         tokenizer,
         generation_config: layout.generation_config.map(|i| bytes(i).to_vec()),
+        tokenizer_config: layout.tokenizer_config.map(|i| bytes(i).to_vec()),
         weights: layout.weights.iter().map(|&i| bytes(i)).collect(),
     })
 }

@@ -1,0 +1,107 @@
+//! The prompt written as a conversation: turns with roles, rendered by the
+//! model's own chat template into the prompt box (and so into the token
+//! inspector, special tokens and all).
+
+use crate::state::chat::{Chat, Role};
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+pub enum ChatAction {
+    Role(usize, Role),
+    Content(usize, String),
+    Add,
+    Remove(usize),
+    GenerationPrompt(bool),
+    Render,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub chat: Chat,
+    pub model_ready: bool,
+    pub on: Callback<ChatAction>,
+}
+
+const HINT: &str = "An Instruct model was trained on conversations laid out by its chat \
+template, with special tokens around each turn. This renders yours exactly as HF's \
+apply_chat_template does and puts the text in the prompt box; the token inspector shows its \
+special tokens, and the lanes stop at the end of the assistant's turn (the model's \
+generation_config.json names that token).";
+
+fn turn(i: usize, role: Role, content: &str, on: &Callback<ChatAction>) -> Html {
+    let on_role = on.reform(move |e: Event| {
+        let value = e.target_unchecked_into::<HtmlSelectElement>().value();
+        ChatAction::Role(i, Role::parse(&value).unwrap_or(Role::User))
+    });
+    let on_content = on.reform(move |e: InputEvent| {
+        ChatAction::Content(i, e.target_unchecked_into::<HtmlTextAreaElement>().value())
+    });
+    html! {
+        <li class="chat-turn" data-testid="chat-turn">
+            <select
+                data-testid="chat-role"
+                aria-label={format!("turn {} role", i + 1)}
+                onchange={on_role}
+            >
+                { for Role::ALL.iter().map(|r| html! {
+                    <option value={r.as_str()} selected={*r == role}>{ r.as_str() }</option>
+                }) }
+            </select>
+            <textarea
+                data-testid="chat-content"
+                aria-label={format!("turn {} text", i + 1)}
+                rows="2"
+                value={content.to_string()}
+                oninput={on_content}
+            />
+            <button
+                data-testid="chat-remove"
+                aria-label={format!("remove turn {}", i + 1)}
+                onclick={on.reform(move |_: MouseEvent| ChatAction::Remove(i))}
+            >
+                { "×" }
+            </button>
+        </li>
+    }
+}
+
+#[function_component(ChatEditor)]
+pub fn chat_editor(p: &Props) -> Html {
+    let c = &p.chat;
+    let on_generation = p.on.reform(|e: Event| {
+        ChatAction::GenerationPrompt(e.target_unchecked_into::<HtmlInputElement>().checked())
+    });
+    html! {
+        <details class="chat-editor" data-testid="chat-editor">
+            <summary title={HINT}>{ "Write the prompt as a conversation (this model's chat template)" }</summary>
+            <ol class="chat-turns">
+                { for c.turns.iter().enumerate().map(|(i, t)| turn(i, t.role, &t.content, &p.on)) }
+            </ol>
+            <div class="row">
+                <button data-testid="chat-add" onclick={p.on.reform(|_: MouseEvent| ChatAction::Add)}>
+                    { "Add a turn" }
+                </button>
+                <label>
+                    <input
+                        type="checkbox"
+                        data-testid="chat-generation-prompt"
+                        checked={c.add_generation_prompt}
+                        onchange={on_generation}
+                    />
+                    { " Open the assistant's turn (add_generation_prompt)" }
+                </label>
+                <button
+                    class="primary"
+                    data-testid="chat-render"
+                    disabled={!p.model_ready || c.rendering}
+                    onclick={p.on.reform(|_: MouseEvent| ChatAction::Render)}
+                >
+                    { "Put it in the prompt" }
+                </button>
+            </div>
+            if let Some(e) = &c.error {
+                <p class="error" data-testid="chat-error" role="alert">{ e.clone() }</p>
+            }
+        </details>
+    }
+}

@@ -1,0 +1,66 @@
+// An Instruct model's chat template on the page: a conversation rendered by
+// the repo's own template (Qwen2.5-Instruct's) into exactly HF's
+// apply_chat_template text, its special tokens single tokens in the
+// inspector, and lanes that stop at the end of the assistant's turn because
+// the model's generation_config.json says so, unless a lane starts from the
+// library's defaults.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, modelReady, runAll, setKnob } from './harness.mjs';
+import { startHub, HUB_ARGS } from './hub_server.mjs';
+import { chatRepo, hfRender, IM_END } from './chat_model.mjs';
+
+let hub, env;
+before(async () => {
+  hub = await startHub({ 'teacher/tiny-chat-instruct': chatRepo() });
+  env = await start({ args: HUB_ARGS });
+});
+after(async () => { await env?.close(); await hub?.close(); });
+
+test('a conversation renders as HF renders it, its special tokens show in the inspector, and lanes stop at <|im_end|> from the model\'s generation_config', async () => {
+  const page = await env.open('?model=teacher/tiny-chat-instruct');
+  await modelReady(page);
+  const hf = hfRender('qwen2.5', 'with_system', true);
+  await page.click('[data-testid="chat-editor"] summary');
+  const turns = await page.$$('[data-testid="chat-turn"]');
+  assert.equal(turns.length, 2);
+  assert.deepEqual(await page.$$eval('[data-testid="chat-role"]', (els) => els.map((e) => e.value)), ['system', 'user']);
+  const contents = await page.$$('[data-testid="chat-content"]');
+  for (const [i, m] of hf.messages.entries()) await contents[i].fill(m.content);
+  await page.click('[data-testid="chat-render"]');
+  await page.waitForFunction((want) => document.querySelector('[data-testid="prompt"]').value === want, hf.text, { timeout: 30_000 });
+
+  // The inspector: the prompt's tokens are HF's ids, <|im_start|> one token.
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="prompt-token"]').length === n, hf.ids.length, { timeout: 30_000 });
+  const ids = await page.$$eval('[data-testid="prompt-token"]', (els) => els.map((e) => Number(e.dataset.tokenId)));
+  assert.deepEqual(ids, hf.ids);
+  assert.equal(ids.filter((id) => id === IM_END).length, 2, 'each closed turn ends with <|im_end|>');
+
+  // Lanes 1–3 start from the model's file (eos <|im_end|>): they end the turn
+  // at once. Lane 4 starts from the library's defaults (eos <|endoftext|>).
+  await page.click('[data-testid="lane-3"] [data-testid="starts-from"] input');
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 5);
+  await runAll(page);
+  const stops = await page.$$eval('[data-testid="lane-status"]', (els) => els.map((e) => e.dataset.stop));
+  const counts = await page.$$eval('[data-testid="lane-status"]', (els) => els.map((e) => Number(e.textContent.split(' · ')[1].split(' ')[0])));
+  for (let l = 0; l < 3; l++) {
+    assert.equal(stops[l], 'eos', `lane ${l + 1} stops at the end of its turn`);
+    assert.equal(counts[l], 1);
+  }
+  assert.equal(stops[3], 'max_new_tokens', 'the library\'s eos is <|endoftext|>, which never comes');
+  assert.equal(counts[3], 5);
+
+  // The next turn is the assistant's; the repo's tokenizer_config.json was asked for once.
+  await page.click('[data-testid="chat-add"]');
+  const roles = await page.$$('[data-testid="chat-role"]');
+  assert.equal(await roles[2].inputValue(), 'assistant');
+  assert.deepEqual(hub.log.filter((e) => e.path.endsWith('/tokenizer_config.json')).map((e) => e.status), [302]);
+  await page.close();
+});
+
+test('a base model (no chat template) offers no conversation editor', async () => {
+  const page = await env.open('?model=bundled');
+  await modelReady(page);
+  assert.equal(await page.$('[data-testid="chat-editor"]'), null);
+  await page.close();
+});
