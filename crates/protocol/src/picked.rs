@@ -106,6 +106,17 @@ mod tests {
         );
         let without = names(&["config.json", "tokenizer.json", "model.safetensors"]);
         assert_eq!(picked_layout(&without).unwrap().generation_config, None);
+        let instruct = names(&[
+            "tokenizer_config.json",
+            "config.json",
+            "tokenizer.json",
+            "model.safetensors",
+        ]);
+        assert_eq!(
+            picked_layout(&instruct).unwrap().order(),
+            [1, 2, 3, 0],
+            "an Instruct folder's chat template travels with it, last"
+        );
     }
 
     #[test]
