@@ -19,6 +19,10 @@ pub struct CachedModel {
 pub fn group(entries: &[(String, u64)]) -> Vec<CachedModel> {
     let mut models: Vec<CachedModel> = Vec::new();
     for (url, bytes) in entries {
+        // The worker's marks for files a repo does not have weigh nothing.
+        if *bytes == 0 {
+            continue;
+        }
         let Some((base, _file)) = url.rsplit_once('/') else {
             continue;
         };
@@ -184,6 +188,19 @@ mod tests {
                 },
             ]
         );
+    }
+
+    #[test]
+    fn a_mark_for_a_file_the_repo_lacks_is_not_a_file_or_a_model() {
+        let hub = "https://huggingface.co/distilbert/distilgpt2/resolve/main";
+        let other = "https://huggingface.co/someone/base/resolve/main";
+        let models = group(&[
+            (format!("{hub}/model.safetensors"), 352_824_413),
+            (format!("{hub}/tokenizer_config.json"), 0),
+            (format!("{other}/tokenizer_config.json"), 0),
+        ]);
+        assert_eq!(models.len(), 1);
+        assert_eq!(models[0].files, 1);
     }
 
     #[test]

@@ -354,6 +354,9 @@ impl Editor {
             step: None,
             negative_prompt: Some(self.negative_prompt.clone())
                 .filter(|n| !n.is_empty() && self.guided()),
+            library_defaults: (0..LANES)
+                .filter(|&l| self.starts_from[l] == Defaults::Library)
+                .collect(),
         }
     }
 
@@ -373,6 +376,11 @@ impl Editor {
         self.shared_seed = s.shared_seed.unwrap_or(0);
         self.score_text = s.score.unwrap_or_default();
         self.negative_prompt = s.negative_prompt.unwrap_or_default();
+        // Indices past the lanes (a hand-made link) are passed over.
+        self.starts_from = [Defaults::Model; LANES];
+        for lane in s.library_defaults {
+            self.set_starts_from(lane, Defaults::Library);
+        }
         !self.score_text.is_empty()
     }
 
@@ -481,6 +489,34 @@ mod tests {
             ModelDefaults::from_json(br#"{"bos_token_id": 50256, "eos_token_id": 50256}"#).unwrap();
         assert_eq!(e.starts_from(0, Some(&gpt2)), None);
         assert_eq!(e.starts_from(0, None), None);
+    }
+
+    #[test]
+    fn a_share_link_keeps_which_lanes_start_from_the_librarys_defaults() {
+        let mut e = Editor::default();
+        e.set_starts_from(2, Defaults::Library);
+        let link = e.shared(Some("Qwen/Qwen2.5-0.5B-Instruct".into()), false);
+        assert_eq!(link.library_defaults, [2]);
+        let mut other = Editor::default();
+        other.set_starts_from(0, Defaults::Library);
+        other.apply_shared(
+            ntl_protocol::share::decode(&ntl_protocol::share::encode(&link)).unwrap(),
+        );
+        assert_eq!(other.starts_from, e.starts_from);
+        let hostile = Shared {
+            library_defaults: vec![1, 99],
+            ..link
+        };
+        other.apply_shared(hostile);
+        assert_eq!(
+            other.starts_from,
+            [
+                Defaults::Model,
+                Defaults::Library,
+                Defaults::Model,
+                Defaults::Model
+            ]
+        );
     }
 
     #[test]

@@ -75,7 +75,8 @@ test('the default hub model comes through the CDN redirect; a download cut off a
   assert.match(await page.textContent('[data-testid="threads"]'), /^[2-4] threads$/, 'an isolated page, the threaded worker');
   const log = hub.log.slice(start);
   const resolves = log.filter((e) => e.host === 'huggingface.co');
-  assert.ok(resolves.every((e) => e.status === 302), JSON.stringify(resolves));
+  // distilgpt2 has no tokenizer_config.json (no chat template): its 404 is the hub's answer, not a fault.
+  assert.ok(resolves.every((e) => e.status === 302 || (e.status === 404 && e.path.endsWith('/tokenizer_config.json'))), JSON.stringify(resolves));
   const cdn = log.filter((e) => e.host === CDN && e.method === 'GET');
   const size = weights.length;
   const weightGets = cdn.filter((e) => e.file === 'model.safetensors');

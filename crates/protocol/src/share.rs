@@ -42,6 +42,10 @@ pub struct Shared {
     /// What guided lanes steer away from (`guidance_scale`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub negative_prompt: Option<String>,
+    /// Lanes (by index) that start from HF's library defaults rather than
+    /// the model's generation_config.json.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub library_defaults: Vec<usize>,
 }
 
 /// Why a link is refused; every message starts "this share link cannot be
@@ -154,6 +158,7 @@ mod tests {
             score: Some(" a story".into()),
             step: Some(4),
             negative_prompt: Some("a dull answer".into()),
+            library_defaults: vec![1, 3],
         }
     }
 

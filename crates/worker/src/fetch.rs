@@ -207,30 +207,53 @@ impl Drop for FileLock {
 async fn fetch_file_locked(url: &str, shown: &Shown) -> Result<Fetched, LoadFailure> {
     let cache = open_cache().await;
     if let Some(cache) = &cache {
-        if let Some(bytes) = cached(cache, url, shown).await {
-            return Ok(Fetched::Bytes(bytes));
+        if let Some(known) = cached(cache, url, shown).await {
+            return Ok(known);
         }
     }
     let fetched = download(url, shown).await?;
-    if let (Some(cache), Fetched::Bytes(bytes)) = (&cache, &fetched) {
-        keep(cache, url, bytes).await;
+    match (&cache, &fetched) {
+        (Some(cache), Fetched::Bytes(bytes)) => keep(cache, url, bytes).await,
+        (Some(cache), Fetched::Missing) => keep_missing(cache, url).await,
+        (None, _) => {}
     }
     Ok(fetched)
+}
+
+/// Marks a cache entry that stands for "the server has no such file", so a
+/// second visit knows it without the network (an optional file such as
+/// tokenizer_config.json must not keep a cached model from loading offline).
+const MISSING: &str = "x-ntl-missing";
+
+/// The entry for `url` if it holds a file (not a missing mark).
+async fn hit(cache: &Cache, url: &str) -> Option<Response> {
+    let hit = JsFuture::from(cache.match_with_str(url)).await.ok()?;
+    let resp = hit.dyn_into::<Response>().ok()?;
+    header(&resp, MISSING).is_none().then_some(resp)
+}
+
+async fn keep_missing(cache: &Cache, url: &str) {
+    let headers = Headers::new().expect("Headers");
+    let _ = headers.set(MISSING, "1");
+    let _ = headers.set("content-length", "0");
+    let init = ResponseInit::new();
+    init.set_headers(&headers);
+    if let Ok(resp) = Response::new_with_opt_str_and_init(None, &init) {
+        let _ = JsFuture::from(cache.put_with_str(url, &resp)).await;
+    }
 }
 
 /// The size of a file that is whole in the cache (`keep` wrote its length).
 pub async fn cached_len(url: &str) -> Option<u64> {
     let cache = open_cache().await?;
-    let hit = JsFuture::from(cache.match_with_str(url)).await.ok()?;
-    let resp = hit.dyn_into::<Response>().ok()?;
+    let resp = hit(&cache, url).await?;
     header(&resp, "content-length").and_then(|v| v.parse().ok())
 }
 
 /// A small cached file's bytes, read without a progress bar.
 pub async fn cached_bytes(url: &str) -> Option<Vec<u8>> {
     let cache = open_cache().await?;
-    let hit = JsFuture::from(cache.match_with_str(url)).await.ok()?;
-    response_bytes(hit.dyn_into::<Response>().ok()?).await
+    response_bytes(hit(&cache, url).await?).await
 }
 
 /// A small response's whole body, without a progress bar.
@@ -249,13 +272,16 @@ pub async fn head(url: &str) -> Option<Response> {
     Some(resp.unchecked_into())
 }
 
-async fn cached(cache: &Cache, url: &str, shown: &Shown) -> Option<Uint8Array> {
+async fn cached(cache: &Cache, url: &str, shown: &Shown) -> Option<Fetched> {
     let hit = JsFuture::from(cache.match_with_str(url)).await.ok()?;
     let resp = hit.dyn_into::<Response>().ok()?;
+    if header(&resp, MISSING).is_some() {
+        return Some(Fetched::Missing);
+    }
     let total = header(&resp, "content-length").and_then(|v| v.parse().ok());
     let mut body = Body::new(total);
     body.read(&resp, shown).await.ok()?;
-    (total.is_none_or(|t| body.loaded == t)).then(|| body.bytes())
+    (total.is_none_or(|t| body.loaded == t)).then(|| Fetched::Bytes(body.bytes()))
 }
 
 /// Stores a whole file. A full disk (`QuotaExceededError`) leaves the model
