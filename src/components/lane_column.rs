@@ -54,14 +54,14 @@ fn starts_from_line(s: &StartsFrom, on: &Callback<Defaults>) -> Html {
     } else {
         s.taken.join(" · ")
     };
-    let outcome = match (from_model, s.other_mode) {
-        (true, Some(other)) => format!(
-            " → runs as {} (from the library's defaults: {other})",
-            s.mode
-        ),
-        (true, None) => format!(" → runs as {}", s.mode),
-        (false, Some(other)) => format!(" → runs as {} (from the model's: {other})", s.mode),
-        (false, None) => format!(" → runs as {}", s.mode),
+    let other_from = if from_model {
+        "the library's defaults"
+    } else {
+        "the model's"
+    };
+    let outcome = match s.other_mode {
+        Some(other) => format!(" → runs as {} (from {other_from}: {other})", s.mode),
+        None => format!(" → runs as {}", s.mode),
     };
     html! {
         <p

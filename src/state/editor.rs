@@ -299,13 +299,13 @@ impl Editor {
     /// What lane `lane` takes from the model's file, when the file sets
     /// anything beyond its end-of-text ids and the lane speaks HF's names.
     pub fn starts_from(&self, lane: usize, model: Option<&ModelDefaults>) -> Option<StartsFrom> {
-        let model = model.filter(|m| !m.beyond_eos().is_empty())?;
+        let model = model?;
+        let knobs = model.beyond_eos();
         let own = self.lanes.get(lane)?;
-        if own.semantics() != Semantics::Transformers {
+        if knobs.is_empty() || own.semantics() != Semantics::Transformers {
             return None;
         }
-        let taken = model
-            .beyond_eos()
+        let taken = knobs
             .into_iter()
             .filter(|(k, _)| !own.fields().contains_key(*k))
             .map(|(k, v)| format!("{k} {v}"))
