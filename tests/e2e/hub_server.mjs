@@ -100,10 +100,15 @@ export async function startHub(repos) {
       entry.status = range ? 206 : 200;
       res.writeHead(entry.status, { ...CORS, ...headers });
       if (fault?.cutAt) {
-        // Send up to the cut, then drop the connection mid-body.
+        // Send up to the cut, then close the connection mid-body: gracefully
+        // (FIN after the bytes; a reset would throw away what is still in
+        // the sockets' buffers), and a moment later, as a real cut comes
+        // while the page is reading. The browser still drops the chunks
+        // its stream had queued but the page had not read when the error
+        // lands, so the page may hold a little less than was sent.
         const upto = Math.floor(blob.body.length * fault.cutAt) - start;
         entry.bytes = upto;
-        res.write(body.subarray(0, upto), () => setTimeout(() => res.destroy(), 50));
+        res.write(body.subarray(0, upto), () => setTimeout(() => res.socket?.end(), 300));
         return;
       }
       if (fault?.paceMs) {
