@@ -138,6 +138,7 @@ pub fn knobs_for(mode: Mode) -> Vec<Knob> {
         Mode::Greedy => &[DOLA_KNOBS],
         Mode::Sample => &[Knob::WARPERS, SAMPLE_KNOBS, DOLA_KNOBS],
         Mode::Beam => &[BEAM_KNOBS],
+        Mode::BeamSample => &[Knob::WARPERS, &[Knob::Seed], BEAM_KNOBS],
         Mode::GroupBeam => &[GROUP_BEAM_KNOBS],
         Mode::ConstrainedBeam => &[BEAM_KNOBS],
         Mode::Contrastive => &[CONTRASTIVE_KNOBS],
@@ -347,6 +348,7 @@ impl LaneConfig {
             Mode::Greedy => "greedy",
             Mode::Sample => "sample",
             Mode::Beam => "beam search",
+            Mode::BeamSample => "beam sampling",
             Mode::GroupBeam => "diverse beam search",
             Mode::ConstrainedBeam => "constrained beam search",
             Mode::Contrastive => "contrastive",
@@ -489,6 +491,17 @@ impl LaneConfig {
             // keeps them and sets up the beams they need.
             Mode::Beam | Mode::ConstrainedBeam => {
                 f.remove(name(Knob::DoSample));
+                f.remove(name(Knob::PenaltyAlpha));
+                if f.get(name(Knob::NumBeams))
+                    .and_then(Value::as_i64)
+                    .unwrap_or(1)
+                    < 2
+                {
+                    f.insert(name(Knob::NumBeams).into(), 4.into());
+                }
+            }
+            Mode::BeamSample => {
+                f.insert(name(Knob::DoSample).into(), true.into());
                 f.remove(name(Knob::PenaltyAlpha));
                 if f.get(name(Knob::NumBeams))
                     .and_then(Value::as_i64)

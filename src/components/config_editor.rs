@@ -22,10 +22,11 @@ pub struct Props {
 }
 
 /// The modes in the menu, with the words it shows.
-const MODES: [(Mode, &str); 6] = [
+const MODES: [(Mode, &str); 7] = [
     (Mode::Greedy, "greedy"),
     (Mode::Sample, "sample"),
     (Mode::Beam, "beam search"),
+    (Mode::BeamSample, "beam sampling"),
     (Mode::GroupBeam, "diverse beam search"),
     // Listed only for a lane that already has `force_words_ids`.
     (Mode::ConstrainedBeam, "constrained beam search"),

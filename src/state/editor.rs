@@ -433,6 +433,45 @@ mod tests {
     }
 
     #[test]
+    fn every_preset_runs_over_an_instruct_models_generation_config_and_its_beams_sample() {
+        let model = qwen_instruct();
+        for (i, preset) in crate::presets::PRESETS.iter().enumerate() {
+            let mut e = Editor::default();
+            e.apply_preset(i);
+            let lanes = e.lane_requests(Some(&model));
+            assert!(
+                lanes.is_some(),
+                "{}: {:?}",
+                preset.name,
+                e.errors.iter().flatten().collect::<Vec<_>>()
+            );
+        }
+        let beams = crate::presets::PRESETS
+            .iter()
+            .position(|p| p.name == "Beam search vs greedy")
+            .expect("the beam preset");
+        let mut e = Editor::default();
+        e.apply_preset(beams);
+        let modes: Vec<Mode> = (0..LANES)
+            .map(|l| {
+                e.starts_from(l, Some(&model))
+                    .expect("the file sets knobs")
+                    .mode
+            })
+            .collect();
+        assert_eq!(
+            modes,
+            [
+                Mode::Sample,
+                Mode::BeamSample,
+                Mode::BeamSample,
+                Mode::BeamSample
+            ],
+            "HF's generate() samples every lane here, the beams included"
+        );
+    }
+
+    #[test]
     fn a_lane_that_sets_nothing_runs_with_the_models_generation_config_as_generate_does() {
         let model = qwen_instruct();
         let mut e = Editor::default();

@@ -700,6 +700,7 @@ impl Page {
                 }
                 // Constrained search runs on beams, without sampling or groups.
                 let mode = config.mode();
+                // (Beam sampling becomes plain beam search: HF's constrained search cannot sample.)
                 if !matches!(mode, Mode::Beam | Mode::ConstrainedBeam) {
                     self.editor.set_mode(lane, Mode::Beam);
                 }

@@ -14,6 +14,7 @@ Run with transformers 5.24 (and, for contrastive search, 4.55.4 on PYTHONPATH vi
   PYTHONPATH=/path/to/transformers-4.55.4 python tests/reference/make_fixtures.py --contrastive
   PYTHONPATH=/path/to/transformers-4.55.4 python tests/reference/make_fixtures.py --strategies
   python tests/reference/make_fixtures.py --knobs   (token-level knobs and top-h: tiny-knobs.json)
+  python tests/reference/make_fixtures.py --beam-sample   (beam sampling: tiny-beam-sample.json)
 """
 
 import argparse
@@ -646,6 +647,69 @@ def knob_fixtures():
                               "guidance": guidance})
 
 
+def beam_sample_fixtures():
+    """HF 5.24's beam sampling (`num_beams` > 1 with `do_sample`) on the
+    committed tiny checkpoint. Two kinds of case:
+    - `exact`: the warpers leave each beam exactly as many live tokens as the
+      search keeps (HF keeps `len(eos) + 1` per beam when beams sample), so
+      the draw cannot change the outcome: every seed gives the same
+      sequences and scores, and a port must give them too;
+    - `counts`: a draw that matters, run for many seeds; how often each pair
+      of returned sequences came out (a port's frequencies over its own seeds must come
+      close)."""
+    import transformers
+
+    assert transformers.__version__.startswith("5."), transformers.__version__
+    from transformers import GPT2LMHeadModel
+
+    tok_hf = hf_tokenizer()
+    tok = build_tokenizer_from_file()
+    model = GPT2LMHeadModel.from_pretrained(os.path.join(MODELS, "tiny"), dtype=torch.float32).eval()
+    runs = []
+    for key in ("programming", "history"):
+        ids = prompt_ids(tok, PROMPTS[key])
+        greedy = generate(model, tok_hf, ids, {"max_new_tokens": 12}).sequences[0, len(ids):].tolist()
+        exact = {
+            # top_k 1 keeps max(1, 2) = 2 tokens per beam: 2 beams x 2 = the 4 kept,
+            # 3 beams x 2 = the 6 kept (where plain beam search may take 3 from one beam).
+            "b2_k1": {"num_beams": 2, "top_k": 1, "num_return_sequences": 2},
+            "b3_k1": {"num_beams": 3, "top_k": 1, "num_return_sequences": 3},
+            "b3_k1_t0.5_lp2": {"num_beams": 3, "top_k": 1, "temperature": 0.5, "length_penalty": 2.0},
+            # top_p keeps min_tokens_to_keep = 2 as well.
+            "b3_p0.01_k0_rep": {"num_beams": 3, "top_p": 0.01, "top_k": 0, "repetition_penalty": 1.3,
+                                "num_return_sequences": 2},
+            # Two eos ids: 3 tokens kept per beam, max(2, 3) x 3 = the 9 kept.
+            "b3_k1_two_eos": {"num_beams": 3, "top_k": 1, "eos_token_id": [50256, greedy[5]],
+                              "num_return_sequences": 2},
+        }
+        for name, cfg in exact.items():
+            cfg = {"max_new_tokens": 12, "do_sample": True, **cfg}
+            recs = [run_record(f"{key}/{name}", model, tok_hf, ids, {**cfg, "seed": seed}, False) for seed in range(4)]
+            for r in recs[1:]:
+                assert r["sequences"] == recs[0]["sequences"], (key, name, "the draw mattered")
+                assert r["sequences_scores"] == recs[0]["sequences_scores"], (key, name)
+            beam = run_record("probe", model, tok_hf, ids, {k: v for k, v in cfg.items() if k != "do_sample"}, False)
+            rec = recs[0]
+            # Whether plain beam search (the same knobs but do_sample) says otherwise.
+            rec["differs_from_beam_search"] = (rec["sequences"], rec["sequences_scores"]) != (beam["sequences"], beam["sequences_scores"])
+            rec["config"] = {**cfg, "seed": 0}
+            rec["kind"] = "exact"
+            runs.append(rec)
+        assert sum(r.get("differs_from_beam_search", False) for r in runs if r["name"].startswith(key)) >= 2, key
+        # Both returned sequences, so the second beam's draw shows too.
+        cfg = {"max_new_tokens": 2, "do_sample": True, "num_beams": 2, "top_k": 3, "temperature": 3.0,
+               "num_return_sequences": 2}
+        counts = {}
+        seeds = 1000
+        for seed in range(seeds):
+            both = generate(model, tok_hf, ids, {**cfg, "seed": seed}).sequences[:, len(ids):].tolist()
+            counts[json.dumps(both)] = counts.get(json.dumps(both), 0) + 1
+        assert len(counts) > 3 and max(counts.values()) < 0.9 * seeds, (key, counts)
+        runs.append({"name": f"{key}/b2_k3_counts", "prompt_ids": ids, "config": cfg, "kind": "counts",
+                     "seeds": seeds, "counts": [[json.loads(k), v] for k, v in sorted(counts.items(), key=lambda kv: -kv[1])]})
+    write("tiny-beam-sample.json", {"model": "tiny", "transformers": transformers.__version__, "runs": runs})
+
+
 def build_tokenizer_from_file():
     from tokenizers import Tokenizer
 
@@ -666,6 +730,7 @@ if __name__ == "__main__":
     ap.add_argument("--contrastive", action="store_true", help="write the contrastive fixtures (transformers 4.55.4)")
     ap.add_argument("--strategies", action="store_true", help="write the fixtures of the strategies HF moved out of core (transformers 4.55.4)")
     ap.add_argument("--knobs", action="store_true", help="write the token-level knob fixtures (tiny-knobs.json) from the committed tiny checkpoint")
+    ap.add_argument("--beam-sample", action="store_true", help="write the beam sampling fixtures (tiny-beam-sample.json) from the committed tiny checkpoint")
     args = ap.parse_args()
     torch.set_num_threads(2)
     os.makedirs(MODELS, exist_ok=True)
@@ -675,6 +740,8 @@ if __name__ == "__main__":
         strategy_fixtures()
     elif args.knobs:
         knob_fixtures()
+    elif args.beam_sample:
+        beam_sample_fixtures()
     else:
         if not args.encoder_dir:
             sys.exit("--encoder-dir is required")

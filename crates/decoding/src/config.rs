@@ -365,6 +365,8 @@ impl GenerationConfig {
             Mode::ConstrainedBeam
         } else if self.num_beams > 1 && self.num_beam_groups > 1 {
             Mode::GroupBeam
+        } else if self.num_beams > 1 && self.do_sample {
+            Mode::BeamSample
         } else if self.num_beams > 1 {
             Mode::Beam
         } else if self.do_sample {
@@ -445,11 +447,12 @@ impl GenerationConfig {
             ));
         }
         let num_return_sequences = c.num_return_sequences as usize;
-        if num_beams > 1 && sampling {
+        // Plain beam search samples (HF's beam sampling); diverse beam search cannot.
+        if num_beams > 1 && c.num_beam_groups > 1 && sampling {
             return Err(ConfigError::invalid(
                 Knob::DoSample,
-                "beam sampling (`num_beams` > 1 with `do_sample=true`) is not supported; \
-                 use beam search (`do_sample=false`) or sampling with `num_beams=1`",
+                "Diverse beam search cannot be used in sampling mode. Make sure that \
+                 `do_sample` is set to `False`.",
             ));
         }
         let num_beam_groups = diverse_groups(c, num_beams)?;
@@ -715,7 +718,7 @@ impl ValidConfig {
     }
 
     pub fn is_sampling(&self) -> bool {
-        self.mode == Mode::Sample
+        self.mode.is_sampling()
     }
 
     /// The config as it ran: the user's fields plus the eos the model
@@ -1008,7 +1011,7 @@ mod tests {
             (
                 r#"{"num_beams": 4, "num_beam_groups": 2, "diversity_penalty": 1, "do_sample": true}"#,
                 "do_sample",
-                "beam sampling",
+                "cannot be used in sampling mode",
             ),
         ] {
             let e = ok(json).unwrap_err();

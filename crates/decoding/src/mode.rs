@@ -10,6 +10,9 @@ pub enum Mode {
     Greedy,
     Sample,
     Beam,
+    /// Beam search that samples its continuations (HF's "beam-search
+    /// multinomial sampling", `num_beams` > 1 with `do_sample=true`).
+    BeamSample,
     /// Diverse beam search (HF 4.55's `_group_beam_search`).
     GroupBeam,
     /// Constrained beam search (HF 4.55's `_constrained_beam_search`).
@@ -25,6 +28,7 @@ impl Mode {
             Mode::Greedy => "greedy",
             Mode::Sample => "sample",
             Mode::Beam => "beam",
+            Mode::BeamSample => "beam_sample",
             Mode::GroupBeam => "group_beam",
             Mode::ConstrainedBeam => "constrained_beam",
             Mode::Contrastive => "contrastive",
@@ -36,7 +40,15 @@ impl Mode {
 impl Mode {
     /// Beam search, plain or in groups: hypotheses scored by log-probabilities.
     pub fn is_beam(self) -> bool {
-        matches!(self, Mode::Beam | Mode::GroupBeam | Mode::ConstrainedBeam)
+        matches!(
+            self,
+            Mode::Beam | Mode::BeamSample | Mode::GroupBeam | Mode::ConstrainedBeam
+        )
+    }
+
+    /// Draws random numbers: the knobs HF calls warpers act.
+    pub fn is_sampling(self) -> bool {
+        matches!(self, Mode::Sample | Mode::BeamSample)
     }
 }
 

@@ -75,6 +75,42 @@ pub fn pick(probs: &[f32], uniforms: &[f64]) -> usize {
     best.1
 }
 
+/// `k` draws without replacement from `softmax(scores)` (Gumbel-top-k: the `k`
+/// largest `score − ln(−ln u)`), best key first, as torch's
+/// `multinomial(…, replacement=False)` draws them. Scores are log-weights of
+/// any offset (a beam's running score plus its log-probabilities); `−∞` is
+/// never drawn while a finite one is left.
+pub fn pick_k(scores: &[f32], k: usize, draws: &mut Draws) -> Vec<usize> {
+    let live: Vec<f32> = scores
+        .iter()
+        .map(|s| if s.is_finite() { 1.0 } else { 0.0 })
+        .collect();
+    let u = draws.uniforms_for(&live);
+    let keys: Vec<f64> = scores
+        .iter()
+        .zip(&u)
+        .map(|(&s, &u)| {
+            if s.is_finite() {
+                s as f64 - (-u.ln()).ln()
+            } else {
+                f64::NEG_INFINITY
+            }
+        })
+        .collect();
+    let mut idx: Vec<usize> = (0..scores.len()).collect();
+    let cmp = |a: &usize, b: &usize| keys[*b].total_cmp(&keys[*a]).then(a.cmp(b));
+    let k = k.min(idx.len());
+    if k == 0 {
+        return vec![];
+    }
+    if k < idx.len() {
+        idx.select_nth_unstable_by(k - 1, cmp);
+        idx.truncate(k);
+    }
+    idx.sort_by(cmp);
+    idx
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,6 +146,42 @@ mod tests {
         let mut d = Draws::new(3);
         for _ in 0..100 {
             assert_eq!(pick(&[0.0, 1.0, 0.0], &d.uniforms(3)), 1);
+        }
+    }
+
+    #[test]
+    fn drawing_two_without_replacement_follows_the_exact_pair_probabilities() {
+        // P(first i, then j) = p_i · p_j / (1 − p_i), whatever offset the scores carry.
+        let p = [0.5f64, 0.3, 0.2];
+        let scores: Vec<f32> = p.iter().map(|x| (x.ln() - 7.0) as f32).collect();
+        let mut d = Draws::new(11);
+        let mut counts = [[0usize; 3]; 3];
+        let n = 30_000;
+        for _ in 0..n {
+            let got = pick_k(&scores, 2, &mut d);
+            assert_eq!(got.len(), 2);
+            assert_ne!(got[0], got[1], "without replacement");
+            counts[got[0]][got[1]] += 1;
+        }
+        for i in 0..3 {
+            for j in (0..3).filter(|&j| j != i) {
+                let want = p[i] * p[j] / (1.0 - p[i]);
+                let seen = counts[i][j] as f64 / n as f64;
+                assert!((seen - want).abs() < 0.012, "{i},{j}: {seen} vs {want}");
+            }
+        }
+    }
+
+    #[test]
+    fn removed_tokens_come_last_and_only_when_nothing_else_is_left() {
+        let scores = [f32::NEG_INFINITY, -1.0, f32::NEG_INFINITY, -2.0];
+        let mut d = Draws::new(5);
+        for _ in 0..50 {
+            let got = pick_k(&scores, 3, &mut d);
+            let mut first_two = got[..2].to_vec();
+            first_two.sort();
+            assert_eq!(first_two, [1, 3]);
+            assert!(scores[got[2]].is_infinite());
         }
     }
 

@@ -24,7 +24,7 @@ fn w<About>(field: About, message: impl Into<String>) -> Warning<About> {
 pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning<Knob>> {
     let mode = c.mode();
     let mut out = Vec::new();
-    let sampling = mode == Mode::Sample;
+    let sampling = mode.is_sampling();
     if !sampling {
         let why = match mode {
             Mode::Beam | Mode::GroupBeam | Mode::ConstrainedBeam => "beam search does not sample",

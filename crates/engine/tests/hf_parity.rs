@@ -231,6 +231,68 @@ fn diverse_beam_search_matches_transformers_4_55() {
     assert!(checked >= 16, "only {checked} diverse beam runs");
 }
 
+/// Beam sampling (HF 5.24, `num_beams` > 1 with `do_sample`). Where the
+/// warpers leave each beam as many tokens as the search keeps, every seed
+/// gives HF's sequences and scores (the fixture checked four seeds); where the
+/// draw matters, the pairs of returned sequences over many seeds come out as
+/// often as HF's (total variation between the two frequency tables).
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn beam_sampling_matches_hf() {
+    let e = engine("tiny");
+    let doc = hf("tiny-beam-sample.json");
+    let runs = doc["runs"].as_array().unwrap();
+    let (mut exact, mut counted) = (0, 0);
+    for run in runs.iter().filter(|r| r["kind"] == "exact") {
+        let got = check_deterministic_run(&e, run);
+        assert_eq!(got.mode, ntl_decoding::Mode::BeamSample);
+        let mut other = run.clone();
+        other["config"]["seed"] = 7.into();
+        check_deterministic_run(&e, &other);
+        exact += 1;
+    }
+    // Fewer seeds in the browser, where the suite runs on one thread.
+    let seeds: u64 = if cfg!(target_arch = "wasm32") {
+        250
+    } else {
+        1000
+    };
+    let tolerance = if cfg!(target_arch = "wasm32") {
+        0.15
+    } else {
+        0.08
+    };
+    for run in runs.iter().filter(|r| r["kind"] == "counts") {
+        let name = run["name"].as_str().unwrap();
+        let hf_seeds = run["seeds"].as_f64().unwrap();
+        let mut want = std::collections::HashMap::<Vec<Vec<u32>>, f64>::new();
+        for pair in run["counts"].as_array().unwrap() {
+            let seqs: Vec<Vec<u32>> = pair[0].as_array().unwrap().iter().map(ids).collect();
+            want.insert(seqs, pair[1].as_f64().unwrap() / hf_seeds);
+        }
+        let mut got = std::collections::HashMap::<Vec<Vec<u32>>, f64>::new();
+        for seed in 0..seeds {
+            let mut cfg = run["config"].clone();
+            cfg["seed"] = seed.into();
+            let lane = run_one(&e, prompt_text(name), &cfg, None).runs.remove(0);
+            let seqs = lane.sequences.iter().map(|s| s.token_ids.clone()).collect();
+            *got.entry(seqs).or_default() += 1.0 / seeds as f64;
+        }
+        let keys: std::collections::HashSet<_> = want.keys().chain(got.keys()).collect();
+        let tv: f64 = keys
+            .iter()
+            .map(|k| (want.get(*k).unwrap_or(&0.0) - got.get(*k).unwrap_or(&0.0)).abs())
+            .sum::<f64>()
+            / 2.0;
+        assert!(
+            tv < tolerance,
+            "{name}: total variation {tv:.3} from HF's frequencies\nHF {want:?}\nours {got:?}"
+        );
+        counted += 1;
+    }
+    assert_eq!((exact, counted), (10, 2));
+}
+
 /// Constrained beam search (`force_words_ids`: phrases, several phrases,
 /// choices of phrases, a shared prefix, eos, the three `early_stopping`s):
 /// every returned sequence and score as HF 4.55.4's scorer gives them.

@@ -3,13 +3,16 @@
 //! a continuation that hits a stopping criterion becomes a finished hypothesis
 //! only if it ranks in the top `num_beams`; finished scores are
 //! `sum_logprobs / generated_len ** length_penalty`; `early_stopping` is one of
-//! HF's three behaviours.
+//! HF's three behaviours. With `do_sample` (HF's beam sampling) the kept
+//! continuations are drawn without replacement from the softmax over every
+//! beam's scores, then ranked by score, as HF's `_get_top_k_continuations`.
 
 use super::beam_common::{beam_scores, beam_step, full_ids, stop_reason};
 use super::{finish_run, sequence, Lane, LaneEnv, Next, RowOutputs};
 use crate::config::{EarlyStopping, ValidConfig};
 use crate::processors::Pipeline;
 use crate::record::{BeamCandidate, Run, Sequence, Step, StopReason};
+use crate::sampler::{pick_k, Draws};
 use crate::scores::top_indices;
 use crate::stop::stop_string_hit;
 
@@ -35,6 +38,8 @@ pub struct BeamLane {
     heuristic_unsatisfied: bool,
     steps: Vec<Step>,
     stop: Option<StopReason>,
+    /// The lane's random stream, when its beams sample.
+    draws: Option<Draws>,
 }
 
 impl BeamLane {
@@ -58,6 +63,7 @@ impl BeamLane {
             heuristic_unsatisfied: true,
             steps: vec![],
             stop: None,
+            draws: cfg.is_sampling().then(|| Draws::new(cfg.seed)),
             prompt: prompt.to_vec(),
             cfg,
             pipeline,
@@ -117,7 +123,14 @@ impl Lane for BeamLane {
         }
         let n_eos = self.cfg.eos_token_ids.len();
         let keep = (2.max(1 + n_eos) * nb).min(flat.len());
-        let top = top_indices(&flat, keep);
+        let top = match &mut self.draws {
+            Some(draws) => {
+                let mut drawn = pick_k(&flat, keep, draws);
+                drawn.sort_by(|a, b| flat[*b].total_cmp(&flat[*a]));
+                drawn
+            }
+            None => top_indices(&flat, keep),
+        };
         let cands: Vec<(usize, u32, f32)> = top
             .iter()
             .map(|&i| (i / v, (i % v) as u32, flat[i]))

@@ -126,7 +126,7 @@ pub fn lane_for(
         (Mode::Greedy | Mode::Sample | Mode::LlamaCpp, None) => {
             Box::new(SingleLane::new(cfg, pipeline, env.prompt, None).with_dola(dola))
         }
-        (Mode::Beam, None) => Box::new(BeamLane::new(cfg, pipeline, env.prompt)),
+        (Mode::Beam | Mode::BeamSample, None) => Box::new(BeamLane::new(cfg, pipeline, env.prompt)),
         (Mode::GroupBeam, None) => Box::new(GroupBeamLane::new(cfg, pipeline, env.prompt)),
         (Mode::ConstrainedBeam, None) => {
             Box::new(ConstrainedBeamLane::new(cfg, pipeline, env.prompt))

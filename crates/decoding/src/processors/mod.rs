@@ -192,9 +192,14 @@ impl Pipeline {
                 begin_index,
             }));
         }
-        if cfg.mode == Mode::Sample {
-            // Beam sampling is rejected at validation, so one token is always enough to keep.
-            let keep = 1;
+        if cfg.mode.is_sampling() {
+            // HF keeps one non-eos token per beam to explore past an eos:
+            // `len(eos) + 1` when beams sample, one token otherwise.
+            let keep = if cfg.mode.is_beam() {
+                cfg.eos_token_ids.len() + 1
+            } else {
+                1
+            };
             if cfg.temperature != 1.0 {
                 p.push(Box::new(Temperature {
                     temperature: cfg.source.temperature,

@@ -65,6 +65,7 @@ pub fn hf(name: &str) -> serde_json::Value {
         "tiny-contrastive.json" => fixture!("hf/tiny-contrastive.json"),
         "tiny-knobs.json" => fixture!("hf/tiny-knobs.json"),
         "tiny-strategies.json" => fixture!("hf/tiny-strategies.json"),
+        "tiny-beam-sample.json" => fixture!("hf/tiny-beam-sample.json"),
         "tiny-llama.json" => fixture!("hf/tiny-llama.json"),
         "tiny-qwen2.json" => fixture!("hf/tiny-qwen2.json"),
         "native-sampling.json" => fixture!("native-sampling.json"),
