@@ -482,7 +482,7 @@ impl App {
                     on_select={cb.lanes[i].select.clone()}
                     open={editor.open[i]}
                     on_edit={cb.lanes[i].edit.clone()}
-                    starts_from={editor.starts_from(i, page.model.generation_defaults())}
+                    outlook={editor.outlook(i, page.model.generation_defaults())}
                     on_starts_from={cb.lanes[i].starts_from.clone()}
                 />
             }

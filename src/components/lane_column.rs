@@ -6,9 +6,9 @@ use crate::lane_config::LaneConfig;
 use crate::lane_result::LaneResult;
 use crate::rc_eq::RcEq;
 use crate::state::editor::{LaneError, StartsFrom};
+use crate::state::lane_outlook::LaneOutlook;
 use crate::theme::lane_color;
 use crate::watermark_check::LaneCheck;
-use ntl_decoding::warnings::lane_warnings;
 use ntl_decoding::{Defaults, Mode, Semantics};
 use yew::prelude::*;
 
@@ -33,7 +33,8 @@ pub struct Props {
     pub on_json: Callback<String>,
     pub on_select: Callback<usize>,
     /// What the lane takes from the model's generation_config.json.
-    pub starts_from: Option<StartsFrom>,
+    /// How the lane will run (model defaults, warnings), derived in state.
+    pub outlook: RcEq<LaneOutlook>,
     pub on_starts_from: Callback<Defaults>,
 }
 
@@ -178,7 +179,7 @@ fn watermark_line(lane: usize, w: &LaneCheck) -> Html {
 
 #[function_component(LaneColumn)]
 pub fn lane_column(p: &Props) -> Html {
-    let warnings = lane_warnings(&p.config.config());
+    let warnings = &p.outlook.warnings;
     let finished = p.result.as_ref().filter(|r| r.stop.is_some());
     let run_notes = finished.map(|r| r.run_warnings()).unwrap_or_default();
     let run_id = p
@@ -221,7 +222,7 @@ pub fn lane_column(p: &Props) -> Html {
                         { if p.open { "Done" } else { "Edit" } }
                     </button>
                 </div>
-                if let Some(starts) = &p.starts_from {
+                if let Some(starts) = &p.outlook.starts_from {
                     { starts_from_line(starts, &p.on_starts_from) }
                 }
                 <div id={editor_id} class="lane-editor" hidden={!p.open}>

@@ -1,13 +1,14 @@
 //! What the user is setting up: the prompt, the four lanes' knobs and their
 //! errors, the shared seed, a text to score, a branch's exact ids.
 
+use super::lane_outlook::{runs_as, LaneOutlook, Outlooks};
 use super::LANES;
 use crate::lane_config::LaneConfig;
 use crate::presets;
+use crate::rc_eq::RcEq;
 use ntl_decoding::llama_cpp::LlamaKnob;
 use ntl_decoding::{ConfigError, Defaults, Knob, LaneRequest, Mode, ModelDefaults, Semantics};
 use ntl_protocol::share::Shared;
-use serde_json::Value;
 
 /// What a lane shows next to its knobs when something is wrong.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,6 +47,7 @@ pub struct Editor {
     /// Where each lane's unset knobs come from: the model's
     /// generation_config.json, as HF's `generate()` does, or the library alone.
     pub starts_from: [Defaults; LANES],
+    outlooks: Outlooks,
 }
 
 /// What a lane takes from the model's generation_config.json, said next to it.
@@ -75,6 +77,7 @@ impl Default for Editor {
             negative_prompt: String::new(),
             branch_ids: None,
             starts_from: [Defaults::Model; LANES],
+            outlooks: Outlooks::default(),
         }
     }
 }
@@ -250,7 +253,7 @@ impl Editor {
             if self.errors[lane].is_some() {
                 continue;
             }
-            match self.effective(lane, model, self.starts_from[lane]) {
+            match runs_as(&self.lanes[lane], model, self.starts_from[lane]) {
                 Ok(config) => configs.push(config),
                 Err(e) => {
                     self.errors[lane] = Some(LaneError::from(e));
@@ -268,66 +271,18 @@ impl Editor {
         Some(lanes.collect())
     }
 
-    /// Lane `lane`'s config as it runs: its own knobs over the model's, or alone.
-    fn effective(
-        &self,
-        lane: usize,
-        model: Option<&ModelDefaults>,
-        from: Defaults,
-    ) -> Result<ntl_decoding::LaneConfig, ConfigError> {
-        let own = &self.lanes[lane];
-        match model {
-            Some(model) if from == Defaults::Model => {
-                let config = ntl_decoding::LaneConfig::from_value(
-                    model.under(Value::Object(own.fields().clone()), Defaults::Model),
-                )?;
-                // Each is valid alone; together they may not be (the
-                // model's do_sample with the lane's temperature 0).
-                config.validate()?;
-                Ok(config)
-            }
-            _ => Ok(own.config()),
-        }
-    }
-
     pub fn set_starts_from(&mut self, lane: usize, from: Defaults) {
         if let Some(slot) = self.starts_from.get_mut(lane) {
             *slot = from;
         }
     }
 
-    /// What lane `lane` takes from the model's file, when the file sets
-    /// anything beyond its end-of-text ids and the lane speaks HF's names.
-    pub fn starts_from(&self, lane: usize, model: Option<&ModelDefaults>) -> Option<StartsFrom> {
-        let model = model?;
-        let knobs = model.beyond_eos();
-        let own = self.lanes.get(lane)?;
-        if knobs.is_empty() || own.semantics() != Semantics::Transformers {
-            return None;
-        }
-        let taken = knobs
-            .into_iter()
-            .filter(|(k, _)| !own.fields().contains_key(*k))
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
-        let mode_from = |from| {
-            self.effective(lane, Some(model), from)
-                .ok()
-                .and_then(|c| c.transformers().map(|c| c.mode()))
-        };
-        let choice = self.starts_from[lane];
-        let other = match choice {
-            Defaults::Model => Defaults::Library,
-            Defaults::Library => Defaults::Model,
-        };
-        let mode = mode_from(choice)?;
-        let other_mode = mode_from(other).filter(|m| *m != mode);
-        Some(StartsFrom {
-            choice,
-            taken,
-            mode,
-            other_mode,
-        })
+    /// What lane `lane` will run as, next to it (kept while nothing it
+    /// derives from changes).
+    pub fn outlook(&self, lane: usize, model: Option<&ModelDefaults>) -> RcEq<LaneOutlook> {
+        let own = &self.lanes[lane.min(LANES - 1)];
+        let choice = self.starts_from.get(lane).copied().unwrap_or_default();
+        self.outlooks.get(lane, own, choice, model)
     }
 
     /// A lane the worker refused (a knob valid here but not for this model).
@@ -454,7 +409,9 @@ mod tests {
         e.apply_preset(beams);
         let modes: Vec<Mode> = (0..LANES)
             .map(|l| {
-                e.starts_from(l, Some(&model))
+                e.outlook(l, Some(&model))
+                    .starts_from
+                    .clone()
                     .expect("the file sets knobs")
                     .mode
             })
@@ -472,11 +429,66 @@ mod tests {
     }
 
     #[test]
+    fn warnings_read_the_knobs_as_the_lane_runs_them_over_the_models_file() {
+        let model = qwen_instruct();
+        let mut e = Editor::default();
+        e.set_json(0, r#"{"temperature": 0.5}"#);
+        let fields = |e: &Editor| -> Vec<&'static str> {
+            e.outlook(0, Some(&model))
+                .warnings
+                .iter()
+                .map(|(f, _)| *f)
+                .collect()
+        };
+        // The file's do_sample makes the lane sample: its temperature acts.
+        assert!(!fields(&e).contains(&"temperature"), "{:?}", fields(&e));
+        // From the library's defaults alone it decodes greedily, and says so.
+        e.set_starts_from(0, Defaults::Library);
+        assert!(fields(&e).contains(&"temperature"));
+        // Greedy over the file: the file's warpers do nothing, and the
+        // warning says where they came from.
+        e.set_starts_from(0, Defaults::Model);
+        e.set_json(0, r#"{"do_sample": false}"#);
+        let outlook = e.outlook(0, Some(&model));
+        let (_, top_p) = outlook
+            .warnings
+            .iter()
+            .find(|(f, _)| *f == "top_p")
+            .expect("top_p from the file does nothing while greedy");
+        assert!(top_p.contains("generation_config.json"), "{top_p}");
+    }
+
+    #[test]
+    fn an_outlook_is_kept_until_the_lane_its_choice_or_the_model_changes() {
+        let model = qwen_instruct();
+        let mut e = Editor::default();
+        let first = e.outlook(1, Some(&model));
+        assert!(
+            first == e.outlook(1, Some(&model)),
+            "same pointer while nothing changed"
+        );
+        e.set_knob(1, Knob::Temperature, "0.3");
+        let after_knob = e.outlook(1, Some(&model));
+        assert!(first != after_knob);
+        e.set_starts_from(1, Defaults::Library);
+        assert!(after_knob != e.outlook(1, Some(&model)));
+        let plain = e.outlook(1, None);
+        assert_eq!(
+            plain.starts_from, None,
+            "no model file, nothing to start from"
+        );
+    }
+
+    #[test]
     fn a_lane_that_sets_nothing_runs_with_the_models_generation_config_as_generate_does() {
         let model = qwen_instruct();
         let mut e = Editor::default();
         e.set_json(0, "{}");
-        let starts = e.starts_from(0, Some(&model)).expect("the file sets knobs");
+        let starts = e
+            .outlook(0, Some(&model))
+            .starts_from
+            .clone()
+            .expect("the file sets knobs");
         assert_eq!(starts.choice, Defaults::Model);
         assert_eq!(starts.mode, Mode::Sample);
         assert_eq!(starts.other_mode, Some(Mode::Greedy));
@@ -500,7 +512,7 @@ mod tests {
         e.set_starts_from(0, Defaults::Library);
         let lanes = e.lane_requests(Some(&model)).expect("valid");
         assert!(!lanes[0].config.transformers().unwrap().do_sample);
-        let starts = e.starts_from(0, Some(&model)).unwrap();
+        let starts = e.outlook(0, Some(&model)).starts_from.clone().unwrap();
         assert_eq!(
             (starts.mode, starts.other_mode),
             (Mode::Greedy, Some(Mode::Sample))
@@ -512,7 +524,7 @@ mod tests {
         let model = qwen_instruct();
         let mut e = Editor::default();
         e.set_json(0, r#"{"do_sample": false, "temperature": 1.3}"#);
-        let starts = e.starts_from(0, Some(&model)).unwrap();
+        let starts = e.outlook(0, Some(&model)).starts_from.clone().unwrap();
         assert_eq!(starts.mode, Mode::Greedy);
         assert!(!starts
             .taken
@@ -526,8 +538,8 @@ mod tests {
         );
         let gpt2 =
             ModelDefaults::from_json(br#"{"bos_token_id": 50256, "eos_token_id": 50256}"#).unwrap();
-        assert_eq!(e.starts_from(0, Some(&gpt2)), None);
-        assert_eq!(e.starts_from(0, None), None);
+        assert_eq!(e.outlook(0, Some(&gpt2)).starts_from.clone(), None);
+        assert_eq!(e.outlook(0, None).starts_from.clone(), None);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 pub mod chat;
 pub mod editor;
 pub mod inspector;
+pub mod lane_outlook;
 pub mod model;
 pub mod model_catalog;
 pub mod run;

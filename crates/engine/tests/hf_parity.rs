@@ -252,13 +252,15 @@ fn beam_sampling_matches_hf() {
         exact += 1;
     }
     // Fewer seeds in the browser, where the suite runs on one thread.
+    // (At 100 seeds the distance is 0.08 on the first prompt; a search that
+    // did not draw, always keeping the best, is 0.52 away.)
     let seeds: u64 = if cfg!(target_arch = "wasm32") {
-        250
+        100
     } else {
         1000
     };
     let tolerance = if cfg!(target_arch = "wasm32") {
-        0.15
+        0.2
     } else {
         0.08
     };
