@@ -64,3 +64,25 @@ test('a base model (no chat template) offers no conversation editor', async () =
   assert.equal(await page.$('[data-testid="chat-editor"]'), null);
   await page.close();
 });
+
+test('every lesson preset runs unchanged on an Instruct model whose generation_config samples; the beam lanes run as beam sampling, as generate() does', async () => {
+  const page = await env.open('?model=teacher/tiny-chat-instruct');
+  await modelReady(page);
+  const presets = await page.$$eval('[data-testid="preset"] option', (os) => os.map((o) => o.textContent.trim()).filter(Boolean));
+  assert.ok(presets.length >= 12, `presets: ${presets}`);
+  for (const name of presets) {
+    await page.selectOption('[data-testid="preset"]', { label: name });
+    await runAll(page);
+    assert.deepEqual(await page.$$eval('[data-testid="lane-error"]', (els) => els.map((e) => e.textContent)), [], `${name}: no lane refused`);
+    const stops = await page.$$eval('[data-testid="lane-status"]', (els) => els.map((e) => e.dataset.stop));
+    assert.ok(stops.every((s) => s && s !== 'cancelled'), `${name}: every lane finished: ${stops}`);
+    if (name === 'Beam search vs greedy') {
+      const modes = await page.$$eval('[data-testid="starts-from"]', (els) => els.map((e) => e.dataset.mode));
+      assert.deepEqual(modes, ['sample', 'beam_sample', 'beam_sample', 'beam_sample']);
+      // A beam lane's steps list the continuations it drew.
+      await page.click('[data-testid="lane-1"] [data-testid="token"]');
+      assert.ok((await page.$$('[data-testid="beam-candidate"]')).length > 0, 'the beam table is shown');
+    }
+  }
+  await page.close();
+});
