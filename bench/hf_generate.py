@@ -9,7 +9,7 @@ benchmark script skips this engine when they are missing."""
 import json, statistics, sys, time
 
 import torch
-from transformers import GPT2LMHeadModel, PreTrainedTokenizerFast
+from transformers import AutoModelForCausalLM, PreTrainedTokenizerFast
 
 PROMPT = "The best way to learn programming is"
 NEW_TOKENS = 64
@@ -24,7 +24,7 @@ model_dir = sys.argv[1]
 runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 torch.set_num_threads(2)
 t = time.perf_counter()
-model = GPT2LMHeadModel.from_pretrained(model_dir, torch_dtype=torch.float32).eval()
+model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32).eval()
 load_ms = (time.perf_counter() - t) * 1e3
 tok = PreTrainedTokenizerFast(tokenizer_file=f"{model_dir}/tokenizer.json")
 ids = torch.tensor([tok.encode(PROMPT)])

@@ -12,6 +12,7 @@ const rounds = readdirSync(dir).filter((d) => /^round-\d+$/.test(d)).sort().map(
   return {
     native: read('native.json'), browser: read('browser.json'), single: read('browser-single.json'), hf: read('hf.json'),
     firefox: read('firefox.json'), firefoxSingle: read('firefox-single.json'),
+    llamaBrowser: read('smollm2-browser.json'), llamaSingle: read('smollm2-browser-single.json'), llamaHf: read('smollm2-hf.json'),
   };
 });
 if (rounds.length === 0) throw new Error(`${dir}: no round-N directories (run scripts/bench.sh)`);
@@ -139,6 +140,28 @@ these are floors of the kernels' own fractions (the in-step timers below give th
 |---|---|---|
 ${limitRow(`Chromium, threaded (${browser?.threads ?? '?'} threads)`, browser, peaks.chromium)}${limitRow('Chromium, single-threaded', single, peaks.chromium)}${limitRow(`Firefox ESR, threaded (${firefox?.threads ?? '?'} threads)`, firefox, peaks.firefox)}${limitRow('Firefox ESR, single-threaded', firefoxSingle, peaks.firefox)}`;
 
+// SmolLM2-135M's shapes (issue #19): the same workload, both Chromium workers against HF.
+const llama = { threaded: engine('llamaBrowser'), single: engine('llamaSingle'), hf: engine('llamaHf') };
+const llamaRatio = (which, get) => med(rounds.map((r) => {
+  const b = r[which], h = r.llamaHf;
+  return b && h ? get(b, h) : null;
+}));
+const llamaRow = (name, which, r) => !r ? `| ${name} | not run | | | | | | |` :
+  `| ${name} | ${f(r.four_lanes.tokens_per_s)} | ${f(r.four_lanes.step_ms)} | ${f(r.one_lane.step_ms)} | ${f(r.four_lanes.step_ms / r.one_lane.step_ms, 2)} | ${which ? f(llamaRatio(which, (b, h) => b.four_lanes.tokens_per_s / h.four_lanes.tokens_per_s), 2) : '—'} | ${which ? f(llamaRatio(which, (b, h) => b.one_lane.step_ms / h.one_lane.step_ms), 2) : '—'} | ${r.weight_bytes && r.peak_memory_bytes ? `${mb(r.peak_memory_bytes)} (${f(r.peak_memory_bytes / r.weight_bytes, 2)} × the file)` : '—'} |`;
+const llamaSection = !llama.threaded && !llama.single ? '' : `
+## Llama-family shapes (SmolLM2-135M)
+
+The same workload on a random checkpoint with SmolLM2-135M's shapes (\`ntl-bench make-checkpoint --smollm2\`:
+\`LlamaForCausalLM\`, 30 layers 576 wide, 9 query and 3 key/value heads, SwiGLU 1536, tied head, BF16 as the hub
+stores it, ${mb(llama.threaded?.weight_bytes ?? llama.single?.weight_bytes)}; GPT-2's 50,257-token vocabulary instead of SmolLM2's 49,152). The workers keep
+the weights 16-bit and widen them in the kernel; HF runs them in f32. Ratios are medians of the rounds' ratios.
+
+| engine | 4 lanes tok/s | 4-lane step ms | 1-lane step ms | 4-lane ÷ 1-lane step | 4 lanes ÷ HF (tok/s) | 1 lane ÷ HF (time per token) | peak memory |
+|---|---|---|---|---|---|---|---|
+${llamaRow(`browser, threaded worker (${llama.threaded?.threads ?? '?'} threads)`, 'llamaBrowser', llama.threaded)}
+${llamaRow('browser, single-threaded worker', 'llamaSingle', llama.single)}
+${llama.hf ? `| HF transformers | ${f(llama.hf.four_lanes.tokens_per_s)} | ${f(llama.hf.four_lanes.step_ms)} | ${f(llama.hf.one_lane.step_ms)} | ${f(llama.hf.four_lanes.step_ms / llama.hf.one_lane.step_ms, 2)} | — | — | — |` : '| HF transformers | not run | | | | | | |'}
+`;
 console.log(`# Benchmarks
 
 Measured by \`scripts/bench.sh\` (${new Date().toISOString().slice(0, 10)}) in ${rounds.length} rounds on the same machine; in each
@@ -188,7 +211,7 @@ ${target('R3: one 4-lane step ÷ one 1-lane step (browser)', 'r3', ['≤ 1.5', (
 ${target('R4a: time to first token ÷ 64 tokens, 1 lane (browser)', 'r4t', ['≤ 0.15', (v) => v <= 0.15])}
 ${target('R4b: peak worker memory ÷ weight bytes', 'r4m', ['≤ 1.3', (v) => v <= 1.3])}
 ${target('R5: one lane, time per token, browser ÷ HF transformers', 'r5', ['≤ 0.75', (v) => v <= 0.75], ['≤ 1.0', (v) => v <= 1])}
-${peakSection}
+${llamaSection}${peakSection}
 ${pageSection}${sandboxSection}
 ## Levers tried (measured 2026-11-29/30 on this machine; exactness tests green with each)
 

@@ -15,10 +15,14 @@ scripts/setup.sh
 export PATH="$PWD/tests/e2e/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 OUT=bench/out
 MODEL=$OUT/distilgpt2-random
+# The same workload on SmolLM2-135M's shapes (a Llama: 30 narrow layers,
+# grouped heads, BF16 kept 16-bit in the worker), issue #19.
+LLAMA=$OUT/smollm2-random
 mkdir -p "$OUT"
 cargo build --release -q -p ntl-cli
 BIN="${CARGO_TARGET_DIR:-target}/release/ntl-bench"
 [ -f "$MODEL/model.safetensors" ] || "$BIN" make-checkpoint "$MODEL" tests/fixtures/models/tokenizer.json
+[ -f "$LLAMA/model.safetensors" ] || "$BIN" make-checkpoint "$LLAMA" tests/fixtures/models/tokenizer.json --smollm2
 [ -f dist/worker_bg.wasm ] && [ -f dist/worker_mt_bg.wasm ] || scripts/build.sh
 PY="${BENCH_PYTHON:-python3}"
 HAVE_TORCH=0
@@ -43,6 +47,12 @@ for round in $(seq 1 "$ROUNDS"); do
   if [ "$HAVE_TORCH" = 1 ]; then
     echo "== round $round: HF transformers generate()"
     "$PY" bench/hf_generate.py "$MODEL" "$RUNS" | tee "$dir/hf.json"
+  fi
+  echo "== round $round: SmolLM2-135M's shapes, both workers in Chromium"
+  node bench/browser.mjs "$LLAMA" "$RUNS" | tee "$dir/smollm2-browser.json"
+  node bench/browser.mjs "$LLAMA" "$RUNS" --single-thread | tee "$dir/smollm2-browser-single.json"
+  if [ "$HAVE_TORCH" = 1 ]; then
+    "$PY" bench/hf_generate.py "$LLAMA" "$RUNS" | tee "$dir/smollm2-hf.json"
   fi
 done
 echo "== the machine's limits as wasm sees them (SIMD arithmetic, memory read), both browsers"

@@ -1,7 +1,10 @@
 //! ntl-bench: the speed benchmark's native side.
 //!
-//!   ntl-bench make-checkpoint OUT_DIR TOKENIZER_JSON
-//!       a random checkpoint with distilgpt2's exact shapes (F32, ~330 MB)
+//!   ntl-bench make-checkpoint OUT_DIR TOKENIZER_JSON [--smollm2]
+//!       a random checkpoint with distilgpt2's exact shapes (F32, ~330 MB),
+//!       or with SmolLM2-135M's (Llama: 30 layers, 576 wide, 9 query and 3
+//!       key/value heads, SwiGLU 1536, tied head; BF16 as the hub has it, ~270 MB)
+//!       over GPT-2's 50,257-token vocabulary (SmolLM2's has 49,152)
 //!   ntl-bench run MODEL_DIR [--runs N]
 //!       the workload below, N times; prints one JSON object of medians
 //!
@@ -47,7 +50,8 @@ impl Mix {
     }
 }
 
-fn make_checkpoint(out: &Path, tokenizer: &Path) -> Result<(), String> {
+/// distilgpt2's tensors and config.
+fn gpt2_shapes() -> (Vec<(String, Vec<usize>)>, serde_json::Value) {
     let (v, p, d, layers) = (50257usize, 1024usize, 768usize, 6usize);
     let mut shapes: Vec<(String, Vec<usize>)> = vec![
         ("wte.weight".into(), vec![v, d]),
@@ -73,16 +77,75 @@ fn make_checkpoint(out: &Path, tokenizer: &Path) -> Result<(), String> {
     }
     shapes.push(("ln_f.weight".into(), vec![d]));
     shapes.push(("ln_f.bias".into(), vec![d]));
+    let config = serde_json::json!({
+        "model_type": "gpt2", "architectures": ["GPT2LMHeadModel"],
+        "vocab_size": v, "n_positions": p, "n_ctx": p, "n_embd": d, "n_layer": layers, "n_head": 12,
+        "layer_norm_epsilon": 1e-5, "activation_function": "gelu_new",
+        "bos_token_id": 50256, "eos_token_id": 50256, "tie_word_embeddings": true,
+        "_comment": "random weights with distilgpt2's exact shapes, for speed measurements only"
+    });
+    (shapes, config)
+}
+
+/// SmolLM2-135M's tensors and config (its hub config.json but the vocabulary).
+fn smollm2_shapes() -> (Vec<(String, Vec<usize>)>, serde_json::Value) {
+    let (v, d, inter, layers, heads, kv, hd) = (50257usize, 576, 1536, 30, 9, 3, 64);
+    let mut shapes: Vec<(String, Vec<usize>)> =
+        vec![("model.embed_tokens.weight".into(), vec![v, d])];
+    for l in 0..layers {
+        for (name, shape) in [
+            ("input_layernorm.weight", vec![d]),
+            ("self_attn.q_proj.weight", vec![heads * hd, d]),
+            ("self_attn.k_proj.weight", vec![kv * hd, d]),
+            ("self_attn.v_proj.weight", vec![kv * hd, d]),
+            ("self_attn.o_proj.weight", vec![d, heads * hd]),
+            ("post_attention_layernorm.weight", vec![d]),
+            ("mlp.gate_proj.weight", vec![inter, d]),
+            ("mlp.up_proj.weight", vec![inter, d]),
+            ("mlp.down_proj.weight", vec![d, inter]),
+        ] {
+            shapes.push((format!("model.layers.{l}.{name}"), shape));
+        }
+    }
+    shapes.push(("model.norm.weight".into(), vec![d]));
+    let config = serde_json::json!({
+        "model_type": "llama", "architectures": ["LlamaForCausalLM"],
+        "vocab_size": v, "hidden_size": d, "intermediate_size": inter, "num_hidden_layers": layers,
+        "num_attention_heads": heads, "num_key_value_heads": kv, "head_dim": hd,
+        "max_position_embeddings": 8192, "rms_norm_eps": 1e-5, "rope_theta": 100000.0,
+        "hidden_act": "silu", "tie_word_embeddings": true, "attention_bias": false, "mlp_bias": false,
+        "bos_token_id": 50256, "eos_token_id": 50256, "torch_dtype": "bfloat16",
+        "_comment": "random weights with SmolLM2-135M's shapes (GPT-2's vocabulary), for speed measurements only"
+    });
+    (shapes, config)
+}
+
+fn make_checkpoint(out: &Path, tokenizer: &Path, smollm2: bool) -> Result<(), String> {
+    let (shapes, config) = if smollm2 {
+        smollm2_shapes()
+    } else {
+        gpt2_shapes()
+    };
+    let dtype = if smollm2 {
+        safetensors::Dtype::BF16
+    } else {
+        safetensors::Dtype::F32
+    };
     let mut rng = Mix(5);
     let data: Vec<Vec<u8>> = shapes
         .iter()
         .map(|(name, shape)| {
             let n: usize = shape.iter().product();
-            // LayerNorm gains of 1 keep activations in a sane range.
-            let ones = name.contains("ln_") && name.ends_with("weight");
-            (0..n)
-                .flat_map(|_| if ones { 1.0f32 } else { rng.next() }.to_le_bytes())
-                .collect()
+            // Norm gains of 1 keep activations in a sane range.
+            let ones = (name.contains("ln_") || name.contains("norm")) && name.ends_with("weight");
+            let values = (0..n).map(|_| if ones { 1.0f32 } else { rng.next() });
+            match dtype {
+                // BF16 is F32's top half; rounding does not matter for random weights.
+                safetensors::Dtype::BF16 => values
+                    .flat_map(|x| ((x.to_bits() >> 16) as u16).to_le_bytes())
+                    .collect(),
+                _ => values.flat_map(f32::to_le_bytes).collect(),
+            }
         })
         .collect();
     let views: Vec<(String, safetensors::tensor::TensorView)> = shapes
@@ -91,21 +154,13 @@ fn make_checkpoint(out: &Path, tokenizer: &Path) -> Result<(), String> {
         .map(|((n, s), bytes)| {
             (
                 n.clone(),
-                safetensors::tensor::TensorView::new(safetensors::Dtype::F32, s.clone(), bytes)
-                    .expect("view"),
+                safetensors::tensor::TensorView::new(dtype, s.clone(), bytes).expect("view"),
             )
         })
         .collect();
     std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
     safetensors::serialize_to_file(views, None, &out.join("model.safetensors"))
         .map_err(|e| e.to_string())?;
-    let config = serde_json::json!({
-        "model_type": "gpt2", "architectures": ["GPT2LMHeadModel"],
-        "vocab_size": v, "n_positions": p, "n_ctx": p, "n_embd": d, "n_layer": layers, "n_head": 12,
-        "layer_norm_epsilon": 1e-5, "activation_function": "gelu_new",
-        "bos_token_id": 50256, "eos_token_id": 50256, "tie_word_embeddings": true,
-        "_comment": "random weights with distilgpt2's exact shapes, for speed measurements only"
-    });
     std::fs::write(
         out.join("config.json"),
         serde_json::to_vec_pretty(&config).expect("json"),
@@ -231,7 +286,7 @@ fn figures(tokens: usize, total_ms: f64, first_token_ms: f64) -> serde_json::Val
 }
 
 const BENCH_USAGE: &str =
-    "usage: ntl-bench make-checkpoint OUT_DIR TOKENIZER_JSON | ntl-bench run MODEL_DIR [--runs N]";
+    "usage: ntl-bench make-checkpoint OUT_DIR TOKENIZER_JSON [--smollm2] | ntl-bench run MODEL_DIR [--runs N]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -242,7 +297,10 @@ fn main() {
         .as_slice()
     {
         ["make-checkpoint", out, tok] => {
-            make_checkpoint(Path::new(out), Path::new(tok)).map(|_| println!("wrote {out}"))
+            make_checkpoint(Path::new(out), Path::new(tok), false).map(|_| println!("wrote {out}"))
+        }
+        ["make-checkpoint", out, tok, "--smollm2"] => {
+            make_checkpoint(Path::new(out), Path::new(tok), true).map(|_| println!("wrote {out}"))
         }
         ["run", dir] => run(Path::new(dir), 3).map(|v| println!("{v}")),
         ["run", dir, "--runs", n] => n

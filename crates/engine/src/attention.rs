@@ -4,8 +4,8 @@
 use candle_core::{DType, Device, Result, Tensor};
 
 /// `softmax(q kᵀ · scale + mask) v` for `q` `[rows, heads, t, d]` and `k`,
-/// `v` `[rows, heads, s, d]` (every head its own keys: grouped heads are
-/// repeated before).
+/// `v` `[rows, heads, s, d]` (grouped heads: `heads` are the key/value
+/// heads, and `t` holds every query head of a group, the mask repeated).
 pub(crate) fn attend(
     q: &Tensor,
     k: &Tensor,

@@ -3,8 +3,8 @@
 //! with RMSNorm, rotary positions (HF's halves layout), grouped-query
 //! attention, a SwiGLU MLP, and a head tied to the embeddings or its own.
 //!
-//! Written in the style of `candle-transformers`' `llama.rs` (its names,
-//! its `repeat_kv`), not with it: there the cache lives inside the model or
+//! Written in the style of `candle-transformers`' `llama.rs` (its names),
+//! not with it: there the cache lives inside the model or
 //! a `&mut Cache` and only the last position's logits come back, where lanes,
 //! beams and branches need a cache that is a value (selected, duplicated,
 //! reordered by rows) and contrastive search, DoLa and the inspector need
@@ -32,6 +32,19 @@ struct Linear {
 }
 
 impl Linear {
+    /// Several projections of the same input as one matrix (their rows one
+    /// after another): one pass of the kernel, and one split of the work
+    /// over threads, instead of one per projection. Each output is the same
+    /// dot product as before.
+    fn stacked(parts: Vec<Linear>) -> Result<Linear> {
+        let weights: Vec<&Tensor> = parts.iter().map(|p| &p.weight).collect();
+        let biases: Option<Vec<&Tensor>> = parts.iter().map(|p| p.bias.as_ref()).collect();
+        Ok(Linear {
+            weight: Tensor::cat(&weights, 0)?,
+            bias: biases.map(|b| Tensor::cat(&b, 0)).transpose()?,
+        })
+    }
+
     fn forward(&self, x2d: &Tensor) -> Result<Tensor> {
         let y = matmul_t(x2d, &self.weight)?;
         match &self.bias {
@@ -42,23 +55,24 @@ impl Linear {
 }
 
 struct CausalSelfAttention {
-    q_proj: Linear,
-    k_proj: Linear,
-    v_proj: Linear,
+    /// `q_proj`, `k_proj` and `v_proj` stacked (see [`Linear::stacked`]).
+    qkv_proj: Linear,
     o_proj: Linear,
 }
 
 struct Mlp {
-    gate_proj: Linear,
-    up_proj: Linear,
+    /// `gate_proj` and `up_proj` stacked.
+    gate_up_proj: Linear,
+    inner: usize,
     down_proj: Linear,
 }
 
 impl Mlp {
     fn forward(&self, x2d: &Tensor) -> Result<Tensor> {
-        let gate = candle_nn::ops::silu(&self.gate_proj.forward(x2d)?)?;
-        self.down_proj
-            .forward(&(gate * self.up_proj.forward(x2d)?)?)
+        let gate_up = self.gate_up_proj.forward(x2d)?;
+        let gate = candle_nn::ops::silu(&gate_up.narrow(1, 0, self.inner)?)?;
+        let up = gate_up.narrow(1, self.inner, self.inner)?;
+        self.down_proj.forward(&(gate * up)?)
     }
 }
 
@@ -113,6 +127,12 @@ impl Llama {
                 },
             })
         };
+        let stack = |parts: Vec<Linear>, what: &str| {
+            Linear::stacked(parts).map_err(|e| LoadError::Weights {
+                message: format!("{what}: its projections do not stack into one matrix"),
+                source: Some(e),
+            })
+        };
         let embed_tokens = take_matrix(
             &mut ck,
             "model.embed_tokens.weight",
@@ -128,15 +148,26 @@ impl Llama {
             blocks.push(Block {
                 rms_1: rms(&mut ck, &format!("{p}.input_layernorm"))?,
                 attn: CausalSelfAttention {
-                    q_proj: lin(&mut ck, &format!("{a}.q_proj"), d, q_width, shape.qkv_bias)?,
-                    k_proj: lin(&mut ck, &format!("{a}.k_proj"), d, kv_width, shape.qkv_bias)?,
-                    v_proj: lin(&mut ck, &format!("{a}.v_proj"), d, kv_width, shape.qkv_bias)?,
+                    qkv_proj: stack(
+                        vec![
+                            lin(&mut ck, &format!("{a}.q_proj"), d, q_width, shape.qkv_bias)?,
+                            lin(&mut ck, &format!("{a}.k_proj"), d, kv_width, shape.qkv_bias)?,
+                            lin(&mut ck, &format!("{a}.v_proj"), d, kv_width, shape.qkv_bias)?,
+                        ],
+                        &a,
+                    )?,
                     o_proj: lin(&mut ck, &format!("{a}.o_proj"), q_width, d, shape.o_bias)?,
                 },
                 rms_2: rms(&mut ck, &format!("{p}.post_attention_layernorm"))?,
                 mlp: Mlp {
-                    gate_proj: lin(&mut ck, &format!("{m}.gate_proj"), d, inner, shape.mlp_bias)?,
-                    up_proj: lin(&mut ck, &format!("{m}.up_proj"), d, inner, shape.mlp_bias)?,
+                    gate_up_proj: stack(
+                        vec![
+                            lin(&mut ck, &format!("{m}.gate_proj"), d, inner, shape.mlp_bias)?,
+                            lin(&mut ck, &format!("{m}.up_proj"), d, inner, shape.mlp_bias)?,
+                        ],
+                        &m,
+                    )?,
+                    inner,
                     down_proj: lin(&mut ck, &format!("{m}.down_proj"), inner, d, shape.mlp_bias)?,
                 },
             });
@@ -212,9 +243,10 @@ impl Llama {
             let heads = |y: Tensor, n: usize| -> Result<Tensor> {
                 y.reshape((rows, t, n, hd))?.transpose(1, 2)?.contiguous()
             };
-            let q = heads(b.attn.q_proj.forward(&a)?, h)?;
-            let k = heads(b.attn.k_proj.forward(&a)?, kvh)?;
-            let v = heads(b.attn.v_proj.forward(&a)?, kvh)?;
+            let qkv = b.attn.qkv_proj.forward(&a)?;
+            let q = heads(qkv.narrow(1, 0, h * hd)?, h)?;
+            let k = heads(qkv.narrow(1, h * hd, kvh * hd)?, kvh)?;
+            let v = heads(qkv.narrow(1, (h + kvh) * hd, kvh * hd)?, kvh)?;
             let q = candle_nn::rotary_emb::rope(&q, &cos, &sin)?;
             let k = candle_nn::rotary_emb::rope(&k, &cos, &sin)?;
             // The cache keeps the key/value heads as they are (rotated keys):
@@ -226,14 +258,23 @@ impl Llama {
                 }
                 None => (k, v),
             };
+            // Grouped heads without copying keys and values (HF's
+            // `repeat_kv`): query head `i` reads key/value head `i / n_rep`,
+            // so the `n_rep` query heads of a group ride as extra query rows
+            // of their shared head, the mask repeated for each.
             let n_rep = h / kvh;
+            let grouped_mask = match (&mask, n_rep) {
+                (Some(m), n) if n > 1 => Some(m.repeat((n, 1))?),
+                _ => mask.clone(),
+            };
             let y = attend(
-                &q,
-                &repeat_kv(&k, n_rep)?,
-                &repeat_kv(&v, n_rep)?,
+                &q.reshape((rows, kvh, n_rep * t, hd))?,
+                &k,
+                &v,
                 scale,
-                mask.as_ref(),
+                grouped_mask.as_ref(),
             )?
+            .reshape((rows, h, t, hd))?
             .transpose(1, 2)?
             .reshape((rows * t, h * hd))?;
             x = (x + b.attn.o_proj.forward(&y)?.reshape((rows, t, d))?)?;
@@ -283,15 +324,4 @@ fn inv_freq(theta: f64, head_dim: usize) -> Vec<f32> {
             1.0 / pow
         })
         .collect()
-}
-
-/// Each key/value head repeated for the `n_rep` query heads that share it
-/// (HF's `repeat_kv`: head `i` reads key/value head `i / n_rep`), as
-/// `candle-transformers`' `utils::repeat_kv` builds it.
-fn repeat_kv(x: &Tensor, n_rep: usize) -> Result<Tensor> {
-    if n_rep == 1 {
-        return Ok(x.clone());
-    }
-    let (rows, kv_heads, s, hd) = x.dims4()?;
-    Tensor::cat(&vec![x; n_rep], 2)?.reshape((rows, kv_heads * n_rep, s, hd))
 }
