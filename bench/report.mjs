@@ -257,6 +257,7 @@ ${pageSection}${sandboxSection}
 | a step table's top 20: eight values at a time compared with the list's last as \`total_cmp\` integer keys before any is looked at alone | 0.25 ms per scan | 0.05–0.09 | yes |
 | the three knob lanes and a greedy lane decided together (a model that returns stored rows: decisions only), 4 lanes × 64 steps, best of 6 | 0.61 s | 0.39–0.52 s (this machine's minutes vary by a quarter) | — |
 | the kernel's sums split in two interleaved sets for three and four rows (eight add chains in flight instead of four; different bits for those row counts) | four rows over \`wte\`: 16.7–25.6 ms | 23.0–40.8 ms | no (reverted; a test now pins the order the kernel adds in, natively and in wasm) |
+| (2026-12-01, third session; issue #19; SmolLM2-135M's shapes, BF16, Chromium, \`BENCH_DIST\` A/B, three interleaved pairs of runs, medians) Llama blocks: q/k/v and gate/up stacked into one matrix each at load (one kernel pass and one split over threads instead of three and two; each output the same dot product), and grouped heads attend without \`repeat_kv\`'s copies (a group's query heads as rows of their shared key/value head) | threaded: 1-lane step 47.7 ms, 4-lane 79.9 ms; single-threaded: 69.3, 101.5 | threaded: 41.9, 66.9 (−12 %, −16 %); single-threaded: 67.4, 103.6 (within this machine's noise: its runs spread by ±10 % today) | yes |
 
 Where it stands (in-step timers, 2026-12-01, single-threaded worker in Chromium, per 64 steps, after
 the kernel's new shapes): one lane ≈ 1.53–1.62 s in the forward pass (the output head ≈ 0.71–0.75 s,
