@@ -489,19 +489,12 @@ impl LaneConfig {
             }
             // Constrained search is entered by giving `force_words_ids`; here it
             // keeps them and sets up the beams they need.
-            Mode::Beam | Mode::ConstrainedBeam => {
-                f.remove(name(Knob::DoSample));
-                f.remove(name(Knob::PenaltyAlpha));
-                if f.get(name(Knob::NumBeams))
-                    .and_then(Value::as_i64)
-                    .unwrap_or(1)
-                    < 2
-                {
-                    f.insert(name(Knob::NumBeams).into(), 4.into());
+            Mode::Beam | Mode::BeamSample | Mode::ConstrainedBeam => {
+                if mode == Mode::BeamSample {
+                    f.insert(name(Knob::DoSample).into(), true.into());
+                } else {
+                    f.remove(name(Knob::DoSample));
                 }
-            }
-            Mode::BeamSample => {
-                f.insert(name(Knob::DoSample).into(), true.into());
                 f.remove(name(Knob::PenaltyAlpha));
                 if f.get(name(Knob::NumBeams))
                     .and_then(Value::as_i64)
@@ -608,6 +601,12 @@ mod tests {
         assert_eq!(c.mode(), Mode::Beam);
         assert!(c.fields().get("num_beam_groups").is_none());
         assert!(c.fields().get("diversity_penalty").is_none());
+        c.set_mode(Mode::BeamSample);
+        assert_eq!(c.mode(), Mode::BeamSample);
+        assert!(c.validate().is_ok(), "HF's beam sampling runs");
+        assert_eq!(c.fields().get("do_sample"), Some(&true.into()));
+        c.set_mode(Mode::Beam);
+        assert_eq!(c.mode(), Mode::Beam, "back to beam search: do_sample goes");
         c.set_mode(Mode::Sample);
         assert_eq!(c.mode(), Mode::Sample);
         c.set_mode(Mode::Greedy);

@@ -97,17 +97,21 @@ pub fn pick_k(scores: &[f32], k: usize, draws: &mut Draws) -> Vec<usize> {
             }
         })
         .collect();
-    let mut idx: Vec<usize> = (0..scores.len()).collect();
+    // Rank only the live entries (after top-k, 50 a beam, not the vocabulary);
+    // removed ones fill up, in index order, only if too few are live.
+    let mut idx: Vec<usize> = (0..scores.len()).filter(|&i| keys[i].is_finite()).collect();
     let cmp = |a: &usize, b: &usize| keys[*b].total_cmp(&keys[*a]).then(a.cmp(b));
-    let k = k.min(idx.len());
-    if k == 0 {
-        return vec![];
-    }
     if k < idx.len() {
-        idx.select_nth_unstable_by(k - 1, cmp);
+        idx.select_nth_unstable_by(k.max(1) - 1, cmp);
         idx.truncate(k);
     }
     idx.sort_by(cmp);
+    let short = k.min(scores.len()).saturating_sub(idx.len());
+    idx.extend(
+        (0..scores.len())
+            .filter(|&i| !keys[i].is_finite())
+            .take(short),
+    );
     idx
 }
 
