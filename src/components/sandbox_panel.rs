@@ -130,7 +130,9 @@ fn step_source(s: &Sandbox, p: &Props) -> Html {
                          best continuation extends ({} tokens of context), starting from the \
                          lane's own knobs; the best continuation is marked ◀. As in HF's beam \
                          search the knobs act on log-probabilities (a repetition penalty \
-                         multiplies every one of them). ",
+                         multiplies every one of them), and each warper leaves at least one \
+                         token more than the lane has end-of-text ids, as sampling beams do, so \
+                         that a beam can go on past an end of text. ",
                         src.step,
                         src.ids.len()
                     ) }

@@ -559,13 +559,20 @@ impl Page {
             .unwrap_or_else(|| self.editor.lanes[lane].config());
         let llama = config.llama_cpp().is_some();
         let config = sandbox_start(&config);
+        let beam = r.steps[step].beams.is_some();
         let source = sandbox::StepSource {
             lane,
             step,
             ids: std::rc::Rc::new(ids),
             prompt_len: self.run.prompt_ids.len(),
             chosen,
-            beam: r.steps[step].beams.is_some(),
+            beam,
+            // The ids the lane named; none named: the model's, in the worker.
+            eos_token_ids: if beam && config.eos_token_id.is_some() {
+                config.validate().ok().map(|valid| valid.eos_token_ids)
+            } else {
+                None
+            },
             guided: config.guidance_scale.is_some_and(|g| g != 1.0),
             dola: r.steps[step].dola.is_some(),
             llama,
@@ -909,6 +916,68 @@ mod tests {
         let lanes = page.editor.lanes.clone();
         assert!(!page.use_sandbox(1).redraw);
         assert_eq!(page.editor.lanes, lanes);
+    }
+
+    #[test]
+    fn a_beam_lanes_step_opens_the_sandbox_keeping_what_its_beams_keep() {
+        let mut page = ready_page(Requested::default());
+        let _ = page.on_worker(info(), 0.0);
+        page.editor.set_json(
+            0,
+            r#"{"num_beams": 3, "do_sample": true, "top_p": 0.5, "eos_token_id": [5, 7]}"#,
+        );
+        page.editor.set_json(1, r#"{"num_beams": 3, "top_p": 0.5}"#);
+        page.editor
+            .set_json(2, r#"{"do_sample": true, "eos_token_id": 9}"#);
+        let (run_id, _) = sent_run(&page.start_run(RunKind::Generate)).unwrap();
+        let _ = page.on_worker(started(run_id, Mode::BeamSample), 0.0);
+        for lane in 0..3 {
+            let mut step = run::tests::step(3, " a");
+            if lane < 2 {
+                step.beams = Some(vec![ntl_decoding::record::BeamCandidate {
+                    beam: 0,
+                    token_id: 3,
+                    token: " a".into(),
+                    score: -0.5,
+                    finished: false,
+                    running: true,
+                    group: None,
+                    diversity_penalty: None,
+                    padding: false,
+                    constraints: None,
+                    pushed: false,
+                }]);
+            }
+            let step = Box::new(step);
+            let text = " a".into();
+            let _ = page.on_worker(
+                FromWorker::Step {
+                    run_id,
+                    lane,
+                    index: 0,
+                    step,
+                    text,
+                },
+                0.0,
+            );
+        }
+        let asked = |page: &mut Page, lane: usize| {
+            let out = page.open_sandbox(lane, 0);
+            out.commands.iter().find_map(|c| match c {
+                Command::Send(ToWorker::WhatIf {
+                    log_probs,
+                    eos_token_ids,
+                    ..
+                }) => Some((*log_probs, eos_token_ids.clone())),
+                _ => None,
+            })
+        };
+        // The lane's own eos ids go with its step: its beams keep three tokens.
+        assert_eq!(asked(&mut page, 0), Some((true, Some(vec![5, 7]))));
+        // None named: the worker keeps as many as the model's eos ids ask.
+        assert_eq!(asked(&mut page, 1), Some((true, None)));
+        // A sampling lane keeps one token, whatever its eos.
+        assert_eq!(asked(&mut page, 2), Some((false, None)));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use ntl_decoding::observe::Input;
 use ntl_decoding::processors::Context;
-use ntl_decoding::sandbox::{self, knobs};
+use ntl_decoding::sandbox::{self, knobs, Keeping};
 use ntl_decoding::{GenerationConfig, Knob, Step};
 use ntl_protocol::ToWorker;
 use std::rc::Rc;
@@ -38,6 +38,9 @@ pub struct StepSource {
     /// A beam lane: its knobs act on log-probabilities, and the row is the
     /// beam its best continuation extended.
     pub beam: bool,
+    /// A beam lane's own end-of-text ids, when its config names them: its
+    /// warpers keep one token more per beam (the model's when `None`).
+    pub eos_token_ids: Option<Vec<u32>>,
     /// The lane used guidance, which the sandbox does not apply.
     pub guided: bool,
     /// The lane contrasted layers (DoLa), which the sandbox does not.
@@ -178,9 +181,17 @@ impl Sandbox {
             }
             return None;
         };
-        // Checked here, with the lanes' messages, before the worker is asked.
+        // Checked here, with the lanes' messages, before the worker is asked
+        // (which knows the model's eos ids; they change no message).
+        let keeping = if src.beam {
+            Keeping::PerBeam {
+                eos_token_ids: src.eos_token_ids.clone().unwrap_or_default(),
+            }
+        } else {
+            Keeping::One
+        };
         let checked = self.settings().and_then(|set| {
-            sandbox::config(&set)
+            sandbox::config(&set, &keeping)
                 .map(|_| set)
                 .map_err(|e| SandboxError {
                     knob: e.knob(),
@@ -198,6 +209,7 @@ impl Sandbox {
                     prompt_len: src.prompt_len,
                     chosen: src.chosen,
                     log_probs: src.beam,
+                    eos_token_ids: src.eos_token_ids.clone(),
                     knobs,
                 })
             }
@@ -215,7 +227,7 @@ impl Sandbox {
             knob: None,
             message: e.to_string(),
         })?;
-        let cfg = sandbox::config(&self.settings()?).map_err(|e| SandboxError {
+        let cfg = sandbox::config(&self.settings()?, &Keeping::One).map_err(|e| SandboxError {
             knob: e.knob(),
             message: e.to_string(),
         })?;
@@ -370,6 +382,7 @@ mod tests {
             prompt_len: 2,
             chosen: 7,
             beam: false,
+            eos_token_ids: None,
             guided: false,
             dola: false,
             llama: false,
@@ -384,11 +397,12 @@ mod tests {
                 prompt_len,
                 chosen,
                 log_probs,
+                eos_token_ids,
                 knobs,
             }) => {
                 assert_eq!(
-                    (ids, prompt_len, chosen, log_probs),
-                    (vec![10, 11, 12, 13], 2, 7, false)
+                    (ids, prompt_len, chosen, log_probs, eos_token_ids),
+                    (vec![10, 11, 12, 13], 2, 7, false, None)
                 );
                 (request_id, knobs)
             }

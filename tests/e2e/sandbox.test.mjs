@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { start, modelReady, runAll, setKnob, ARTIFACTS } from './harness.mjs';
+import { start, modelReady, runAll, setKnob, openEditor, ARTIFACTS } from './harness.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -173,6 +173,32 @@ test("a beam lane's step held in the sandbox: the traced beam's row, the knobs o
     assert.equal(await page.getAttribute('[data-testid="sandbox-row"].chosen', 'data-token-id'), lanePick, 'the best continuation is marked');
     await page.keyboard.press('Escape');
   }
+  assert.deepEqual(env.errors, []);
+  await page.close();
+});
+
+test("a beam-sampling lane's step held in the sandbox: its warpers leave what the lane's beams leave (eos ids + 1), so the tables agree", async () => {
+  const page = await env.open('?model=bundled');
+  await modelReady(page);
+  await page.selectOption('[data-testid="preset"]', { label: 'Beam search vs greedy' });
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 4);
+  await openEditor(page, 1);
+  await page.selectOption('[data-testid="lane-1"] [data-knob="mode"]', 'beam sampling');
+  // top_k 1 alone would leave one token; HF's beams keep len(eos) + 1 = 2.
+  await setKnob(page, 1, 'top_k', 1);
+  await runAll(page);
+  await page.click('[data-testid="grid-cell"][data-lane="1"][data-step="0"]');
+  await page.waitForSelector('[data-testid="compare"][data-step="0"]');
+  const table = await columnProbs(page, 1);
+  const laneKept = Object.values(table).filter((p) => p > 0).length;
+  assert.equal(laneKept, 2, `the lane kept ${laneKept}`);
+  await page.click('[data-testid="compare-lane"][data-lane="1"] [data-testid="open-sandbox"]');
+  await page.waitForSelector('[data-testid="sandbox-source"][data-lane="1"][data-step="0"]');
+  assert.equal(await page.inputValue('[data-testid="sandbox-top-k"]'), '1');
+  await page.waitForFunction(() => document.querySelector('[data-testid="sandbox-summary"]')?.dataset.kept === '2');
+  assert.match(await page.textContent('[data-testid="sandbox-source"]'), /one token more than/);
+  const held = Object.fromEntries((await rows(page)).map((r) => [r.id, r.p]));
+  for (const [id, p] of Object.entries(table)) assert.ok(Math.abs(held[id] - p) <= 1e-6, `token ${id}: sandbox ${held[id]}, lane ${p}`);
   assert.deepEqual(env.errors, []);
   await page.close();
 });

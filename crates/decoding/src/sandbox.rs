@@ -21,14 +21,36 @@ pub fn knobs() -> impl Iterator<Item = Knob> {
 /// lesson, few enough that a table of them stays a table.
 pub const MAX_TOY_LOGITS: usize = 1000;
 
+/// The kind of lane a step came from, which decides how many tokens each
+/// warper must leave.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Keeping {
+    /// A sampling lane (or typed logits): at least one token.
+    #[default]
+    One,
+    /// A beam lane with these end-of-text ids: `len(eos) + 1` tokens per
+    /// beam, HF's `min_tokens_to_keep` when beams sample, so that a beam
+    /// can go on past an eos.
+    PerBeam { eos_token_ids: Vec<u32> },
+}
+
 /// A sampling configuration with only `settings` set: every knob left out is
 /// off — `top_k` too, which HF would otherwise set to 50, so that one knob
 /// can be watched at a time. Values are checked as a lane's are, with the same
-/// messages.
-pub fn config(settings: &[(Knob, f64)]) -> Result<ValidConfig, ConfigError> {
+/// messages. `keeping` makes it a beam-sampling configuration for a beam
+/// lane's step, so its warpers leave what that lane's would.
+pub fn config(settings: &[(Knob, f64)], keeping: &Keeping) -> Result<ValidConfig, ConfigError> {
     let mut map = serde_json::Map::new();
     map.insert("do_sample".into(), true.into());
     map.insert(Knob::TopK.name().into(), 0.into());
+    if let Keeping::PerBeam { eos_token_ids } = keeping {
+        // Any beam count gives the same warpers; the pipeline reads the
+        // rule off the mode and the eos ids, as it does for the lane.
+        map.insert("num_beams".into(), 2.into());
+        if !eos_token_ids.is_empty() {
+            map.insert("eos_token_id".into(), eos_token_ids.clone().into());
+        }
+    }
     for &(knob, value) in settings {
         // An integer knob given a whole number is an integer, so `top_k: 3`
         // reads as a lane's JSON would; a fraction stays one and is refused.
@@ -46,9 +68,9 @@ pub fn config(settings: &[(Knob, f64)]) -> Result<ValidConfig, ConfigError> {
 /// entropy, and a table of the `top_n` most probable tokens after the knobs
 /// (filled up with the best removed ones). `ctx` is the text before the
 /// step, for the repetition penalty; `input` is what the knobs act on, as in
-/// the lane's own loop: raw logits, or log-probabilities for beam search. The table marks `chosen` — the token a
-/// lane picked there — or, without one, the most probable token after the
-/// knobs.
+/// the lane's own loop: raw logits, or log-probabilities for beam search.
+/// The table marks `chosen` — the token a lane picked there — or, without
+/// one, the most probable token after the knobs.
 pub fn what_if(
     logits: &[f32],
     ctx: Context,
@@ -148,7 +170,7 @@ mod tests {
 
     /// The lesson's logits after `settings`, as the sandbox records them.
     fn lesson_step(settings: &[(Knob, f64)]) -> Step {
-        let cfg = config(settings).unwrap();
+        let cfg = config(settings, &Keeping::One).unwrap();
         let ctx = Context::new(&[], 0);
         what_if(&LESSON, ctx, None, Input::Logits, &cfg, &toy_vocab(5), 20)
     }
@@ -206,6 +228,41 @@ mod tests {
     }
 
     #[test]
+    fn a_beam_lanes_step_keeps_one_token_more_than_its_eos_ids_as_the_lane_does() {
+        // The lesson's distribution as a beam's log-probabilities.
+        let total: f32 = LESSON.iter().map(|z| z.exp()).sum();
+        let log_probs: Vec<f32> = LESSON.iter().map(|z| z - total.ln()).collect();
+        let kept = |keeping: Keeping, settings: &[(Knob, f64)]| {
+            let cfg = config(settings, &keeping).unwrap();
+            let ctx = Context::new(&[], 0);
+            let step = what_if(
+                &log_probs,
+                ctx,
+                None,
+                Input::LogProbs,
+                &cfg,
+                &toy_vocab(5),
+                20,
+            );
+            step.kept
+        };
+        let beams = |eos: &[u32]| Keeping::PerBeam {
+            eos_token_ids: eos.to_vec(),
+        };
+        // top-p 0.5 alone leaves "a" (0.63); a beam with two eos ids keeps three.
+        let top_p = [(Knob::TopP, 0.5)];
+        assert_eq!(kept(Keeping::One, &top_p), 1);
+        assert_eq!(kept(beams(&[3]), &top_p), 2);
+        assert_eq!(kept(beams(&[3, 4]), &top_p), 3);
+        // top-k is raised to the same floor; min-p and typical keep it too.
+        assert_eq!(kept(beams(&[3, 4]), &[(Knob::TopK, 1.0)]), 3);
+        assert_eq!(kept(beams(&[3, 4]), &[(Knob::MinP, 0.9)]), 3);
+        assert_eq!(kept(beams(&[3, 4]), &[(Knob::TypicalP, 0.01)]), 3);
+        // No eos: the one token a sampling lane keeps.
+        assert_eq!(kept(beams(&[]), &top_p), 1);
+    }
+
+    #[test]
     fn the_funnel_names_each_knob_in_hfs_order() {
         let step = lesson_step(&[
             (Knob::TopP, 0.9),
@@ -221,7 +278,7 @@ mod tests {
 
     #[test]
     fn the_repetition_penalty_looks_at_the_context() {
-        let cfg = config(&[(Knob::RepetitionPenalty, 2.0)]).unwrap();
+        let cfg = config(&[(Knob::RepetitionPenalty, 2.0)], &Keeping::One).unwrap();
         let ctx = Context::new(&[0, 3], 1);
         let step = what_if(
             &LESSON,
@@ -248,11 +305,11 @@ mod tests {
 
     #[test]
     fn bad_knobs_are_refused_with_the_lanes_messages() {
-        let e = config(&[(Knob::Temperature, 0.0)]).unwrap_err();
+        let e = config(&[(Knob::Temperature, 0.0)], &Keeping::One).unwrap_err();
         assert_eq!(e.knob(), Some(Knob::Temperature));
-        let e = config(&[(Knob::TopK, 2.5)]).unwrap_err();
+        let e = config(&[(Knob::TopK, 2.5)], &Keeping::One).unwrap_err();
         assert_eq!(e.knob(), Some(Knob::TopK));
-        let e = config(&[(Knob::TopP, 1.5)]).unwrap_err();
+        let e = config(&[(Knob::TopP, 1.5)], &Keeping::One).unwrap_err();
         assert_eq!(e.knob(), Some(Knob::TopP));
     }
 

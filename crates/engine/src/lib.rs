@@ -153,6 +153,11 @@ impl Engine {
         &self.info
     }
 
+    /// The model's end-of-text ids, which a lane naming none stops at.
+    pub fn eos_token_ids(&self) -> &[u32] {
+        &self.model.cfg().eos_token_ids
+    }
+
     pub fn tokenizer_vocab(&self) -> std::sync::Arc<Vocab> {
         self.tokenizer.vocab_arc()
     }

@@ -515,7 +515,7 @@ fn a_long_prompt_in_one_pass_matches_feeding_it_token_by_token() {
 fn the_sandbox_on_a_recorded_step_shows_what_the_lane_recorded() {
     use ntl_decoding::observe::Input;
     use ntl_decoding::processors::Context;
-    use ntl_decoding::sandbox::{config, what_if};
+    use ntl_decoding::sandbox::{config, what_if, Keeping};
     use ntl_decoding::step_context::step_context;
     use ntl_decoding::Knob;
     let e = engine("tiny");
@@ -534,30 +534,70 @@ fn the_sandbox_on_a_recorded_step_shows_what_the_lane_recorded() {
             );
         }
     };
-    // A beam lane: its table is one beam's row, its penalty acts on log-probabilities.
-    let doc = run(
-        &e,
-        P,
-        &[r#"{"num_beams": 3, "repetition_penalty": 1.3, "max_new_tokens": 8}"#],
-    );
-    let cfg = config(&[(Knob::RepetitionPenalty, 1.3)]).unwrap();
-    let steps = &doc.runs[0].steps;
-    for (at, recorded) in steps.iter().enumerate() {
-        let mut ids = doc.prompt_ids.clone();
-        ids.extend(step_context(steps, at).unwrap());
-        let ctx = Context::new(&ids, doc.prompt_ids.len());
-        let logits = e.logits(&ids).unwrap();
-        let shown = what_if(
-            &logits,
-            ctx,
-            Some(recorded.token_id),
-            Input::LogProbs,
-            &cfg,
-            &e.tokenizer_vocab(),
-            10,
-        );
-        same_table(&shown, recorded, &format!("beam step {at}"));
+    // Beam lanes: a table is one beam's row, the knobs act on
+    // log-probabilities, and when beams sample each warper leaves one token
+    // more than the lane's eos ids (the model's when it names none).
+    let model_eos = Keeping::PerBeam {
+        eos_token_ids: e.eos_token_ids().to_vec(),
+    };
+    let two_eos = Keeping::PerBeam {
+        eos_token_ids: vec![13, 50256],
+    };
+    // (the lane, the same knobs in the sandbox, what its beams keep)
+    type BeamLane<'a> = (&'a str, &'a [(Knob, f64)], &'a Keeping);
+    let beam_lanes: [BeamLane; 3] = [
+        (
+            r#"{"num_beams": 3, "repetition_penalty": 1.3, "max_new_tokens": 8}"#,
+            &[(Knob::RepetitionPenalty, 1.3)],
+            &model_eos,
+        ),
+        (
+            r#"{"num_beams": 3, "do_sample": true, "top_k": 0, "temperature": 0.7,
+                "top_p": 0.3, "eos_token_id": [13, 50256], "max_new_tokens": 8, "seed": 5}"#,
+            &[(Knob::Temperature, 0.7), (Knob::TopP, 0.3)],
+            &two_eos,
+        ),
+        (
+            r#"{"num_beams": 2, "do_sample": true, "top_k": 0, "min_p": 0.6,
+                "max_new_tokens": 8, "seed": 2}"#,
+            &[(Knob::MinP, 0.6)],
+            &model_eos,
+        ),
+    ];
+    let mut floor_binds = 0;
+    for (lane, settings, keeping) in beam_lanes {
+        let doc = run(&e, P, &[lane]);
+        let cfg = config(settings, keeping).unwrap();
+        let one = config(settings, &Keeping::One).unwrap();
+        let steps = &doc.runs[0].steps;
+        for (at, recorded) in steps.iter().enumerate() {
+            let mut ids = doc.prompt_ids.clone();
+            ids.extend(step_context(steps, at).unwrap());
+            let ctx = Context::new(&ids, doc.prompt_ids.len());
+            let logits = e.logits(&ids).unwrap();
+            let shown = |cfg| {
+                what_if(
+                    &logits,
+                    ctx,
+                    Some(recorded.token_id),
+                    Input::LogProbs,
+                    cfg,
+                    &e.tokenizer_vocab(),
+                    10,
+                )
+            };
+            same_table(&shown(&cfg), recorded, &format!("{lane} step {at}"));
+            if shown(&one).kept < recorded.kept {
+                floor_binds += 1;
+            }
+        }
     }
+    // The floor is what made the sampling beams' tables differ from a
+    // sampling lane's: the test must see it act.
+    assert!(
+        floor_binds > 0,
+        "no step kept more than a sampling lane would"
+    );
     let settings: [&[(Knob, f64)]; 3] = [
         &[(Knob::Temperature, 0.7), (Knob::TopP, 0.9)],
         &[(Knob::RepetitionPenalty, 1.3), (Knob::TopK, 10.0)],
@@ -578,7 +618,7 @@ fn the_sandbox_on_a_recorded_step_shows_what_the_lane_recorded() {
         }
         let doc = run(&e, P, &[&json.to_string()]);
         let lane = &doc.runs[0];
-        let cfg = config(s).unwrap();
+        let cfg = config(s, &Keeping::One).unwrap();
         for (at, recorded) in lane.steps.iter().enumerate() {
             let mut ids = doc.prompt_ids.clone();
             ids.extend(&lane.token_ids[..at]);

@@ -127,6 +127,11 @@ pub enum ToWorker {
         /// The knobs act on log-probabilities, as in beam search.
         #[serde(default)]
         log_probs: bool,
+        /// A beam lane's own end-of-text ids, when its config names them
+        /// (otherwise the model's, as in the run): its warpers keep one
+        /// token more than it has per beam.
+        #[serde(default)]
+        eos_token_ids: Option<Vec<u32>>,
         knobs: Vec<(Knob, f64)>,
     },
     /// The token inspector: `text` as the model's tokens, and its predictions

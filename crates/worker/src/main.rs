@@ -11,7 +11,7 @@ mod size;
 use ntl_decoding::inspect::PromptToken;
 use ntl_decoding::observe::Input;
 use ntl_decoding::processors::Context;
-use ntl_decoding::sandbox;
+use ntl_decoding::sandbox::{self, Keeping};
 use ntl_decoding::{Event, Knob, Options};
 use ntl_engine::error::FORCED_IDS;
 use ntl_engine::{Engine, RunError, RunInput, WeightSource};
@@ -162,15 +162,16 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
             prompt_len,
             chosen,
             log_probs,
+            eos_token_ids,
             knobs,
         } => {
-            let input = if log_probs {
-                Input::LogProbs
+            let lane = if log_probs {
+                LaneKind::Beams { eos_token_ids }
             } else {
-                Input::Logits
+                LaneKind::Sampling
             };
             post(&what_if(
-                &state, request_id, ids, prompt_len, chosen, input, &knobs,
+                &state, request_id, ids, prompt_len, chosen, lane, &knobs,
             ))
         }
         ToWorker::Inspect { request_id, text } => post(&inspect(&state, request_id, &text)),
@@ -236,13 +237,22 @@ const INSPECT_GUESSES: usize = 5;
 /// One step's whole distribution with the sandbox's knobs: the row from the
 /// model (or kept from the last request on the same context), then the same
 /// processors and record as a lane's step.
+/// The lane a what-if step came from.
+enum LaneKind {
+    Sampling,
+    /// A beam lane, with its own eos ids when it named any.
+    Beams {
+        eos_token_ids: Option<Vec<u32>>,
+    },
+}
+
 fn what_if(
     state: &State,
     request_id: u64,
     ids: Vec<u32>,
     prompt_len: usize,
     chosen: u32,
-    input: Input,
+    lane: LaneKind,
     knobs: &[(Knob, f64)],
 ) -> FromWorker {
     let started = now_ms();
@@ -254,7 +264,18 @@ fn what_if(
     let Some(engine) = state.engine.borrow().clone() else {
         return failed(None, "no model is loaded yet".into());
     };
-    let cfg = match sandbox::config(knobs) {
+    // The knobs act as in the lane: on a beam's log-probabilities, keeping
+    // what a beam keeps (the lane's eos ids, or the model's as in the run).
+    let (input, keeping) = match lane {
+        LaneKind::Sampling => (Input::Logits, Keeping::One),
+        LaneKind::Beams { eos_token_ids } => (
+            Input::LogProbs,
+            Keeping::PerBeam {
+                eos_token_ids: eos_token_ids.unwrap_or_else(|| engine.eos_token_ids().to_vec()),
+            },
+        ),
+    };
+    let cfg = match sandbox::config(knobs, &keeping) {
         Ok(cfg) => cfg,
         Err(e) => return failed(e.knob(), e.to_string()),
     };
