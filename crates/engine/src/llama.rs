@@ -38,10 +38,20 @@ impl Linear {
     /// dot product as before.
     fn stacked(parts: Vec<Linear>) -> Result<Linear> {
         let weights: Vec<&Tensor> = parts.iter().map(|p| &p.weight).collect();
-        let biases: Option<Vec<&Tensor>> = parts.iter().map(|p| p.bias.as_ref()).collect();
+        let biases: Vec<&Tensor> = parts.iter().filter_map(|p| p.bias.as_ref()).collect();
+        // A bias on some parts only has no stacked form: refused rather
+        // than dropped.
+        let bias = match biases.len() {
+            0 => None,
+            n if n == parts.len() => Some(Tensor::cat(&biases, 0)?),
+            n => candle_core::bail!(
+                "{n} of {} projections have a bias; they must all have one or none",
+                parts.len()
+            ),
+        };
         Ok(Linear {
             weight: Tensor::cat(&weights, 0)?,
-            bias: biases.map(|b| Tensor::cat(&b, 0)).transpose()?,
+            bias,
         })
     }
 
@@ -324,4 +334,41 @@ fn inv_freq(theta: f64, head_dim: usize) -> Vec<f32> {
             1.0 / pow
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn linear(rows: usize, bias: bool) -> Linear {
+        let weight = Tensor::ones((rows, 2), DType::F32, &Device::Cpu).unwrap();
+        let bias = bias.then(|| Tensor::arange(0f32, rows as f32, &Device::Cpu).unwrap());
+        Linear { weight, bias }
+    }
+
+    #[test]
+    fn stacked_projections_give_each_part_its_own_outputs_and_biases() {
+        let q = linear(2, true);
+        let k = linear(1, true);
+        let stacked = Linear::stacked(vec![q, k]).unwrap();
+        let x = Tensor::new(&[[1f32, 2.0]], &Device::Cpu).unwrap();
+        let y: Vec<Vec<f32>> = stacked.forward(&x).unwrap().to_vec2().unwrap();
+        // 1 + 2 = 3 from the weights, then q's biases 0, 1 and k's 0.
+        assert_eq!(y, [[3.0, 4.0, 3.0]]);
+    }
+
+    #[test]
+    fn a_bias_on_only_some_projections_is_refused_not_dropped() {
+        let err = Linear::stacked(vec![linear(2, true), linear(1, false)])
+            .err()
+            .expect("refused");
+        assert!(
+            err.to_string().contains("1 of 2 projections have a bias"),
+            "{err}"
+        );
+        assert!(Linear::stacked(vec![linear(2, false), linear(1, false)])
+            .unwrap()
+            .bias
+            .is_none());
+    }
 }
