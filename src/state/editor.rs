@@ -50,18 +50,6 @@ pub struct Editor {
     outlooks: Outlooks,
 }
 
-/// What a lane takes from the model's generation_config.json, said next to it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StartsFrom {
-    pub choice: Defaults,
-    /// The file's knobs the lane does not set itself, as `name value`.
-    pub taken: Vec<String>,
-    /// How the lane runs with them (or would, from the library's defaults).
-    pub mode: Mode,
-    /// How it runs from the other choice, when that differs.
-    pub other_mode: Option<Mode>,
-}
-
 impl Default for Editor {
     fn default() -> Self {
         let preset = &presets::PRESETS[0];
@@ -280,9 +268,10 @@ impl Editor {
     /// What lane `lane` will run as, next to it (kept while nothing it
     /// derives from changes).
     pub fn outlook(&self, lane: usize, model: Option<&ModelDefaults>) -> RcEq<LaneOutlook> {
-        let own = &self.lanes[lane.min(LANES - 1)];
-        let choice = self.starts_from.get(lane).copied().unwrap_or_default();
-        self.outlooks.get(lane, own, choice, model)
+        // A lane past the last reads as the last, its knobs and choice alike.
+        let lane = lane.min(LANES - 1);
+        self.outlooks
+            .get(lane, &self.lanes[lane], self.starts_from[lane], model)
     }
 
     /// A lane the worker refused (a knob valid here but not for this model).

@@ -5,15 +5,26 @@
 //! until one of those changes: the page asks at every render, and renders at
 //! every streamed step.
 
-use super::editor::StartsFrom;
 use super::LANES;
 use crate::lane_config::LaneConfig;
 use crate::rc_eq::RcEq;
 use ntl_decoding::warnings::lane_warnings;
-use ntl_decoding::{ConfigError, Defaults, ModelDefaults, Semantics};
+use ntl_decoding::{ConfigError, Defaults, Mode, ModelDefaults, Semantics};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::fmt;
+
+/// What a lane takes from the model's generation_config.json, said next to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StartsFrom {
+    pub choice: Defaults,
+    /// The file's knobs the lane does not set itself, as `name value`.
+    pub taken: Vec<String>,
+    /// How the lane runs with them (or would, from the library's defaults).
+    pub mode: Mode,
+    /// How it runs from the other choice, when that differs.
+    pub other_mode: Option<Mode>,
+}
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LaneOutlook {
