@@ -234,9 +234,6 @@ fn inspect(state: &State, request_id: u64, text: &str) -> FromWorker {
 /// Guesses shown under each prompt token: the lessons' top 5.
 const INSPECT_GUESSES: usize = 5;
 
-/// One step's whole distribution with the sandbox's knobs: the row from the
-/// model (or kept from the last request on the same context), then the same
-/// processors and record as a lane's step.
 /// The lane a what-if step came from.
 enum LaneKind {
     Sampling,
@@ -246,6 +243,9 @@ enum LaneKind {
     },
 }
 
+/// One step's whole distribution with the sandbox's knobs: the row from the
+/// model (or kept from the last request on the same context), then the same
+/// processors and record as a lane's step.
 fn what_if(
     state: &State,
     request_id: u64,
