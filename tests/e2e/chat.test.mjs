@@ -6,6 +6,7 @@
 // library's defaults.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { start, modelReady, runAll, setKnob } from './harness.mjs';
 import { startHub, HUB_ARGS } from './hub_server.mjs';
 import { chatRepo, hfRender, IM_END } from './chat_model.mjs';
@@ -84,5 +85,34 @@ test('every lesson preset runs unchanged on an Instruct model whose generation_c
       assert.ok((await page.$$('[data-testid="beam-candidate"]')).length > 0, 'the beam table is shown');
     }
   }
+  await page.close();
+});
+
+test("on an Instruct model the compare view, the sandbox and the export see each lane as it ran, the model's knobs under its own", async () => {
+  const page = await env.open('?model=teacher/tiny-chat-instruct');
+  await modelReady(page);
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 6);
+  await runAll(page);
+  // Lane 1 says nothing: it samples with the file's temperature, top_k, top_p and penalty.
+  await page.click('[data-testid="grid-cell"][data-lane="0"][data-step="0"]');
+  await page.waitForSelector('[data-testid="compare"][data-step="0"]');
+  const table = await page.$$eval('[data-testid="compare-lane"][data-lane="0"] [data-testid="compare-row"] [data-testid="candidate"]',
+    (cs) => Object.fromEntries(cs.map((c) => [c.closest('tr').dataset.tokenId, Number(c.dataset.prob)])));
+  assert.ok(Object.keys(table).length >= 10, 'the lane has a table');
+  await page.click('[data-testid="compare-lane"][data-lane="0"] [data-testid="open-sandbox"]');
+  await page.waitForSelector('[data-testid="sandbox-source"][data-lane="0"][data-step="0"]');
+  const box = (knob) => page.inputValue(`[data-testid="sandbox-${knob}"]`);
+  assert.deepEqual([await box('temperature'), await box('top-k'), await box('top-p'), await box('repetition-penalty')], ['0.7', '20', '0.8', '1.05']);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="sandbox-row"]').length >= 10);
+  const held = Object.fromEntries(await page.$$eval('[data-testid="sandbox-row"]', (rs) => rs.map((r) => [r.dataset.tokenId, Number(r.dataset.prob)])));
+  for (const [id, p] of Object.entries(table)) assert.ok(Math.abs(held[id] - p) <= 1e-6, `token ${id}: sandbox ${held[id]}, lane ${p}`);
+  await page.keyboard.press('Escape');
+  // The export records the configs the lanes ran with, the file's knobs included.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-json"]')]);
+  const doc = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  const first = doc.runs[0].config;
+  assert.deepEqual([first.do_sample, first.temperature, first.top_k, first.top_p, first.repetition_penalty], [true, 0.7, 20, 0.8, 1.05]);
+  assert.deepEqual(first.eos_token_id, [IM_END, 50256]);
+  assert.equal(doc.runs[0].steps.length, await page.locator('[data-testid="lane-0"] [data-testid="token"]').count());
   await page.close();
 });
