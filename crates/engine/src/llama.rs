@@ -241,9 +241,16 @@ impl Llama {
             .to_dtype(DType::F32)?
             .reshape((rows, t, d))?;
         let (cos, sin) = self.rotary(past, t)?;
-        let mask = (t > 1)
-            .then(|| causal_mask(t, past + t, past))
-            .transpose()?;
+        // Grouped heads attend without copying keys and values (HF's
+        // `repeat_kv`): query head `i` reads key/value head `i / n_rep`, so
+        // the `n_rep` query heads of a group ride as extra query rows of
+        // their shared head, and the causal mask is repeated for each (once
+        // here, for every layer).
+        let n_rep = h / kvh;
+        let mask = match (t > 1).then(|| causal_mask(t, past + t, past)) {
+            Some(m) if n_rep > 1 => Some(m?.repeat((n_rep, 1))?),
+            m => m.transpose()?,
+        };
         let scale = 1.0 / (hd as f64).sqrt();
         let mut layers = Vec::with_capacity(self.blocks.len());
         let mut taps: Vec<Option<Tensor>> = vec![None; exits.len()];
@@ -268,21 +275,12 @@ impl Llama {
                 }
                 None => (k, v),
             };
-            // Grouped heads without copying keys and values (HF's
-            // `repeat_kv`): query head `i` reads key/value head `i / n_rep`,
-            // so the `n_rep` query heads of a group ride as extra query rows
-            // of their shared head, the mask repeated for each.
-            let n_rep = h / kvh;
-            let grouped_mask = match (&mask, n_rep) {
-                (Some(m), n) if n > 1 => Some(m.repeat((n, 1))?),
-                _ => mask.clone(),
-            };
             let y = attend(
                 &q.reshape((rows, kvh, n_rep * t, hd))?,
                 &k,
                 &v,
                 scale,
-                grouped_mask.as_ref(),
+                mask.as_ref(),
             )?
             .reshape((rows, h, t, hd))?
             .transpose(1, 2)?
