@@ -121,15 +121,11 @@ fn smollm2_shapes() -> (Vec<(String, Vec<usize>)>, serde_json::Value) {
 }
 
 fn make_checkpoint(out: &Path, tokenizer: &Path, smollm2: bool) -> Result<(), String> {
-    let (shapes, config) = if smollm2 {
-        smollm2_shapes()
+    // Each as its hub repo stores it: distilgpt2 in F32, SmolLM2 in BF16.
+    let ((shapes, config), dtype) = if smollm2 {
+        (smollm2_shapes(), safetensors::Dtype::BF16)
     } else {
-        gpt2_shapes()
-    };
-    let dtype = if smollm2 {
-        safetensors::Dtype::BF16
-    } else {
-        safetensors::Dtype::F32
+        (gpt2_shapes(), safetensors::Dtype::F32)
     };
     let mut rng = Mix(5);
     let data: Vec<Vec<u8>> = shapes
