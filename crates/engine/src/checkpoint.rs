@@ -31,6 +31,25 @@ impl WeightSource for &[u8] {
     }
 }
 
+/// A tensor's elements as the file stores them (F16/BF16 kept 16-bit).
+pub enum Stored {
+    F32(Vec<f32>),
+    F16(Vec<half::f16>),
+    BF16(Vec<half::bf16>),
+}
+
+impl Stored {
+    /// Widened to f32 (exact): natively every matrix is f32 for candle's gemm.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn into_f32(self) -> Vec<f32> {
+        match self {
+            Stored::F32(v) => v,
+            Stored::F16(v) => v.iter().map(|x| x.to_f32()).collect(),
+            Stored::BF16(v) => v.iter().map(|x| x.to_f32()).collect(),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Storage {
     F32,
@@ -302,26 +321,22 @@ impl<'a> Checkpoint<'a> {
         Tensor::from_vec(self.read_f32(&entry), shape, &Device::Cpu).map_err(|e| weights(key, e))
     }
 
-    /// Like [`Checkpoint::take`], but an F16 or BF16 tensor stays 16-bit (a
-    /// candle `F16`/`BF16` tensor): the big matrices, which the small-batch
-    /// kernel widens as it reads them (exactly: every 16-bit value is an f32).
-    pub fn take_as_stored(
+    /// Like [`Checkpoint::take`], but an F16 or BF16 tensor stays 16-bit,
+    /// and the elements come back as a vector to rearrange in place: the big
+    /// matrices, which the small-batch kernel packs and widens as it reads
+    /// them (exactly: every 16-bit value is an f32).
+    pub fn take_stored(
         &mut self,
         key: &str,
         shape: &[usize],
         cfg_hint: &str,
-    ) -> Result<Tensor, LoadError> {
+    ) -> Result<Stored, LoadError> {
         let entry = self.entry(key, shape, cfg_hint)?;
-        let t = match entry.storage {
-            Storage::F32 => Tensor::from_vec(self.read_f32(&entry), shape, &Device::Cpu),
-            Storage::F16 => {
-                Tensor::from_vec(self.read_16::<half::f16>(&entry), shape, &Device::Cpu)
-            }
-            Storage::BF16 => {
-                Tensor::from_vec(self.read_16::<half::bf16>(&entry), shape, &Device::Cpu)
-            }
-        };
-        t.map_err(|e| weights(key, e))
+        Ok(match entry.storage {
+            Storage::F32 => Stored::F32(self.read_f32(&entry)),
+            Storage::F16 => Stored::F16(self.read_16(&entry)),
+            Storage::BF16 => Stored::BF16(self.read_16(&entry)),
+        })
     }
 
     /// Removes a tensor's entry by its key without prefix, checking its shape.

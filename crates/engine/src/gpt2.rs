@@ -1,8 +1,9 @@
 //! GPT-2 in one file: learned positions, pre-LN blocks, fused `c_attn`
 //! (q|k|v thirds), `gelu_new`, `lm_head` tied to `wte`. HF stores its "Conv1D"
 //! weights `[in, out]`; natively `x @ W + b` uses them as stored, in wasm they
-//! are transposed once at load for the small-batch kernel (`skinny_matmul`),
-//! and F16/BF16 matrices (`wte` and the blocks' weights) stay 16-bit there.
+//! are packed once at load into the small-batch kernel's panels
+//! (`skinny_matmul`), `wte` too (the embedding lookup reads its panels), and
+//! F16/BF16 matrices stay 16-bit there.
 //! `forward` is stateless: the caller passes the cache in and gets the
 //! extended one back.
 
@@ -10,42 +11,20 @@ use crate::attention::{attend, causal_mask};
 use crate::checkpoint::Checkpoint;
 use crate::error::LoadError;
 use crate::kv_cache::KvCache;
-use crate::matmul::{matmul_t, take_matrix};
+use crate::matmul::{take_conv1d, take_matrix, Matrix};
 use crate::model_config::ModelConfig;
 use crate::output::{take_taps, Output};
-use candle_core::{DType, Device, Module, Result, Tensor};
+use candle_core::{Module, Result, Tensor};
 use candle_nn::LayerNorm;
 
 struct Linear {
-    /// Natively `[in, out]`, as HF's Conv1D stores it; in wasm `[out, in]`.
-    weight: Tensor,
+    weight: Matrix,
     bias: Tensor,
 }
 
 impl Linear {
-    #[cfg(not(target_arch = "wasm32"))]
-    fn new(weight: Tensor, bias: Tensor) -> Result<Linear> {
-        Ok(Linear { weight, bias })
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
     fn forward(&self, x2d: &Tensor) -> Result<Tensor> {
-        x2d.matmul(&self.weight)?.broadcast_add(&self.bias)
-    }
-
-    /// In wasm the weight is laid out `[out, in]` once, so a few rows read
-    /// each output column's weights contiguously (one pass for four lanes).
-    #[cfg(target_arch = "wasm32")]
-    fn new(weight: Tensor, bias: Tensor) -> Result<Linear> {
-        Ok(Linear {
-            weight: weight.t()?.contiguous()?,
-            bias,
-        })
-    }
-
-    #[cfg(target_arch = "wasm32")]
-    fn forward(&self, x2d: &Tensor) -> Result<Tensor> {
-        matmul_t(x2d, &self.weight)?.broadcast_add(&self.bias)
+        self.weight.matmul(x2d)?.broadcast_add(&self.bias)
     }
 }
 
@@ -60,7 +39,8 @@ struct Block {
 
 pub struct Gpt2 {
     pub cfg: ModelConfig,
-    wte: Tensor,
+    /// The token embeddings, and the head tied to them.
+    wte: Matrix,
     wpe: Tensor,
     blocks: Vec<Block>,
     ln_f: LayerNorm,
@@ -87,14 +67,12 @@ impl Gpt2 {
                    i: usize,
                    o: usize|
          -> std::result::Result<Linear, LoadError> {
-            let weight = take_matrix(ck, &format!("{p}.weight"), &[i, o], &hint)?;
-            let bias = ck.take(&format!("{p}.bias"), &[o], &hint)?;
-            Linear::new(weight, bias).map_err(|e| LoadError::Weights {
-                message: format!("tensor `{p}.weight`: {e}"),
-                source: Some(e),
+            Ok(Linear {
+                weight: take_conv1d(ck, &format!("{p}.weight"), [i, o], &hint)?,
+                bias: ck.take(&format!("{p}.bias"), &[o], &hint)?,
             })
         };
-        let wte = take_matrix(&mut ck, "wte.weight", &[cfg.vocab_size, d], &hint)?;
+        let wte = take_matrix(&mut ck, "wte.weight", [cfg.vocab_size, d], &hint)?;
         let wpe = ck.take("wpe.weight", &[cfg.n_positions, d], &hint)?;
         let mut blocks = Vec::with_capacity(cfg.n_layer);
         for l in 0..cfg.n_layer {
@@ -139,13 +117,10 @@ impl Gpt2 {
         let t = tokens.len() / rows;
         let past = cache.map(|c| c.len()).unwrap_or(0);
         let (d, h, hd) = (self.cfg.n_embd, self.cfg.n_head, self.cfg.head_dim());
-        let dev = Device::Cpu;
-        let ids = Tensor::from_slice(tokens, tokens.len(), &dev)?;
         let pos = self.wpe.narrow(0, past, t)?;
         let mut x = self
             .wte
-            .index_select(&ids, 0)?
-            .to_dtype(DType::F32)?
+            .embed(tokens)?
             .reshape((rows, t, d))?
             .broadcast_add(&pos)?;
         let mask = (t > 1)
@@ -204,6 +179,6 @@ impl Gpt2 {
 
     /// `last` (`[rows, d]`) against the tied `wte` (`[vocab, d]`).
     fn head(&self, last: &Tensor) -> Result<Tensor> {
-        matmul_t(last, &self.wte)
+        self.wte.matmul(last)
     }
 }

@@ -11,23 +11,23 @@
 //! the hidden states and early exits. See ARCHITECTURE.md.
 //!
 //! `forward` is stateless, like GPT-2's: the caller passes the cache in and
-//! gets the extended one back. Matrices are `[out, in]` as `nn.Linear`
-//! stores them, which is already the small-batch kernel's layout in wasm.
+//! gets the extended one back. Matrices are read `[out, in]` as `nn.Linear`
+//! stores them; in wasm they are packed at load into the small-batch
+//! kernel's panels (`matmul::Matrix`).
 
 use crate::attention::{attend, causal_mask};
 use crate::checkpoint::Checkpoint;
 use crate::error::LoadError;
 use crate::kv_cache::KvCache;
 use crate::llama_config::LlamaShape;
-use crate::matmul::{matmul_t, take_matrix};
+use crate::matmul::{take_matrix, Matrix};
 use crate::model_config::ModelConfig;
 use crate::output::{take_taps, Output};
-use candle_core::{DType, Device, Module, Result, Tensor};
+use candle_core::{Device, Module, Result, Tensor};
 use candle_nn::RmsNorm;
 
 struct Linear {
-    /// `[out, in]`.
-    weight: Tensor,
+    weight: Matrix,
     bias: Option<Tensor>,
 }
 
@@ -37,7 +37,6 @@ impl Linear {
     /// over threads, instead of one per projection. Each output is the same
     /// dot product as before.
     fn stacked(parts: Vec<Linear>) -> Result<Linear> {
-        let weights: Vec<&Tensor> = parts.iter().map(|p| &p.weight).collect();
         let biases: Vec<&Tensor> = parts.iter().filter_map(|p| p.bias.as_ref()).collect();
         // A bias on some parts only has no stacked form: refused rather
         // than dropped.
@@ -50,13 +49,13 @@ impl Linear {
             ),
         };
         Ok(Linear {
-            weight: Tensor::cat(&weights, 0)?,
+            weight: Matrix::stacked(parts.into_iter().map(|p| p.weight).collect())?,
             bias,
         })
     }
 
     fn forward(&self, x2d: &Tensor) -> Result<Tensor> {
-        let y = matmul_t(x2d, &self.weight)?;
+        let y = self.weight.matmul(x2d)?;
         match &self.bias {
             Some(b) => y.broadcast_add(b),
             None => Ok(y),
@@ -96,9 +95,9 @@ struct Block {
 pub struct Llama {
     pub cfg: ModelConfig,
     shape: LlamaShape,
-    embed_tokens: Tensor,
+    embed_tokens: Matrix,
     /// `None`: the head is `embed_tokens` (`tie_word_embeddings`).
-    lm_head: Option<Tensor>,
+    lm_head: Option<Matrix>,
     blocks: Vec<Block>,
     norm: RmsNorm,
     /// The rotary frequencies, `1 / θ^(2i/d)`, as HF computes them in f32.
@@ -129,7 +128,7 @@ impl Llama {
                    bias: bool|
          -> std::result::Result<Linear, LoadError> {
             Ok(Linear {
-                weight: take_matrix(ck, &format!("{key}.weight"), &[o, i], &hint)?,
+                weight: take_matrix(ck, &format!("{key}.weight"), [o, i], &hint)?,
                 bias: if bias {
                     Some(ck.take(&format!("{key}.bias"), &[o], &hint)?)
                 } else {
@@ -146,7 +145,7 @@ impl Llama {
         let embed_tokens = take_matrix(
             &mut ck,
             "model.embed_tokens.weight",
-            &[cfg.vocab_size, d],
+            [cfg.vocab_size, d],
             &hint,
         )?;
         let mut blocks = Vec::with_capacity(cfg.n_layer);
@@ -189,7 +188,7 @@ impl Llama {
             Some(take_matrix(
                 &mut ck,
                 "lm_head.weight",
-                &[cfg.vocab_size, d],
+                [cfg.vocab_size, d],
                 &hint,
             )?)
         };
@@ -233,13 +232,7 @@ impl Llama {
         let past = cache.map(|c| c.len()).unwrap_or(0);
         let (d, h, hd) = (self.cfg.n_embd, self.cfg.n_head, self.shape.head_dim);
         let kvh = self.shape.n_kv_head;
-        let dev = Device::Cpu;
-        let ids = Tensor::from_slice(tokens, tokens.len(), &dev)?;
-        let mut x = self
-            .embed_tokens
-            .index_select(&ids, 0)?
-            .to_dtype(DType::F32)?
-            .reshape((rows, t, d))?;
+        let mut x = self.embed_tokens.embed(tokens)?.reshape((rows, t, d))?;
         let (cos, sin) = self.rotary(past, t)?;
         // Grouped heads attend without copying keys and values (HF's
         // `repeat_kv`): query head `i` reads key/value head `i / n_rep`, so
@@ -300,7 +293,10 @@ impl Llama {
     }
 
     fn head(&self, last: &Tensor) -> Result<Tensor> {
-        matmul_t(last, self.lm_head.as_ref().unwrap_or(&self.embed_tokens))
+        self.lm_head
+            .as_ref()
+            .unwrap_or(&self.embed_tokens)
+            .matmul(last)
     }
 
     /// cos and sin of positions `past..past + t` (`[t, head_dim / 2]` each),
@@ -337,9 +333,10 @@ fn inv_freq(theta: f64, head_dim: usize) -> Vec<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::checkpoint::Stored;
 
     fn linear(rows: usize, bias: bool) -> Linear {
-        let weight = Tensor::ones((rows, 2), DType::F32, &Device::Cpu).unwrap();
+        let weight = Matrix::out_in(Stored::F32(vec![1.0; rows * 2]), rows, 2).unwrap();
         let bias = bias.then(|| Tensor::arange(0f32, rows as f32, &Device::Cpu).unwrap());
         Linear { weight, bias }
     }

@@ -1,77 +1,192 @@
-//! A layer's weight product as each target runs it best: natively candle's
-//! (threaded) gemm on f32 weights; in wasm the small-batch kernel
-//! (`skinny_matmul`) over weights laid out `[out, in]` and kept as the
-//! checkpoint stored them (16-bit stays 16-bit, widened exactly as read).
+//! A layer's weight matrix as each target multiplies it best: natively an
+//! f32 tensor for candle's (threaded) gemm; in wasm panels for the
+//! small-batch kernel (`skinny_matmul`), kept as the checkpoint stored them
+//! (16-bit stays 16-bit, widened exactly as read).
 
-use crate::checkpoint::Checkpoint;
+use crate::checkpoint::{Checkpoint, Stored};
 use crate::error::LoadError;
-#[cfg(target_arch = "wasm32")]
-use candle_core::{DType, Device};
 use candle_core::{Result, Tensor};
 
-/// A weight matrix: in wasm as the checkpoint stores it (half the memory for
-/// F16/BF16), natively in f32 for candle's gemm.
+/// `[n, k]` as `nn.Linear` and embeddings store it (a tied head's `wte`).
 pub(crate) fn take_matrix(
     ck: &mut Checkpoint,
     key: &str,
-    shape: &[usize],
+    [n, k]: [usize; 2],
     hint: &str,
-) -> std::result::Result<Tensor, LoadError> {
-    if cfg!(target_arch = "wasm32") {
-        ck.take_as_stored(key, shape, hint)
-    } else {
-        ck.take(key, shape, hint)
+) -> std::result::Result<Matrix, LoadError> {
+    let stored = ck.take_stored(key, &[n, k], hint)?;
+    Matrix::out_in(stored, n, k).map_err(|e| LoadError::Weights {
+        message: format!("tensor `{key}`: {e}"),
+        source: Some(e),
+    })
+}
+
+/// `[k, n]` as HF's Conv1D stores it (GPT-2's blocks).
+pub(crate) fn take_conv1d(
+    ck: &mut Checkpoint,
+    key: &str,
+    [k, n]: [usize; 2],
+    hint: &str,
+) -> std::result::Result<Matrix, LoadError> {
+    let stored = ck.take_stored(key, &[k, n], hint)?;
+    Matrix::in_out(stored, k, n).map_err(|e| LoadError::Weights {
+        message: format!("tensor `{key}`: {e}"),
+        source: Some(e),
+    })
+}
+
+/// A weight matrix of `n` output columns over `k` inputs.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) enum Matrix {
+    /// `[n, k]`, multiplied as `x · wᵀ`.
+    OutIn(Tensor),
+    /// `[k, n]`, multiplied as `x · w`.
+    InOut(Tensor),
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Matrix {
+    pub(crate) fn out_in(stored: Stored, n: usize, k: usize) -> Result<Matrix> {
+        let w = Tensor::from_vec(stored.into_f32(), (n, k), &candle_core::Device::Cpu)?;
+        Ok(Matrix::OutIn(w))
+    }
+
+    pub(crate) fn in_out(stored: Stored, k: usize, n: usize) -> Result<Matrix> {
+        let w = Tensor::from_vec(stored.into_f32(), (k, n), &candle_core::Device::Cpu)?;
+        Ok(Matrix::InOut(w))
+    }
+
+    /// Several projections of the same input as one matrix, their columns
+    /// one after another: one product instead of one per projection.
+    pub(crate) fn stacked(parts: Vec<Matrix>) -> Result<Matrix> {
+        let mut rows = Vec::with_capacity(parts.len());
+        for part in parts {
+            rows.push(match part {
+                Matrix::OutIn(w) => w,
+                Matrix::InOut(w) => w.t()?.contiguous()?,
+            });
+        }
+        Ok(Matrix::OutIn(Tensor::cat(&rows, 0)?))
+    }
+
+    /// `x` (`[rows, k]`) times the matrix: `[rows, n]`.
+    pub(crate) fn matmul(&self, x: &Tensor) -> Result<Tensor> {
+        match self {
+            Matrix::OutIn(w) => x.matmul(&w.t()?),
+            Matrix::InOut(w) => x.matmul(w),
+        }
+    }
+
+    /// Columns `ids` as rows, `[ids.len(), k]` in f32: a tied embedding's lookup.
+    pub(crate) fn embed(&self, ids: &[u32]) -> Result<Tensor> {
+        let ids = Tensor::from_slice(ids, ids.len(), &candle_core::Device::Cpu)?;
+        match self {
+            Matrix::OutIn(w) => w.index_select(&ids, 0),
+            Matrix::InOut(w) => w.t()?.index_select(&ids, 0),
+        }
     }
 }
 
-/// `x` (`[rows, k]`) times `w`ᵀ, `w` stored `[n, k]` (HF's `nn.Linear`, a tied head).
-pub(crate) fn matmul_t(x: &Tensor, w: &Tensor) -> Result<Tensor> {
-    #[cfg(target_arch = "wasm32")]
-    return matmul_nt(x, w);
-    #[cfg(not(target_arch = "wasm32"))]
-    x.matmul(&w.t()?)
+/// A weight matrix of `n` output columns over `k` inputs, in the kernel's
+/// panels, in the element type the checkpoint stored.
+#[cfg(target_arch = "wasm32")]
+pub(crate) enum Matrix {
+    F32(Panels<f32>),
+    F16(Panels<half::f16>),
+    BF16(Panels<half::bf16>),
 }
 
-/// Most rows that go through the small-batch kernel: it passes over the
-/// weights once per four rows, so long prompts' prefill is left to gemm.
-/// (A head only ever sees each sequence's last position, so a 16-bit head is
-/// never copied: only a block's matrices are, one at a time.)
 #[cfg(target_arch = "wasm32")]
-const SKINNY_MAX_ROWS: usize = 16;
+use crate::skinny_matmul::Panels;
 
-/// `x` (`[rows, k]`) times `w`ᵀ (`w`: `[n, k]`, contiguous f32, F16 or BF16):
-/// in wasm (one thread) the small-batch kernel beats candle's gemm for a few rows.
+/// `$body` with `$p` bound to the matrix's panels, whatever their element type.
 #[cfg(target_arch = "wasm32")]
-pub(crate) fn matmul_nt(x: &Tensor, w: &Tensor) -> Result<Tensor> {
-    use crate::skinny_matmul::matmul_nt as kernel;
-    use candle_core::{CpuStorage, Storage};
-    let (rows, k) = x.dims2()?;
-    let (n, wk) = w.dims2()?;
-    if rows > SKINNY_MAX_ROWS {
-        // A long prompt's prefill, once per prompt: gemm on an f32 copy (for
-        // 16-bit weights a block's matrix at a time, never the whole model).
-        return x.matmul(&w.to_dtype(DType::F32)?.t()?);
-    }
-    let (storage, layout) = w.storage_and_layout();
-    let (Storage::Cpu(cpu), Some((from, to)), true) =
-        (&*storage, layout.contiguous_offsets(), wk == k)
-    else {
-        return Err(candle_core::Error::Msg(format!(
-            "the small-batch kernel needs a contiguous [n, {k}] weight, got {:?}",
-            w.dims()
-        )));
-    };
-    let xs = || -> Result<Vec<f32>> { x.contiguous()?.flatten_all()?.to_vec1::<f32>() };
-    let out = match cpu {
-        CpuStorage::F32(data) => kernel(&xs()?, rows, &data[from..to], k),
-        CpuStorage::F16(data) => kernel(&xs()?, rows, &data[from..to], k),
-        CpuStorage::BF16(data) => kernel(&xs()?, rows, &data[from..to], k),
-        _ => {
-            return Err(candle_core::Error::Msg(format!(
-                "weights stored as {:?} are not supported",
-                w.dtype()
-            )))
+macro_rules! with_panels {
+    ($m:expr, $p:ident => $body:expr) => {
+        match $m {
+            Matrix::F32($p) => $body,
+            Matrix::F16($p) => $body,
+            Matrix::BF16($p) => $body,
         }
     };
-    Tensor::from_vec(out, (rows, n), &Device::Cpu)
+}
+
+#[cfg(target_arch = "wasm32")]
+impl Matrix {
+    /// Packed in place: the big embedding is never held twice.
+    pub(crate) fn out_in(stored: Stored, n: usize, k: usize) -> Result<Matrix> {
+        Ok(match stored {
+            Stored::F32(w) => Matrix::F32(Panels::from_rows(w, n, k)),
+            Stored::F16(w) => Matrix::F16(Panels::from_rows(w, n, k)),
+            Stored::BF16(w) => Matrix::BF16(Panels::from_rows(w, n, k)),
+        })
+    }
+
+    pub(crate) fn in_out(stored: Stored, k: usize, n: usize) -> Result<Matrix> {
+        Ok(match stored {
+            Stored::F32(w) => Matrix::F32(Panels::from_columns(&w, k, n)),
+            Stored::F16(w) => Matrix::F16(Panels::from_columns(&w, k, n)),
+            Stored::BF16(w) => Matrix::BF16(Panels::from_columns(&w, k, n)),
+        })
+    }
+
+    /// Several projections of the same input as one matrix, their columns
+    /// one after another: one pass of the kernel, and one split of the work
+    /// over threads, instead of one per projection. Parts stored in
+    /// different types are stacked in f32.
+    pub(crate) fn stacked(parts: Vec<Matrix>) -> Result<Matrix> {
+        macro_rules! all_as {
+            ($variant:ident) => {
+                parts
+                    .iter()
+                    .map(|m| match m {
+                        Matrix::$variant(p) => Some(p),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<_>>>()
+            };
+        }
+        if let Some(ps) = all_as!(F32) {
+            return Ok(Matrix::F32(Panels::stacked(&ps)));
+        }
+        if let Some(ps) = all_as!(F16) {
+            return Ok(Matrix::F16(Panels::stacked(&ps)));
+        }
+        if let Some(ps) = all_as!(BF16) {
+            return Ok(Matrix::BF16(Panels::stacked(&ps)));
+        }
+        let widened: Vec<Panels<f32>> = parts
+            .iter()
+            .map(|m| with_panels!(m, p => p.widened()))
+            .collect();
+        Ok(Matrix::F32(Panels::stacked(
+            &widened.iter().collect::<Vec<_>>(),
+        )))
+    }
+
+    /// `x` (`[rows, k]`) times the matrix: `[rows, n]`.
+    pub(crate) fn matmul(&self, x: &Tensor) -> Result<Tensor> {
+        let (rows, k) = x.dims2()?;
+        let (n, wk) = with_panels!(self, p => (p.n(), p.k()));
+        if k != wk {
+            candle_core::bail!("a [{rows}, {k}] input against a matrix over {wk} inputs");
+        }
+        let xs = x.contiguous()?.flatten_all()?.to_vec1::<f32>()?;
+        let out = with_panels!(self, p => p.matmul(&xs, rows));
+        Tensor::from_vec(out, (rows, n), &candle_core::Device::Cpu)
+    }
+
+    /// Columns `ids` as rows, `[ids.len(), k]` in f32: a tied embedding's
+    /// lookup, read from the head's own panels.
+    pub(crate) fn embed(&self, ids: &[u32]) -> Result<Tensor> {
+        let (n, k) = with_panels!(self, p => (p.n(), p.k()));
+        let mut out = Vec::with_capacity(ids.len() * k);
+        for &id in ids {
+            if id as usize >= n {
+                candle_core::bail!("token id {id} is past the embedding's {n} rows");
+            }
+            out.extend(with_panels!(self, p => p.column(id as usize)));
+        }
+        Tensor::from_vec(out, (ids.len(), k), &candle_core::Device::Cpu)
+    }
 }

@@ -7,7 +7,7 @@
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use half::{bf16, f16};
-use ntl_engine::skinny_matmul::{matmul_nt, Weight};
+use ntl_engine::skinny_matmul::{matmul_nt, Weight, SUM_BLOCK};
 
 /// Every 16-bit pattern but NaNs (whose payloads may differ; any NaN weight
 /// makes a NaN sum either way), as values.
@@ -54,8 +54,8 @@ fn every_bf16_value_is_widened_exactly() {
 }
 
 fn same_sums_as_f32<W: Weight>(from_f32: fn(f32) -> W) {
-    // k past 1024 too: the two-column shape for three and four rows.
-    for (k, n) in [(8, 9), (13, 7), (768, 37), (1030, 11)] {
+    // Columns short of a panel, one panel and a tail, several panels.
+    for (k, n) in [(8, 9), (13, 7), (768, 37), (1030, 11), (5, 70)] {
         let w16: Vec<W> = (0..n * k)
             .map(|i| from_f32(((i * 37 % 101) as f32 - 50.0) / 7.0 * 1e-3))
             .collect();
@@ -85,19 +85,17 @@ fn bf16_weights_give_the_sums_of_their_f32_widening() {
     same_sums_as_f32(bf16::from_f32);
 }
 
-/// The order the kernel adds in, written out: four partial sums (lane `l`
-/// takes elements `4b + l` in order), `(l0 + l1) + (l2 + l3)`, then the tail.
+/// The order the kernel adds in, written out: each block of `SUM_BLOCK`
+/// inputs from zero, each product in turn, unfused; then the blocks' sums in
+/// turn, from zero.
 fn sum_in_kernel_order(x: &[f32], w: &[f32]) -> f32 {
-    let blocks = x.len() / 4;
-    let mut lanes = [0f32; 4];
-    for b in 0..blocks {
-        for l in 0..4 {
-            lanes[l] += x[4 * b + l] * w[4 * b + l];
+    let mut s = 0f32;
+    for (xs, ws) in x.chunks(SUM_BLOCK).zip(w.chunks(SUM_BLOCK)) {
+        let mut b = 0f32;
+        for (xi, wi) in xs.iter().zip(ws) {
+            b += xi * wi;
         }
-    }
-    let mut s = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
-    for i in blocks * 4..x.len() {
-        s += x[i] * w[i];
+        s += b;
     }
     s
 }
@@ -109,12 +107,21 @@ fn sum_in_kernel_order(x: &[f32], w: &[f32]) -> f32 {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn sums_follow_the_documented_order_bit_for_bit() {
-    for (k, n) in [(7, 5), (8, 9), (13, 7), (20, 3), (768, 37), (1030, 11)] {
+    for (k, n) in [
+        (7, 5),
+        (8, 9),
+        (13, 7),
+        (20, 3),
+        (768, 37),
+        (1030, 11),
+        (9, 70),
+    ] {
         // Values of mixed sign and size, so another order gives other bits.
         let w: Vec<f32> = (0..n * k)
             .map(|i| ((i * 7919 % 1009) as f32 - 504.0) * 1.37e-3)
             .collect();
-        for rows in [1, 2, 3, 4, 5, 7, 8] {
+        // Past four rows too: chunks of four over each group of panels.
+        for rows in [1, 2, 3, 4, 5, 7, 8, 19] {
             let x: Vec<f32> = (0..rows * k)
                 .map(|i| ((i * 104_729 % 997) as f32 - 498.0) * 3.1e-2)
                 .collect();
