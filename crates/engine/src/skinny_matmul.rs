@@ -2,11 +2,12 @@
 //! inputs each) packed at load into panels of [`PANEL`] columns: panel `p`
 //! holds columns `8p..8p + 8` as `[k][8]`, each input's eight weights side by
 //! side. A pass reads a panel as one sequential stream and multiplies every
-//! weight by each row's input, broadcast, so four rows cost about one read
-//! of the weights and little more arithmetic than one (the old layout, a
-//! column's weights contiguous, needed a horizontal sum per row and column).
-//! Measured in Chromium over `wte`'s shape, streamed from memory: the
-//! four-row pass 25 → 22 ms, four rows ÷ one row 1.6 → 1.4 (BENCHMARKS.md).
+//! weight by each row's input, broadcast: four rows cost one read of the
+//! weights, and each input step is 16 SIMD operations for 6 loads with no
+//! horizontal sums (the old layout, a column's weights contiguous, needed
+//! one per row and column). In the page's single-threaded worker the
+//! four-lane step went 72–74 → 58–61 ms and the one-lane step 46 → 27–30 ms
+//! (BENCHMARKS.md, levers).
 //!
 //! The weights may be f32 or F16/BF16 as the checkpoint stored them
 //! ([`Weight`]): 16-bit weights are widened as they are read, which is
