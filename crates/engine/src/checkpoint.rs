@@ -31,23 +31,13 @@ impl WeightSource for &[u8] {
     }
 }
 
-/// A tensor's elements as the file stores them (F16/BF16 kept 16-bit).
+/// A tensor's elements as the file stores them (F16/BF16 kept 16-bit): the
+/// wasm kernel's panels keep them so.
+#[cfg(target_arch = "wasm32")]
 pub enum Stored {
     F32(Vec<f32>),
     F16(Vec<half::f16>),
     BF16(Vec<half::bf16>),
-}
-
-impl Stored {
-    /// Widened to f32 (exact): natively every matrix is f32 for candle's gemm.
-    #[cfg(not(target_arch = "wasm32"))]
-    pub fn into_f32(self) -> Vec<f32> {
-        match self {
-            Stored::F32(v) => v,
-            Stored::F16(v) => v.iter().map(|x| x.to_f32()).collect(),
-            Stored::BF16(v) => v.iter().map(|x| x.to_f32()).collect(),
-        }
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -298,6 +288,7 @@ impl<'a> Checkpoint<'a> {
 
     /// One tensor's 16-bit values as stored (`T`: `half::f16` or
     /// `half::bf16`), read straight into their final buffer.
+    #[cfg(target_arch = "wasm32")]
     fn read_16<T: bytemuck::Pod + Default>(&self, e: &Entry) -> Vec<T> {
         let n: usize = e.shape.iter().product();
         let mut v = vec![T::default(); n];
@@ -325,6 +316,7 @@ impl<'a> Checkpoint<'a> {
     /// and the elements come back as a vector to rearrange in place: the big
     /// matrices, which the small-batch kernel packs and widens as it reads
     /// them (exactly: every 16-bit value is an f32).
+    #[cfg(target_arch = "wasm32")]
     pub fn take_stored(
         &mut self,
         key: &str,

@@ -333,10 +333,9 @@ fn inv_freq(theta: f64, head_dim: usize) -> Vec<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checkpoint::Stored;
 
     fn linear(rows: usize, bias: bool) -> Linear {
-        let weight = Matrix::out_in(Stored::F32(vec![1.0; rows * 2]), rows, 2).unwrap();
+        let weight = Matrix::from_rows(vec![1.0; rows * 2], rows, 2).unwrap();
         let bias = bias.then(|| Tensor::arange(0f32, rows as f32, &Device::Cpu).unwrap());
         Linear { weight, bias }
     }

@@ -3,9 +3,20 @@
 //! small-batch kernel (`skinny_matmul`), kept as the checkpoint stored them
 //! (16-bit stays 16-bit, widened exactly as read).
 
-use crate::checkpoint::{Checkpoint, Stored};
+use crate::checkpoint::Checkpoint;
+#[cfg(target_arch = "wasm32")]
+use crate::checkpoint::Stored;
 use crate::error::LoadError;
 use candle_core::{Result, Tensor};
+
+/// How a checkpoint lays out a matrix of `n` output columns over `k` inputs.
+#[derive(Clone, Copy)]
+enum Layout {
+    /// `[n, k]`: `nn.Linear`, embeddings (a tied head's `wte`).
+    OutIn,
+    /// `[k, n]`: HF's Conv1D (GPT-2's blocks).
+    InOut,
+}
 
 /// `[n, k]` as `nn.Linear` and embeddings store it (a tied head's `wte`).
 pub(crate) fn take_matrix(
@@ -14,11 +25,7 @@ pub(crate) fn take_matrix(
     [n, k]: [usize; 2],
     hint: &str,
 ) -> std::result::Result<Matrix, LoadError> {
-    let stored = ck.take_stored(key, &[n, k], hint)?;
-    Matrix::out_in(stored, n, k).map_err(|e| LoadError::Weights {
-        message: format!("tensor `{key}`: {e}"),
-        source: Some(e),
-    })
+    take(ck, key, Layout::OutIn, n, k, hint)
 }
 
 /// `[k, n]` as HF's Conv1D stores it (GPT-2's blocks).
@@ -28,11 +35,33 @@ pub(crate) fn take_conv1d(
     [k, n]: [usize; 2],
     hint: &str,
 ) -> std::result::Result<Matrix, LoadError> {
-    let stored = ck.take_stored(key, &[k, n], hint)?;
-    Matrix::in_out(stored, k, n).map_err(|e| LoadError::Weights {
-        message: format!("tensor `{key}`: {e}"),
-        source: Some(e),
-    })
+    take(ck, key, Layout::InOut, n, k, hint)
+}
+
+fn take(
+    ck: &mut Checkpoint,
+    key: &str,
+    layout: Layout,
+    n: usize,
+    k: usize,
+    hint: &str,
+) -> std::result::Result<Matrix, LoadError> {
+    let shape = match layout {
+        Layout::OutIn => [n, k],
+        Layout::InOut => [k, n],
+    };
+    // Natively an f32 tensor, a 16-bit file widened block by block as read.
+    #[cfg(not(target_arch = "wasm32"))]
+    let matrix = {
+        let w = ck.take(key, &shape, hint)?;
+        match layout {
+            Layout::OutIn => Matrix::OutIn(w),
+            Layout::InOut => Matrix::InOut(w),
+        }
+    };
+    #[cfg(target_arch = "wasm32")]
+    let matrix = Matrix::packed(ck.take_stored(key, &shape, hint)?, layout, n, k);
+    Ok(matrix)
 }
 
 /// A weight matrix of `n` output columns over `k` inputs.
@@ -46,14 +75,11 @@ pub(crate) enum Matrix {
 
 #[cfg(not(target_arch = "wasm32"))]
 impl Matrix {
-    pub(crate) fn out_in(stored: Stored, n: usize, k: usize) -> Result<Matrix> {
-        let w = Tensor::from_vec(stored.into_f32(), (n, k), &candle_core::Device::Cpu)?;
+    /// `[n, k]` f32 weights (tests).
+    #[cfg(test)]
+    pub(crate) fn from_rows(w: Vec<f32>, n: usize, k: usize) -> Result<Matrix> {
+        let w = Tensor::from_vec(w, (n, k), &candle_core::Device::Cpu)?;
         Ok(Matrix::OutIn(w))
-    }
-
-    pub(crate) fn in_out(stored: Stored, k: usize, n: usize) -> Result<Matrix> {
-        let w = Tensor::from_vec(stored.into_f32(), (k, n), &candle_core::Device::Cpu)?;
-        Ok(Matrix::InOut(w))
     }
 
     /// Several projections of the same input as one matrix, their columns
@@ -97,7 +123,7 @@ pub(crate) enum Matrix {
 }
 
 #[cfg(target_arch = "wasm32")]
-use crate::skinny_matmul::Panels;
+use crate::skinny_matmul::{Panels, Weight};
 
 /// `$body` with `$p` bound to the matrix's panels, whatever their element type.
 #[cfg(target_arch = "wasm32")]
@@ -113,21 +139,26 @@ macro_rules! with_panels {
 
 #[cfg(target_arch = "wasm32")]
 impl Matrix {
-    /// Packed in place: the big embedding is never held twice.
-    pub(crate) fn out_in(stored: Stored, n: usize, k: usize) -> Result<Matrix> {
-        Ok(match stored {
-            Stored::F32(w) => Matrix::F32(Panels::from_rows(w, n, k)),
-            Stored::F16(w) => Matrix::F16(Panels::from_rows(w, n, k)),
-            Stored::BF16(w) => Matrix::BF16(Panels::from_rows(w, n, k)),
-        })
+    /// Packed as stored; `[n, k]` in place, so the big embedding is never
+    /// held twice.
+    fn packed(stored: Stored, layout: Layout, n: usize, k: usize) -> Matrix {
+        fn pack<W: Weight>(w: Vec<W>, layout: Layout, n: usize, k: usize) -> Panels<W> {
+            match layout {
+                Layout::OutIn => Panels::from_rows(w, n, k),
+                Layout::InOut => Panels::from_columns(&w, k, n),
+            }
+        }
+        match stored {
+            Stored::F32(w) => Matrix::F32(pack(w, layout, n, k)),
+            Stored::F16(w) => Matrix::F16(pack(w, layout, n, k)),
+            Stored::BF16(w) => Matrix::BF16(pack(w, layout, n, k)),
+        }
     }
 
-    pub(crate) fn in_out(stored: Stored, k: usize, n: usize) -> Result<Matrix> {
-        Ok(match stored {
-            Stored::F32(w) => Matrix::F32(Panels::from_columns(&w, k, n)),
-            Stored::F16(w) => Matrix::F16(Panels::from_columns(&w, k, n)),
-            Stored::BF16(w) => Matrix::BF16(Panels::from_columns(&w, k, n)),
-        })
+    /// `[n, k]` f32 weights (tests).
+    #[cfg(test)]
+    pub(crate) fn from_rows(w: Vec<f32>, n: usize, k: usize) -> Result<Matrix> {
+        Ok(Matrix::F32(Panels::from_rows(w, n, k)))
     }
 
     /// Several projections of the same input as one matrix, their columns
