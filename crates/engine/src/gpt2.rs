@@ -11,7 +11,7 @@ use crate::attention::{attend, causal_mask};
 use crate::checkpoint::Checkpoint;
 use crate::error::LoadError;
 use crate::kv_cache::KvCache;
-use crate::matmul::{take_conv1d, take_matrix, Matrix};
+use crate::matmul::{take_matrix, Layout, Matrix};
 use crate::model_config::ModelConfig;
 use crate::output::{take_taps, Output};
 use candle_core::{Module, Result, Tensor};
@@ -68,11 +68,17 @@ impl Gpt2 {
                    o: usize|
          -> std::result::Result<Linear, LoadError> {
             Ok(Linear {
-                weight: take_conv1d(ck, &format!("{p}.weight"), [i, o], &hint)?,
+                weight: take_matrix(ck, &format!("{p}.weight"), Layout::InOut, [o, i], &hint)?,
                 bias: ck.take(&format!("{p}.bias"), &[o], &hint)?,
             })
         };
-        let wte = take_matrix(&mut ck, "wte.weight", [cfg.vocab_size, d], &hint)?;
+        let wte = take_matrix(
+            &mut ck,
+            "wte.weight",
+            Layout::OutIn,
+            [cfg.vocab_size, d],
+            &hint,
+        )?;
         let wpe = ck.take("wpe.weight", &[cfg.n_positions, d], &hint)?;
         let mut blocks = Vec::with_capacity(cfg.n_layer);
         for l in 0..cfg.n_layer {

@@ -20,7 +20,7 @@ use crate::checkpoint::Checkpoint;
 use crate::error::LoadError;
 use crate::kv_cache::KvCache;
 use crate::llama_config::LlamaShape;
-use crate::matmul::{take_matrix, Matrix};
+use crate::matmul::{take_matrix, Layout, Matrix};
 use crate::model_config::ModelConfig;
 use crate::output::{take_taps, Output};
 use candle_core::{Device, Module, Result, Tensor};
@@ -128,7 +128,7 @@ impl Llama {
                    bias: bool|
          -> std::result::Result<Linear, LoadError> {
             Ok(Linear {
-                weight: take_matrix(ck, &format!("{key}.weight"), [o, i], &hint)?,
+                weight: take_matrix(ck, &format!("{key}.weight"), Layout::OutIn, [o, i], &hint)?,
                 bias: if bias {
                     Some(ck.take(&format!("{key}.bias"), &[o], &hint)?)
                 } else {
@@ -145,6 +145,7 @@ impl Llama {
         let embed_tokens = take_matrix(
             &mut ck,
             "model.embed_tokens.weight",
+            Layout::OutIn,
             [cfg.vocab_size, d],
             &hint,
         )?;
@@ -188,6 +189,7 @@ impl Llama {
             Some(take_matrix(
                 &mut ck,
                 "lm_head.weight",
+                Layout::OutIn,
                 [cfg.vocab_size, d],
                 &hint,
             )?)

@@ -11,39 +11,20 @@ use candle_core::{Result, Tensor};
 
 /// How a checkpoint lays out a matrix of `n` output columns over `k` inputs.
 #[derive(Clone, Copy)]
-enum Layout {
+pub(crate) enum Layout {
     /// `[n, k]`: `nn.Linear`, embeddings (a tied head's `wte`).
     OutIn,
     /// `[k, n]`: HF's Conv1D (GPT-2's blocks).
     InOut,
 }
 
-/// `[n, k]` as `nn.Linear` and embeddings store it (a tied head's `wte`).
+/// The matrix of `n` output columns over `k` inputs stored at `key` as
+/// `layout` says.
 pub(crate) fn take_matrix(
     ck: &mut Checkpoint,
     key: &str,
-    [n, k]: [usize; 2],
-    hint: &str,
-) -> std::result::Result<Matrix, LoadError> {
-    take(ck, key, Layout::OutIn, n, k, hint)
-}
-
-/// `[k, n]` as HF's Conv1D stores it (GPT-2's blocks).
-pub(crate) fn take_conv1d(
-    ck: &mut Checkpoint,
-    key: &str,
-    [k, n]: [usize; 2],
-    hint: &str,
-) -> std::result::Result<Matrix, LoadError> {
-    take(ck, key, Layout::InOut, n, k, hint)
-}
-
-fn take(
-    ck: &mut Checkpoint,
-    key: &str,
     layout: Layout,
-    n: usize,
-    k: usize,
+    [n, k]: [usize; 2],
     hint: &str,
 ) -> std::result::Result<Matrix, LoadError> {
     let shape = match layout {
