@@ -286,8 +286,9 @@ before (single-threaded), and by \`scripts/build-threaded-worker.sh\` with a pin
 and \`+atomics\`, linked with shared, imported memory (\`--shared-memory --import-memory
 --max-memory=4 GiB\` and the \`__wasm_init_tls\`/\`__tls_*\` exports), then wasm-bindgen's
 \`no-modules\` output and \`wasm-opt\`: ≈ 2.5–3 min cold, ≈ 1.5 min warm (mostly \`wasm-opt\`).
-The worker starts \`min(cores, 4) − 1\` helper workers (\`worker_mt_helper.js\`) that instantiate
-the same module on its memory and wait on an atomic for work (\`crates/parallel\`: a job is a
+The worker asks the page for \`min(cores, 4) − 1\` helper workers (\`worker_mt_helper.js\`: the
+page starts them, since Firefox ESR's \`Worker\` constructor inside a worker sometimes never
+returns) that instantiate the same module on its memory and wait on an atomic for work (\`crates/parallel\`: a job is a
 range split into one part per thread; helpers spin briefly, then sleep in
 \`memory.atomic.wait32\`). candle itself stays single-threaded (its matmul asks for threads only
 when \`num_cpus\` reports more than one, which it does not in wasm), so the split is ours: the

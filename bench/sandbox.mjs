@@ -28,9 +28,22 @@ const { page, close } = await benchPage(modelDir, threaded);
 
 const out = await page.evaluate(async ({ loader, prompt, settings, changes }) => {
   const worker = new Worker(loader);
+  // The threaded worker asks its creator for its helper threads (ntl_protocol::helper_threads).
+  const helpers = [];
+  const startHelpers = (ask) => {
+    for (let i = 0; i < ask.helper_threads; i++) {
+      const h = new Worker('./worker_mt_helper.js');
+      h.postMessage({ module: ask.module, memory: ask.memory });
+      helpers.push(h);
+    }
+  };
   const queue = [];
   let wake = null;
-  worker.onmessage = (e) => { queue.push(JSON.parse(e.data)); if (wake) { wake(); wake = null; } };
+  worker.onmessage = (e) => {
+    if (typeof e.data !== 'string') return startHelpers(e.data);
+    queue.push(JSON.parse(e.data));
+    if (wake) { wake(); wake = null; }
+  };
   const next = async (types) => {
     for (;;) {
       const i = queue.findIndex((m) => types.includes(m.type));
@@ -61,6 +74,7 @@ const out = await page.evaluate(async ({ loader, prompt, settings, changes }) =>
   const rest = [];
   for (let i = 0; i < changes; i++) rest.push(await ask(i + 2, settings[(i + 1) % settings.length]));
   worker.terminate();
+  helpers.forEach((h) => h.terminate());
   return { threads: loaded.threads, context: ids.length, first, rest };
 }, { loader: threaded ? './worker_mt_loader.js' : './worker_loader.js', prompt: PROMPT, settings: SETTINGS, changes: CHANGES });
 await close();

@@ -1,6 +1,8 @@
 //! The page's end of the worker protocol: spawn, send, receive, terminate.
 
-use ntl_protocol::{FromWorker, ToWorker};
+use ntl_protocol::{helper_threads, FromWorker, ToWorker};
+use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, MessageEvent, Worker};
@@ -8,6 +10,8 @@ use yew::Callback;
 
 pub struct WorkerLink {
     worker: Worker,
+    /// The threaded worker's helper threads, which the page starts for it.
+    helpers: Rc<RefCell<Vec<Worker>>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
 }
@@ -38,15 +42,20 @@ impl WorkerLink {
         })
         .map_err(|e| format!("could not start the worker: {e:?}"))?;
         let crash = on_crash.clone();
+        let helpers = Rc::new(RefCell::new(Vec::new()));
+        let started = helpers.clone();
         let on_msg = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-            match ev
-                .data()
+            let data = ev.data();
+            match data
                 .as_string()
                 .map(|s| serde_json::from_str::<FromWorker>(&s))
             {
                 Some(Ok(msg)) => on_message.emit(msg),
                 Some(Err(e)) => crash.emit(format!("unreadable message from the worker: {e}")),
-                None => crash.emit("unreadable message from the worker".into()),
+                None => match helpers_asked(&data) {
+                    Some(count) => started.borrow_mut().extend(start_helpers(&data, count)),
+                    None => crash.emit("unreadable message from the worker".into()),
+                },
             }
         });
         let on_err = Closure::<dyn FnMut(ErrorEvent)>::new(move |ev: ErrorEvent| {
@@ -62,6 +71,7 @@ impl WorkerLink {
         worker.set_onerror(Some(on_err.as_ref().unchecked_ref()));
         Ok(WorkerLink {
             worker,
+            helpers,
             _on_message: on_msg,
             _on_error: on_err,
         })
@@ -87,5 +97,46 @@ impl WorkerLink {
 impl Drop for WorkerLink {
     fn drop(&mut self) {
         self.worker.terminate();
+        // Helpers wait on the worker's memory for ever; they go with it.
+        for helper in self.helpers.borrow().iter() {
+            helper.terminate();
+        }
     }
+}
+
+/// How many helper threads a non-JSON message from the worker asks for
+/// (at most `helper_threads::MAX`), or `None` if it is not such a request.
+fn helpers_asked(data: &JsValue) -> Option<u32> {
+    let count = js_sys::Reflect::get(data, &helper_threads::COUNT.into())
+        .ok()?
+        .as_f64()?;
+    (count.is_finite() && count >= 0.0).then(|| (count as u32).min(helper_threads::MAX))
+}
+
+/// Starts `count` helpers on the worker's module and shared memory. One that
+/// cannot start only costs speed: the worker counts those that register.
+fn start_helpers(request: &JsValue, count: u32) -> Vec<Worker> {
+    let get = |field: &str| js_sys::Reflect::get(request, &field.into()).unwrap_or_default();
+    let message = js_sys::Object::new();
+    for field in [helper_threads::MODULE, helper_threads::MEMORY] {
+        let _ = js_sys::Reflect::set(&message, &field.into(), &get(field));
+    }
+    let mut helpers = Vec::new();
+    for _ in 0..count {
+        match Worker::new(helper_threads::SCRIPT) {
+            Ok(helper) if helper.post_message(&message).is_ok() => helpers.push(helper),
+            Ok(helper) => helper.terminate(),
+            Err(_) => {}
+        }
+    }
+    if helpers.len() < count as usize {
+        web_sys::console::warn_1(
+            &format!(
+                "{} of {count} helper threads could not start; the model runs on fewer",
+                count as usize - helpers.len()
+            )
+            .into(),
+        );
+    }
+    helpers
 }

@@ -35,10 +35,12 @@ export async function startFirefox({ prefs = {}, acceptInsecureCerts = false } =
     protocolTimeout: 600_000,
   });
   const errors = [];
-  const open = async (base, query = '?model=bundled') => {
+  // `preload` runs before the page's own scripts (see harness.mjs recordWorkers).
+  const open = async (base, query = '?model=bundled', { preload } = {}) => {
     const page = await browser.newPage();
     await page.setViewport({ width: 1500, height: 1000 });
     page.on('pageerror', (e) => errors.push(String(e)));
+    if (preload) await page.evaluateOnNewDocument(preload);
     await page.goto(base + query);
     return page;
   };

@@ -41,6 +41,19 @@ export async function start({ isolated = true, dir = join(ROOT, 'dist'), args = 
   return { base, context, open, close, errors };
 }
 
+/// Runs before a page's own scripts (addInitScript, evaluateOnNewDocument):
+/// notes the script of every worker the page itself starts in `ntlWorkers`.
+export function recordWorkers() {
+  const Native = window.Worker;
+  window.ntlWorkers = [];
+  window.Worker = class extends Native {
+    constructor(url, options) {
+      super(url, options);
+      window.ntlWorkers.push(String(url));
+    }
+  };
+}
+
 export async function modelReady(page, timeout = 120_000) {
   await page.waitForSelector('[data-testid="model-status"][data-state="ready"]', { timeout });
 }

@@ -9,9 +9,22 @@
 // with where it stopped instead of the browser driver's bare timeout.
 export async function driveWorker({ loader, modelBase, requests, stageMs = 120_000 }) {
   const worker = new Worker(loader);
+  // The threaded worker asks its creator for its helper threads (ntl_protocol::helper_threads).
+  const helpers = [];
+  const startHelpers = (ask) => {
+    for (let i = 0; i < ask.helper_threads; i++) {
+      const h = new Worker('./worker_mt_helper.js');
+      h.postMessage({ module: ask.module, memory: ask.memory });
+      helpers.push(h);
+    }
+  };
   const queue = [];
   let wake = null;
-  worker.onmessage = (e) => { queue.push(JSON.parse(e.data)); if (wake) { wake(); wake = null; } };
+  worker.onmessage = (e) => {
+    if (typeof e.data !== 'string') return startHelpers(e.data);
+    queue.push(JSON.parse(e.data));
+    if (wake) { wake(); wake = null; }
+  };
   worker.onerror = (e) => { queue.push({ type: 'worker_error', message: e.message }); if (wake) { wake(); wake = null; } };
   const next = async (types, stage) => {
     const deadline = performance.now() + stageMs;
@@ -46,5 +59,6 @@ export async function driveWorker({ loader, modelBase, requests, stageMs = 120_0
     return { loaded, weightBytes, finished };
   } finally {
     worker.terminate();
+    helpers.forEach((h) => h.terminate());
   }
 }

@@ -1,5 +1,6 @@
-// A helper thread of the threaded engine worker: the same wasm module on the
-// worker's shared memory, working on shares of its matrix products for ever.
+// A helper thread of the threaded engine worker, started by the page at the
+// worker's request: the same wasm module on the worker's shared memory,
+// working on shares of its matrix products for ever.
 importScripts("./worker_mt.js");
 self.ntlHelper = true; // tells the module's main() that this is not the worker
 self.onmessage = (event) => {

@@ -1,5 +1,6 @@
 // The threaded engine worker: wasm-bindgen creates its shared memory, and the
-// worker's main() starts the helper threads (worker_mt_helper.js). A failed
+// worker's main() asks the page to start its helper threads
+// (worker_mt_helper.js; see ntl_protocol::helper_threads). A failed
 // start (the module missing on this host, shared memory refused) is rethrown
 // outside the promise so the page sees the worker's error event and falls
 // back to the single-threaded worker.

@@ -1,5 +1,6 @@
 //! The worker protocol. Messages travel as JSON strings; model files the user
-//! picks travel beside them as transferred `ArrayBuffer`s.
+//! picks travel beside them as transferred `ArrayBuffer`s, and the threaded
+//! worker's request for helper threads is an object (`helper_threads`).
 
 use ntl_decoding::inspect::{Prediction, PromptToken};
 use ntl_decoding::{Document, Knob, LaneConfig, Mode, Step, StopReason};
@@ -8,6 +9,26 @@ use serde::{Deserialize, Serialize};
 
 pub mod picked;
 pub mod share;
+
+/// The threaded worker's helper threads are started by the page, not by the
+/// worker: Firefox ESR's `Worker` constructor, called inside a worker just
+/// after it instantiated its shared-memory module, sometimes never returns
+/// (3 page loads in 40 here), and the page then waits for ever. So the
+/// threaded worker's first message is the one that is not JSON: an object
+/// with these fields. Its creator starts `COUNT` helpers from `SCRIPT` and
+/// posts each `{ module, memory }`; it terminates them with the worker.
+pub mod helper_threads {
+    /// How many helpers the worker asks for (a number).
+    pub const COUNT: &str = "helper_threads";
+    /// The worker's `WebAssembly.Module`.
+    pub const MODULE: &str = "module";
+    /// The worker's shared `WebAssembly.Memory`.
+    pub const MEMORY: &str = "memory";
+    /// The helper's script, beside the worker's.
+    pub const SCRIPT: &str = "./worker_mt_helper.js";
+    /// Most helpers the worker asks for, and a page starts.
+    pub const MAX: u32 = 3;
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunRequest {

@@ -1,9 +1,9 @@
 //! Helper threads for the threaded build of this worker (`+atomics`, loaded
-//! only when the page is cross-origin isolated): web workers that instantiate
-//! this same wasm module on this worker's shared memory and then spend their
-//! lives in `ntl_parallel::helper_loop`, taking a share of each large
-//! matrix product, of GELU and of the lanes' decisions. The single-threaded
-//! build has none.
+//! only when the page is cross-origin isolated): web workers, started by the
+//! page at this worker's request, that instantiate this same wasm module on
+//! this worker's shared memory and then spend their lives in
+//! `ntl_parallel::helper_loop`, taking a share of each large matrix product,
+//! of GELU and of the lanes' decisions. The single-threaded build has none.
 
 #[cfg(target_feature = "atomics")]
 use wasm_bindgen::prelude::*;
@@ -37,28 +37,32 @@ pub fn ntl_helper_failure_words() -> Vec<u32> {
 /// Most threads worth having: four lanes' matrix products stop scaling once
 /// memory bandwidth is shared by a few cores, and the page needs one too.
 #[cfg(target_feature = "atomics")]
-const MAX_THREADS: u32 = 4;
+const MAX_THREADS: u32 = ntl_protocol::helper_threads::MAX + 1;
 
-/// Starts `min(cores, MAX_THREADS) - 1` helpers; returns how many were asked
-/// for (each counts for work once it has registered with the engine).
+/// Asks whoever started this worker for `min(cores, MAX_THREADS) - 1`
+/// helpers; returns how many were asked for (each counts for work once it has
+/// registered with the engine). The page makes them, not this worker: see
+/// `ntl_protocol::helper_threads`.
 #[cfg(target_feature = "atomics")]
 pub fn start() -> u32 {
+    use ntl_protocol::helper_threads::{COUNT, MEMORY, MODULE};
     let cores = cores().unwrap_or(1);
     let wanted = cores.clamp(1, MAX_THREADS) - 1;
-    let message = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&message, &"module".into(), &wasm_bindgen::module());
-    let _ = js_sys::Reflect::set(&message, &"memory".into(), &wasm_bindgen::memory());
-    let mut started = 0;
-    for _ in 0..wanted {
-        // A helper that cannot start only costs speed; the worker goes on alone.
-        match web_sys::Worker::new("./worker_mt_helper.js") {
-            Ok(w) if w.post_message(&message).is_ok() => started += 1,
-            Ok(_) | Err(_) => web_sys::console::warn_1(
-                &"a helper thread could not start; running with fewer threads".into(),
-            ),
+    if wanted == 0 {
+        return 0;
+    }
+    let request = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&request, &COUNT.into(), &wanted.into());
+    let _ = js_sys::Reflect::set(&request, &MODULE.into(), &wasm_bindgen::module());
+    let _ = js_sys::Reflect::set(&request, &MEMORY.into(), &wasm_bindgen::memory());
+    match super::scope().post_message(&request) {
+        Ok(()) => wanted,
+        // Without helpers the worker only runs slower.
+        Err(_) => {
+            web_sys::console::warn_1(&"could not ask for helper threads; running on one".into());
+            0
         }
     }
-    started
 }
 
 /// The machine's cores as the browser reports them, or as the loader was told
