@@ -15,11 +15,13 @@ use crate::components::sandbox_panel::{SandboxAction, SandboxPanel};
 use crate::components::step_grid::StepGrid;
 use crate::components::token_inspector::{InspectorAction, TokenInspector};
 use crate::state::run::RunKind;
-use crate::state::{Command, LookupUse, Outcome, Page, LANES};
+use crate::state::{Command, LookupUse, Outcome, Page, LANES, WORKER_START_PATIENCE_MS};
 use crate::worker_link::WorkerLink;
 use crate::{download, page_url};
 use ntl_decoding::{Defaults, Document, Mode, Semantics};
 use ntl_protocol::{FromWorker, ModelSource};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// The largest recorded run the page reads back (a long four-lane run with
@@ -44,10 +46,15 @@ pub enum LaneAction {
 pub enum Msg {
     Worker(FromWorker),
     WorkerCrashed(String),
+    /// The start check of worker number `spawned` (see `Page::worker_start_overdue`).
+    WorkerStartOverdue(u32),
     Model(ModelAction),
     Prompt(PromptAction),
     Lane(usize, LaneAction),
-    Select { lane: usize, step: usize },
+    Select {
+        lane: usize,
+        step: usize,
+    },
     Compare(CompareAction),
     Lesson(LessonAction),
     Sandbox(SandboxAction),
@@ -113,6 +120,18 @@ impl Callbacks {
     }
 }
 
+/// Sends `WorkerStartOverdue(spawned)` once the page's patience has run out.
+fn check_start_later(ctx: &Context<App>, spawned: u32) {
+    let link = ctx.link().clone();
+    let check = Closure::once_into_js(move || link.send_message(Msg::WorkerStartOverdue(spawned)));
+    if let Some(window) = web_sys::window() {
+        let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+            check.unchecked_ref(),
+            WORKER_START_PATIENCE_MS as i32,
+        );
+    }
+}
+
 fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
@@ -138,6 +157,7 @@ impl App {
                     self.page
                         .worker_spawned(spawned.as_ref().map(drop).map_err(Clone::clone));
                     self.link = spawned.ok();
+                    check_start_later(ctx, self.page.worker.spawned);
                 }
             }
         }
@@ -321,6 +341,7 @@ impl App {
                 let outcome = self.page.on_worker(m, now_ms());
                 self.perform(ctx, outcome)
             }
+            Msg::WorkerStartOverdue(spawned) => self.page.worker_start_overdue(spawned),
             Msg::WorkerCrashed(message) => {
                 if self.page.worker.threaded && !self.page.worker.ready {
                     let warning = format!(
@@ -514,6 +535,7 @@ impl App {
                         memory_warning={page.model.memory_warning.clone()}
                         hub_repo={page.model.hub_repo.clone()}
                         worker_alive={page.worker.alive}
+                        worker_slow={page.worker.slow}
                         compact={page.embed}
                         on={cb.model.clone()}
                     />

@@ -30,10 +30,16 @@ pub struct Props {
     pub memory_warning: Option<String>,
     pub hub_repo: String,
     pub worker_alive: bool,
+    /// The worker has not said it listens within the page's patience.
+    pub worker_slow: bool,
     /// Embed mode: the status line only.
     pub compact: bool,
     pub on: Callback<ModelAction>,
 }
+
+/// Said when the worker has not started within `WORKER_START_PATIENCE_MS`.
+const SLOW_WORKER: &str = "The model worker has not started after 20 seconds. On a slow \
+connection it may still come; if it seems stuck, restart it (it then runs on one thread).";
 
 /// Why a page may run on one thread only.
 const THREADS_HINT: &str = "The engine uses several threads only where the page is cross-origin \
@@ -310,7 +316,10 @@ pub fn model_panel(p: &Props) -> Html {
                     <CachedModels in_use={in_use} />
                 </details>
             }
-            if !p.worker_alive {
+            if p.worker_slow {
+                <div class="notice" data-testid="worker-slow" role="status">{ SLOW_WORKER }</div>
+            }
+            if !p.worker_alive || p.worker_slow {
                 <button
                     data-testid="restart-worker"
                     onclick={p.on.reform(|_: MouseEvent| ModelAction::RestartWorker)}

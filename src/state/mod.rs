@@ -30,6 +30,11 @@ use sandbox::Sandbox;
 
 pub const LANES: usize = 4;
 
+/// How long a worker may take to say it listens before the page offers to
+/// start it again (on one thread, if it was the threaded build). Not forced:
+/// on a slow connection the worker's wasm alone can take longer to arrive.
+pub const WORKER_START_PATIENCE_MS: u32 = 20_000;
+
 /// What a transition asks of the world outside the state.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
@@ -95,6 +100,10 @@ pub struct WorkerState {
     /// It is the threaded build (the page is cross-origin isolated, and that
     /// build has not failed to start).
     pub threaded: bool,
+    /// Counts the workers started, so a late start check names its worker.
+    pub spawned: u32,
+    /// It has not said it listens within `WORKER_START_PATIENCE_MS`.
+    pub slow: bool,
 }
 
 /// What a looked-up text becomes in a lane.
@@ -153,6 +162,8 @@ impl Page {
                 alive: false,
                 ready: false,
                 threaded: threads,
+                spawned: 0,
+                slow: false,
             },
             embed: requested.embed,
             notice: None,
@@ -180,6 +191,8 @@ impl Page {
     /// The worker asked for exists (or could not be created).
     pub fn worker_spawned(&mut self, result: Result<(), String>) {
         self.worker.ready = false;
+        self.worker.slow = false;
+        self.worker.spawned = self.worker.spawned.wrapping_add(1);
         match result {
             Ok(()) => self.worker.alive = true,
             Err(e) => {
@@ -200,6 +213,7 @@ impl Page {
         match msg {
             FromWorker::Ready => {
                 self.worker.ready = true;
+                self.worker.slow = false;
                 Outcome::redraw().and_send(self.model.reload())
             }
             FromWorker::Progress {
@@ -381,8 +395,23 @@ impl Page {
         Outcome::redraw()
     }
 
+    /// `WORKER_START_PATIENCE_MS` after worker number `spawned` was started:
+    /// if that worker still has not said it listens, the page says so and
+    /// offers a restart. Says whether to render.
+    pub fn worker_start_overdue(&mut self, spawned: u32) -> bool {
+        let overdue = spawned == self.worker.spawned && self.worker.alive && !self.worker.ready;
+        if overdue {
+            self.worker.slow = true;
+        }
+        overdue
+    }
+
     pub fn restart_worker(&mut self) -> Outcome {
         self.error = None;
+        if self.worker.slow {
+            // The threaded build may be what will not start: go on one thread.
+            self.worker.threaded = false;
+        }
         // Shown as loading at once; the load itself is sent when the new
         // worker says it is ready.
         let _ = self.model.reload();
@@ -1079,6 +1108,45 @@ mod tests {
         let out = page.worker_crashed("no shared memory".into());
         assert_eq!(out.commands, [Command::SpawnWorker { threaded: false }]);
         assert_eq!(page.error, None, "quietly");
+    }
+
+    #[test]
+    fn a_threaded_worker_silent_past_the_patience_is_offered_a_restart_on_one_thread() {
+        let (mut page, _) = Page::new(Requested::default(), true);
+        page.worker_spawned(Ok(()));
+        let first = page.worker.spawned;
+        assert!(page.worker_start_overdue(first));
+        assert!(page.worker.slow);
+        assert!(page.worker.alive, "not killed: it may still come");
+        let out = page.restart_worker();
+        assert_eq!(out.commands, [Command::SpawnWorker { threaded: false }]);
+        page.worker_spawned(Ok(()));
+        assert!(!page.worker.slow, "a new worker gets its own patience");
+        assert!(
+            !page.worker_start_overdue(first),
+            "the first worker's check does not touch the second"
+        );
+        let out = page.on_worker(FromWorker::Ready, 0.0);
+        assert!(matches!(
+            out.commands[..],
+            [Command::Send(ToWorker::Load { .. })]
+        ));
+        assert!(
+            !page.worker_start_overdue(page.worker.spawned),
+            "it listens"
+        );
+        assert!(!page.worker.slow);
+    }
+
+    #[test]
+    fn a_worker_that_said_ready_in_time_is_never_called_slow_and_restarts_as_it_was() {
+        let (mut page, _) = Page::new(Requested::default(), true);
+        page.worker_spawned(Ok(()));
+        let _ = page.on_worker(FromWorker::Ready, 0.0);
+        assert!(!page.worker_start_overdue(page.worker.spawned));
+        let _ = page.worker_crashed("the model worker stopped (out of memory?)".into());
+        let out = page.restart_worker();
+        assert_eq!(out.commands, [Command::SpawnWorker { threaded: true }]);
     }
 
     #[test]

@@ -98,3 +98,29 @@ test('an isolated host without the threaded build still runs the page, on one th
     await env.close();
   }
 });
+
+test('an isolated page whose threaded worker never starts says so after 20 s and restarts on one thread', async () => {
+  // The threaded worker's wasm never arrives: the worker neither starts nor fails.
+  let held = 0;
+  await isolated.context.route('**/worker_mt_bg.wasm', () => { held++; });
+  try {
+    const page = await isolated.open();
+    const opened = Date.now();
+    await page.waitForSelector('[data-testid="worker-slow"]', { timeout: 60_000 });
+    assert.ok(Date.now() - opened >= 15_000, 'not before the page\'s patience has run out');
+    assert.ok(held >= 1, 'the threaded worker asked for its wasm');
+    assert.equal(await page.getAttribute('[data-testid="model-status"]', 'data-state'), 'loading');
+    assert.match(await page.textContent('[data-testid="worker-slow"]'), /not started after 20 seconds/);
+    await page.click('[data-testid="restart-worker"]');
+    await modelReady(page);
+    assert.equal(await page.textContent('[data-testid="threads"]'), '1 thread');
+    assert.equal(await page.$('[data-testid="worker-slow"]'), null);
+    assert.equal(await page.$('[data-testid="restart-worker"]'), null);
+    for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 4);
+    await runAll(page);
+    assert.ok((await laneTexts(page)).every((t) => t.length > 0));
+    await page.close();
+  } finally {
+    await isolated.context.unroute('**/worker_mt_bg.wasm');
+  }
+});
