@@ -2,12 +2,15 @@
 // `driveWorker` runs inside a page (pass it to page.evaluate). It starts the
 // worker at `loader`, loads the three model files from `modelBase`, runs each
 // request in turn and returns the `loaded` message and every `finished` one.
-// Used by the threads test and by the browser benchmark.
+// With `whatIf` ({ step, knobs: [settings, ...] }) it then asks the what-if
+// sandbox about the first run's step `step`, once per knob setting, and
+// returns each answer with its round trip.
+// Used by the threads test and by the browser benchmarks.
 //
 // Each wait has a limit (`stageMs`) and names what it was waiting for when it
 // runs out, so a worker that never starts or never finishes fails the test
 // with where it stopped instead of the browser driver's bare timeout.
-export async function driveWorker({ loader, modelBase, requests, stageMs = 120_000 }) {
+export async function driveWorker({ loader, modelBase, requests, whatIf = null, stageMs = 120_000 }) {
   const worker = new Worker(loader);
   // The threaded worker asks its creator for its helper threads (ntl_protocol::helper_threads).
   const helpers = [];
@@ -56,7 +59,19 @@ export async function driveWorker({ loader, modelBase, requests, stageMs = 120_0
       if (done.type !== 'finished') throw new Error('run failed: ' + done.message);
       finished.push(done);
     }
-    return { loaded, weightBytes, finished };
+    if (!whatIf) return { loaded, weightBytes, finished };
+    const doc = finished[0].document;
+    const ids = [...doc.prompt_ids, ...doc.runs[0].token_ids.slice(0, whatIf.step)];
+    const chosen = doc.runs[0].token_ids[whatIf.step];
+    const answers = [];
+    for (const [i, knobs] of whatIf.knobs.entries()) {
+      const t0 = performance.now();
+      worker.postMessage(JSON.stringify({ type: 'what_if', request_id: i + 1, ids, prompt_len: doc.prompt_ids.length, chosen, knobs }));
+      const m = await next(['what_if', 'what_if_failed'], `what-if ${i}`);
+      if (m.type !== 'what_if') throw new Error('what-if failed: ' + m.message);
+      answers.push({ worker_ms: m.ms, round_trip_ms: performance.now() - t0, vocab: m.vocab });
+    }
+    return { loaded, weightBytes, finished, whatIf: { context: ids.length, answers } };
   } finally {
     worker.terminate();
     helpers.forEach((h) => h.terminate());
