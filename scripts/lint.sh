@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The code's gates, run by scripts/test.sh before any test: rustfmt's format,
-# and clippy with warnings as errors (the workspace's lints are in Cargo.toml,
+# a module graph without circles (scripts/module_cycles.py), and clippy with
+# warnings as errors (the workspace's lints are in Cargo.toml,
 # `undocumented_unsafe_blocks` among them) for every build the project makes:
 # native, wasm (the page and the single-threaded worker), and the threaded
 # worker's own code (nightly, `+atomics`).
@@ -9,6 +10,9 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
 cargo fmt --all --check
+# Dependencies point one way: no two modules import each other, directly or
+# round a circle.
+python3 scripts/module_cycles.py
 cargo fmt --manifest-path fuzz/Cargo.toml --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo clippy --workspace --all-targets --target wasm32-unknown-unknown -- -D warnings

@@ -14,6 +14,7 @@ use crate::components::prompt_row::{PromptAction, PromptRow};
 use crate::components::sandbox_panel::{SandboxAction, SandboxPanel};
 use crate::components::step_grid::StepGrid;
 use crate::components::token_inspector::{InspectorAction, TokenInspector};
+use crate::page_error::PageError;
 use crate::state::run::RunKind;
 use crate::state::{Command, LookupUse, Outcome, Page, LANES, WORKER_START_PATIENCE_MS};
 use crate::worker_link::WorkerLink;
@@ -60,7 +61,7 @@ pub enum Msg {
     Sandbox(SandboxAction),
     Inspector(InspectorAction),
     Chat(ChatAction),
-    Replayed(Result<(String, Document), String>),
+    Replayed(Result<(String, Document), PageError>),
 }
 
 pub struct App {
@@ -154,8 +155,7 @@ impl App {
                     let on_message = ctx.link().callback(Msg::Worker);
                     let on_crash = ctx.link().callback(Msg::WorkerCrashed);
                     let spawned = WorkerLink::spawn(threaded, on_message, on_crash);
-                    self.page
-                        .worker_spawned(spawned.as_ref().map(drop).map_err(Clone::clone));
+                    self.page.worker_spawned(spawned.as_ref().map(drop));
                     self.link = spawned.ok();
                     check_start_later(ctx, self.page.worker.spawned);
                 }
@@ -181,8 +181,8 @@ impl App {
                 }
                 Outcome::redraw()
             }
-            ModelAction::Files(Err(message)) => {
-                self.page.model.failed(message);
+            ModelAction::Files(Err(e)) => {
+                self.page.model.failed(e.to_string());
                 Outcome::redraw()
             }
         };
@@ -248,7 +248,7 @@ impl App {
             LessonAction::Export(kind) => {
                 if let Some(doc) = &self.page.run.document {
                     if let Err(e) = download::export(kind, doc) {
-                        self.page.error = Some(e);
+                        self.page.error = Some(e.to_string());
                     }
                 }
             }
@@ -261,10 +261,12 @@ impl App {
 fn read_recording(ctx: &Context<App>, file: web_sys::File, error: &mut Option<String>) {
     let name = file.name();
     if file.size() > MAX_REPLAY_BYTES {
-        let (mb, max) = (file.size() / 1e6, MAX_REPLAY_BYTES / 1e6);
-        *error = Some(format!(
-            "`{name}` is {mb:.0} MB; a recorded run is at most {max:.0} MB"
-        ));
+        let e = PageError::RecordingTooLarge {
+            name,
+            mb: file.size() / 1e6,
+            max_mb: MAX_REPLAY_BYTES / 1e6,
+        };
+        *error = Some(e.to_string());
         return;
     }
     let cb = ctx.link().callback(Msg::Replayed);
@@ -274,15 +276,11 @@ fn read_recording(ctx: &Context<App>, file: web_sys::File, error: &mut Option<St
             .ok()
             .and_then(|v| v.as_string());
         cb.emit(match text {
-            None => Err(format!("could not read `{name}`")),
-            Some(t) => serde_json::from_str::<Document>(&t)
-                .map(|d| (name.clone(), d))
-                .map_err(|e| {
-                    format!(
-                        "`{name}` is not a run exported by this page \
-                     (JSON export or `decode --json`): {e}"
-                    )
-                }),
+            None => Err(PageError::ReadFile { name }),
+            Some(t) => match serde_json::from_str::<Document>(&t) {
+                Ok(d) => Ok((name, d)),
+                Err(source) => Err(PageError::NotARecording { name, source }),
+            },
         });
     });
 }
@@ -458,7 +456,7 @@ impl App {
                 true
             }
             Msg::Replayed(Err(e)) => {
-                self.page.error = Some(e);
+                self.page.error = Some(e.to_string());
                 true
             }
         }

@@ -4,7 +4,7 @@
 //! another path than the first lane's.
 
 use crate::lane_result::LaneResult;
-use crate::state::LANES;
+use crate::lanes::LANES;
 use ntl_decoding::record::Candidate;
 use ntl_decoding::{Mode, Step};
 use std::cmp::Ordering;

@@ -1,21 +1,25 @@
 //! Hands a text to the browser as a file download, and copies text to the clipboard.
 
 use crate::export::Export;
+use crate::page_error::PageError;
 use ntl_decoding::Document;
 use wasm_bindgen::JsCast;
 
 /// Saves a run as `kind` (the plots come from the page as drawn).
-pub fn export(kind: Export, doc: &Document) -> Result<(), String> {
+pub fn export(kind: Export, doc: &Document) -> Result<(), PageError> {
     let text = match kind.text(doc) {
         Some(text) => text,
-        None => plots_svg().ok_or("there are no plots to save yet")?,
+        None => plots_svg().ok_or(PageError::NoPlots)?,
     };
     let (name, mime) = kind.file();
     save(name, mime, &text)
 }
 
-pub fn save(name: &str, mime: &str, text: &str) -> Result<(), String> {
-    let fail = |what: &str| format!("could not save {name}: {what}");
+pub fn save(name: &str, mime: &str, text: &str) -> Result<(), PageError> {
+    let fail = |what: &'static str| PageError::Save {
+        name: name.to_string(),
+        what,
+    };
     let parts = js_sys::Array::of1(&text.into());
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);

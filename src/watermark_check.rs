@@ -3,8 +3,8 @@
 //! configs — so a lane without the watermark shows what unmarked text scores
 //! under that key (HF's `WatermarkDetector`, `crates/decoding/src/watermark.rs`).
 
+use crate::lanes::LANES;
 use crate::rc_eq::RcEq;
-use crate::state::LANES;
 use ntl_decoding::watermark::{Detection, Watermark, WatermarkConfig};
 use ntl_decoding::Document;
 

@@ -1,5 +1,6 @@
 //! The page's end of the worker protocol: spawn, send, receive, terminate.
 
+use crate::page_error::PageError;
 use ntl_protocol::{helper_threads, FromWorker, ToWorker};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -34,13 +35,15 @@ impl WorkerLink {
         threaded: bool,
         on_message: Callback<FromWorker>,
         on_crash: Callback<String>,
-    ) -> Result<WorkerLink, String> {
+    ) -> Result<WorkerLink, PageError> {
         let worker = Worker::new(if threaded {
             THREADED_WORKER_URL
         } else {
             WORKER_URL
         })
-        .map_err(|e| format!("could not start the worker: {e:?}"))?;
+        .map_err(|e| PageError::WorkerStart {
+            detail: format!("{e:?}"),
+        })?;
         let crash = on_crash.clone();
         let helpers = Rc::new(RefCell::new(Vec::new()));
         let started = helpers.clone();

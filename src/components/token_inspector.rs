@@ -37,7 +37,7 @@ fn lookup(s: &Inspector, p: &Props) -> Html {
     });
     let result = match &s.lookup {
         None => html! {},
-        Some(Err(e)) => html! { <span class="error-line">{ e.clone() }</span> },
+        Some(Err(e)) => html! { <span class="error-line">{ e.to_string() }</span> },
         Some(Ok(tokens)) => html! {
             <span class="lookup-result">
                 { "→ " }

@@ -5,7 +5,7 @@
 //! lane, link and table takes it as any prompt.
 
 use ntl_decoding::chat::ChatMessage;
-use ntl_protocol::ToWorker;
+use ntl_protocol::{ToWorker, Unanswered};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -123,15 +123,15 @@ impl Chat {
 
     /// The worker's answer: the text for the prompt box, or the template's
     /// word on why not (kept next to the conversation).
-    pub fn rendered(&mut self, text: Result<String, String>) -> Option<String> {
+    pub fn rendered(&mut self, text: Result<String, Unanswered>) -> Option<String> {
         self.rendering = false;
         match text {
             Ok(text) => {
                 self.error = None;
                 Some(text)
             }
-            Err(message) => {
-                self.error = Some(message);
+            Err(why) => {
+                self.error = Some(why.to_string());
                 None
             }
         }
@@ -172,7 +172,10 @@ mod tests {
         let _ = c.render();
         let refused = "the model's chat template could not render this conversation: \
                        Conversation roles must alternate";
-        assert_eq!(c.rendered(Err(refused.into())), None);
+        let why = Unanswered::Engine {
+            message: refused.into(),
+        };
+        assert_eq!(c.rendered(Err(why)), None);
         assert_eq!(c.error.as_deref(), Some(refused));
         assert!(!c.rendering);
         assert_eq!(

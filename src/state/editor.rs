@@ -2,8 +2,8 @@
 //! errors, the shared seed, a text to score, a branch's exact ids.
 
 use super::lane_outlook::{runs_as, LaneOutlook, Outlooks};
-use super::LANES;
 use crate::lane_config::LaneConfig;
+use crate::lanes::LANES;
 use crate::presets;
 use crate::rc_eq::RcEq;
 use ntl_decoding::llama_cpp::LlamaKnob;

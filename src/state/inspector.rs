@@ -4,7 +4,7 @@
 //! typing asks for the latest text only.
 
 use ntl_decoding::inspect::{Prediction, PromptToken};
-use ntl_protocol::ToWorker;
+use ntl_protocol::{ToWorker, Unanswered};
 use std::rc::Rc;
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -22,7 +22,7 @@ pub struct Inspector {
     next_request: u64,
     /// The look-up: a text typed to see its ids.
     pub lookup_text: String,
-    pub lookup: Option<Result<Vec<PromptToken>, String>>,
+    pub lookup: Option<Result<Vec<PromptToken>, Unanswered>>,
     lookup_pending: Option<u64>,
 }
 
@@ -95,7 +95,11 @@ impl Inspector {
     }
 
     /// The look-up's answer; `false` for one overtaken by newer typing.
-    pub fn looked_up(&mut self, request_id: u64, tokens: Result<Vec<PromptToken>, String>) -> bool {
+    pub fn looked_up(
+        &mut self,
+        request_id: u64,
+        tokens: Result<Vec<PromptToken>, Unanswered>,
+    ) -> bool {
         if self.lookup_pending != Some(request_id) {
             return false;
         }

@@ -5,8 +5,8 @@
 //! until one of those changes: the page asks at every render, and renders at
 //! every streamed step.
 
-use super::LANES;
 use crate::lane_config::LaneConfig;
+use crate::lanes::LANES;
 use crate::rc_eq::RcEq;
 use ntl_decoding::warnings::lane_warnings;
 use ntl_decoding::{ConfigError, Defaults, Mode, ModelDefaults, Semantics};

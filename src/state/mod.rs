@@ -15,6 +15,7 @@ pub mod run;
 pub mod sandbox;
 
 use crate::lesson_check::LessonRun;
+use crate::page_error::PageError;
 use crate::page_url::Requested;
 use crate::rc_eq::RcEq;
 use editor::Editor;
@@ -28,7 +29,7 @@ use ntl_protocol::{FromWorker, RunRequest, ToWorker};
 use run::{RunKind, RunState};
 use sandbox::Sandbox;
 
-pub const LANES: usize = 4;
+pub use crate::lanes::LANES;
 
 /// How long a worker may take to say it listens before the page offers to
 /// start it again (on one thread, if it was the threaded build). Not forced:
@@ -189,7 +190,7 @@ impl Page {
     }
 
     /// The worker asked for exists (or could not be created).
-    pub fn worker_spawned(&mut self, result: Result<(), String>) {
+    pub fn worker_spawned(&mut self, result: Result<(), &PageError>) {
         self.worker.ready = false;
         self.worker.slow = false;
         self.worker.spawned = self.worker.spawned.wrapping_add(1);
@@ -197,7 +198,7 @@ impl Page {
             Ok(()) => self.worker.alive = true,
             Err(e) => {
                 self.worker.alive = false;
-                self.error = Some(e);
+                self.error = Some(e.to_string());
             }
         }
     }
@@ -514,7 +515,7 @@ impl Page {
                 }
                 self.editor.show_recorded(&prompt, lanes);
             }
-            Err(e) => self.error = Some(e),
+            Err(e) => self.error = Some(e.to_string()),
         }
     }
 

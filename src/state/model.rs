@@ -4,7 +4,7 @@
 use ntl_protocol::share::BUNDLED;
 use ntl_protocol::{ModelInfo, ModelSource, ToWorker};
 
-pub const DEFAULT_HUB_REPO: &str = "distilbert/distilgpt2";
+pub use super::model_catalog::DEFAULT_HUB_REPO;
 pub const BUNDLED_BASE: &str = "./models/kjv-gpt2";
 
 #[derive(Debug, Clone, PartialEq)]

@@ -3,7 +3,8 @@
 //! will take, whether it is tuned for chat). Any other hub repo still loads
 //! through the repo box.
 
-use super::model::DEFAULT_HUB_REPO;
+/// The model the page opens with when nothing else is asked for.
+pub const DEFAULT_HUB_REPO: &str = "distilbert/distilgpt2";
 
 /// How the weights are stored in the repo's `model.safetensors`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,9 +1,10 @@
 //! The run on screen: each lane's result as it streams in (or as recorded),
 //! the step the user selected, the finished document, what a branch needs.
 
-use super::LANES;
 use crate::lane_result::LaneResult;
+use crate::lanes::LANES;
 use crate::lesson_check::LessonRun;
+use crate::page_error::PageError;
 use crate::rc_eq::RcEq;
 use crate::watermark_check::LaneCheck;
 use ntl_decoding::divergence::{first_divergence, Divergence, LanePath};
@@ -218,9 +219,9 @@ impl RunState {
 
     /// Shows a recorded run: texts, tables, plots, no model needed. Returns
     /// a notice when the file holds more runs than the page has lanes.
-    pub fn replay(&mut self, name: String, doc: Document) -> Result<Option<String>, String> {
+    pub fn replay(&mut self, name: String, doc: Document) -> Result<Option<String>, PageError> {
         if doc.runs.is_empty() {
-            return Err(format!("`{name}` holds no runs to replay"));
+            return Err(PageError::EmptyRecording { name });
         }
         let notice = (doc.runs.len() > LANES).then(|| {
             format!(

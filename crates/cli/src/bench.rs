@@ -120,7 +120,34 @@ fn smollm2_shapes() -> (Vec<(String, Vec<usize>)>, serde_json::Value) {
     (shapes, config)
 }
 
-fn make_checkpoint(out: &Path, tokenizer: &Path, smollm2: bool) -> Result<(), String> {
+/// What stops `ntl-bench`, as one line.
+#[derive(Debug, thiserror::Error)]
+enum BenchError {
+    #[error("{BENCH_USAGE}")]
+    Usage,
+    #[error("--runs takes a number")]
+    Runs,
+    #[error("{}: {source}", .path.display())]
+    Io {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Safetensors(#[from] safetensors::SafeTensorError),
+    #[error(transparent)]
+    Load(#[from] ntl_engine::LoadError),
+}
+
+/// An I/O error with the path it happened on.
+fn at(path: &Path) -> impl FnOnce(std::io::Error) -> BenchError + '_ {
+    move |source| BenchError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn make_checkpoint(out: &Path, tokenizer: &Path, smollm2: bool) -> Result<(), BenchError> {
     // Each as its hub repo stores it: distilgpt2 in F32, SmolLM2 in BF16.
     let ((shapes, config), dtype) = if smollm2 {
         (smollm2_shapes(), safetensors::Dtype::BF16)
@@ -154,16 +181,15 @@ fn make_checkpoint(out: &Path, tokenizer: &Path, smollm2: bool) -> Result<(), St
             )
         })
         .collect();
-    std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
-    safetensors::serialize_to_file(views, None, &out.join("model.safetensors"))
-        .map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(out).map_err(at(out))?;
+    safetensors::serialize_to_file(views, None, &out.join("model.safetensors"))?;
+    let config_path = out.join("config.json");
     std::fs::write(
-        out.join("config.json"),
+        &config_path,
         serde_json::to_vec_pretty(&config).expect("json"),
     )
-    .map_err(|e| e.to_string())?;
-    std::fs::copy(tokenizer, out.join("tokenizer.json"))
-        .map_err(|e| format!("{}: {e}", tokenizer.display()))?;
+    .map_err(at(&config_path))?;
+    std::fs::copy(tokenizer, out.join("tokenizer.json")).map_err(at(tokenizer))?;
     Ok(())
 }
 
@@ -219,9 +245,11 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
-fn run(dir: &Path, runs: usize) -> Result<serde_json::Value, String> {
-    let read =
-        |n: &str| std::fs::read(dir.join(n)).map_err(|e| format!("{}: {e}", dir.join(n).display()));
+fn run(dir: &Path, runs: usize) -> Result<serde_json::Value, BenchError> {
+    let read = |n: &str| {
+        let path = dir.join(n);
+        std::fs::read(&path).map_err(at(&path))
+    };
     let (config, weights, tokenizer) = (
         read("config.json")?,
         read("model.safetensors")?,
@@ -233,14 +261,11 @@ fn run(dir: &Path, runs: usize) -> Result<serde_json::Value, String> {
     for _ in 0..runs.min(3) {
         drop(engine.take());
         let t = Instant::now();
-        engine = Some(
-            Engine::load(ModelFiles {
-                config: &config,
-                weights: &weights,
-                tokenizer: &tokenizer,
-            })
-            .map_err(|e| e.to_string())?,
-        );
+        engine = Some(Engine::load(ModelFiles {
+            config: &config,
+            weights: &weights,
+            tokenizer: &tokenizer,
+        })?);
         load.push(t.elapsed().as_secs_f64() * 1e3);
     }
     drop((config, weights, tokenizer));
@@ -301,10 +326,10 @@ fn main() {
         ["run", dir] => run(Path::new(dir), 3).map(|v| println!("{v}")),
         ["run", dir, "--runs", n] => n
             .parse()
-            .map_err(|_| "--runs takes a number".to_string())
+            .map_err(|_| BenchError::Runs)
             .and_then(|n: usize| run(Path::new(dir), n.max(1)))
             .map(|v| println!("{v}")),
-        _ => Err(BENCH_USAGE.into()),
+        _ => Err(BenchError::Usage),
     };
     if let Err(e) = result {
         eprintln!("ntl-bench: {e}");

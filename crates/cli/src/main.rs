@@ -13,8 +13,8 @@ use std::process::ExitCode;
 /// Everything that makes `decode` exit 2, as one line.
 #[derive(Debug, thiserror::Error)]
 enum CliError {
-    #[error("{0}")]
-    Usage(String),
+    #[error(transparent)]
+    Usage(#[from] UsageError),
     #[error("cannot read {}: {source}", .path.display())]
     Read {
         path: PathBuf,
@@ -50,6 +50,25 @@ const USAGE: &str = "usage: decode --model DIR --prompt TEXT [--config JSON]... 
                     generation_config.json (which HF's generate() starts from, as decode does)
   --json            one JSON document (the page's export schema; see README)";
 
+/// A command line `decode` cannot take; each says what to give instead.
+#[derive(Debug, thiserror::Error)]
+enum UsageError {
+    #[error("{USAGE}")]
+    Help,
+    #[error("{0} needs a value")]
+    NoValue(&'static str),
+    #[error("--force-ids: `{0}` is not a token id")]
+    NotATokenId(String),
+    #[error("{0} needs a whole number")]
+    NotANumber(&'static str),
+    #[error("unknown argument `{0}`\n{USAGE}")]
+    Unknown(String),
+    #[error("{0} is required\n{USAGE}")]
+    Required(&'static str),
+    #[error("give --force-ids or --force-text, not both")]
+    ForcedTwice,
+}
+
 struct Args {
     model: PathBuf,
     prompt: String,
@@ -63,7 +82,7 @@ struct Args {
     json: bool,
 }
 
-fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
+fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, UsageError> {
     let mut model = None;
     let mut prompt = None;
     let mut a = Args {
@@ -79,7 +98,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
         json: false,
     };
     while let Some(flag) = it.next() {
-        let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
+        let mut value = |name: &'static str| it.next().ok_or(UsageError::NoValue(name));
         match flag.as_str() {
             "--model" => model = Some(PathBuf::from(value("--model")?)),
             "--prompt" => prompt = Some(value("--prompt")?),
@@ -91,7 +110,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
                     .map(|s| {
                         s.trim()
                             .parse::<u32>()
-                            .map_err(|_| format!("--force-ids: `{s}` is not a token id"))
+                            .map_err(|_| UsageError::NotATokenId(s.to_string()))
                     })
                     .collect::<Result<Vec<_>, _>>()?;
                 a.force_ids = Some(ids);
@@ -101,25 +120,25 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             "--top" => {
                 a.top = value("--top")?
                     .parse()
-                    .map_err(|_| "--top needs a whole number".to_string())?
+                    .map_err(|_| UsageError::NotANumber("--top"))?
             }
             "--shared-seed" => {
                 a.shared_seed = Some(
                     value("--shared-seed")?
                         .parse()
-                        .map_err(|_| "--shared-seed needs a whole number".to_string())?,
+                        .map_err(|_| UsageError::NotANumber("--shared-seed"))?,
                 )
             }
             "--json" => a.json = true,
             "--library-defaults" => a.defaults = Defaults::Library,
-            "-h" | "--help" => return Err(USAGE.into()),
-            other => return Err(format!("unknown argument `{other}`\n{USAGE}")),
+            "-h" | "--help" => return Err(UsageError::Help),
+            other => return Err(UsageError::Unknown(other.to_string())),
         }
     }
-    a.model = model.ok_or_else(|| format!("--model is required\n{USAGE}"))?;
-    a.prompt = prompt.ok_or_else(|| format!("--prompt is required\n{USAGE}"))?;
+    a.model = model.ok_or(UsageError::Required("--model"))?;
+    a.prompt = prompt.ok_or(UsageError::Required("--prompt"))?;
     if a.force_ids.is_some() && a.force_text.is_some() {
-        return Err("give --force-ids or --force-text, not both".into());
+        return Err(UsageError::ForcedTwice);
     }
     Ok(a)
 }

@@ -2,8 +2,10 @@
 //! can act on and the knob at fault where there is one (the page shows the
 //! message next to that knob).
 
+use crate::constraints::ConstraintError;
 use crate::knob::Knob;
-use crate::llama_cpp::config::LlamaKnob;
+use crate::llama_cpp::knob::LlamaKnob;
+use crate::watermark::WatermarkError;
 use std::sync::Arc;
 
 #[derive(Debug, Clone, thiserror::Error)]
@@ -38,6 +40,12 @@ pub enum ConfigError {
     /// message where HF has one.
     #[error("{message}")]
     Invalid { knob: Knob, message: String },
+    /// `force_words_ids` that HF would not take as constraints.
+    #[error(transparent)]
+    Constraint(#[from] ConstraintError),
+    /// A `watermarking_config` HF's processor would refuse.
+    #[error(transparent)]
+    Watermark(#[from] WatermarkError),
     /// `semantics` names no ecosystem this lab speaks.
     #[error("`semantics` must be \"transformers\" or \"llama.cpp\", got {0}")]
     BadSemantics(String),
@@ -78,6 +86,8 @@ impl ConfigError {
             ConfigError::BadValue { knob, .. }
             | ConfigError::NotANumber { knob, .. }
             | ConfigError::Invalid { knob, .. } => Some(*knob),
+            ConfigError::Constraint(_) => Some(Knob::ForceWordsIds),
+            ConfigError::Watermark(_) => Some(Knob::WatermarkingConfig),
             ConfigError::Json(_)
             | ConfigError::NotAnObject
             | ConfigError::UnknownField { .. }

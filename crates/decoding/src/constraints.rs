@@ -32,22 +32,34 @@ pub enum Forced {
     Either(Arc<Trie>),
 }
 
-/// Why a `force_words_ids` entry cannot be a constraint (HF's checks).
-pub fn check(words: &[ForceWord]) -> Result<Vec<Forced>, String> {
-    let shape = || {
+/// Why a `force_words_ids` entry cannot be a constraint (HF's checks and words).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ConstraintError {
+    /// Empty, or an id that is negative.
+    #[error(
         "`force_words_ids` has to either be a `list[list[list[int]]]` or `list[list[int]]` of \
          positive integers"
-            .to_string()
-    };
+    )]
+    Shape,
+    /// One phrase of a choice is the start of another.
+    #[error(
+        "Each list in `nested_token_ids` can't be a complete subset of another list, but is \
+         {phrases:?}."
+    )]
+    Subset { phrases: Vec<Vec<u32>> },
+}
+
+/// Checks `force_words_ids` as HF does and reads its ids.
+pub fn check(words: &[ForceWord]) -> Result<Vec<Forced>, ConstraintError> {
     if words.is_empty() {
-        return Err(shape());
+        return Err(ConstraintError::Shape);
     }
-    let ids = |v: &[i64]| -> Result<Vec<u32>, String> {
+    let ids = |v: &[i64]| -> Result<Vec<u32>, ConstraintError> {
         if v.is_empty() {
-            return Err(shape());
+            return Err(ConstraintError::Shape);
         }
         v.iter()
-            .map(|&i| u32::try_from(i).map_err(|_| shape()))
+            .map(|&i| u32::try_from(i).map_err(|_| ConstraintError::Shape))
             .collect()
     };
     words
@@ -56,7 +68,7 @@ pub fn check(words: &[ForceWord]) -> Result<Vec<Forced>, String> {
             ForceWord::Phrase(p) => Ok(Forced::Phrase(ids(p)?)),
             ForceWord::Either(list) => {
                 if list.is_empty() {
-                    return Err(shape());
+                    return Err(ConstraintError::Shape);
                 }
                 let phrases = list.iter().map(|p| ids(p)).collect::<Result<Vec<_>, _>>()?;
                 Trie::new(&phrases).map(|t| Forced::Either(Arc::new(t)))
@@ -103,7 +115,7 @@ impl Node {
 }
 
 impl Trie {
-    fn new(phrases: &[Vec<u32>]) -> Result<Trie, String> {
+    fn new(phrases: &[Vec<u32>]) -> Result<Trie, ConstraintError> {
         let mut root = Node::default();
         for p in phrases {
             let mut level = &mut root;
@@ -119,10 +131,9 @@ impl Trie {
             }
         }
         if root.leaves() != phrases.len() {
-            return Err(format!(
-                "Each list in `nested_token_ids` can't be a complete subset of another list, but is \
-                 {phrases:?}."
-            ));
+            return Err(ConstraintError::Subset {
+                phrases: phrases.to_vec(),
+            });
         }
         Ok(Trie {
             max_height: phrases.iter().map(Vec::len).max().unwrap_or(0),
@@ -417,7 +428,7 @@ mod tests {
     #[test]
     fn a_phrase_inside_another_choice_is_refused_as_hf_refuses_it() {
         let words: Vec<ForceWord> = serde_json::from_str("[[[5, 6], [5]]]").unwrap();
-        assert!(check(&words).unwrap_err().contains("subset"));
+        assert!(check(&words).unwrap_err().to_string().contains("subset"));
         let words: Vec<ForceWord> = serde_json::from_str("[[]]").unwrap();
         assert!(check(&words).is_err());
     }

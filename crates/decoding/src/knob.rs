@@ -2,54 +2,12 @@
 //! a step's filter funnel. Both serialise as HF's snake_case names, so the JSON
 //! (runs, worker messages, exports, share links) reads as it always has.
 
+use crate::llama_cpp::sampler::SamplerName;
+use crate::names::names;
+pub use crate::names::UnknownName;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
-
-/// Generates a name enum: variants, `ALL`, `name()`, `Display` and `FromStr`
-/// from one list, so a name is written once.
-macro_rules! names {
-    (
-        $(#[$meta:meta])* $vis:vis enum $ty:ident {
-            $($(#[$vmeta:meta])* $variant:ident = $name:literal,)*
-        }
-    ) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize)]
-        $vis enum $ty {
-            $($(#[$vmeta])* #[serde(rename = $name)] $variant,)*
-        }
-
-        impl $ty {
-            /// Every name, in declaration order.
-            pub const ALL: &'static [$ty] = &[$($ty::$variant,)*];
-
-            /// The name as HF (and this project's JSON) spells it.
-            pub fn name(self) -> &'static str {
-                match self {
-                    $($ty::$variant => $name,)*
-                }
-            }
-        }
-
-        impl ::std::fmt::Display for $ty {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.write_str(self.name())
-            }
-        }
-
-        impl ::std::str::FromStr for $ty {
-            type Err = $crate::knob::UnknownName;
-            fn from_str(s: &str) -> Result<Self, $crate::knob::UnknownName> {
-                match s {
-                    $($name => Ok($ty::$variant),)*
-                    _ => Err($crate::knob::UnknownName(s.to_string())),
-                }
-            }
-        }
-    };
-}
-pub(crate) use names;
 
 impl Knob {
     /// The sampling warpers, in the order HF applies them.
@@ -64,11 +22,6 @@ impl Knob {
         Knob::EtaCutoff,
     ];
 }
-
-/// A name that is not one of a name enum's.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a known name")]
-pub struct UnknownName(pub String);
 
 names! {
     /// A field of [`crate::GenerationConfig`]: HF's `generation_config` names,
@@ -127,7 +80,7 @@ pub enum Stage {
     /// `frequency_penalty` and `presence_penalty` together (one processor).
     FrequencyPresencePenalty,
     /// A llama.cpp sampler (a llama.cpp lane's chain), named `llama.cpp:<sampler>`.
-    Llama(crate::llama_cpp::SamplerName),
+    Llama(SamplerName),
 }
 
 impl Stage {
@@ -147,9 +100,7 @@ impl Stage {
             || matches!(
                 self,
                 Stage::Llama(
-                    crate::llama_cpp::SamplerName::Temperature
-                        | crate::llama_cpp::SamplerName::LogitBias
-                        | crate::llama_cpp::SamplerName::AdaptiveP
+                    SamplerName::Temperature | SamplerName::LogitBias | SamplerName::AdaptiveP
                 )
             )
             || matches!(
@@ -167,7 +118,6 @@ impl Stage {
 
     /// A penalty on tokens already seen.
     pub fn is_penalty(self) -> bool {
-        use crate::llama_cpp::SamplerName;
         matches!(
             self,
             Stage::Knob(Knob::RepetitionPenalty)
@@ -242,7 +192,7 @@ mod tests {
             Stage::Model,
             Stage::Knob(Knob::TopP),
             Stage::FrequencyPresencePenalty,
-            Stage::Llama(crate::llama_cpp::SamplerName::TopK),
+            Stage::Llama(SamplerName::TopK),
         ];
         for s in stages {
             assert_eq!(s.name().parse::<Stage>(), Ok(s));

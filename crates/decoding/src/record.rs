@@ -2,9 +2,9 @@
 //! texts and why it stopped. One schema for the CLI's `--json`, the worker's
 //! messages and the page's export.
 
-use crate::generate::Prompt;
 use crate::knob::Stage;
 use crate::mode::Mode;
+use crate::prompt::Prompt;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

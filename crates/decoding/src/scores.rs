@@ -7,15 +7,6 @@ pub fn softmax(scores: &[f32]) -> Vec<f32> {
     out
 }
 
-/// `softmax` of a row and its entropy in nats, without a logarithm per
-/// token: with `p_i = e^(s_i − max) / Z`, `−Σ p_i ln p_i = ln Z − Σ p_i (s_i − max)`.
-/// (The per-token `ln` of a 50k row cost about as much as the softmax in wasm.)
-pub fn softmax_entropy(scores: &[f32]) -> (Vec<f32>, f32) {
-    let terms = crate::softmax_terms::SoftmaxTerms::of(scores);
-    let entropy = terms.entropy();
-    (terms.into_probs(), entropy)
-}
-
 pub fn softmax_into(scores: &[f32], out: &mut [f32]) {
     match softmax_parts(scores, out) {
         Some((_, sum)) => {
@@ -284,6 +275,7 @@ const NUCLEUS_SHIFT: u32 = 18;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::softmax_terms::softmax_entropy;
 
     /// Shannon entropy in nats by its definition (zero-probability terms contribute 0).
     fn entropy(probs: &[f32]) -> f32 {

@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use crate::config::{GenerationConfig, ValidConfig};
 use crate::config_error::ConfigError;
-use crate::llama_cpp::LlamaCppConfig;
+use crate::llama_cpp::config::LlamaCppConfig;
 use crate::mode::Mode;
+use crate::one_or_many::TokenIds;
 
 /// A lane's ecosystem.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -134,6 +135,25 @@ impl LaneConfig {
                 v.seed = settings.seed as u64;
                 v.llama = Some(Arc::new(settings));
                 Ok(v)
+            }
+        }
+    }
+}
+
+impl ValidConfig {
+    /// The config as it ran: the user's fields plus the eos the model
+    /// supplied (a llama.cpp lane's as given: its eos comes from the model).
+    pub fn effective(&self) -> LaneConfig {
+        match &self.llama {
+            Some(l) => LaneConfig::LlamaCpp(l.source.clone()),
+            None => {
+                let mut c = self.source.clone();
+                c.eos_token_id = match self.eos_token_ids.as_slice() {
+                    [] => None,
+                    [one] => Some(TokenIds::One(*one as i64)),
+                    many => Some(TokenIds::Many(many.iter().map(|&i| i as i64).collect())),
+                };
+                LaneConfig::Transformers(c)
             }
         }
     }

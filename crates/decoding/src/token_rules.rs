@@ -3,7 +3,6 @@
 //! step, tokens forced at the first or last position, and the eos boost of
 //! `exponential_decay_length_penalty`.
 
-use crate::config::{token_id, GenerationConfig, TokenIds};
 use crate::config_error::ConfigError;
 use crate::knob::Knob;
 
@@ -20,12 +19,21 @@ pub struct TokenRules {
     pub exponential_decay: Option<(usize, f64)>,
 }
 
-fn ids(knob: Knob, v: &[i64]) -> Result<Vec<u32>, ConfigError> {
+pub(crate) fn token_id(knob: Knob, id: i64) -> Result<u32, ConfigError> {
+    u32::try_from(id).map_err(|_| {
+        ConfigError::invalid(
+            knob,
+            format!("`{knob}` must hold non-negative token ids, but has {id}"),
+        )
+    })
+}
+
+pub(crate) fn ids(knob: Knob, v: &[i64]) -> Result<Vec<u32>, ConfigError> {
     v.iter().map(|&id| token_id(knob, id)).collect()
 }
 
 /// A list of sequences where each must hold at least one token.
-fn sequences(knob: Knob, v: &[Vec<i64>]) -> Result<Vec<Vec<u32>>, ConfigError> {
+pub(crate) fn sequences(knob: Knob, v: &[Vec<i64>]) -> Result<Vec<Vec<u32>>, ConfigError> {
     if v.is_empty() {
         let message = format!("`{knob}` has to be a non-empty list of token-id lists");
         return Err(ConfigError::invalid(knob, message));
@@ -42,66 +50,6 @@ fn sequences(knob: Knob, v: &[Vec<i64>]) -> Result<Vec<Vec<u32>>, ConfigError> {
 }
 
 impl TokenRules {
-    pub fn from_config(c: &GenerationConfig) -> Result<TokenRules, ConfigError> {
-        let bad_words_ids = match &c.bad_words_ids {
-            None => vec![],
-            Some(v) => sequences(Knob::BadWordsIds, v)?,
-        };
-        let sequence_bias = match &c.sequence_bias {
-            None => vec![],
-            Some(v) => {
-                let seqs: Vec<Vec<i64>> = v.iter().map(|(s, _)| s.clone()).collect();
-                let seqs = sequences(Knob::SequenceBias, &seqs)?;
-                let mut out = Vec::with_capacity(v.len());
-                for (seq, &(_, bias)) in seqs.into_iter().zip(v) {
-                    if bias.is_nan() {
-                        let message = "`sequence_bias` biases must be numbers, not NaN";
-                        return Err(ConfigError::invalid(Knob::SequenceBias, message));
-                    }
-                    out.push((seq, bias as f32));
-                }
-                out
-            }
-        };
-        let exponential_decay = match c.exponential_decay_length_penalty {
-            None => None,
-            Some((start, factor)) => {
-                let knob = Knob::ExponentialDecayLengthPenalty;
-                if start < 0 || !factor.is_finite() || factor <= 0.0 {
-                    let message = format!(
-                        "`{knob}` is [start_index, decay_factor] with start_index >= 0 and a \
-                         positive decay_factor, but is [{start}, {factor}]"
-                    );
-                    return Err(ConfigError::invalid(knob, message));
-                }
-                Some((start as usize, factor))
-            }
-        };
-        let forced_eos_token_ids = match &c.forced_eos_token_id {
-            None => vec![],
-            Some(TokenIds::One(id)) => vec![token_id(Knob::ForcedEosTokenId, *id)?],
-            Some(TokenIds::Many(v)) => ids(Knob::ForcedEosTokenId, v)?,
-        };
-        Ok(TokenRules {
-            bad_words_ids,
-            sequence_bias,
-            suppress_tokens: ids(
-                Knob::SuppressTokens,
-                c.suppress_tokens.as_deref().unwrap_or(&[]),
-            )?,
-            begin_suppress_tokens: ids(
-                Knob::BeginSuppressTokens,
-                c.begin_suppress_tokens.as_deref().unwrap_or(&[]),
-            )?,
-            forced_bos_token_id: c
-                .forced_bos_token_id
-                .map(|id| token_id(Knob::ForcedBosTokenId, id))
-                .transpose()?,
-            forced_eos_token_ids,
-            exponential_decay,
-        })
-    }
-
     /// Every id these rules name, with its knob (to check against a vocabulary).
     pub fn named_ids(&self) -> impl Iterator<Item = (Knob, u32)> + '_ {
         self.bad_words_ids

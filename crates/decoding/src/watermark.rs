@@ -77,28 +77,31 @@ pub struct Detection {
     pub green: Vec<Option<bool>>,
 }
 
+/// A `watermarking_config` value HF's processor would refuse.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum WatermarkError {
+    #[error(
+        "`watermarking_config.greenlist_ratio` has to be between 0 and 1, exclusively, but is {0}"
+    )]
+    GreenlistRatio(f64),
+    #[error("`watermarking_config.bias` must be a finite number, but is {0}")]
+    Bias(f64),
+    #[error("`watermarking_config.context_width` must be at least 1, but is {0}")]
+    ContextWidth(i64),
+}
+
 impl Watermark {
     /// Checks the config as HF's processor does.
-    pub fn new(config: WatermarkConfig) -> Result<Watermark, String> {
+    pub fn new(config: WatermarkConfig) -> Result<Watermark, WatermarkError> {
         let c = &config;
         if !(c.greenlist_ratio > 0.0 && c.greenlist_ratio < 1.0) {
-            return Err(format!(
-                "`watermarking_config.greenlist_ratio` has to be between 0 and 1, exclusively, \
-                 but is {}",
-                c.greenlist_ratio
-            ));
+            return Err(WatermarkError::GreenlistRatio(c.greenlist_ratio));
         }
         if !c.bias.is_finite() {
-            return Err(format!(
-                "`watermarking_config.bias` must be a finite number, but is {}",
-                c.bias
-            ));
+            return Err(WatermarkError::Bias(c.bias));
         }
         if c.context_width < 1 {
-            return Err(format!(
-                "`watermarking_config.context_width` must be at least 1, but is {}",
-                c.context_width
-            ));
+            return Err(WatermarkError::ContextWidth(c.context_width));
         }
         Ok(Watermark {
             context_width: c.context_width as usize,
@@ -262,7 +265,10 @@ mod tests {
             greenlist_ratio: 1.0,
             ..Default::default()
         };
-        assert!(Watermark::new(bad).unwrap_err().contains("greenlist_ratio"));
+        assert!(Watermark::new(bad)
+            .unwrap_err()
+            .to_string()
+            .contains("greenlist_ratio"));
     }
 
     #[test]

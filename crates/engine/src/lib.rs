@@ -10,7 +10,6 @@ mod gelu;
 mod gpt2;
 mod kv_cache;
 mod llama;
-pub mod llama_config;
 mod matmul;
 mod model;
 pub mod model_config;

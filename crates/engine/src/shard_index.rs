@@ -2,21 +2,36 @@
 //! into (as the hub's larger GPT-2s ship), checked so a hostile index cannot
 //! send the page anywhere but beside it.
 
+/// What is wrong with a `model.safetensors.index.json`, worded to follow its
+/// file name ("model.safetensors.index.json has no weight_map").
+#[derive(Debug, thiserror::Error)]
+pub enum ShardIndexError {
+    #[error("is not JSON ({0})")]
+    NotJson(#[source] serde_json::Error),
+    #[error("has no weight_map")]
+    NoWeightMap,
+    #[error("names a shard that is not a string")]
+    NotAString,
+    #[error("names `{0}`, which is not a safetensors file beside it")]
+    Elsewhere(String),
+    #[error("lists no shards")]
+    Empty,
+}
+
 /// The shard names of `model.safetensors.index.json`, in order, and the
 /// weights' total size it states.
-pub fn shard_names(index: &[u8]) -> Result<(Vec<String>, Option<u64>), String> {
-    let v: serde_json::Value =
-        serde_json::from_slice(index).map_err(|e| format!("is not JSON ({e})"))?;
+pub fn shard_names(index: &[u8]) -> Result<(Vec<String>, Option<u64>), ShardIndexError> {
+    let v: serde_json::Value = serde_json::from_slice(index).map_err(ShardIndexError::NotJson)?;
     let map = v
         .get("weight_map")
         .and_then(|m| m.as_object())
-        .ok_or("has no weight_map")?;
+        .ok_or(ShardIndexError::NoWeightMap)?;
     let mut names: Vec<String> = map
         .values()
         .map(|f| {
             f.as_str()
                 .map(str::to_string)
-                .ok_or("names a shard that is not a string")
+                .ok_or(ShardIndexError::NotAString)
         })
         .collect::<Result<_, _>>()?;
     names.sort();
@@ -25,12 +40,10 @@ pub fn shard_names(index: &[u8]) -> Result<(Vec<String>, Option<u64>), String> {
     if let Some(bad) = names.iter().find(|n| {
         !n.ends_with(".safetensors") || n.contains('/') || n.contains('\\') || n.starts_with('.')
     }) {
-        return Err(format!(
-            "names `{bad}`, which is not a safetensors file beside it"
-        ));
+        return Err(ShardIndexError::Elsewhere(bad.clone()));
     }
     if names.is_empty() {
-        return Err("lists no shards".into());
+        return Err(ShardIndexError::Empty);
     }
     let total = v.pointer("/metadata/total_size").and_then(|t| t.as_u64());
     Ok((names, total))
@@ -77,7 +90,7 @@ mod tests {
             (br#"{"weight_map": {"a": 3}}"#, "not a string"),
             (b"<html>", "is not JSON"),
         ] {
-            let e = shard_names(index).unwrap_err();
+            let e = shard_names(index).unwrap_err().to_string();
             assert!(e.contains(why), "{e}");
         }
     }

@@ -179,6 +179,25 @@ pub enum ToWorker {
     },
 }
 
+/// Why the worker could not answer a request that needs its model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Unanswered {
+    #[error("no model is loaded yet")]
+    NoModel,
+    /// The engine's own error: its types stay in the worker, its words travel.
+    #[error("{message}")]
+    Engine { message: String },
+}
+
+impl Unanswered {
+    pub fn engine(e: impl std::error::Error) -> Unanswered {
+        Unanswered::Engine {
+            message: e.to_string(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LaneStart {
     pub mode: Mode,
@@ -307,12 +326,12 @@ pub enum FromWorker {
     },
     Tokenized {
         request_id: u64,
-        /// The text's tokens; an error message instead when it has none.
-        tokens: Result<Vec<PromptToken>, String>,
+        /// The text's tokens, or why there are none.
+        tokens: Result<Vec<PromptToken>, Unanswered>,
     },
     /// The answer to `RenderChat`: the text the model reads, or why not.
     ChatRendered {
-        text: Result<String, String>,
+        text: Result<String, Unanswered>,
     },
 }
 

@@ -38,12 +38,31 @@ impl PickedLayout {
     }
 }
 
-pub fn picked_layout(names: &[String]) -> Result<PickedLayout, String> {
-    let find = |want: &str| names.iter().position(|n| n == want);
-    let config = find("config.json").ok_or(
+/// What is missing from a set of picked files, said as what to pick.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PickError {
+    #[error(
         "pick config.json with the model's other files (config.json, model.safetensors, \
-         tokenizer.json)",
-    )?;
+         tokenizer.json)"
+    )]
+    NoConfig,
+    #[error("pick tokenizer.json too (or vocab.json with merges.txt)")]
+    NoTokenizer,
+    #[error(
+        "pytorch_model.bin is a PyTorch pickle a browser cannot read; convert it with \
+         transformers (save_pretrained(..., safe_serialization=True)) and pick the \
+         model.safetensors it writes"
+    )]
+    PickleOnly,
+    #[error("pick model.safetensors too (or all its shards)")]
+    NoWeights,
+    #[error("pick either model.safetensors or its shards, not both")]
+    WholeAndShards,
+}
+
+pub fn picked_layout(names: &[String]) -> Result<PickedLayout, PickError> {
+    let find = |want: &str| names.iter().position(|n| n == want);
+    let config = find("config.json").ok_or(PickError::NoConfig)?;
     let tokenizer = match (
         find("tokenizer.json"),
         find("vocab.json"),
@@ -51,7 +70,7 @@ pub fn picked_layout(names: &[String]) -> Result<PickedLayout, String> {
     ) {
         (Some(t), _, _) => PickedTokenizer::Json(t),
         (None, Some(vocab), Some(merges)) => PickedTokenizer::VocabMerges { vocab, merges },
-        _ => return Err("pick tokenizer.json too (or vocab.json with merges.txt)".into()),
+        _ => return Err(PickError::NoTokenizer),
     };
     let mut weights: Vec<usize> = (0..names.len())
         .filter(|&i| names[i].ends_with(".safetensors"))
@@ -59,16 +78,13 @@ pub fn picked_layout(names: &[String]) -> Result<PickedLayout, String> {
     weights.sort_by(|&a, &b| names[a].cmp(&names[b]));
     if weights.is_empty() {
         return Err(if names.iter().any(|n| n.ends_with(".bin")) {
-            "pytorch_model.bin is a PyTorch pickle a browser cannot read; convert it with \
-             transformers (save_pretrained(..., safe_serialization=True)) and pick the \
-             model.safetensors it writes"
-                .into()
+            PickError::PickleOnly
         } else {
-            "pick model.safetensors too (or all its shards)".into()
+            PickError::NoWeights
         });
     }
     if weights.len() > 1 && weights.iter().any(|&i| names[i] == "model.safetensors") {
-        return Err("pick either model.safetensors or its shards, not both".into());
+        return Err(PickError::WholeAndShards);
     }
     Ok(PickedLayout {
         config,
@@ -166,7 +182,7 @@ mod tests {
                 "not both",
             ),
         ] {
-            let e = picked_layout(&names(picked)).unwrap_err();
+            let e = picked_layout(&names(picked)).unwrap_err().to_string();
             assert!(e.contains(why), "{picked:?}: {e}");
         }
     }

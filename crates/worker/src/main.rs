@@ -15,7 +15,7 @@ use ntl_decoding::sandbox::{self, Keeping};
 use ntl_decoding::{Event, Knob, Options};
 use ntl_engine::error::FORCED_IDS;
 use ntl_engine::{Engine, RunError, RunInput, WeightSource};
-use ntl_protocol::{FromWorker, LaneStart, ModelSource, RunRequest, ToWorker};
+use ntl_protocol::{FromWorker, LaneStart, ModelSource, RunRequest, ToWorker, Unanswered};
 use post::post;
 use std::cell::{Cell, RefCell};
 use std::ops::ControlFlow;
@@ -177,8 +177,8 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
         ToWorker::Inspect { request_id, text } => post(&inspect(&state, request_id, &text)),
         ToWorker::Tokenize { request_id, text } => {
             let tokens = match state.engine.borrow().as_ref() {
-                None => Err("no model is loaded yet".to_string()),
-                Some(engine) => engine.encode(&text).map_err(|e| e.to_string()).map(|ids| {
+                None => Err(Unanswered::NoModel),
+                Some(engine) => engine.encode(&text).map_err(Unanswered::engine).map(|ids| {
                     let vocab = engine.tokenizer_vocab();
                     ids.iter().map(|&id| PromptToken::new(id, &vocab)).collect()
                 }),
@@ -190,10 +190,10 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
             add_generation_prompt,
         } => {
             let text = match state.engine.borrow().as_ref() {
-                None => Err("no model is loaded yet".to_string()),
+                None => Err(Unanswered::NoModel),
                 Some(engine) => engine
                     .render_chat(&messages, add_generation_prompt)
-                    .map_err(|e| e.to_string()),
+                    .map_err(Unanswered::engine),
             };
             post(&FromWorker::ChatRendered { text });
         }

@@ -142,7 +142,7 @@ pub fn picked_files(
         message,
         network: false,
     };
-    let layout = picked_layout(names).map_err(refuse)?;
+    let layout = picked_layout(names).map_err(|e| refuse(e.to_string()))?;
     let buffers = buffers
         .filter(|b| b.length() as usize == names.len())
         .ok_or_else(|| refuse("the picked files did not arrive; pick them again".into()))?;

@@ -8,7 +8,7 @@
 //! beam's scores, then ranked by score, as HF's `_get_top_k_continuations`.
 
 use super::beam_common::{beam_scores, beam_step, full_ids, stop_reason};
-use super::{finish_run, sequence, Lane, LaneEnv, Next, RowOutputs};
+use super::contract::{finish_run, sequence, Lane, LaneEnv, Next, RowOutputs};
 use crate::config::{EarlyStopping, ValidConfig};
 use crate::processors::Pipeline;
 use crate::record::{BeamCandidate, Run, Sequence, Step, StopReason};

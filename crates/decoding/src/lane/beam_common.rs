@@ -2,7 +2,7 @@
 //! table of the row a step's first continuation extends, and how a
 //! hypothesis's end is read.
 
-use super::LaneEnv;
+use super::contract::LaneEnv;
 use crate::config::ValidConfig;
 use crate::observe::{observe, step_record, Input, StepInfo};
 use crate::processors::{Context, Pipeline};

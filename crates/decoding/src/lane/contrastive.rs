@@ -3,7 +3,7 @@
 //! the one maximising `(1 - alpha) * p - alpha * max cosine(h, context)` where
 //! the hidden states are the final layer's (after `ln_f`).
 
-use super::{finish_run, sequence, stop_after, Lane, LaneEnv, Next, RowOutputs};
+use super::contract::{finish_run, sequence, stop_after, Lane, LaneEnv, Next, RowOutputs};
 use crate::config::ValidConfig;
 use crate::observe::{observe, step_record, Input, Observed, StepInfo};
 use crate::processors::{Context, Pipeline};

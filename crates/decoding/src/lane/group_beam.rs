@@ -10,8 +10,8 @@
 //! groups' hypotheses.
 
 use super::beam_common::{all_rows_stop, beam_scores, beam_step, full_ids, stop_reason};
+use super::contract::{Lane, LaneEnv, Next, RowOutputs};
 use super::hypotheses::{hypotheses_run, ranked, Hypotheses};
-use super::{Lane, LaneEnv, Next, RowOutputs};
 use crate::config::ValidConfig;
 use crate::processors::Pipeline;
 use crate::record::{BeamCandidate, Run, Step, StopReason};

@@ -2,7 +2,7 @@
 //! search, kept as transformers 4.55.4's scorers (group and constrained beam
 //! search) keep them.
 
-use super::{finish_run, sequence, LaneEnv};
+use super::contract::{finish_run, sequence, LaneEnv};
 use crate::config::{EarlyStopping, ValidConfig};
 use crate::record::{Run, Sequence, Step, StopReason};
 

@@ -3,7 +3,8 @@
 //! own (its own random stream, its own stop), all advancing in the batch;
 //! the first is the lane's text and steps, the others its extra sequences.
 
-use super::{Lane, LaneEnv, Next, RowOutputs, SingleLane};
+use super::contract::{Lane, LaneEnv, Next, RowOutputs};
+use super::single::SingleLane;
 use crate::config::ValidConfig;
 use crate::processors::Pipeline;
 use crate::record::{Run, Step};

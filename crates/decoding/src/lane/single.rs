@@ -2,7 +2,9 @@
 //! `_dola_decoding`: the knobs act on the layers' contrast instead of the
 //! logits), and teacher forcing for any mode.
 
-use super::{feed_or_done, finish_run, one_row_stop, sequence, Lane, LaneEnv, Next, RowOutputs};
+use super::contract::{
+    feed_or_done, finish_run, one_row_stop, sequence, Lane, LaneEnv, Next, RowOutputs,
+};
 use crate::config::ValidConfig;
 use crate::dola::choose_layer;
 use crate::knob::{Knob, Stage};

@@ -8,6 +8,7 @@ pub mod chain;
 pub mod cmath;
 pub mod config;
 pub mod help;
+pub mod knob;
 pub mod observe;
 pub mod sampler;
 pub mod samplers;

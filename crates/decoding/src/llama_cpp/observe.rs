@@ -10,7 +10,7 @@ use super::sampler::SamplerName;
 use crate::knob::Stage;
 use crate::observe::Observed;
 use crate::record::FunnelStage;
-use crate::scores::softmax_entropy;
+use crate::softmax_terms::softmax_entropy;
 
 /// The candidates as a vocabulary-sized row: their logits where they are.
 fn scores_of(cur: &Candidates, n: usize) -> Vec<f32> {

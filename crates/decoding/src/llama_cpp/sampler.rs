@@ -3,7 +3,7 @@
 //! sequence accepted (`accept`: the prompt's, then each generated one).
 
 use super::candidates::Candidates;
-use crate::knob::names;
+use crate::names::names;
 
 names! {
     /// llama.cpp's sampler names: those `samplers` may list (its canonical

@@ -4,7 +4,7 @@
 
 use super::config::{LastN, LlamaCppConfig, LlamaKnob, RANDOM_SEED};
 use super::sampler::SamplerName;
-use crate::warnings::Warning;
+use crate::warnings::warning::Warning;
 
 pub fn llama_warnings(c: &LlamaCppConfig) -> Vec<Warning<LlamaKnob>> {
     let Ok(s) = c.validate() else {

@@ -1,4 +1,4 @@
-use super::{Context, LogitsProcessor};
+use super::processor::{Context, LogitsProcessor};
 use crate::knob::{Knob, Stage};
 
 /// HF 4.55 `HammingDiversityLogitsProcessor`: in diverse beam search, a

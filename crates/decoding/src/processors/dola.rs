@@ -1,4 +1,4 @@
-use super::{Context, LogitsProcessor};
+use super::processor::{Context, LogitsProcessor};
 use crate::dola::relative_top_contrast;
 use crate::knob::{Knob, Stage};
 

@@ -1,4 +1,4 @@
-use super::{remove, Context, LogitsProcessor};
+use super::processor::{remove, Context, LogitsProcessor};
 use crate::knob::{Knob, Stage};
 use crate::scores::{kth_largest, log_softmax, softmax};
 

@@ -1,4 +1,4 @@
-use super::{Context, LogitsProcessor};
+use super::processor::{Context, LogitsProcessor};
 use crate::knob::{Knob, Stage};
 
 /// HF `ExponentialDecayLengthPenalty`: after `start` new tokens, each eos

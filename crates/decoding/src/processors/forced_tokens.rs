@@ -1,4 +1,4 @@
-use super::{Context, LogitsProcessor};
+use super::processor::{Context, LogitsProcessor};
 use crate::knob::{Knob, Stage};
 
 /// Every token removed but `ids`, which get score 0 (HF's forcing).

@@ -1,4 +1,4 @@
-use super::{Context, LogitsProcessor};
+use super::processor::{Context, LogitsProcessor};
 use crate::knob::{Knob, Stage};
 use crate::scores::{softmax, top_indices};
 

@@ -12,6 +12,7 @@ mod guidance;
 mod min_length;
 mod min_p;
 mod no_repeat_ngram;
+mod processor;
 mod remove_invalid;
 mod renormalize;
 mod repetition_penalty;
@@ -35,6 +36,7 @@ pub use guidance::Guidance;
 pub use min_length::MinNewTokens;
 pub use min_p::MinP;
 pub use no_repeat_ngram::NoRepeatNGram;
+pub use processor::{Context, LogitsProcessor};
 pub use remove_invalid::RemoveInvalid;
 pub use renormalize::Renormalize;
 pub use repetition_penalty::RepetitionPenalty;
@@ -48,48 +50,7 @@ pub use typical::Typical;
 pub use watermark::WatermarkProcessor;
 
 use crate::config::ValidConfig;
-use crate::knob::Stage;
 use crate::mode::Mode;
-
-/// What a processor may look at besides the scores: the whole sequence so far
-/// (prompt + generated, as HF's `input_ids`) and where the prompt ends.
-#[derive(Debug, Clone, Copy)]
-pub struct Context<'a> {
-    pub ids: &'a [u32],
-    pub prompt_len: usize,
-    /// Classifier-free guidance: the logits of the unconditional pass (the
-    /// prompt's last token, or the negative prompt, and the tokens since).
-    pub unconditional: Option<&'a [f32]>,
-    /// Diverse beam search: the tokens the earlier groups' beams chose at this
-    /// step (HF's `current_tokens` before this group); empty otherwise.
-    pub earlier_groups: &'a [u32],
-    /// DoLa: the logits of the premature layer chosen for this step.
-    pub premature: Option<&'a [f32]>,
-}
-
-impl<'a> Context<'a> {
-    /// The sequence so far and where its prompt ends, nothing else (no
-    /// guidance pass, no earlier groups, no DoLa layer).
-    pub fn new(ids: &'a [u32], prompt_len: usize) -> Context<'a> {
-        Context {
-            ids,
-            prompt_len,
-            unconditional: None,
-            earlier_groups: &[],
-            premature: None,
-        }
-    }
-
-    pub fn generated(&self) -> &[u32] {
-        &self.ids[self.prompt_len.min(self.ids.len())..]
-    }
-}
-
-pub trait LogitsProcessor: Send + Sync {
-    /// The funnel stage it shows as, named for its HF knob (`top_p`, ...).
-    fn stage(&self) -> Stage;
-    fn process(&self, ctx: &Context, scores: &mut [f32]);
-}
 
 /// The processors of one configuration, in application order.
 pub struct Pipeline {
@@ -261,27 +222,6 @@ impl Pipeline {
             p.process(ctx, scores);
         }
     }
-}
-
-/// Removes entries by setting them to `-inf`, HF's `filter_value`.
-pub(crate) fn remove(scores: &mut [f32], remove: impl Fn(usize, f32) -> bool) {
-    for (i, s) in scores.iter_mut().enumerate() {
-        if remove(i, *s) {
-            *s = f32::NEG_INFINITY;
-        }
-    }
-}
-
-/// Indices sorted by score ascending, ties by index (a stable `torch.sort`).
-pub(crate) fn argsort_ascending(values: &[f32]) -> Vec<usize> {
-    argsort_ascending_subset(values, (0..values.len()).collect())
-}
-
-/// `idx` ordered by value, then index: a total order, so any subset keeps the
-/// relative order it has in the full argsort.
-pub(crate) fn argsort_ascending_subset(values: &[f32], mut idx: Vec<usize>) -> Vec<usize> {
-    idx.sort_unstable_by(|&a, &b| values[a].total_cmp(&values[b]).then(a.cmp(&b)));
-    idx
 }
 
 #[cfg(test)]

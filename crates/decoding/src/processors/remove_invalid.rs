@@ -1,4 +1,4 @@
-use super::{Context, LogitsProcessor};
+use super::processor::{Context, LogitsProcessor};
 use crate::knob::{Knob, Stage};
 
 /// HF `InfNanRemoveLogitsProcessor` (`remove_invalid_values`): NaN becomes 0,

@@ -1,4 +1,4 @@
-use super::{Context, LogitsProcessor};
+use super::processor::{Context, LogitsProcessor};
 use crate::knob::{Knob, Stage};
 
 fn suppress(ids: &[u32], scores: &mut [f32]) {

@@ -1,4 +1,4 @@
-use super::{argsort_ascending_subset, Context, LogitsProcessor};
+use super::processor::{argsort_ascending_subset, Context, LogitsProcessor};
 use crate::knob::{Knob, Stage};
 use crate::scores::softmax;
 

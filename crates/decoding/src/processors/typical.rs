@@ -1,4 +1,4 @@
-use super::{argsort_ascending, Context, LogitsProcessor};
+use super::processor::{argsort_ascending, Context, LogitsProcessor};
 use crate::knob::{Knob, Stage};
 use crate::scores::{log_softmax, softmax};
 

@@ -4,31 +4,13 @@
 //! implement (rope scaling, sliding windows, other activations) is refused
 //! by name rather than run wrongly.
 
-use crate::error::LoadError;
-use crate::model_config::{
-    err, size, token, Architecture, Family, ModelConfig, MAX_LAYERS, MAX_VOCAB, MAX_WIDTH,
+use super::shape::{
+    err, size, token, Architecture, Family, LlamaShape, ModelConfig, MAX_LAYERS, MAX_VOCAB,
+    MAX_WIDTH,
 };
+use crate::error::LoadError;
 use serde::Deserialize;
 use serde_json::Value;
-
-/// The Llama family's own sizes and switches.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LlamaShape {
-    /// Key/value heads (grouped-query attention when fewer than the query heads).
-    pub n_kv_head: usize,
-    pub head_dim: usize,
-    pub intermediate_size: usize,
-    pub rms_norm_eps: f64,
-    pub rope_theta: f64,
-    /// Biases on q, k and v (Qwen2 always; Llama with `attention_bias`).
-    pub qkv_bias: bool,
-    /// A bias on the output projection (Llama's `attention_bias`; never Qwen2).
-    pub o_bias: bool,
-    /// Biases in the MLP (Llama's `mlp_bias`).
-    pub mlp_bias: bool,
-    /// The head is the input embedding (no `lm_head.weight` is read).
-    pub tie_word_embeddings: bool,
-}
 
 #[derive(Deserialize)]
 struct Raw {

@@ -1,18 +1,12 @@
 //! "This knob does nothing here": the pitfalls the lessons warn about, found
 //! from the config alone (HF silently ignores these).
 
+use super::warning::Warning;
 use crate::config::{EarlyStopping, GenerationConfig, TokenIds};
 use crate::knob::{Knob, Stage};
 use crate::mode::Mode;
 use crate::record::Step;
 use std::borrow::Borrow;
-
-/// A note about one knob (from a config) or one funnel stage (from a run).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Warning<About = Knob> {
-    pub field: About,
-    pub message: String,
-}
 
 fn w<About>(field: About, message: impl Into<String>) -> Warning<About> {
     Warning {
@@ -207,20 +201,6 @@ pub fn run_warnings<S: Borrow<Step>>(mode: Mode, steps: &[S]) -> Vec<Warning<Sta
         }
     }
     out
-}
-
-/// A lane's config warnings in either ecosystem, as (field name, message).
-pub fn lane_warnings(c: &crate::LaneConfig) -> Vec<(&'static str, String)> {
-    match c {
-        crate::LaneConfig::Transformers(c) => config_warnings(c)
-            .into_iter()
-            .map(|w| (w.field.name(), w.message))
-            .collect(),
-        crate::LaneConfig::LlamaCpp(c) => crate::llama_cpp::warnings::llama_warnings(c)
-            .into_iter()
-            .map(|w| (w.field.name(), w.message))
-            .collect(),
-    }
 }
 
 #[cfg(test)]

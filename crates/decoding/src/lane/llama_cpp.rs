@@ -3,7 +3,9 @@
 //! `mu`, its seeded draws), so the lane owns it and tells it every token the
 //! sequence takes: the prompt's first, as llama-server does, then each pick.
 
-use super::{feed_or_done, finish_run, one_row_stop, sequence, Lane, LaneEnv, Next, RowOutputs};
+use super::contract::{
+    feed_or_done, finish_run, one_row_stop, sequence, Lane, LaneEnv, Next, RowOutputs,
+};
 use crate::config::ValidConfig;
 use crate::llama_cpp::observe::observe_chain;
 use crate::llama_cpp::{Chain, ChainModel};

@@ -1,0 +1,459 @@
+//! Checking a config once, with HF's messages where HF has one.
+
+use super::fields::GenerationConfig;
+use super::valid::{ValidConfig, MAX_BEAMS, MAX_SAMPLES};
+use crate::config_error::ConfigError;
+use crate::constraints::{self, Forced};
+use crate::dola::DolaLayers;
+use crate::knob::Knob;
+use crate::mode::Mode;
+use crate::one_or_many::{Strings, TokenIds};
+use crate::token_rules::{ids, sequences, token_id, TokenRules};
+use crate::watermark::Watermark;
+use std::sync::Arc;
+
+impl GenerationConfig {
+    /// Checks every knob once, with HF's messages where HF has one.
+    pub fn validate(&self) -> Result<ValidConfig, ConfigError> {
+        let c = self;
+        let mode = c.mode();
+        let sampling = c.do_sample;
+        let nonneg = |knob: Knob, v: Option<i64>| -> Result<Option<usize>, ConfigError> {
+            match v {
+                Some(n) if n < 0 => Err(ConfigError::invalid(
+                    knob,
+                    format!("`{knob}` must be a non-negative integer, but is {n}"),
+                )),
+                Some(n) => Ok(Some(n as usize)),
+                None => Ok(None),
+            }
+        };
+        for (knob, v) in [
+            (Knob::Temperature, c.temperature),
+            (Knob::TopP, c.top_p),
+            (Knob::TypicalP, c.typical_p),
+            (Knob::EpsilonCutoff, c.epsilon_cutoff),
+            (Knob::EtaCutoff, c.eta_cutoff),
+            (Knob::RepetitionPenalty, c.repetition_penalty),
+            (Knob::LengthPenalty, c.length_penalty),
+            (Knob::FrequencyPenalty, c.frequency_penalty),
+            (Knob::PresencePenalty, c.presence_penalty),
+        ] {
+            if !v.is_finite() {
+                let message = format!("`{knob}` must be a finite number, but is {v}");
+                return Err(ConfigError::invalid(knob, message));
+            }
+        }
+
+        let max_new_tokens = nonneg(Knob::MaxNewTokens, c.max_new_tokens)?;
+        if max_new_tokens == Some(0) {
+            return Err(ConfigError::invalid(
+                Knob::MaxNewTokens,
+                "`max_new_tokens` must be greater than 0, but is 0",
+            ));
+        }
+        let max_length = nonneg(Knob::MaxLength, c.max_length)?;
+        let min_new_tokens = nonneg(Knob::MinNewTokens, c.min_new_tokens)?.unwrap_or(0);
+        let min_length = nonneg(Knob::MinLength, Some(c.min_length))?.unwrap_or(0);
+
+        if c.num_beams < 1 {
+            return Err(ConfigError::invalid(
+                Knob::NumBeams,
+                format!(
+                    "`num_beams` has to be a strictly positive integer, but is {}",
+                    c.num_beams
+                ),
+            ));
+        }
+        let num_beams = c.num_beams as usize;
+        if num_beams > MAX_BEAMS {
+            let message = format!(
+                "`num_beams` is {num_beams}; this page allows at most {MAX_BEAMS} beams per lane"
+            );
+            return Err(ConfigError::invalid(Knob::NumBeams, message));
+        }
+        if c.num_return_sequences < 1 {
+            return Err(ConfigError::invalid(
+                Knob::NumReturnSequences,
+                format!(
+                    "`num_return_sequences` has to be a strictly positive integer, but is {}",
+                    c.num_return_sequences
+                ),
+            ));
+        }
+        let num_return_sequences = c.num_return_sequences as usize;
+        // Plain beam search samples (HF's beam sampling); diverse beam search cannot.
+        if num_beams > 1 && c.num_beam_groups > 1 && sampling {
+            return Err(ConfigError::invalid(
+                Knob::DoSample,
+                "Diverse beam search cannot be used in sampling mode. Make sure that \
+                 `do_sample` is set to `False`.",
+            ));
+        }
+        let num_beam_groups = diverse_groups(c, num_beams)?;
+        let force_words: Arc<[Forced]> = match &c.force_words_ids {
+            None => Arc::new([]),
+            Some(words) => {
+                let forced = constraints::check(words)?;
+                constrained_checks(c, num_beams)?;
+                forced.into()
+            }
+        };
+        if mode.is_beam() {
+            if num_return_sequences > num_beams {
+                return Err(ConfigError::invalid(
+                    Knob::NumReturnSequences,
+                    "`num_return_sequences` has to be smaller or equal to `num_beams`.",
+                ));
+            }
+        } else if num_return_sequences > 1 && !sampling {
+            return Err(ConfigError::invalid(
+                Knob::NumReturnSequences,
+                format!(
+                    "Greedy methods without beam search do not support `num_return_sequences` \
+                     different than 1 (got {num_return_sequences})."
+                ),
+            ));
+        } else if num_return_sequences > MAX_SAMPLES {
+            let message = format!(
+                "`num_return_sequences` is {num_return_sequences}; this page allows at most \
+                 {MAX_SAMPLES} samples per lane"
+            );
+            return Err(ConfigError::invalid(Knob::NumReturnSequences, message));
+        } else if num_return_sequences > 1 && c.guidance_scale.is_some_and(|g| g != 1.0) {
+            return Err(ConfigError::invalid(
+                Knob::NumReturnSequences,
+                "`num_return_sequences` > 1 with `guidance_scale` is not supported here: one \
+                 unconditional pass follows one sample",
+            ));
+        }
+
+        if c.repetition_penalty <= 0.0 {
+            return Err(ConfigError::invalid(
+                Knob::RepetitionPenalty,
+                format!(
+                    "`penalty` has to be a strictly positive float, but is {}",
+                    c.repetition_penalty
+                ),
+            ));
+        }
+        let no_repeat_ngram_size =
+            nonneg(Knob::NoRepeatNgramSize, Some(c.no_repeat_ngram_size))?.unwrap_or(0);
+
+        let top_k = match c.top_k {
+            None => 0,
+            Some(k) if k < 0 => {
+                return Err(ConfigError::invalid(
+                    Knob::TopK,
+                    format!("`top_k` has to be a strictly positive integer, but is {k}"),
+                ))
+            }
+            Some(k) => k as usize,
+        };
+
+        if let Some(a) = c.penalty_alpha {
+            if !(0.0..=1.0).contains(&a) {
+                return Err(ConfigError::invalid(
+                    Knob::PenaltyAlpha,
+                    format!("`penalty_alpha` has to be a float in the [0, 1] interval, but is {a}"),
+                ));
+            }
+        }
+
+        // Warper constraints are checked whether or not sampling is on: a knob that
+        // is invalid is a mistake even when this mode ignores it.
+        if sampling && c.temperature <= 0.0 {
+            return Err(ConfigError::invalid(
+                Knob::Temperature,
+                format!(
+                    "`temperature` (={}) has to be a strictly positive float, otherwise your next \
+                     token scores will be invalid. If you're looking for greedy decoding \
+                     strategies, set `do_sample=False`.",
+                    c.temperature
+                ),
+            ));
+        }
+        if c.temperature < 0.0 {
+            return Err(ConfigError::invalid(
+                Knob::Temperature,
+                format!(
+                    "`temperature` must not be negative, but is {}",
+                    c.temperature
+                ),
+            ));
+        }
+        if !(c.top_p > 0.0 && c.top_p <= 1.0) {
+            return Err(ConfigError::invalid(
+                Knob::TopP,
+                format!("`top_p` has to be a float > 0 and <= 1, but is {}", c.top_p),
+            ));
+        }
+        if let Some(p) = c.min_p {
+            if !(0.0..=1.0).contains(&p) || !p.is_finite() {
+                return Err(ConfigError::invalid(
+                    Knob::MinP,
+                    format!("`min_p` has to be a float in the [0, 1] interval, but is {p}"),
+                ));
+            }
+        }
+        if !(c.typical_p > 0.0 && c.typical_p <= 1.0) {
+            return Err(ConfigError::invalid(
+                Knob::TypicalP,
+                format!(
+                    "`typical_p` has to be a float > 0 and <= 1, but is {}",
+                    c.typical_p
+                ),
+            ));
+        }
+        if !(0.0..1.0).contains(&c.epsilon_cutoff) {
+            return Err(ConfigError::invalid(
+                Knob::EpsilonCutoff,
+                format!(
+                    "`epsilon_cutoff` has to be a float > 0 and < 1, but is {}",
+                    c.epsilon_cutoff
+                ),
+            ));
+        }
+        if !(0.0..1.0).contains(&c.eta_cutoff) {
+            return Err(ConfigError::invalid(
+                Knob::EtaCutoff,
+                format!(
+                    "`eta_cutoff` has to be a float > 0 and < 1, but is {}",
+                    c.eta_cutoff
+                ),
+            ));
+        }
+
+        if let Some(g) = c.guidance_scale {
+            if !g.is_finite() {
+                return Err(ConfigError::invalid(
+                    Knob::GuidanceScale,
+                    format!("`guidance_scale` must be a finite number, but is {g}"),
+                ));
+            }
+            if g != 1.0 && (mode.is_beam() || mode == Mode::Contrastive) {
+                return Err(ConfigError::invalid(
+                    Knob::GuidanceScale,
+                    "`guidance_scale` works with greedy and sampling lanes here (HF's unbatched \
+                     guidance follows one sequence, not beams or contrastive candidates)",
+                ));
+            }
+        }
+        if let Some(h) = c.top_h {
+            if !(h > 0.0 && h <= 1.0) {
+                return Err(ConfigError::invalid(
+                    Knob::TopH,
+                    format!("`top_h` must be in the range (0, 1], but is {h}"),
+                ));
+            }
+        }
+
+        let eos_token_ids = match &c.eos_token_id {
+            None => vec![],
+            Some(TokenIds::One(id)) => vec![token_id(Knob::EosTokenId, *id)?],
+            Some(TokenIds::Many(ids)) => ids
+                .iter()
+                .map(|id| token_id(Knob::EosTokenId, *id))
+                .collect::<Result<_, _>>()?,
+        };
+        let stop_strings = match &c.stop_strings {
+            None => vec![],
+            Some(Strings::One(s)) => vec![s.clone()],
+            Some(Strings::Many(v)) => v.clone(),
+        };
+        if stop_strings.iter().any(String::is_empty) {
+            return Err(ConfigError::invalid(
+                Knob::StopStrings,
+                "`stop_strings` must not contain an empty string",
+            ));
+        }
+
+        Ok(ValidConfig {
+            source: c.clone(),
+            mode,
+            max_new_tokens,
+            max_length,
+            min_new_tokens,
+            min_length,
+            temperature: c.temperature as f32,
+            top_k,
+            top_p: c.top_p as f32,
+            min_p: c.min_p.map(|p| p as f32),
+            typical_p: c.typical_p as f32,
+            epsilon_cutoff: c.epsilon_cutoff as f32,
+            eta_cutoff: c.eta_cutoff as f32,
+            repetition_penalty: c.repetition_penalty as f32,
+            no_repeat_ngram_size,
+            num_beams,
+            length_penalty: c.length_penalty as f32,
+            early_stopping: c.early_stopping,
+            num_return_sequences,
+            penalty_alpha: c.penalty_alpha.unwrap_or(0.0) as f32,
+            eos_token_ids,
+            stop_strings,
+            seed: c.seed.unwrap_or(0),
+            frequency_penalty: c.frequency_penalty as f32,
+            presence_penalty: c.presence_penalty as f32,
+            rules: token_rules(c)?,
+            watermark: c
+                .watermarking_config
+                .clone()
+                .map(|w| Watermark::new(w).map(Arc::new))
+                .transpose()?,
+            num_beam_groups,
+            diversity_penalty: c.diversity_penalty as f32,
+            force_words,
+            dola_layers: match &c.dola_layers {
+                Some(DolaLayers::List(v)) if v.is_empty() || v.iter().any(|&l| l < 0) => {
+                    return Err(ConfigError::invalid(
+                        Knob::DolaLayers,
+                        "`dola_layers` must be \"low\", \"high\" or a non-empty list of layer \
+                         indices from 0 (the embeddings)",
+                    ))
+                }
+                Some(l) if matches!(mode, Mode::Greedy | Mode::Sample) => Some(l.clone()),
+                _ => None,
+            },
+            llama: None,
+        })
+    }
+}
+
+/// Constrained beam search's checks (HF 4.55's `validate` and scorer).
+fn constrained_checks(c: &GenerationConfig, num_beams: usize) -> Result<(), ConfigError> {
+    let why = |knob: Knob, value: String| {
+        ConfigError::invalid(
+            knob,
+            format!(
+                "`force_words_ids` triggers constrained beam search. However, `{knob}` is set to \
+                 `{value}`, which is incompatible with this generation mode."
+            ),
+        )
+    };
+    if c.do_sample {
+        return Err(why(Knob::DoSample, "true".into()));
+    }
+    if c.num_beam_groups != 1 {
+        return Err(why(Knob::NumBeamGroups, c.num_beam_groups.to_string()));
+    }
+    if num_beams < 2 {
+        return Err(ConfigError::invalid(
+            Knob::NumBeams,
+            format!(
+                "`num_beams` has to be an integer strictly greater than 1 for constrained beam \
+                 search (`force_words_ids`), but is {num_beams}"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Diverse beam search's checks (HF 4.55's `validate` and `BeamSearchScorer`):
+/// returns the number of groups.
+fn diverse_groups(c: &GenerationConfig, num_beams: usize) -> Result<usize, ConfigError> {
+    let groups = c.num_beam_groups;
+    let penalty = c.diversity_penalty;
+    if groups < 1 {
+        return Err(ConfigError::invalid(
+            Knob::NumBeamGroups,
+            format!("`num_beam_groups` has to be a strictly positive integer, but is {groups}"),
+        ));
+    }
+    if !penalty.is_finite() || penalty < 0.0 {
+        return Err(ConfigError::invalid(
+            Knob::DiversityPenalty,
+            format!("`diversity_penalty` should be a float larger than 0.0, but is {penalty}"),
+        ));
+    }
+    let groups = groups as usize;
+    if num_beams == 1 {
+        // HF warns and runs greedy or sampling; the warnings list says so.
+        return Ok(1);
+    }
+    if groups > num_beams || !num_beams.is_multiple_of(groups) {
+        return Err(ConfigError::invalid(
+            Knob::NumBeamGroups,
+            format!(
+                "`num_beam_groups` has to be an integer smaller or equal than `num_beams` and \
+                 `num_beams` has to be divisible by `num_beam_groups`, but is {groups} with \
+                 `num_beams` being {num_beams}."
+            ),
+        ));
+    }
+    if groups > 1 && penalty == 0.0 {
+        return Err(ConfigError::invalid(
+            Knob::DiversityPenalty,
+            "`diversity_penalty` should be greater than `0.0`, otherwise your groups will be \
+             identical.",
+        ));
+    }
+    if groups == 1 && penalty > 0.0 {
+        return Err(ConfigError::invalid(
+            Knob::NumBeamGroups,
+            "`diversity_penalty` needs `num_beam_groups` > 1: the penalty acts on the tokens \
+             earlier groups chose, and one group has none before it",
+        ));
+    }
+    Ok(groups)
+}
+
+/// The token-level rules, checked: ids non-negative, lists non-empty.
+fn token_rules(c: &GenerationConfig) -> Result<TokenRules, ConfigError> {
+    let bad_words_ids = match &c.bad_words_ids {
+        None => vec![],
+        Some(v) => sequences(Knob::BadWordsIds, v)?,
+    };
+    let sequence_bias = match &c.sequence_bias {
+        None => vec![],
+        Some(v) => {
+            let seqs: Vec<Vec<i64>> = v.iter().map(|(s, _)| s.clone()).collect();
+            let seqs = sequences(Knob::SequenceBias, &seqs)?;
+            let mut out = Vec::with_capacity(v.len());
+            for (seq, &(_, bias)) in seqs.into_iter().zip(v) {
+                if bias.is_nan() {
+                    let message = "`sequence_bias` biases must be numbers, not NaN";
+                    return Err(ConfigError::invalid(Knob::SequenceBias, message));
+                }
+                out.push((seq, bias as f32));
+            }
+            out
+        }
+    };
+    let exponential_decay = match c.exponential_decay_length_penalty {
+        None => None,
+        Some((start, factor)) => {
+            let knob = Knob::ExponentialDecayLengthPenalty;
+            if start < 0 || !factor.is_finite() || factor <= 0.0 {
+                let message = format!(
+                    "`{knob}` is [start_index, decay_factor] with start_index >= 0 and a \
+                     positive decay_factor, but is [{start}, {factor}]"
+                );
+                return Err(ConfigError::invalid(knob, message));
+            }
+            Some((start as usize, factor))
+        }
+    };
+    let forced_eos_token_ids = match &c.forced_eos_token_id {
+        None => vec![],
+        Some(TokenIds::One(id)) => vec![token_id(Knob::ForcedEosTokenId, *id)?],
+        Some(TokenIds::Many(v)) => ids(Knob::ForcedEosTokenId, v)?,
+    };
+    Ok(TokenRules {
+        bad_words_ids,
+        sequence_bias,
+        suppress_tokens: ids(
+            Knob::SuppressTokens,
+            c.suppress_tokens.as_deref().unwrap_or(&[]),
+        )?,
+        begin_suppress_tokens: ids(
+            Knob::BeginSuppressTokens,
+            c.begin_suppress_tokens.as_deref().unwrap_or(&[]),
+        )?,
+        forced_bos_token_id: c
+            .forced_bos_token_id
+            .map(|id| token_id(Knob::ForcedBosTokenId, id))
+            .transpose()?,
+        forced_eos_token_ids,
+        exponential_decay,
+    })
+}

@@ -1,0 +1,26 @@
+//! "This knob does nothing here": the pitfalls the lessons warn about, in
+//! either ecosystem — from the config alone (HF silently ignores these), and
+//! from what a finished run's funnel shows.
+
+pub mod hf;
+pub mod warning;
+
+pub use hf::{config_warnings, run_warnings};
+pub use warning::Warning;
+
+use crate::llama_cpp::warnings::llama_warnings;
+use crate::semantics::LaneConfig;
+
+/// A lane's config warnings in either ecosystem, as (field name, message).
+pub fn lane_warnings(c: &LaneConfig) -> Vec<(&'static str, String)> {
+    match c {
+        LaneConfig::Transformers(c) => config_warnings(c)
+            .into_iter()
+            .map(|w| (w.field.name(), w.message))
+            .collect(),
+        LaneConfig::LlamaCpp(c) => llama_warnings(c)
+            .into_iter()
+            .map(|w| (w.field.name(), w.message))
+            .collect(),
+    }
+}

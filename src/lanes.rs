@@ -1,0 +1,4 @@
+//! How many lanes the page runs side by side.
+
+/// Four decoding configurations, one prompt.
+pub const LANES: usize = 4;

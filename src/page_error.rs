@@ -1,0 +1,33 @@
+//! What can fail in the page itself (not in the worker or the engine): a
+//! file the user picked, a download the browser would not start, a worker
+//! it would not create, a recording that is not one. Each says what to do.
+
+use ntl_protocol::picked::PickError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum PageError {
+    /// The picked files do not make a model.
+    #[error(transparent)]
+    Pick(#[from] PickError),
+    #[error("could not read {name}")]
+    ReadFile { name: String },
+    #[error("could not save {name}: {what}")]
+    Save { name: String, what: &'static str },
+    #[error("there are no plots to save yet")]
+    NoPlots,
+    /// The browser refused `new Worker` (its own words, as it gave them).
+    #[error("could not start the worker: {detail}")]
+    WorkerStart { detail: String },
+    #[error("`{name}` is {mb:.0} MB; a recorded run is at most {max_mb:.0} MB")]
+    RecordingTooLarge { name: String, mb: f64, max_mb: f64 },
+    #[error(
+        "`{name}` is not a run exported by this page (JSON export or `decode --json`): {source}"
+    )]
+    NotARecording {
+        name: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("`{name}` holds no runs to replay")]
+    EmptyRecording { name: String },
+}
