@@ -150,27 +150,10 @@ pub(crate) fn closest_knob(key: &str) -> Option<Knob> {
 /// useful hint (HF knobs, llama.cpp knobs and sampler names alike).
 pub(crate) fn closest_name<'a>(key: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     names
-        .map(|n| (edit_distance(key, n), n))
+        .map(|n| (strsim::levenshtein(key, n), n))
         .filter(|(d, n)| *d <= 2.max(n.len() / 4))
         .min_by_key(|&(d, n)| (d, n))
         .map(|(_, n)| n)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur.push(
-                (prev[j] + usize::from(ca != *cb))
-                    .min(prev[j + 1] + 1)
-                    .min(cur[j] + 1),
-            );
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 #[cfg(test)]

@@ -3,8 +3,6 @@
 //! (runs, worker messages, exports, share links) reads as it always has.
 
 use crate::llama_cpp::sampler::SamplerName;
-use crate::names::names;
-pub use crate::names::UnknownName;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -23,52 +21,83 @@ impl Knob {
     ];
 }
 
-names! {
-    /// A field of [`crate::GenerationConfig`]: HF's `generation_config` names,
-    /// plus `seed` and the OpenAI-style penalties.
-    pub enum Knob {
-        MaxNewTokens = "max_new_tokens",
-        MaxLength = "max_length",
-        MinNewTokens = "min_new_tokens",
-        MinLength = "min_length",
-        DoSample = "do_sample",
-        Temperature = "temperature",
-        TopK = "top_k",
-        TopP = "top_p",
-        MinP = "min_p",
-        TypicalP = "typical_p",
-        EpsilonCutoff = "epsilon_cutoff",
-        EtaCutoff = "eta_cutoff",
-        RepetitionPenalty = "repetition_penalty",
-        NoRepeatNgramSize = "no_repeat_ngram_size",
-        NumBeams = "num_beams",
-        LengthPenalty = "length_penalty",
-        EarlyStopping = "early_stopping",
-        NumReturnSequences = "num_return_sequences",
-        PenaltyAlpha = "penalty_alpha",
-        EosTokenId = "eos_token_id",
-        StopStrings = "stop_strings",
-        Seed = "seed",
-        FrequencyPenalty = "frequency_penalty",
-        PresencePenalty = "presence_penalty",
-        TopH = "top_h",
-        BadWordsIds = "bad_words_ids",
-        SequenceBias = "sequence_bias",
-        SuppressTokens = "suppress_tokens",
-        BeginSuppressTokens = "begin_suppress_tokens",
-        ForcedBosTokenId = "forced_bos_token_id",
-        ForcedEosTokenId = "forced_eos_token_id",
-        ExponentialDecayLengthPenalty = "exponential_decay_length_penalty",
-        RenormalizeLogits = "renormalize_logits",
-        RemoveInvalidValues = "remove_invalid_values",
-        WatermarkingConfig = "watermarking_config",
-        GuidanceScale = "guidance_scale",
-        NumBeamGroups = "num_beam_groups",
-        DiversityPenalty = "diversity_penalty",
-        DolaLayers = "dola_layers",
-        ForceWordsIds = "force_words_ids",
+/// A field of [`crate::GenerationConfig`]: HF's `generation_config` names,
+/// plus `seed` and the OpenAI-style penalties.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    ::serde::Serialize,
+    ::serde::Deserialize,
+    ::strum::Display,
+    ::strum::EnumString,
+    ::strum::IntoStaticStr,
+    ::strum::VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum Knob {
+    MaxNewTokens,
+    MaxLength,
+    MinNewTokens,
+    MinLength,
+    DoSample,
+    Temperature,
+    TopK,
+    TopP,
+    MinP,
+    TypicalP,
+    EpsilonCutoff,
+    EtaCutoff,
+    RepetitionPenalty,
+    NoRepeatNgramSize,
+    NumBeams,
+    LengthPenalty,
+    EarlyStopping,
+    NumReturnSequences,
+    PenaltyAlpha,
+    EosTokenId,
+    StopStrings,
+    Seed,
+    FrequencyPenalty,
+    PresencePenalty,
+    TopH,
+    BadWordsIds,
+    SequenceBias,
+    SuppressTokens,
+    BeginSuppressTokens,
+    ForcedBosTokenId,
+    ForcedEosTokenId,
+    ExponentialDecayLengthPenalty,
+    RenormalizeLogits,
+    RemoveInvalidValues,
+    WatermarkingConfig,
+    GuidanceScale,
+    NumBeamGroups,
+    DiversityPenalty,
+    DolaLayers,
+    ForceWordsIds,
+}
+
+impl Knob {
+    /// Every name, in declaration order.
+    pub const ALL: &'static [Knob] = <Knob as ::strum::VariantArray>::VARIANTS;
+
+    /// The name as it travels (HF's, llama-server's or llama.cpp's spelling).
+    pub fn name(self) -> &'static str {
+        self.into()
     }
 }
+
+/// A name that is not one of a name enum's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a known name")]
+pub struct UnknownName(pub String);
 
 /// A stage of a step's filter funnel: the model's own distribution, then one
 /// per logits processor, named (and serialised) as HF names the knob behind it.
@@ -143,7 +172,10 @@ impl FromStr for Stage {
                 .parse()
                 .map(Stage::Llama)
                 .map_err(|_| UnknownName(s.to_string())),
-            knob => knob.parse().map(Stage::Knob),
+            knob => knob
+                .parse()
+                .map(Stage::Knob)
+                .map_err(|_| UnknownName(s.to_string())),
         }
     }
 }
@@ -204,5 +236,133 @@ mod tests {
         }
         assert!(serde_json::from_str::<Stage>("\"top_q\"").is_err());
         assert!("temprature".parse::<Knob>().is_err());
+    }
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::*;
+    use crate::llama_cpp::knob::LlamaKnob;
+
+    /// The names as they were written before `strum` derived them: a name
+    /// that travels in a link, an export or a lesson never changes.
+    #[test]
+    fn every_name_enum_keeps_its_names_in_serde_display_and_parse() {
+        fn check<T>(all: &[T], expected: &[&str])
+        where
+            T: Copy + PartialEq + std::fmt::Debug + std::fmt::Display + serde::Serialize,
+            T: std::str::FromStr + Into<&'static str>,
+        {
+            let names: Vec<&str> = all.iter().map(|&x| x.into()).collect();
+            assert_eq!(names, expected);
+            for &x in all {
+                let name: &str = x.into();
+                assert_eq!(serde_json::to_value(x).unwrap(), name);
+                assert_eq!(x.to_string(), name);
+                assert!(name.parse::<T>().ok() == Some(x), "{name}");
+            }
+        }
+        check(
+            Knob::ALL,
+            &[
+                "max_new_tokens",
+                "max_length",
+                "min_new_tokens",
+                "min_length",
+                "do_sample",
+                "temperature",
+                "top_k",
+                "top_p",
+                "min_p",
+                "typical_p",
+                "epsilon_cutoff",
+                "eta_cutoff",
+                "repetition_penalty",
+                "no_repeat_ngram_size",
+                "num_beams",
+                "length_penalty",
+                "early_stopping",
+                "num_return_sequences",
+                "penalty_alpha",
+                "eos_token_id",
+                "stop_strings",
+                "seed",
+                "frequency_penalty",
+                "presence_penalty",
+                "top_h",
+                "bad_words_ids",
+                "sequence_bias",
+                "suppress_tokens",
+                "begin_suppress_tokens",
+                "forced_bos_token_id",
+                "forced_eos_token_id",
+                "exponential_decay_length_penalty",
+                "renormalize_logits",
+                "remove_invalid_values",
+                "watermarking_config",
+                "guidance_scale",
+                "num_beam_groups",
+                "diversity_penalty",
+                "dola_layers",
+                "force_words_ids",
+            ],
+        );
+        check(
+            LlamaKnob::ALL,
+            &[
+                "semantics",
+                "temperature",
+                "dynatemp_range",
+                "dynatemp_exponent",
+                "top_k",
+                "top_p",
+                "min_p",
+                "typical_p",
+                "top_n_sigma",
+                "xtc_probability",
+                "xtc_threshold",
+                "repeat_penalty",
+                "repeat_last_n",
+                "presence_penalty",
+                "frequency_penalty",
+                "dry_multiplier",
+                "dry_base",
+                "dry_allowed_length",
+                "dry_penalty_last_n",
+                "dry_sequence_breakers",
+                "mirostat",
+                "mirostat_tau",
+                "mirostat_eta",
+                "adaptive_target",
+                "adaptive_decay",
+                "min_keep",
+                "logit_bias",
+                "n_predict",
+                "stop",
+                "ignore_eos",
+                "seed",
+                "samplers",
+            ],
+        );
+        check(
+            SamplerName::ALL,
+            &[
+                "penalties",
+                "dry",
+                "top_n_sigma",
+                "top_k",
+                "typ_p",
+                "top_p",
+                "min_p",
+                "xtc",
+                "temperature",
+                "adaptive_p",
+                "infill",
+                "logit_bias",
+                "dist",
+                "mirostat",
+                "mirostat_v2",
+            ],
+        );
     }
 }

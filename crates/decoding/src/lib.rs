@@ -18,8 +18,6 @@ pub mod llama_cpp;
 pub mod mode;
 pub mod model;
 pub mod model_defaults;
-pub mod mt19937;
-pub mod names;
 pub mod observe;
 pub mod one_or_many;
 pub mod processors;

@@ -3,7 +3,7 @@
 //! bits of `s`, and `torch.randperm(n)` (n < 2³²/20) is a Fisher–Yates shuffle
 //! drawing `random() % (n − i)`. The watermark's green lists are made of these.
 
-use crate::mt19937::Mt19937;
+use rand_mt::Mt as Mt19937;
 
 /// The first `k` entries of `torch.randperm(n, generator=manual_seed(seed))`:
 /// Fisher–Yates fixes entry `i` at step `i`, so `k` steps are enough.

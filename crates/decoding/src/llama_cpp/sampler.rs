@@ -3,27 +3,54 @@
 //! sequence accepted (`accept`: the prompt's, then each generated one).
 
 use super::candidates::Candidates;
-use crate::names::names;
 
-names! {
-    /// llama.cpp's sampler names: those `samplers` may list (its canonical
-    /// names), then the ones its chain adds by itself.
-    pub enum SamplerName {
-        Penalties = "penalties",
-        Dry = "dry",
-        TopNSigma = "top_n_sigma",
-        TopK = "top_k",
-        TypicalP = "typ_p",
-        TopP = "top_p",
-        MinP = "min_p",
-        Xtc = "xtc",
-        Temperature = "temperature",
-        AdaptiveP = "adaptive_p",
-        Infill = "infill",
-        LogitBias = "logit_bias",
-        Dist = "dist",
-        Mirostat = "mirostat",
-        MirostatV2 = "mirostat_v2",
+/// llama.cpp's sampler names: those `samplers` may list (its canonical
+/// names), then the ones its chain adds by itself.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    ::serde::Serialize,
+    ::serde::Deserialize,
+    ::strum::Display,
+    ::strum::EnumString,
+    ::strum::IntoStaticStr,
+    ::strum::VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum SamplerName {
+    Penalties,
+    Dry,
+    TopNSigma,
+    TopK,
+    #[serde(rename = "typ_p")]
+    #[strum(serialize = "typ_p")]
+    TypicalP,
+    TopP,
+    MinP,
+    Xtc,
+    Temperature,
+    AdaptiveP,
+    Infill,
+    LogitBias,
+    Dist,
+    Mirostat,
+    MirostatV2,
+}
+
+impl SamplerName {
+    /// Every name, in declaration order.
+    pub const ALL: &'static [SamplerName] = <SamplerName as ::strum::VariantArray>::VARIANTS;
+
+    /// The name as it travels (HF's, llama-server's or llama.cpp's spelling).
+    pub fn name(self) -> &'static str {
+        self.into()
     }
 }
 

@@ -3,7 +3,9 @@
 //! `std::generate_canonical`, and `std::discrete_distribution`. A seed gives
 //! the same stream, so the same logits give the same token.
 
-pub use crate::mt19937::Mt19937;
+/// `std::mt19937`, the 32-bit Mersenne Twister (torch's CPU generator draws
+/// from it too), from the `rand_mt` crate.
+pub use rand_mt::Mt as Mt19937;
 
 pub trait StdDistributions {
     fn uniform_f64(&mut self) -> f64;
@@ -61,6 +63,14 @@ impl StdDistributions for Mt19937 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_10000th_output_of_the_default_seed_is_the_standards_check_value() {
+        // C++11 [rand.predef]: mt19937 default-constructed (seed 5489), 10000th draw.
+        let mut mt = Mt19937::new(5489);
+        let last = (0..10_000).map(|_| mt.next_u32()).last().unwrap();
+        assert_eq!(last, 4_123_659_995);
+    }
 
     #[test]
     fn uniforms_lie_in_the_unit_interval_and_use_two_words_for_a_double() {
