@@ -5,7 +5,10 @@
 //! space, `<|endoftext|>` as the special token.
 
 use crate::error::LoadError;
-use serde_json::{json, Map, Value};
+
+use tokenizers::models::bpe::{Vocab, BPE};
+use tokenizers::pre_tokenizers::byte_level::ByteLevel;
+use tokenizers::{AddedToken, Tokenizer};
 
 const ENDOFTEXT: &str = "<|endoftext|>";
 
@@ -16,18 +19,14 @@ fn err(m: impl Into<String>) -> LoadError {
     ))
 }
 
-/// `tokenizer.json`'s bytes for `vocab.json` and `merges.txt`.
+/// `tokenizer.json`'s bytes for `vocab.json` and `merges.txt`, built with the
+/// `tokenizers` crate's BPE builder as `transformers`' converter builds it.
 pub fn gpt2_tokenizer_json(vocab: &[u8], merges: &[u8]) -> Result<Vec<u8>, LoadError> {
-    let vocab: Map<String, Value> = serde_json::from_slice(vocab).map_err(|e| {
+    let vocab: Vocab = serde_json::from_slice(vocab).map_err(|e| {
         err(format!(
-            "vocab.json is not a JSON object of token → id ({e})"
+            "vocab.json is not a JSON object of token → id, each id a whole number ({e})"
         ))
     })?;
-    if let Some((token, _)) = vocab.iter().find(|(_, id)| !id.is_u64()) {
-        return Err(err(format!(
-            "vocab.json gives `{token}` an id that is not a whole number"
-        )));
-    }
     let merges = std::str::from_utf8(merges).map_err(|_| err("merges.txt is not UTF-8 text"))?;
     let mut pairs = Vec::new();
     for (n, line) in merges.lines().enumerate() {
@@ -42,32 +41,26 @@ pub fn gpt2_tokenizer_json(vocab: &[u8], merges: &[u8]) -> Result<Vec<u8>, LoadE
                 n + 1
             )));
         };
-        pairs.push(json!([a, b]));
+        pairs.push((a.to_string(), b.to_string()));
     }
-    let byte_level = |prefix: bool, trim: bool| json!({"type": "ByteLevel", "add_prefix_space": prefix, "trim_offsets": trim, "use_regex": true});
-    let added: Vec<Value> = vocab
-        .get(ENDOFTEXT)
-        .map(|id| {
-            json!({"id": id, "content": ENDOFTEXT, "single_word": false, "lstrip": false,
-                   "rstrip": false, "normalized": true, "special": true})
-        })
-        .into_iter()
-        .collect();
-    let doc = json!({
-        "version": "1.0",
-        "truncation": null,
-        "padding": null,
-        "added_tokens": added,
-        "normalizer": null,
-        "pre_tokenizer": byte_level(false, true),
-        "post_processor": byte_level(true, false),
-        "decoder": byte_level(true, true),
-        "model": {
-            "type": "BPE", "dropout": null, "unk_token": null,
-            "continuing_subword_prefix": null, "end_of_word_suffix": null,
-            "fuse_unk": false, "byte_fallback": false, "ignore_merges": false,
-            "vocab": vocab, "merges": pairs,
-        },
-    });
-    Ok(serde_json::to_vec(&doc).expect("a JSON value always serialises"))
+    let endoftext = vocab.contains_key(ENDOFTEXT);
+    let bpe = BPE::builder()
+        .vocab_and_merges(vocab, pairs)
+        .build()
+        .map_err(|e| err(format!("its merges do not fit its vocabulary ({e})")))?;
+    let mut tokenizer = Tokenizer::new(bpe);
+    tokenizer
+        .with_pre_tokenizer(Some(ByteLevel::new(false, true, true)))
+        .with_post_processor(Some(ByteLevel::new(true, false, true)))
+        .with_decoder(Some(ByteLevel::new(true, true, true)));
+    if endoftext {
+        let special = AddedToken::from(ENDOFTEXT, true).normalized(true);
+        tokenizer
+            .add_special_tokens([special])
+            .map_err(|e| err(format!("{ENDOFTEXT} cannot be its special token ({e})")))?;
+    }
+    let json = tokenizer
+        .to_string(false)
+        .map_err(|e| err(format!("could not be written as tokenizer.json ({e})")))?;
+    Ok(json.into_bytes())
 }

@@ -331,11 +331,8 @@ fn backoff(failures: u32) -> u32 {
     1 << (failures - 1).min(4)
 }
 
-async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = super::scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-    });
-    let _ = JsFuture::from(promise).await;
+async fn sleep(ms: u32) {
+    gloo_timers::future::TimeoutFuture::new(ms).await;
 }
 
 /// Waits `seconds`, telling the page each second what it waits for.

@@ -96,11 +96,7 @@ pub async fn threads(started: u32) -> u32 {
         if ntl_parallel::threads() as u32 > started {
             break;
         }
-        let pause = js_sys::Promise::new(&mut |resolve, _| {
-            let _ =
-                super::scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 10);
-        });
-        let _ = wasm_bindgen_futures::JsFuture::from(pause).await;
+        gloo_timers::future::TimeoutFuture::new(10).await;
     }
     ntl_parallel::threads() as u32
 }

@@ -117,31 +117,26 @@ impl GenerationConfig {
             });
         }
         // Report the first bad field by name, so a typo points at itself.
-        let mut knobs = Vec::with_capacity(map.len());
-        for key in map.keys() {
-            match key.parse::<Knob>() {
-                Ok(knob) => knobs.push(knob),
-                Err(_) => {
-                    return Err(ConfigError::UnknownField {
-                        field: key.clone(),
-                        suggestion: closest_knob(key),
-                    })
-                }
-            }
+        if let Some(key) = map.keys().find(|k| k.parse::<Knob>().is_err()) {
+            return Err(ConfigError::UnknownField {
+                field: key.clone(),
+                suggestion: closest_knob(key),
+            });
         }
-        let defaults =
-            serde_json::to_value(GenerationConfig::default()).expect("default config serialises");
-        let known = defaults.as_object().expect("object");
-        for (knob, (key, v)) in knobs.into_iter().zip(&map) {
-            let mut probe = known.clone();
-            probe.insert(key.clone(), v.clone());
-            if let Err(e) =
-                serde_json::from_value::<GenerationConfig>(serde_json::Value::Object(probe))
-            {
-                return Err(ConfigError::bad_value(knob, e));
+        // A value of the wrong type is blamed on the field it sits under.
+        serde_path_to_error::deserialize(serde_json::Value::Object(map)).map_err(|e| {
+            match first_key(&e).and_then(|k| k.parse::<Knob>().ok()) {
+                Some(knob) => ConfigError::bad_value(knob, e.into_inner()),
+                None => ConfigError::json(e.into_inner()),
             }
-        }
-        // Fields that read one by one read together; the error is not reached.
-        serde_json::from_value(serde_json::Value::Object(map)).map_err(ConfigError::json)
+        })
+    }
+}
+
+/// The top-level key a deserialisation error happened under.
+pub(crate) fn first_key<E>(e: &serde_path_to_error::Error<E>) -> Option<&str> {
+    match e.path().iter().next()? {
+        serde_path_to_error::Segment::Map { key } => Some(key),
+        _ => None,
     }
 }

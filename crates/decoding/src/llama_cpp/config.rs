@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 pub use super::knob::LlamaKnob;
 use super::sampler::SamplerName;
 use super::samplers::dry::{process_breakers, Breakers};
+use crate::config::intake::first_key;
 use crate::config_error::{closest_name, without_position, ConfigError};
 use crate::one_or_many::Strings;
 use crate::vocab::Vocab;
@@ -209,27 +210,18 @@ impl LlamaCppConfig {
         map.remove("semantics");
         // llama-server treats `null` as "use the default".
         map.retain(|_, v| !v.is_null());
-        let mut knobs = Vec::with_capacity(map.len());
-        for key in map.keys() {
-            match key.parse::<LlamaKnob>() {
-                Ok(k) => knobs.push(k),
-                Err(_) => {
-                    return Err(ConfigError::LlamaUnknownField {
-                        field: key.clone(),
-                        suggestion: closest_llama_knob(key),
-                    })
-                }
-            }
+        if let Some(key) = map.keys().find(|k| k.parse::<LlamaKnob>().is_err()) {
+            return Err(ConfigError::LlamaUnknownField {
+                field: key.clone(),
+                suggestion: closest_llama_knob(key),
+            });
         }
-        let defaults = serde_json::to_value(LlamaCppConfig::default()).expect("serialises");
-        for (knob, (key, v)) in knobs.into_iter().zip(&map) {
-            let mut probe = defaults.as_object().expect("object").clone();
-            probe.insert(key.clone(), v.clone());
-            if let Err(e) = serde_json::from_value::<LlamaCppConfig>(probe.into()) {
-                return Err(invalid(knob, format!("`{knob}`: {}", without_position(&e))));
+        serde_path_to_error::deserialize(serde_json::Value::Object(map)).map_err(|e| {
+            match first_key(&e).and_then(|k| k.parse::<LlamaKnob>().ok()) {
+                Some(knob) => invalid(knob, format!("`{knob}`: {}", without_position(e.inner()))),
+                None => ConfigError::json(e.into_inner()),
             }
-        }
-        serde_json::from_value(map.into()).map_err(ConfigError::json)
+        })
     }
 
     /// The config as a lane's JSON: `semantics` first, then the fields that
