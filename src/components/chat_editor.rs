@@ -3,17 +3,9 @@
 //! inspector, special tokens and all).
 
 use crate::state::chat::{Chat, Role};
+use crate::state::page_actions::ChatAction;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
-
-pub enum ChatAction {
-    Role(usize, Role),
-    Content(usize, String),
-    Add,
-    Remove(usize),
-    GenerationPrompt(bool),
-    Render,
-}
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

@@ -10,25 +10,13 @@ use super::distribution::{bars, funnel, table_head};
 use crate::compare::{lane_list, paths, rows, Row};
 use crate::format::{num, prob, visible};
 use crate::lane_result::LaneResult;
+use crate::state::page_actions::CompareAction;
 use crate::state::run::{Results, StepMove};
 use crate::state::LANES;
 use crate::theme::lane_color;
 use ntl_decoding::record::{BeamCandidate, ContrastiveCandidate, DolaStep};
 use ntl_decoding::{Stage, Step};
 use yew::prelude::*;
-
-/// What the view asks the page to do.
-pub enum CompareAction {
-    Move(StepMove),
-    SortBy(usize),
-    Branch {
-        lane: usize,
-        token_id: u32,
-    },
-    /// Hold this lane's step in the what-if sandbox.
-    TryKnobs(usize),
-    Close,
-}
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

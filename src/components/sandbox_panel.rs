@@ -5,22 +5,13 @@ use super::distribution::{bars, funnel, table_head};
 use super::lane_buttons::lane_buttons;
 use crate::format::{num, prob, visible};
 use crate::rc_eq::RcEq;
+use crate::state::page_actions::SandboxAction;
 use crate::state::sandbox::{Sandbox, Source};
 use crate::theme::lane_color;
 use ntl_decoding::sandbox::knobs;
-use ntl_decoding::{Knob, Step};
+use ntl_decoding::Step;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
-
-/// What the sandbox asks the page to do.
-pub enum SandboxAction {
-    Logits(String),
-    Knob(Knob, String),
-    /// Copy the knobs into this lane.
-    UseInLane(usize),
-    /// Back to the typed logits from a lane's step.
-    Toy,
-}
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

@@ -6,22 +6,10 @@ use super::lane_buttons::lane_buttons;
 use crate::format::{prob, visible};
 use crate::rc_eq::RcEq;
 use crate::state::inspector::Inspector;
+use crate::state::page_actions::InspectorAction;
 use ntl_decoding::inspect::{Prediction, PromptToken};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
-
-/// What the inspector asks the page to do.
-pub enum InspectorAction {
-    LookUp(String),
-    /// The looked-up token as this lane's `eos_token_id`.
-    UseAsEos(usize),
-    /// The looked-up text as this lane's stop string.
-    StopAt(usize),
-    /// The looked-up tokens added to this lane's `bad_words_ids`.
-    BadWords(usize),
-    /// The looked-up tokens added to this lane's `force_words_ids`.
-    ForceWords(usize),
-}
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

@@ -7,6 +7,12 @@ use ntl_decoding::llama_cpp::{LlamaCppConfig, LlamaKnob};
 use ntl_decoding::{ConfigError, GenerationConfig, Knob, Mode, Semantics, ValidConfig};
 use serde_json::{Map, Value};
 
+mod knob_lists;
+pub use knob_lists::*;
+
+#[cfg(test)]
+mod tests;
+
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LaneConfig {
     /// The fields as set, by name (HF's, or llama-server's after
@@ -15,61 +21,6 @@ pub struct LaneConfig {
     /// The same fields parsed (the ecosystem's defaults for the rest); always in step.
     parsed: Parsed,
 }
-
-/// llama.cpp lanes' knobs in the editor, under headings of their own.
-pub const LLAMA_GROUPS: &[(&str, &[LlamaKnob])] = &[
-    (
-        "sampler chain",
-        &[
-            LlamaKnob::Temperature,
-            LlamaKnob::TopK,
-            LlamaKnob::TopP,
-            LlamaKnob::MinP,
-            LlamaKnob::TypicalP,
-            LlamaKnob::TopNSigma,
-            LlamaKnob::XtcProbability,
-            LlamaKnob::XtcThreshold,
-            LlamaKnob::DynatempRange,
-            LlamaKnob::DynatempExponent,
-            LlamaKnob::MinKeep,
-            LlamaKnob::Samplers,
-            LlamaKnob::Seed,
-        ],
-    ),
-    (
-        "penalties",
-        &[
-            LlamaKnob::RepeatPenalty,
-            LlamaKnob::RepeatLastN,
-            LlamaKnob::PresencePenalty,
-            LlamaKnob::FrequencyPenalty,
-            LlamaKnob::DryMultiplier,
-            LlamaKnob::DryBase,
-            LlamaKnob::DryAllowedLength,
-            LlamaKnob::DryPenaltyLastN,
-            LlamaKnob::DrySequenceBreakers,
-        ],
-    ),
-    (
-        "mirostat, adaptive-p",
-        &[
-            LlamaKnob::Mirostat,
-            LlamaKnob::MirostatTau,
-            LlamaKnob::MirostatEta,
-            LlamaKnob::AdaptiveTarget,
-            LlamaKnob::AdaptiveDecay,
-        ],
-    ),
-    (
-        "length, stop, tokens",
-        &[
-            LlamaKnob::NPredict,
-            LlamaKnob::Stop,
-            LlamaKnob::IgnoreEos,
-            LlamaKnob::LogitBias,
-        ],
-    ),
-];
 
 /// Knobs with the same name and, near enough, the same meaning in both
 /// ecosystems: they travel when a lane switches.
@@ -86,73 +37,6 @@ const SHARED_NAMES: &[&str] = &[
 
 /// The parsed config, in its ecosystem.
 type Parsed = ntl_decoding::LaneConfig;
-
-/// Knobs shown for every mode, then per mode.
-pub const COMMON_KNOBS: &[Knob] = &[
-    Knob::MaxNewTokens,
-    Knob::MinNewTokens,
-    Knob::RepetitionPenalty,
-    Knob::NoRepeatNgramSize,
-    Knob::FrequencyPenalty,
-    Knob::PresencePenalty,
-    Knob::EosTokenId,
-    Knob::StopStrings,
-];
-/// Sampling's own knobs besides the warpers (`Knob::WARPERS`).
-pub const SAMPLE_KNOBS: &[Knob] = &[Knob::Seed, Knob::NumReturnSequences];
-pub const BEAM_KNOBS: &[Knob] = &[
-    Knob::NumBeams,
-    Knob::ForceWordsIds,
-    Knob::LengthPenalty,
-    Knob::EarlyStopping,
-    Knob::NumReturnSequences,
-];
-pub const GROUP_BEAM_KNOBS: &[Knob] = &[
-    Knob::NumBeams,
-    Knob::NumBeamGroups,
-    Knob::DiversityPenalty,
-    Knob::LengthPenalty,
-    Knob::EarlyStopping,
-    Knob::NumReturnSequences,
-];
-/// DoLa rides on greedy decoding and sampling.
-pub const DOLA_KNOBS: &[Knob] = &[Knob::DolaLayers];
-pub const CONTRASTIVE_KNOBS: &[Knob] = &[Knob::PenaltyAlpha, Knob::TopK];
-/// Token-level rules, every mode: folded in the editor until one is set.
-pub const TOKEN_KNOBS: &[Knob] = &[
-    Knob::BadWordsIds,
-    Knob::SequenceBias,
-    Knob::SuppressTokens,
-    Knob::BeginSuppressTokens,
-    Knob::ForcedBosTokenId,
-    Knob::ForcedEosTokenId,
-    Knob::ExponentialDecayLengthPenalty,
-    Knob::RenormalizeLogits,
-    Knob::RemoveInvalidValues,
-    Knob::WatermarkingConfig,
-    Knob::GuidanceScale,
-];
-
-pub fn knobs_for(mode: Mode) -> Vec<Knob> {
-    let specific: &[&[Knob]] = match mode {
-        Mode::Greedy => &[DOLA_KNOBS],
-        Mode::Sample => &[Knob::WARPERS, SAMPLE_KNOBS, DOLA_KNOBS],
-        Mode::Beam => &[BEAM_KNOBS],
-        Mode::BeamSample => &[Knob::WARPERS, &[Knob::Seed], BEAM_KNOBS],
-        Mode::GroupBeam => &[GROUP_BEAM_KNOBS],
-        Mode::ConstrainedBeam => &[BEAM_KNOBS],
-        Mode::Contrastive => &[CONTRASTIVE_KNOBS],
-        // A llama.cpp lane's knobs are llama-server's ([`LLAMA_GROUPS`]).
-        Mode::LlamaCpp => &[],
-    };
-    specific
-        .iter()
-        .copied()
-        .flatten()
-        .chain(COMMON_KNOBS)
-        .copied()
-        .collect()
-}
 
 impl LaneConfig {
     pub fn from_json(text: &str) -> Result<LaneConfig, ConfigError> {
@@ -532,173 +416,5 @@ impl LaneConfig {
         if let Ok(c) = GenerationConfig::from_value(Value::Object(self.fields.clone())) {
             self.parsed = Parsed::Transformers(c);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn typed_values_become_hf_fields_and_empty_resets() {
-        let mut c = LaneConfig::default();
-        c.set(Knob::Temperature, "0.7").unwrap();
-        c.set(Knob::StopStrings, ".").unwrap();
-        // Keys come out sorted, so a lane's JSON is stable however it was edited.
-        assert_eq!(
-            c.to_json(),
-            "{\n  \"stop_strings\": \".\",\n  \"temperature\": 0.7\n}"
-        );
-        assert_eq!(c.hf().unwrap().temperature, 0.7);
-        c.set(Knob::Temperature, "").unwrap();
-        assert!(c.fields().get("temperature").is_none());
-        assert_eq!(
-            c.hf().unwrap().temperature,
-            1.0,
-            "the parsed config follows the fields"
-        );
-    }
-
-    #[test]
-    fn a_bad_value_names_its_field_and_changes_nothing() {
-        let mut c = LaneConfig::default();
-        let e = c.set(Knob::TopK, "many").unwrap_err();
-        assert_eq!(e.field(), Some("top_k"));
-        assert!(c.fields().is_empty());
-        let e = c.set(Knob::TopK, "\"ten\"").unwrap_err();
-        assert_eq!(e.knob(), Some(Knob::TopK));
-        assert_eq!(c, LaneConfig::default());
-    }
-
-    #[test]
-    fn dola_layers_take_low_and_high_without_quotes_and_lists_as_json() {
-        let mut c = LaneConfig::default();
-        c.set(Knob::DolaLayers, "high").unwrap();
-        assert_eq!(c.text(Knob::DolaLayers), "high");
-        assert!(c.validate().unwrap().dola_layers.is_some());
-        c.set(Knob::DolaLayers, "[0, 2]").unwrap();
-        assert_eq!(c.text(Knob::DolaLayers), "[0,2]");
-        assert!(c.set(Knob::DolaLayers, "middle").is_err());
-        assert!(knobs_for(Mode::Greedy).contains(&Knob::DolaLayers));
-        c.set_mode(Mode::Beam);
-        assert!(
-            c.fields().get("dola_layers").is_none(),
-            "DoLa does not ride on beams"
-        );
-    }
-
-    #[test]
-    fn mode_switches_set_the_knobs_hf_reads() {
-        let mut c = LaneConfig::default();
-        c.set_mode(Mode::Contrastive);
-        assert_eq!(c.mode(), Mode::Contrastive);
-        c.set_mode(Mode::Beam);
-        assert_eq!(c.mode(), Mode::Beam);
-        c.set_mode(Mode::GroupBeam);
-        assert_eq!(c.mode(), Mode::GroupBeam);
-        assert!(c.validate().is_ok(), "two groups of two, a penalty of 1");
-        c.set_mode(Mode::Beam);
-        assert_eq!(c.mode(), Mode::Beam);
-        assert!(c.fields().get("num_beam_groups").is_none());
-        assert!(c.fields().get("diversity_penalty").is_none());
-        c.set_mode(Mode::BeamSample);
-        assert_eq!(c.mode(), Mode::BeamSample);
-        assert!(c.validate().is_ok(), "HF's beam sampling runs");
-        assert_eq!(c.fields().get("do_sample"), Some(&true.into()));
-        c.set_mode(Mode::Beam);
-        assert_eq!(c.mode(), Mode::Beam, "back to beam search: do_sample goes");
-        c.set_mode(Mode::Sample);
-        assert_eq!(c.mode(), Mode::Sample);
-        c.set_mode(Mode::Greedy);
-        assert_eq!(c.mode(), Mode::Greedy);
-    }
-
-    #[test]
-    fn a_folded_lane_reads_as_its_mode_and_the_knobs_set() {
-        let c = LaneConfig::from_json(
-            r#"{"do_sample": true, "temperature": 0.7, "top_p": 0.9, "seed": 1}"#,
-        )
-        .unwrap();
-        assert_eq!(c.summary(), "sample · seed 1 · temperature 0.7 · top_p 0.9");
-        assert_eq!(LaneConfig::default().summary(), "greedy");
-        let c = LaneConfig::from_json(r#"{"stop_strings": ".", "num_beams": 4}"#).unwrap();
-        assert_eq!(
-            c.summary(),
-            r#"beam search · num_beams 4 · stop_strings ".""#
-        );
-    }
-
-    #[test]
-    fn json_round_trips_and_ignores_bookkeeping_keys() {
-        let c = LaneConfig::from_json(
-            r#"{"do_sample": true, "top_p": 0.9, "transformers_version": "4.0"}"#,
-        )
-        .unwrap();
-        assert_eq!(LaneConfig::from_json(&c.to_json()).unwrap(), c);
-        assert_eq!(c.mode(), Mode::Sample);
-        assert!(c.fields().get("transformers_version").is_none());
-    }
-
-    #[test]
-    fn switching_ecosystem_carries_what_means_the_same_and_translates_the_rest() {
-        let mut c = LaneConfig::from_json(
-            r#"{"do_sample": true, "temperature": 0.7, "top_p": 0.9, "repetition_penalty": 1.2,
-                "max_new_tokens": 30, "num_return_sequences": 2, "seed": 4}"#,
-        )
-        .unwrap();
-        c.set_semantics(Semantics::LlamaCpp);
-        assert_eq!(c.semantics(), Semantics::LlamaCpp);
-        assert_eq!(c.mode(), Mode::LlamaCpp);
-        let f = c.fields();
-        assert_eq!(f["semantics"], "llama.cpp");
-        assert_eq!(f["temperature"], 0.7);
-        assert_eq!(f["top_p"], 0.9);
-        assert_eq!(f["repeat_penalty"], 1.2, "renamed, not dropped");
-        assert_eq!(f["n_predict"], 30);
-        assert_eq!(f["seed"], 4);
-        assert!(
-            f.get("num_return_sequences").is_none(),
-            "no such knob there"
-        );
-        assert!(c.validate().is_ok());
-        c.set_semantics(Semantics::Transformers);
-        assert_eq!(c.mode(), Mode::Sample);
-        assert_eq!(c.fields()["repetition_penalty"], 1.2);
-        assert_eq!(c.fields()["max_new_tokens"], 30);
-    }
-
-    #[test]
-    fn greedy_becomes_temperature_zero_and_back() {
-        let mut c = LaneConfig::from_json(r#"{"max_new_tokens": 12}"#).unwrap();
-        c.set_semantics(Semantics::LlamaCpp);
-        assert_eq!(c.fields()["temperature"], 0);
-        c.set_semantics(Semantics::Transformers);
-        assert_eq!(c.mode(), Mode::Greedy);
-    }
-
-    #[test]
-    fn a_llama_lanes_knobs_take_llama_server_names_and_refuse_hf_ones() {
-        let mut c = LaneConfig::default();
-        c.set_semantics(Semantics::LlamaCpp);
-        c.set_llama(LlamaKnob::RepeatLastN, "-1").unwrap();
-        c.set_llama(LlamaKnob::Samplers, "top_k, temperature")
-            .unwrap();
-        assert_eq!(c.text_of("samplers"), r#"["top_k","temperature"]"#);
-        // A JSON string is read as one: how a newline is typed.
-        c.set_llama(LlamaKnob::Stop, r#""\n""#).unwrap();
-        assert_eq!(c.fields()["stop"], "\n");
-        let e = c.set_llama(LlamaKnob::TopK, "many").unwrap_err();
-        assert_eq!(e.field(), Some("top_k"));
-        assert_eq!(
-            c.summary(),
-            r#"llama.cpp · repeat_last_n -1 · samplers ["top_k","temperature"] · stop "\n" · temperature 0"#
-        );
-        assert_eq!(LaneConfig::llama_default_text(LlamaKnob::TopK), "40");
-        let json = c.to_json();
-        assert_eq!(
-            LaneConfig::from_json(&json).unwrap(),
-            c,
-            "its JSON reads back"
-        );
     }
 }

@@ -1,0 +1,94 @@
+//! What reaches the page's component: the worker's messages and each
+//! view's requests, and the callbacks that send them, made once.
+
+use crate::components::lesson_panel::LessonAction;
+use crate::components::model_panel::ModelAction;
+use crate::components::prompt_row::PromptAction;
+use crate::lanes::LANES;
+use crate::page_error::PageError;
+use crate::state::page_actions::{ChatAction, CompareAction, InspectorAction, SandboxAction};
+use ntl_decoding::{Defaults, Document, Mode, Semantics};
+use ntl_protocol::FromWorker;
+use yew::prelude::*;
+
+/// One lane's editor, asking.
+pub enum LaneAction {
+    /// A field typed into, by the name its lane's ecosystem gives it.
+    Field(String, String),
+    /// The lane switched ecosystem.
+    Semantics(Semantics),
+    Mode(Mode),
+    Json(String),
+    Select(usize),
+    /// Unfold or fold the knob editor.
+    Edit,
+    /// Where the lane's unset knobs come from.
+    StartsFrom(Defaults),
+}
+
+pub enum Msg {
+    Worker(FromWorker),
+    WorkerCrashed(String),
+    /// The start check of worker number `spawned` (see `Page::worker_start_overdue`).
+    WorkerStartOverdue(u32),
+    Model(ModelAction),
+    Prompt(PromptAction),
+    Lane(usize, LaneAction),
+    Select {
+        lane: usize,
+        step: usize,
+    },
+    Compare(CompareAction),
+    Lesson(LessonAction),
+    Sandbox(SandboxAction),
+    Inspector(InspectorAction),
+    Chat(ChatAction),
+    Replayed(Result<(String, Document), PageError>),
+}
+
+pub(super) struct LaneCallbacks {
+    pub(super) field: Callback<(String, String)>,
+    pub(super) semantics: Callback<Semantics>,
+    pub(super) mode: Callback<Mode>,
+    pub(super) json: Callback<String>,
+    pub(super) select: Callback<usize>,
+    pub(super) edit: Callback<()>,
+    pub(super) starts_from: Callback<Defaults>,
+}
+
+pub(super) struct Callbacks {
+    pub(super) lanes: Vec<LaneCallbacks>,
+    pub(super) select: Callback<(usize, usize)>,
+    pub(super) compare: Callback<CompareAction>,
+    pub(super) model: Callback<ModelAction>,
+    pub(super) prompt: Callback<PromptAction>,
+    pub(super) lesson: Callback<LessonAction>,
+    pub(super) sandbox: Callback<SandboxAction>,
+    pub(super) inspector: Callback<InspectorAction>,
+    pub(super) chat: Callback<ChatAction>,
+}
+
+impl Callbacks {
+    pub(super) fn new<C: Component<Message = Msg>>(link: &yew::html::Scope<C>) -> Self {
+        let lane = |i: usize| LaneCallbacks {
+            field: link.callback(move |(name, text)| Msg::Lane(i, LaneAction::Field(name, text))),
+            semantics: link.callback(move |s| Msg::Lane(i, LaneAction::Semantics(s))),
+            mode: link.callback(move |mode| Msg::Lane(i, LaneAction::Mode(mode))),
+            json: link.callback(move |text| Msg::Lane(i, LaneAction::Json(text))),
+            select: link.callback(move |step| Msg::Lane(i, LaneAction::Select(step))),
+            edit: link.callback(move |_| Msg::Lane(i, LaneAction::Edit)),
+            starts_from: link.callback(move |d| Msg::Lane(i, LaneAction::StartsFrom(d))),
+        };
+        Callbacks {
+            lanes: (0..LANES).map(lane).collect(),
+            select: link.callback(|(lane, step)| Msg::Select { lane, step }),
+            compare: link.callback(Msg::Compare),
+            model: link.callback(Msg::Model),
+            prompt: link.callback(Msg::Prompt),
+            lesson: link.callback(Msg::Lesson),
+            sandbox: link.callback(Msg::Sandbox),
+            inspector: link.callback(Msg::Inspector),
+            chat: link.callback(Msg::Chat),
+        }
+    }
+}

@@ -1,0 +1,266 @@
+//! The page's one component: it holds the state (`state::Page`) and the
+//! worker, hands each message to a state transition, performs what the
+//! transition asks (talk to the worker), and composes the views.
+
+use crate::components::lesson_panel::LessonAction;
+use crate::components::model_panel::ModelAction;
+use crate::components::prompt_row::PromptAction;
+use crate::state::run::RunKind;
+use crate::state::{Command, Outcome, Page, WORKER_START_PATIENCE_MS};
+use crate::worker_link::WorkerLink;
+use crate::{download, page_url};
+use ntl_protocol::{FromWorker, ModelSource};
+use yew::prelude::*;
+
+mod browser;
+mod messages;
+mod view;
+
+use messages::Callbacks;
+pub use messages::{LaneAction, Msg};
+
+pub struct App {
+    page: Page,
+    link: Option<WorkerLink>,
+    /// Made once: a view whose props are unchanged (its callbacks included)
+    /// is not rendered again, so an unchanged lane costs nothing per step.
+    callbacks: Callbacks,
+    /// `navigator.storage.persist()` has been asked for.
+    persist_asked: bool,
+}
+
+impl App {
+    /// Does what a transition asked, and says whether to render.
+    fn perform(&mut self, ctx: &Context<Self>, outcome: Outcome) -> bool {
+        for command in outcome.commands {
+            match command {
+                Command::Send(message) => match &self.link {
+                    Some(link) => link.send(&message),
+                    None => web_sys::console::warn_1(&"no worker to send to".into()),
+                },
+                Command::SpawnWorker { threaded } => {
+                    // Dropping the old link terminates its worker.
+                    self.link = None;
+                    let on_message = ctx.link().callback(Msg::Worker);
+                    let on_crash = ctx.link().callback(Msg::WorkerCrashed);
+                    let spawned = WorkerLink::spawn(threaded, on_message, on_crash);
+                    self.page.worker_spawned(spawned.as_ref().map(drop));
+                    self.link = spawned.ok();
+                    let spawned = self.page.worker.spawned;
+                    let overdue = ctx
+                        .link()
+                        .callback(move |_| Msg::WorkerStartOverdue(spawned));
+                    browser::after(WORKER_START_PATIENCE_MS, overdue);
+                }
+            }
+        }
+        outcome.redraw
+    }
+
+    fn on_model(&mut self, ctx: &Context<Self>, action: ModelAction) -> bool {
+        let outcome = match action {
+            ModelAction::UseBundled => self.page.load_bundled(),
+            ModelAction::ConfirmDownload => self.page.confirm_model(),
+            ModelAction::LoadHub => self.page.load_hub(),
+            ModelAction::Pick(repo) => self.page.pick_model(repo),
+            ModelAction::HubInput(text) => {
+                self.page.model.set_hub_repo(&text);
+                Outcome::redraw()
+            }
+            ModelAction::RestartWorker => self.page.restart_worker(),
+            ModelAction::Files(Ok((names, buffers))) => {
+                if let (Some(message), Some(link)) = (self.page.load_files(names), &self.link) {
+                    link.send_with_buffers(&message, buffers);
+                }
+                Outcome::redraw()
+            }
+            ModelAction::Files(Err(e)) => {
+                self.page.model.failed(e.to_string());
+                Outcome::redraw()
+            }
+        };
+        self.perform(ctx, outcome)
+    }
+
+    fn on_prompt(&mut self, ctx: &Context<Self>, action: PromptAction) -> bool {
+        let editor = &mut self.page.editor;
+        let outcome = match action {
+            PromptAction::Prompt(text) => {
+                editor.set_prompt(text);
+                Outcome::redraw()
+            }
+            PromptAction::Preset(i) => {
+                editor.apply_preset(i);
+                Outcome::redraw()
+            }
+            PromptAction::SharedRandomness(on) => {
+                editor.shared_randomness = on;
+                Outcome::redraw()
+            }
+            PromptAction::ScoreText(text) => {
+                editor.score_text = text;
+                Outcome::redraw()
+            }
+            PromptAction::NegativePrompt(text) => {
+                editor.negative_prompt = text;
+                Outcome::redraw()
+            }
+            PromptAction::Run => self.page.start_run(RunKind::Generate),
+            PromptAction::Score => self.page.start_run(RunKind::Score),
+            PromptAction::Stop => self.page.stop(),
+            PromptAction::Reroll => self.page.reroll(),
+        };
+        self.perform(ctx, outcome)
+    }
+
+    fn on_lane(&mut self, lane: usize, action: LaneAction) {
+        let editor = &mut self.page.editor;
+        match action {
+            LaneAction::Field(name, text) => editor.set_field(lane, &name, &text),
+            LaneAction::Semantics(s) => editor.set_semantics(lane, s),
+            LaneAction::Mode(mode) => editor.set_mode(lane, mode),
+            LaneAction::Json(text) => editor.set_json(lane, &text),
+            LaneAction::Select(step) => self.page.run.select(lane, step),
+            LaneAction::Edit => editor.toggle_editor(lane),
+            LaneAction::StartsFrom(from) => editor.set_starts_from(lane, from),
+        }
+    }
+
+    fn on_lesson(&mut self, ctx: &Context<Self>, action: LessonAction) {
+        match action {
+            LessonAction::Share => {
+                let url = page_url::share_url(&self.page.shared());
+                download::copy(&url);
+                self.page.share_link = Some(url);
+            }
+            LessonAction::Embed => {
+                let code = page_url::embed_code(&self.page.shared());
+                download::copy(&code);
+                self.page.embed_code = Some(code);
+            }
+            LessonAction::Export(kind) => {
+                if let Some(doc) = &self.page.run.document {
+                    if let Err(e) = download::export(kind, doc) {
+                        self.page.error = Some(e.to_string());
+                    }
+                }
+            }
+            LessonAction::Replay(file) => {
+                let done = ctx.link().callback(Msg::Replayed);
+                if let Err(e) = browser::read_recording(file, done) {
+                    self.page.error = Some(e.to_string());
+                }
+            }
+        }
+    }
+}
+
+impl Component for App {
+    type Message = Msg;
+    type Properties = ();
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let (mut page, spawn) =
+            Page::new(page_url::read(), crate::worker_link::threads_available());
+        page.model.device_memory_gb = browser::device_memory_gb();
+        let mut app = App {
+            page,
+            link: None,
+            callbacks: Callbacks::new(ctx.link()),
+            persist_asked: false,
+        };
+        let _ = app.perform(
+            ctx,
+            Outcome {
+                redraw: true,
+                commands: vec![spawn],
+            },
+        );
+        app
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        let redraw = self.handle(ctx, msg);
+        // Whatever changed the prompt (typing, a preset, a link, a branch, a
+        // model loaded), the inspector follows it.
+        let follow = self.page.inspect_prompt();
+        self.perform(ctx, follow) || redraw
+    }
+
+    fn view(&self, _ctx: &Context<Self>) -> Html {
+        self.render()
+    }
+}
+
+impl App {
+    fn handle(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::Worker(m) => {
+                // A hub model is now in the browser's cache: ask the browser
+                // to keep it through storage pressure (once; best effort).
+                let hub_cached = matches!(m, FromWorker::Loaded { .. })
+                    && matches!(self.page.model.source, Some(ModelSource::Hub { .. }));
+                if hub_cached && !self.persist_asked {
+                    self.persist_asked = true;
+                    wasm_bindgen_futures::spawn_local(async {
+                        crate::model_cache::persist().await;
+                    });
+                }
+                let outcome = self.page.on_worker(m, browser::now_ms());
+                self.perform(ctx, outcome)
+            }
+            Msg::WorkerStartOverdue(spawned) => self.page.worker_start_overdue(spawned),
+            Msg::WorkerCrashed(message) => {
+                if self.page.worker.threaded && !self.page.worker.ready {
+                    let warning = format!(
+                        "threaded worker did not start ({message}); using the single-threaded one"
+                    );
+                    web_sys::console::warn_1(&warning.into());
+                }
+                let outcome = self.page.worker_crashed(message);
+                if !self.page.worker.alive {
+                    self.link = None;
+                }
+                self.perform(ctx, outcome)
+            }
+            Msg::Model(action) => self.on_model(ctx, action),
+            Msg::Prompt(action) => self.on_prompt(ctx, action),
+            Msg::Lane(lane, action) => {
+                self.on_lane(lane, action);
+                true
+            }
+            Msg::Select { lane, step } => {
+                self.page.run.select(lane, step);
+                true
+            }
+            Msg::Compare(action) => {
+                let outcome = self.page.on_compare(action);
+                self.perform(ctx, outcome)
+            }
+            Msg::Lesson(action) => {
+                self.on_lesson(ctx, action);
+                true
+            }
+            Msg::Chat(action) => {
+                let outcome = self.page.on_chat(action);
+                self.perform(ctx, outcome)
+            }
+            Msg::Inspector(action) => {
+                let outcome = self.page.on_inspector(action);
+                self.perform(ctx, outcome)
+            }
+            Msg::Sandbox(action) => {
+                let outcome = self.page.on_sandbox(action);
+                self.perform(ctx, outcome)
+            }
+            Msg::Replayed(Ok((name, doc))) => {
+                self.page.replayed(name, doc);
+                true
+            }
+            Msg::Replayed(Err(e)) => {
+                self.page.error = Some(e.to_string());
+                true
+            }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! The page's layout: every view, given the state and the callbacks.
+
+use super::App;
+use crate::components::chat_editor::ChatEditor;
+use crate::components::compare_view::CompareView;
+use crate::components::divergence_note::DivergenceNote;
+use crate::components::header::Header;
+use crate::components::lane_column::LaneColumn;
+use crate::components::lesson_panel::LessonPanel;
+use crate::components::model_panel::ModelPanel;
+use crate::components::plots::Plots;
+use crate::components::prompt_row::PromptRow;
+use crate::components::sandbox_panel::SandboxPanel;
+use crate::components::step_grid::StepGrid;
+use crate::components::token_inspector::TokenInspector;
+use crate::lanes::LANES;
+use crate::page_url;
+use yew::prelude::*;
+
+impl App {
+    pub(super) fn render(&self) -> Html {
+        let page = &self.page;
+        let (run, editor) = (&page.run, &page.editor);
+        let model_ready = page.model.is_ready();
+        let chat_template = matches!(
+            &page.model.status,
+            crate::state::model::ModelStatus::Ready { info, .. } if info.chat_template
+        );
+        let divergence = run.divergence();
+        let diverge_at = |lane: usize| {
+            divergence
+                .as_ref()
+                .filter(|d| d.lanes.iter().any(|l| l.lane == lane))
+                .map(|d| d.step)
+        };
+        let cb = &self.callbacks;
+        let full_page_url = if page.embed {
+            page_url::share_url(&page.shared())
+        } else {
+            String::new()
+        };
+        let lane = |i: usize| {
+            html! {
+                <LaneColumn
+                    index={i}
+                    config={editor.lanes[i].clone()}
+                    error={editor.errors[i].clone()}
+                    result={run.results[i].clone()}
+                    selected={run.selected.filter(|(l, _)| *l == i).map(|(_, s)| s)}
+                    diverge={diverge_at(i)}
+                    watermark={run.watermark[i].clone()}
+                    compact={page.embed}
+                    on_field={cb.lanes[i].field.clone()}
+                    on_semantics={cb.lanes[i].semantics.clone()}
+                    on_mode={cb.lanes[i].mode.clone()}
+                    on_json={cb.lanes[i].json.clone()}
+                    on_select={cb.lanes[i].select.clone()}
+                    open={editor.open[i]}
+                    on_edit={cb.lanes[i].edit.clone()}
+                    outlook={editor.outlook(i, page.model.generation_defaults())}
+                    on_starts_from={cb.lanes[i].starts_from.clone()}
+                />
+            }
+        };
+        let compare = run.selected.map(|(lane, step)| {
+            html! {
+                <CompareView
+                    results={run.results.clone()}
+                    {lane}
+                    {step}
+                    longest={run.longest()}
+                    sort_by={run.sort_by}
+                    can_branch={model_ready && !run.prompt_ids.is_empty()}
+                    on={cb.compare.clone()}
+                />
+            }
+        });
+        html! {
+            <div
+                class={classes!("page", page.embed.then_some("embed"))}
+                data-run={run.latest.to_string()}
+                data-running={run.running.is_some().to_string()}
+                data-replay={run.replay.is_some().to_string()}
+            >
+                <Header embed={page.embed} {full_page_url} replay={run.replay.clone()}>
+                    <ModelPanel
+                        model={page.model.status.clone()}
+                        notice={page.notice.clone()}
+                        memory_warning={page.model.memory_warning.clone()}
+                        hub_repo={page.model.hub_repo.clone()}
+                        worker_alive={page.worker.alive}
+                        worker_slow={page.worker.slow}
+                        compact={page.embed}
+                        on={cb.model.clone()}
+                    />
+                </Header>
+                <PromptRow
+                    prompt={editor.prompt.clone()}
+                    preset={editor.preset}
+                    shared_randomness={editor.shared_randomness}
+                    seeds_differ={editor.seeds_differ()}
+                    shared_seed={editor.shared_seed}
+                    score_text={editor.score_text.clone()}
+                    negative_prompt={editor.negative_prompt.clone()}
+                    guided={editor.guided()}
+                    embed={page.embed}
+                    {model_ready}
+                    running={run.running.is_some()}
+                    prompt_cropped={run.prompt_cropped}
+                    lesson={crate::lesson_check::lines(
+                        editor.preset,
+                        run.lesson.as_ref(),
+                        run.document.as_deref(),
+                    )}
+                    on={cb.prompt.clone()}
+                />
+                if chat_template && !page.embed {
+                    <ChatEditor chat={page.chat.clone()} {model_ready} on={cb.chat.clone()} />
+                }
+                if let Some(e) = &page.error {
+                    <div class="error" data-testid="error" role="alert">{ e }</div>
+                }
+                if let Some(d) = divergence.clone() {
+                    <DivergenceNote divergence={d} on_select={cb.select.clone()} />
+                }
+                <main class="lanes">{ for (0..LANES).map(lane) }</main>
+                { for compare }
+                <div class="overview">
+                    <Plots
+                        results={run.results.clone()}
+                        running={run.running.is_some()}
+                        planned={run.planned}
+                        on_select={cb.select.clone()}
+                    />
+                    <StepGrid
+                        results={run.results.clone()}
+                        selected={run.selected}
+                        diverge={divergence.as_ref().map(|d| d.step)}
+                        on_select={cb.select.clone()}
+                    />
+                </div>
+                if !page.embed {
+                    <TokenInspector
+                        inspector={page.inspector.clone()}
+                        {model_ready}
+                        on={cb.inspector.clone()}
+                    />
+                    <SandboxPanel sandbox={page.sandbox.clone()} on={cb.sandbox.clone()} />
+                    <LessonPanel
+                        has_document={run.document.is_some()}
+                        share_link={page.share_link.clone()}
+                        embed_code={page.embed_code.clone()}
+                        on={cb.lesson.clone()}
+                    />
+                }
+            </div>
+        }
+    }
+}

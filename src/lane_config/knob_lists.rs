@@ -1,0 +1,127 @@
+//! Which knobs the lane editor shows: per decoding mode for an HF lane,
+//! under llama-server's headings for a llama.cpp lane.
+
+use ntl_decoding::llama_cpp::LlamaKnob;
+use ntl_decoding::{Knob, Mode};
+
+/// llama.cpp lanes' knobs in the editor, under headings of their own.
+pub const LLAMA_GROUPS: &[(&str, &[LlamaKnob])] = &[
+    (
+        "sampler chain",
+        &[
+            LlamaKnob::Temperature,
+            LlamaKnob::TopK,
+            LlamaKnob::TopP,
+            LlamaKnob::MinP,
+            LlamaKnob::TypicalP,
+            LlamaKnob::TopNSigma,
+            LlamaKnob::XtcProbability,
+            LlamaKnob::XtcThreshold,
+            LlamaKnob::DynatempRange,
+            LlamaKnob::DynatempExponent,
+            LlamaKnob::MinKeep,
+            LlamaKnob::Samplers,
+            LlamaKnob::Seed,
+        ],
+    ),
+    (
+        "penalties",
+        &[
+            LlamaKnob::RepeatPenalty,
+            LlamaKnob::RepeatLastN,
+            LlamaKnob::PresencePenalty,
+            LlamaKnob::FrequencyPenalty,
+            LlamaKnob::DryMultiplier,
+            LlamaKnob::DryBase,
+            LlamaKnob::DryAllowedLength,
+            LlamaKnob::DryPenaltyLastN,
+            LlamaKnob::DrySequenceBreakers,
+        ],
+    ),
+    (
+        "mirostat, adaptive-p",
+        &[
+            LlamaKnob::Mirostat,
+            LlamaKnob::MirostatTau,
+            LlamaKnob::MirostatEta,
+            LlamaKnob::AdaptiveTarget,
+            LlamaKnob::AdaptiveDecay,
+        ],
+    ),
+    (
+        "length, stop, tokens",
+        &[
+            LlamaKnob::NPredict,
+            LlamaKnob::Stop,
+            LlamaKnob::IgnoreEos,
+            LlamaKnob::LogitBias,
+        ],
+    ),
+];
+
+/// Knobs shown for every mode, then per mode.
+pub const COMMON_KNOBS: &[Knob] = &[
+    Knob::MaxNewTokens,
+    Knob::MinNewTokens,
+    Knob::RepetitionPenalty,
+    Knob::NoRepeatNgramSize,
+    Knob::FrequencyPenalty,
+    Knob::PresencePenalty,
+    Knob::EosTokenId,
+    Knob::StopStrings,
+];
+/// Sampling's own knobs besides the warpers (`Knob::WARPERS`).
+pub const SAMPLE_KNOBS: &[Knob] = &[Knob::Seed, Knob::NumReturnSequences];
+pub const BEAM_KNOBS: &[Knob] = &[
+    Knob::NumBeams,
+    Knob::ForceWordsIds,
+    Knob::LengthPenalty,
+    Knob::EarlyStopping,
+    Knob::NumReturnSequences,
+];
+pub const GROUP_BEAM_KNOBS: &[Knob] = &[
+    Knob::NumBeams,
+    Knob::NumBeamGroups,
+    Knob::DiversityPenalty,
+    Knob::LengthPenalty,
+    Knob::EarlyStopping,
+    Knob::NumReturnSequences,
+];
+/// DoLa rides on greedy decoding and sampling.
+pub const DOLA_KNOBS: &[Knob] = &[Knob::DolaLayers];
+pub const CONTRASTIVE_KNOBS: &[Knob] = &[Knob::PenaltyAlpha, Knob::TopK];
+/// Token-level rules, every mode: folded in the editor until one is set.
+pub const TOKEN_KNOBS: &[Knob] = &[
+    Knob::BadWordsIds,
+    Knob::SequenceBias,
+    Knob::SuppressTokens,
+    Knob::BeginSuppressTokens,
+    Knob::ForcedBosTokenId,
+    Knob::ForcedEosTokenId,
+    Knob::ExponentialDecayLengthPenalty,
+    Knob::RenormalizeLogits,
+    Knob::RemoveInvalidValues,
+    Knob::WatermarkingConfig,
+    Knob::GuidanceScale,
+];
+
+pub fn knobs_for(mode: Mode) -> Vec<Knob> {
+    let specific: &[&[Knob]] = match mode {
+        Mode::Greedy => &[DOLA_KNOBS],
+        Mode::Sample => &[Knob::WARPERS, SAMPLE_KNOBS, DOLA_KNOBS],
+        Mode::Beam => &[BEAM_KNOBS],
+        Mode::BeamSample => &[Knob::WARPERS, &[Knob::Seed], BEAM_KNOBS],
+        Mode::GroupBeam => &[GROUP_BEAM_KNOBS],
+        Mode::ConstrainedBeam => &[BEAM_KNOBS],
+        Mode::Contrastive => &[CONTRASTIVE_KNOBS],
+        // A llama.cpp lane's knobs are llama-server's ([`LLAMA_GROUPS`]).
+        Mode::LlamaCpp => &[],
+    };
+    specific
+        .iter()
+        .copied()
+        .flatten()
+        .chain(COMMON_KNOBS)
+        .copied()
+        .collect()
+}

@@ -1,0 +1,60 @@
+//! What a transition returns: whether the screen changed, and what the page
+//! must do outside its state (talk to the worker, start one).
+
+use ntl_protocol::ToWorker;
+
+/// What a transition asks of the world outside the state.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// A message for the worker (which is running whenever this is asked).
+    Send(ToWorker),
+    /// Start a new worker: the threaded build, or the single-threaded one.
+    SpawnWorker { threaded: bool },
+}
+
+/// What a transition did: whether the screen changed, and what to do.
+#[must_use]
+#[derive(Debug, Default, PartialEq)]
+pub struct Outcome {
+    pub redraw: bool,
+    pub commands: Vec<Command>,
+}
+
+impl Outcome {
+    pub fn redraw() -> Self {
+        Outcome {
+            redraw: true,
+            commands: vec![],
+        }
+    }
+
+    pub(super) fn unchanged() -> Self {
+        Outcome::default()
+    }
+
+    pub(super) fn changed(redraw: bool) -> Self {
+        Outcome {
+            redraw,
+            commands: vec![],
+        }
+    }
+
+    pub(super) fn and_maybe(self, command: Option<Command>) -> Self {
+        match command {
+            Some(c) => self.and(c),
+            None => self,
+        }
+    }
+
+    pub(super) fn and(mut self, command: Command) -> Self {
+        self.commands.push(command);
+        self
+    }
+
+    pub(super) fn and_send(self, message: Option<ToWorker>) -> Self {
+        match message {
+            Some(m) => self.and(Command::Send(m)),
+            None => self,
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! What each worker message does to the page: a model loaded or refused, a
+//! run's stream, answers to the sandbox, the inspector and the chat editor,
+//! and a worker that crashed or never started.
+
+use super::model::ModelStatus;
+use super::outcome::{Command, Outcome};
+use super::Page;
+use crate::rc_eq::RcEq;
+use ntl_protocol::FromWorker;
+
+impl Page {
+    /// A message from the worker, at `now` (ms, the page's clock).
+    pub fn on_worker(&mut self, msg: FromWorker, now: f64) -> Outcome {
+        match msg {
+            FromWorker::Ready => {
+                self.worker.ready = true;
+                self.worker.slow = false;
+                Outcome::redraw().and_send(self.model.reload())
+            }
+            FromWorker::Progress {
+                file,
+                loaded,
+                total,
+            } => {
+                self.model.progress(file, loaded, total);
+                Outcome::redraw()
+            }
+            FromWorker::Retrying {
+                file,
+                reason,
+                seconds,
+                attempt,
+                attempts,
+            } => {
+                self.model
+                    .retrying(file, &reason, seconds, attempt, attempts);
+                Outcome::redraw()
+            }
+            FromWorker::Measured {
+                repo,
+                bytes,
+                cached,
+            } => {
+                self.model.measured(&repo, bytes, cached);
+                Outcome::redraw()
+            }
+            FromWorker::Waiting { file, reason } => {
+                self.model.waiting(file, reason);
+                Outcome::redraw()
+            }
+            FromWorker::Notice { message } => {
+                self.notice = Some(message);
+                Outcome::redraw()
+            }
+            FromWorker::Loaded {
+                info,
+                label,
+                load_ms,
+                threads,
+                ..
+            } => {
+                self.model.loaded(info, label, load_ms, threads);
+                // Another model may cut the prompt into other tokens.
+                self.inspector = RcEq::default();
+                match self.pending_run.take() {
+                    Some(kind) => self.start_run(kind),
+                    None => Outcome::redraw(),
+                }
+            }
+            FromWorker::LoadFailed {
+                file,
+                message,
+                network,
+            } => match self.model.load_failed(file, message, network) {
+                Some((fallback, notice)) => {
+                    self.notice = Some(notice);
+                    self.load(fallback)
+                }
+                None => Outcome::redraw(),
+            },
+            FromWorker::Started {
+                run_id,
+                prompt_ids,
+                prompt_cropped,
+                lanes,
+            } => {
+                let n_positions = match &self.model.status {
+                    ModelStatus::Ready { info, .. } => Some(info.n_positions),
+                    _ => None,
+                };
+                let ids = prompt_ids;
+                let changed = self
+                    .run
+                    .started(run_id, ids, prompt_cropped, &lanes, n_positions);
+                Outcome::changed(changed)
+            }
+            FromWorker::Step {
+                run_id,
+                lane,
+                index,
+                step,
+                text,
+            } => Outcome::changed(self.run.step(run_id, lane, index, *step, text, now)),
+            FromWorker::LaneDone {
+                run_id,
+                lane,
+                reason,
+            } => Outcome::changed(self.run.lane_done(run_id, lane, reason)),
+            FromWorker::Finished {
+                run_id, document, ..
+            } => {
+                let changed = self.run.finished(run_id, document);
+                if changed && self.run.running.is_none() {
+                    self.run.check_watermarks(self.model.vocab_size());
+                    if let Some(step) = self.pending_step.take() {
+                        self.run.select(0, step);
+                    }
+                }
+                Outcome::changed(changed)
+            }
+            FromWorker::RunFailed {
+                run_id,
+                lane,
+                field,
+                message,
+            } => {
+                self.run.failed(run_id);
+                match lane {
+                    Some(l) => self.editor.lane_failed(l, field, message),
+                    None => self.error = Some(message),
+                }
+                Outcome::redraw()
+            }
+            FromWorker::WhatIf {
+                request_id,
+                step,
+                vocab,
+                ms,
+            } => Outcome::changed(
+                self.sandbox
+                    .make_mut()
+                    .answered(request_id, *step, vocab, ms),
+            ),
+            FromWorker::Inspected {
+                request_id,
+                tokens,
+                predictions,
+                context,
+                cropped,
+            } => Outcome::changed(self.inspector.make_mut().answered(
+                request_id,
+                tokens,
+                predictions,
+                context,
+                cropped,
+            )),
+            FromWorker::ChatRendered { text } => {
+                if let Some(text) = self.chat.rendered(text) {
+                    self.editor.set_prompt(text);
+                }
+                Outcome::redraw()
+            }
+            FromWorker::Tokenized { request_id, tokens } => {
+                Outcome::changed(self.inspector.make_mut().looked_up(request_id, tokens))
+            }
+            FromWorker::InspectFailed {
+                request_id,
+                message,
+            } => Outcome::changed(self.inspector.make_mut().failed(request_id, message)),
+            FromWorker::WhatIfFailed {
+                request_id,
+                field,
+                message,
+            } => Outcome::changed(self.sandbox.make_mut().failed(request_id, field, message)),
+        }
+    }
+
+    /// The worker stopped or never started.
+    pub fn worker_crashed(&mut self, message: String) -> Outcome {
+        if self.worker.threaded && !self.worker.ready {
+            // The threaded build did not start (missing from this host, or
+            // shared memory refused): the single-threaded one does the same work.
+            self.worker.threaded = false;
+            return Outcome::unchanged().and(Command::SpawnWorker { threaded: false });
+        }
+        self.worker.alive = false;
+        self.worker.ready = false;
+        self.run.worker_lost();
+        // Its answers are lost with it.
+        self.inspector = RcEq::default();
+        self.sandbox.make_mut().pending = None;
+        self.error = Some(format!(
+            "{message}. Your prompt and settings are kept; restart the worker to go on."
+        ));
+        self.model.failed(message);
+        Outcome::redraw()
+    }
+
+    /// `WORKER_START_PATIENCE_MS` after worker number `spawned` was started:
+    /// if that worker still has not said it listens, the page says so and
+    /// offers a restart. Says whether to render.
+    pub fn worker_start_overdue(&mut self, spawned: u32) -> bool {
+        let overdue = spawned == self.worker.spawned && self.worker.alive && !self.worker.ready;
+        if overdue {
+            self.worker.slow = true;
+        }
+        overdue
+    }
+
+    pub fn restart_worker(&mut self) -> Outcome {
+        self.error = None;
+        if self.worker.slow {
+            // The threaded build may be what will not start: go on one thread.
+            self.worker.threaded = false;
+        }
+        // Shown as loading at once; the load itself is sent when the new
+        // worker says it is ready.
+        let _ = self.model.reload();
+        Outcome::redraw().and(Command::SpawnWorker {
+            threaded: self.worker.threaded,
+        })
+    }
+}
