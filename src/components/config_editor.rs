@@ -1,10 +1,10 @@
 //! One lane's knobs, by HF name, with errors shown next to the knob at fault.
 
 use super::draft_field::DraftField;
-use crate::lane_config::{knobs_for, LaneConfig, LLAMA_GROUPS, TOKEN_KNOBS};
+use crate::lane_config::{knobs_for, LaneConfig, LLAMA_CPP_GROUPS, TOKEN_KNOBS};
 use crate::state::editor::LaneError;
 use ntl_decoding::knob_help::KnobGroup;
-use ntl_decoding::llama_cpp::LlamaKnob;
+use ntl_decoding::llama_cpp::LlamaCppKnob;
 use ntl_decoding::Semantics;
 use ntl_decoding::{Knob, Mode};
 use web_sys::HtmlSelectElement;
@@ -146,7 +146,7 @@ pub fn config_editor(p: &Props) -> Html {
 /// A llama.cpp lane's editor: llama-server's knobs under their headings,
 /// placeholders its defaults, the chain's order in words.
 fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>) -> Html {
-    let knob = |knob: LlamaKnob| {
+    let knob = |knob: LlamaCppKnob| {
         let on_commit = p
             .on_field
             .reform(move |v: String| (knob.name().to_string(), v));
@@ -159,7 +159,7 @@ fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>) -> Html {
                 <DraftField
                     knob={knob.name()}
                     value={p.config.text_of(knob.name())}
-                    placeholder={LaneConfig::llama_default_text(knob)}
+                    placeholder={LaneConfig::llama_cpp_default_text(knob)}
                     {on_commit}
                 />
             </label>
@@ -167,7 +167,7 @@ fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>) -> Html {
     };
     let order = p
         .config
-        .llama()
+        .llama_cpp()
         .and_then(|c| c.validate().ok())
         .map(|s| {
             let chain: Vec<&str> = if s.mirostat != 0 {
@@ -196,7 +196,7 @@ fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>) -> Html {
                 { "chain: " }{ order }
             </p>
             <div class="knob-groups">
-                { for LLAMA_GROUPS.iter().map(|(title, knobs)| html! {
+                { for LLAMA_CPP_GROUPS.iter().map(|(title, knobs)| html! {
                     <div class="knob-group" data-group={*title}>
                         <h5>{ *title }</h5>
                         <div class="knobs">{ for knobs.iter().copied().map(knob) }</div>

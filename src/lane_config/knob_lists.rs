@@ -1,60 +1,60 @@
 //! Which knobs the lane editor shows: per decoding mode for an HF lane,
 //! under llama-server's headings for a llama.cpp lane.
 
-use ntl_decoding::llama_cpp::LlamaKnob;
+use ntl_decoding::llama_cpp::LlamaCppKnob;
 use ntl_decoding::{Knob, Mode};
 
 /// llama.cpp lanes' knobs in the editor, under headings of their own.
-pub const LLAMA_GROUPS: &[(&str, &[LlamaKnob])] = &[
+pub const LLAMA_CPP_GROUPS: &[(&str, &[LlamaCppKnob])] = &[
     (
         "sampler chain",
         &[
-            LlamaKnob::Temperature,
-            LlamaKnob::TopK,
-            LlamaKnob::TopP,
-            LlamaKnob::MinP,
-            LlamaKnob::TypicalP,
-            LlamaKnob::TopNSigma,
-            LlamaKnob::XtcProbability,
-            LlamaKnob::XtcThreshold,
-            LlamaKnob::DynatempRange,
-            LlamaKnob::DynatempExponent,
-            LlamaKnob::MinKeep,
-            LlamaKnob::Samplers,
-            LlamaKnob::Seed,
+            LlamaCppKnob::Temperature,
+            LlamaCppKnob::TopK,
+            LlamaCppKnob::TopP,
+            LlamaCppKnob::MinP,
+            LlamaCppKnob::TypicalP,
+            LlamaCppKnob::TopNSigma,
+            LlamaCppKnob::XtcProbability,
+            LlamaCppKnob::XtcThreshold,
+            LlamaCppKnob::DynatempRange,
+            LlamaCppKnob::DynatempExponent,
+            LlamaCppKnob::MinKeep,
+            LlamaCppKnob::Samplers,
+            LlamaCppKnob::Seed,
         ],
     ),
     (
         "penalties",
         &[
-            LlamaKnob::RepeatPenalty,
-            LlamaKnob::RepeatLastN,
-            LlamaKnob::PresencePenalty,
-            LlamaKnob::FrequencyPenalty,
-            LlamaKnob::DryMultiplier,
-            LlamaKnob::DryBase,
-            LlamaKnob::DryAllowedLength,
-            LlamaKnob::DryPenaltyLastN,
-            LlamaKnob::DrySequenceBreakers,
+            LlamaCppKnob::RepeatPenalty,
+            LlamaCppKnob::RepeatLastN,
+            LlamaCppKnob::PresencePenalty,
+            LlamaCppKnob::FrequencyPenalty,
+            LlamaCppKnob::DryMultiplier,
+            LlamaCppKnob::DryBase,
+            LlamaCppKnob::DryAllowedLength,
+            LlamaCppKnob::DryPenaltyLastN,
+            LlamaCppKnob::DrySequenceBreakers,
         ],
     ),
     (
         "mirostat, adaptive-p",
         &[
-            LlamaKnob::Mirostat,
-            LlamaKnob::MirostatTau,
-            LlamaKnob::MirostatEta,
-            LlamaKnob::AdaptiveTarget,
-            LlamaKnob::AdaptiveDecay,
+            LlamaCppKnob::Mirostat,
+            LlamaCppKnob::MirostatTau,
+            LlamaCppKnob::MirostatEta,
+            LlamaCppKnob::AdaptiveTarget,
+            LlamaCppKnob::AdaptiveDecay,
         ],
     ),
     (
         "length, stop, tokens",
         &[
-            LlamaKnob::NPredict,
-            LlamaKnob::Stop,
-            LlamaKnob::IgnoreEos,
-            LlamaKnob::LogitBias,
+            LlamaCppKnob::NPredict,
+            LlamaCppKnob::Stop,
+            LlamaCppKnob::IgnoreEos,
+            LlamaCppKnob::LogitBias,
         ],
     ),
 ];
@@ -114,7 +114,7 @@ pub fn knobs_for(mode: Mode) -> Vec<Knob> {
         Mode::GroupBeam => &[GROUP_BEAM_KNOBS],
         Mode::ConstrainedBeam => &[BEAM_KNOBS],
         Mode::Contrastive => &[CONTRASTIVE_KNOBS],
-        // A llama.cpp lane's knobs are llama-server's ([`LLAMA_GROUPS`]).
+        // A llama.cpp lane's knobs are llama-server's ([`LLAMA_CPP_GROUPS`]).
         Mode::LlamaCpp => &[],
     };
     specific

@@ -3,7 +3,7 @@
 //! validation through the decoding crate — never re-implemented here. The
 //! parsed config is kept beside the fields, so rendering never re-parses.
 
-use ntl_decoding::llama_cpp::{LlamaCppConfig, LlamaKnob};
+use ntl_decoding::llama_cpp::{LlamaCppConfig, LlamaCppKnob};
 use ntl_decoding::{ConfigError, GenerationConfig, Knob, Mode, Semantics, ValidConfig};
 use serde_json::{Map, Value};
 
@@ -60,7 +60,7 @@ impl LaneConfig {
             .into_iter()
             .filter(|(k, _)| {
                 if llama {
-                    k.parse::<LlamaKnob>().is_ok()
+                    k.parse::<LlamaCppKnob>().is_ok()
                 } else {
                     k.parse::<Knob>().is_ok()
                 }
@@ -94,7 +94,7 @@ impl LaneConfig {
         }
     }
 
-    pub fn llama(&self) -> Option<&LlamaCppConfig> {
+    pub fn llama_cpp(&self) -> Option<&LlamaCppConfig> {
         match &self.parsed {
             Parsed::LlamaCpp(c) => Some(c),
             Parsed::Transformers(_) => None,
@@ -169,7 +169,7 @@ impl LaneConfig {
                         f.insert(hf.into(), v.clone());
                     }
                 }
-                let greedy = self.llama().is_some_and(|c| c.temperature <= 0.0);
+                let greedy = self.llama_cpp().is_some_and(|c| c.temperature <= 0.0);
                 if greedy {
                     f.remove("temperature");
                 } else {
@@ -264,12 +264,12 @@ impl LaneConfig {
     }
 
     /// llama-server's default for a llama.cpp knob, as the input's placeholder.
-    pub fn llama_default_text(knob: LlamaKnob) -> String {
+    pub fn llama_cpp_default_text(knob: LlamaCppKnob) -> String {
         let d = serde_json::to_value(LlamaCppConfig::default()).expect("serialises");
         match (knob, d.get(knob.name())) {
-            (LlamaKnob::NPredict, _) => "-1 (until the context is full)".into(),
-            (LlamaKnob::Seed, _) => "-1 (random)".into(),
-            (LlamaKnob::Samplers, _) => ntl_decoding::llama_cpp::SamplerName::DEFAULT_ORDER
+            (LlamaCppKnob::NPredict, _) => "-1 (until the context is full)".into(),
+            (LlamaCppKnob::Seed, _) => "-1 (random)".into(),
+            (LlamaCppKnob::Samplers, _) => ntl_decoding::llama_cpp::SamplerName::DEFAULT_ORDER
                 .iter()
                 .map(|s| s.name())
                 .collect::<Vec<_>>()
@@ -280,24 +280,26 @@ impl LaneConfig {
     }
 
     /// Sets a llama.cpp knob from what the user typed (a llama.cpp lane only).
-    pub fn set_llama(&mut self, knob: LlamaKnob, text: &str) -> Result<(), ConfigError> {
+    pub fn set_llama_cpp(&mut self, knob: LlamaCppKnob, text: &str) -> Result<(), ConfigError> {
         let t = text.trim();
         let mut probe = self.fields.clone();
         if t.is_empty() {
             probe.remove(knob.name());
         } else {
             let value = match knob {
-                LlamaKnob::Stop if !t.starts_with('[') && !t.starts_with('"') => {
+                LlamaCppKnob::Stop if !t.starts_with('[') && !t.starts_with('"') => {
                     Value::String(text.to_string())
                 }
                 // "top_k, temperature" typed as a list of names.
-                LlamaKnob::Samplers if !t.starts_with('[') && !t.starts_with('"') => Value::Array(
-                    t.split(|c: char| c == ',' || c.is_whitespace())
-                        .filter(|n| !n.is_empty())
-                        .map(|n| Value::String(n.to_string()))
-                        .collect(),
-                ),
-                _ => serde_json::from_str::<Value>(t).map_err(|_| ConfigError::Llama {
+                LlamaCppKnob::Samplers if !t.starts_with('[') && !t.starts_with('"') => {
+                    Value::Array(
+                        t.split(|c: char| c == ',' || c.is_whitespace())
+                            .filter(|n| !n.is_empty())
+                            .map(|n| Value::String(n.to_string()))
+                            .collect(),
+                    )
+                }
+                _ => serde_json::from_str::<Value>(t).map_err(|_| ConfigError::LlamaCpp {
                     knob,
                     message: format!("`{knob}`: `{t}` is not a number"),
                 })?,

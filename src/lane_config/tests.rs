@@ -1,4 +1,3 @@
-
 use super::*;
 
 #[test]
@@ -142,20 +141,20 @@ fn greedy_becomes_temperature_zero_and_back() {
 fn a_llama_lanes_knobs_take_llama_server_names_and_refuse_hf_ones() {
     let mut c = LaneConfig::default();
     c.set_semantics(Semantics::LlamaCpp);
-    c.set_llama(LlamaKnob::RepeatLastN, "-1").unwrap();
-    c.set_llama(LlamaKnob::Samplers, "top_k, temperature")
+    c.set_llama_cpp(LlamaCppKnob::RepeatLastN, "-1").unwrap();
+    c.set_llama_cpp(LlamaCppKnob::Samplers, "top_k, temperature")
         .unwrap();
     assert_eq!(c.text_of("samplers"), r#"["top_k","temperature"]"#);
     // A JSON string is read as one: how a newline is typed.
-    c.set_llama(LlamaKnob::Stop, r#""\n""#).unwrap();
+    c.set_llama_cpp(LlamaCppKnob::Stop, r#""\n""#).unwrap();
     assert_eq!(c.fields()["stop"], "\n");
-    let e = c.set_llama(LlamaKnob::TopK, "many").unwrap_err();
+    let e = c.set_llama_cpp(LlamaCppKnob::TopK, "many").unwrap_err();
     assert_eq!(e.field(), Some("top_k"));
     assert_eq!(
         c.summary(),
         r#"llama.cpp · repeat_last_n -1 · samplers ["top_k","temperature"] · stop "\n" · temperature 0"#
     );
-    assert_eq!(LaneConfig::llama_default_text(LlamaKnob::TopK), "40");
+    assert_eq!(LaneConfig::llama_cpp_default_text(LlamaCppKnob::TopK), "40");
     let json = c.to_json();
     assert_eq!(
         LaneConfig::from_json(&json).unwrap(),

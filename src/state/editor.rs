@@ -6,7 +6,7 @@ use crate::lane_config::LaneConfig;
 use crate::lanes::LANES;
 use crate::presets;
 use crate::rc_eq::RcEq;
-use ntl_decoding::llama_cpp::LlamaKnob;
+use ntl_decoding::llama_cpp::LlamaCppKnob;
 use ntl_decoding::{ConfigError, Defaults, Knob, LaneRequest, Mode, ModelDefaults, Semantics};
 use ntl_protocol::share::Shared;
 
@@ -131,7 +131,7 @@ impl Editor {
                 Ok(knob) => self.set_knob(lane, knob, text),
                 Err(_) => self.unknown_field(lane, name),
             },
-            Semantics::LlamaCpp => match name.parse::<LlamaKnob>() {
+            Semantics::LlamaCpp => match name.parse::<LlamaCppKnob>() {
                 Ok(knob) => self.set_llama_knob(lane, knob, text),
                 Err(_) => self.unknown_field(lane, name),
             },
@@ -146,9 +146,11 @@ impl Editor {
     }
 
     /// A llama.cpp lane's knob typed into.
-    pub fn set_llama_knob(&mut self, lane: usize, knob: LlamaKnob, text: &str) {
+    pub fn set_llama_knob(&mut self, lane: usize, knob: LlamaCppKnob, text: &str) {
         let l = &mut self.lanes[lane];
-        let result = l.set_llama(knob, text).and_then(|_| l.validate().map(drop));
+        let result = l
+            .set_llama_cpp(knob, text)
+            .and_then(|_| l.validate().map(drop));
         self.errors[lane] = result.err().map(Into::into);
         self.open[lane] |= self.errors[lane].is_some();
     }
@@ -224,7 +226,7 @@ impl Editor {
             let next = (seed + 1).to_string();
             match self.lanes[lane].semantics() {
                 Semantics::Transformers => self.set_knob(lane, Knob::Seed, &next),
-                Semantics::LlamaCpp => self.set_llama_knob(lane, LlamaKnob::Seed, &next),
+                Semantics::LlamaCpp => self.set_llama_knob(lane, LlamaCppKnob::Seed, &next),
             }
         }
     }

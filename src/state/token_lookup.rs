@@ -4,7 +4,7 @@
 use super::outcome::{Command, Outcome};
 use super::Page;
 use crate::lanes::LANES;
-use ntl_decoding::llama_cpp::LlamaKnob;
+use ntl_decoding::llama_cpp::LlamaCppKnob;
 use ntl_decoding::{Knob, Mode, Semantics};
 
 /// What a looked-up text becomes in a lane.
@@ -67,7 +67,7 @@ impl Page {
                     // llama.cpp bans tokens, not sequences: each token of the
                     // text gets `false`, as llama-server does for a text key.
                     let mut biases: Vec<serde_json::Value> = self.editor.lanes[lane]
-                        .llama()
+                        .llama_cpp()
                         .and_then(|c| c.logit_bias.clone())
                         .and_then(|v| v.as_array().cloned())
                         .unwrap_or_default();
@@ -79,7 +79,7 @@ impl Page {
                     }
                     let json = serde_json::Value::Array(biases).to_string();
                     self.editor
-                        .set_llama_knob(lane, LlamaKnob::LogitBias, &json);
+                        .set_llama_knob(lane, LlamaCppKnob::LogitBias, &json);
                     return Outcome::redraw();
                 }
                 // Added to the lane's list, once.

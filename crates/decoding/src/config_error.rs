@@ -4,7 +4,7 @@
 
 use crate::constraints::ConstraintError;
 use crate::knob::Knob;
-use crate::llama_cpp::knob::LlamaKnob;
+use crate::llama_cpp::knob::LlamaCppKnob;
 use crate::watermark::WatermarkError;
 use std::sync::Arc;
 
@@ -51,14 +51,14 @@ pub enum ConfigError {
     BadSemantics(String),
     /// A llama.cpp lane's field that llama-server does not take.
     #[error("unknown llama.cpp field `{field}`{}", llama_hint(.suggestion))]
-    LlamaUnknownField {
+    LlamaCppUnknownField {
         field: String,
-        suggestion: Option<LlamaKnob>,
+        suggestion: Option<LlamaCppKnob>,
     },
     /// A llama.cpp lane's knob with a value llama-server refuses (its
     /// message where it has one).
     #[error("{message}")]
-    Llama { knob: LlamaKnob, message: String },
+    LlamaCpp { knob: LlamaCppKnob, message: String },
 }
 
 impl ConfigError {
@@ -92,8 +92,8 @@ impl ConfigError {
             | ConfigError::NotAnObject
             | ConfigError::UnknownField { .. }
             | ConfigError::Unsupported { .. }
-            | ConfigError::LlamaUnknownField { .. }
-            | ConfigError::Llama { .. }
+            | ConfigError::LlamaCppUnknownField { .. }
+            | ConfigError::LlamaCpp { .. }
             | ConfigError::BadSemantics(_) => None,
         }
     }
@@ -103,8 +103,8 @@ impl ConfigError {
         match self {
             ConfigError::UnknownField { field, .. }
             | ConfigError::Unsupported { field, .. }
-            | ConfigError::LlamaUnknownField { field, .. } => Some(field),
-            ConfigError::Llama { knob, .. } => Some(knob.name()),
+            | ConfigError::LlamaCppUnknownField { field, .. } => Some(field),
+            ConfigError::LlamaCpp { knob, .. } => Some(knob.name()),
             ConfigError::BadSemantics(_) => Some("semantics"),
             _ => self.knob().map(Knob::name),
         }
@@ -129,7 +129,7 @@ pub(crate) fn without_position(e: &serde_json::Error) -> String {
     }
 }
 
-fn llama_hint(suggestion: &Option<LlamaKnob>) -> String {
+fn llama_hint(suggestion: &Option<LlamaCppKnob>) -> String {
     suggestion
         .map(|k| format!("; did you mean `{k}`?"))
         .unwrap_or_default()

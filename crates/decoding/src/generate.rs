@@ -3,11 +3,11 @@
 
 use crate::config::ValidConfig;
 use crate::dola::candidate_layers;
+use crate::draws::Draws;
 use crate::lane::{lane_for, Lane, LaneEnv, Next, RowOutputs};
 use crate::model::{Exit, LanguageModel, ModelError};
 pub use crate::prompt::{prepare_prompt, Prompt};
 use crate::record::{Run, Step, StopReason};
-use crate::sampler::Draws;
 use crate::vocab::{streamable_text, Vocab};
 use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;

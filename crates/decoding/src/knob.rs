@@ -109,7 +109,7 @@ pub enum Stage {
     /// `frequency_penalty` and `presence_penalty` together (one processor).
     FrequencyPresencePenalty,
     /// A llama.cpp sampler (a llama.cpp lane's chain), named `llama.cpp:<sampler>`.
-    Llama(SamplerName),
+    LlamaCpp(SamplerName),
 }
 
 impl Stage {
@@ -118,7 +118,7 @@ impl Stage {
             Stage::Model => "model",
             Stage::Knob(k) => k.name(),
             Stage::FrequencyPresencePenalty => "frequency_presence_penalty",
-            Stage::Llama(s) => s.stage_name(),
+            Stage::LlamaCpp(s) => s.stage_name(),
         }
     }
 
@@ -128,7 +128,7 @@ impl Stage {
         self.is_penalty()
             || matches!(
                 self,
-                Stage::Llama(
+                Stage::LlamaCpp(
                     SamplerName::Temperature | SamplerName::LogitBias | SamplerName::AdaptiveP
                 )
             )
@@ -151,7 +151,7 @@ impl Stage {
             self,
             Stage::Knob(Knob::RepetitionPenalty)
                 | Stage::FrequencyPresencePenalty
-                | Stage::Llama(SamplerName::Penalties | SamplerName::Dry)
+                | Stage::LlamaCpp(SamplerName::Penalties | SamplerName::Dry)
         )
     }
 }
@@ -170,7 +170,7 @@ impl FromStr for Stage {
             "frequency_presence_penalty" => Ok(Stage::FrequencyPresencePenalty),
             llama if llama.starts_with("llama.cpp:") => llama["llama.cpp:".len()..]
                 .parse()
-                .map(Stage::Llama)
+                .map(Stage::LlamaCpp)
                 .map_err(|_| UnknownName(s.to_string())),
             knob => knob
                 .parse()
@@ -224,7 +224,7 @@ mod tests {
             Stage::Model,
             Stage::Knob(Knob::TopP),
             Stage::FrequencyPresencePenalty,
-            Stage::Llama(SamplerName::TopK),
+            Stage::LlamaCpp(SamplerName::TopK),
         ];
         for s in stages {
             assert_eq!(s.name().parse::<Stage>(), Ok(s));
@@ -242,7 +242,7 @@ mod tests {
 #[cfg(test)]
 mod name_tests {
     use super::*;
-    use crate::llama_cpp::knob::LlamaKnob;
+    use crate::llama_cpp::knob::LlamaCppKnob;
 
     /// The names as they were written before `strum` derived them: a name
     /// that travels in a link, an export or a lesson never changes.
@@ -308,7 +308,7 @@ mod name_tests {
             ],
         );
         check(
-            LlamaKnob::ALL,
+            LlamaCppKnob::ALL,
             &[
                 "semantics",
                 "temperature",

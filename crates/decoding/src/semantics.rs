@@ -133,7 +133,7 @@ impl LaneConfig {
                 v.mode = Mode::LlamaCpp;
                 v.stop_strings = settings.stop.clone();
                 v.seed = settings.seed as u64;
-                v.llama = Some(Arc::new(settings));
+                v.llama_cpp = Some(Arc::new(settings));
                 Ok(v)
             }
         }
@@ -144,7 +144,7 @@ impl ValidConfig {
     /// The config as it ran: the user's fields plus the eos the model
     /// supplied (a llama.cpp lane's as given: its eos comes from the model).
     pub fn effective(&self) -> LaneConfig {
-        match &self.llama {
+        match &self.llama_cpp {
             Some(l) => LaneConfig::LlamaCpp(l.source.clone()),
             None => {
                 let mut c = self.source.clone();
@@ -205,7 +205,7 @@ mod tests {
         assert_eq!(serde_json::from_value::<LaneConfig>(back).unwrap(), c);
         let v = c.validate().unwrap();
         assert_eq!(v.mode, Mode::LlamaCpp);
-        assert!(v.llama.is_some());
+        assert!(v.llama_cpp.is_some());
     }
 
     #[test]

@@ -9,7 +9,7 @@ pub mod error;
 mod gelu;
 mod gpt2;
 mod kv_cache;
-mod llama;
+mod llama_family;
 mod matmul;
 mod model;
 pub mod model_config;

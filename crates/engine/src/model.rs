@@ -5,7 +5,7 @@ use crate::checkpoint::Checkpoint;
 use crate::error::LoadError;
 use crate::gpt2::Gpt2;
 use crate::kv_cache::KvCache;
-use crate::llama::Llama;
+use crate::llama_family::Llama;
 use crate::model_config::{Family, ModelConfig};
 use crate::output::Output;
 use candle_core::{Result, Tensor};

@@ -5,7 +5,7 @@
 use crate::error::{PromptError, RunError};
 use crate::Engine;
 use ntl_decoding::dola::candidate_layers;
-use ntl_decoding::llama_cpp::LlamaKnob;
+use ntl_decoding::llama_cpp::LlamaCppKnob;
 use ntl_decoding::ValidConfig;
 use ntl_decoding::{
     prepare_prompt, ConfigError, Document, Event, Generation, Knob, LaneRequest, LaneSpec,
@@ -173,7 +173,7 @@ impl Engine {
     /// (`logit_bias` texts, DRY's sequence breakers), its ids checked
     /// against the vocabulary; other lanes pass through.
     fn resolve_llama(&self, lane: usize, mut config: ValidConfig) -> Result<ValidConfig, RunError> {
-        let Some(settings) = &config.llama else {
+        let Some(settings) = &config.llama_cpp else {
             return Ok(config);
         };
         let mut settings = (**settings).clone();
@@ -185,15 +185,15 @@ impl Engine {
             .iter()
             .find(|(id, _)| *id as usize >= vocab_size)
         {
-            let source = ConfigError::Llama {
-                knob: LlamaKnob::LogitBias,
+            let source = ConfigError::LlamaCpp {
+                knob: LlamaCppKnob::LogitBias,
                 message: format!(
                     "`logit_bias` names token {id}, outside the vocabulary of {vocab_size} tokens"
                 ),
             };
             return Err(RunError::Config { lane, source });
         }
-        config.llama = Some(Arc::new(settings));
+        config.llama_cpp = Some(Arc::new(settings));
         Ok(config)
     }
 

@@ -58,7 +58,7 @@ pub struct ValidConfig {
     /// Constrained beam search's constraints (empty otherwise).
     pub force_words: Arc<[Forced]>,
     /// A llama.cpp lane's knobs (`mode` is then [`Mode::LlamaCpp`]).
-    pub llama: Option<Arc<crate::llama_cpp::config::LlamaSettings>>,
+    pub llama_cpp: Option<Arc<crate::llama_cpp::config::LlamaCppSettings>>,
 }
 
 impl ValidConfig {

@@ -314,7 +314,7 @@ impl GenerationConfig {
                 Some(l) if matches!(mode, Mode::Greedy | Mode::Sample) => Some(l.clone()),
                 _ => None,
             },
-            llama: None,
+            llama_cpp: None,
         })
     }
 }

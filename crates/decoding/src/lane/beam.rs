@@ -10,9 +10,9 @@
 use super::beam_common::{beam_scores, beam_step, full_ids, stop_reason};
 use super::contract::{finish_run, sequence, Lane, LaneEnv, Next, RowOutputs};
 use crate::config::{EarlyStopping, ValidConfig};
+use crate::draws::{pick_k, Draws};
 use crate::processors::Pipeline;
 use crate::record::{BeamCandidate, Run, Sequence, Step, StopReason};
-use crate::sampler::{pick_k, Draws};
 use crate::scores::top_indices;
 use crate::stop::stop_string_hit;
 

@@ -13,7 +13,7 @@ use crate::observe::{step_record, StepInfo};
 use crate::record::{Run, Step, StopReason};
 use crate::scores::argmax;
 
-pub struct LlamaLane {
+pub struct LlamaCppLane {
     cfg: ValidConfig,
     chain: Chain,
     ids: Vec<u32>,
@@ -23,10 +23,10 @@ pub struct LlamaLane {
     stop: Option<StopReason>,
 }
 
-impl LlamaLane {
+impl LlamaCppLane {
     /// `None` when the config is not a llama.cpp lane's.
-    pub fn new(cfg: ValidConfig, forced: Option<Vec<u32>>, env: &LaneEnv) -> Option<LlamaLane> {
-        let settings = cfg.llama.clone()?;
+    pub fn new(cfg: ValidConfig, forced: Option<Vec<u32>>, env: &LaneEnv) -> Option<LlamaCppLane> {
+        let settings = cfg.llama_cpp.clone()?;
         let model = ChainModel {
             n_vocab: env.vocab.len(),
             n_ctx: env.n_positions,
@@ -36,7 +36,7 @@ impl LlamaLane {
         for &t in env.prompt {
             chain.accept(t);
         }
-        Some(LlamaLane {
+        Some(LlamaCppLane {
             cfg,
             chain,
             ids: env.prompt.to_vec(),
@@ -48,7 +48,7 @@ impl LlamaLane {
     }
 }
 
-impl Lane for LlamaLane {
+impl Lane for LlamaCppLane {
     fn advance(
         &mut self,
         out: &RowOutputs,

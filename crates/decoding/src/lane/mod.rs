@@ -18,7 +18,7 @@ pub use constrained_beam::ConstrainedBeamLane;
 pub use contract::{Lane, LaneEnv, Next, RowOutputs};
 pub use contrastive::ContrastiveLane;
 pub use group_beam::GroupBeamLane;
-pub use llama_cpp::LlamaLane;
+pub use llama_cpp::LlamaCppLane;
 pub use samples::SamplesLane;
 pub use single::SingleLane;
 
@@ -36,7 +36,7 @@ pub fn lane_for(
 ) -> Box<dyn Lane> {
     use crate::mode::Mode;
     if cfg.mode == Mode::LlamaCpp {
-        if let Some(lane) = LlamaLane::new(cfg.clone(), forced.clone(), env) {
+        if let Some(lane) = LlamaCppLane::new(cfg.clone(), forced.clone(), env) {
             return Box::new(lane);
         }
     }

@@ -6,9 +6,9 @@
 use super::contract::{Lane, LaneEnv, Next, RowOutputs};
 use super::single::SingleLane;
 use crate::config::ValidConfig;
+use crate::draws::Draws;
 use crate::processors::Pipeline;
 use crate::record::{Run, Step};
-use crate::sampler::Draws;
 
 pub struct SamplesLane {
     samples: Vec<SingleLane>,

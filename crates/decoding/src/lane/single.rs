@@ -7,11 +7,11 @@ use super::contract::{
 };
 use crate::config::ValidConfig;
 use crate::dola::choose_layer;
+use crate::draws::{pick, Draws};
 use crate::knob::{Knob, Stage};
 use crate::observe::{observe, step_record, Input, StepInfo};
 use crate::processors::{Context, Pipeline};
 use crate::record::{DolaStep, Run, Step, StopReason};
-use crate::sampler::{pick, Draws};
 use crate::scores::argmax;
 
 pub struct SingleLane {

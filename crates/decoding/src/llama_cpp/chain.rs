@@ -5,11 +5,12 @@
 //! only temperature and mirostat after the biases.
 
 use super::candidates::Candidates;
-use super::config::LlamaSettings;
+use super::config::LlamaCppSettings;
 use super::sampler::{Sampler, SamplerName};
 use super::samplers::{
-    AdaptiveP, Dist, Dry, LogitBias, MinP, Mirostat, MirostatV2, Penalties, Temperature, TopK,
-    TopNSigma, TopP, Typical, Xtc,
+    AdaptivePSampler, DistSampler, DrySampler, LogitBiasSampler, MinPSampler, MirostatSampler,
+    MirostatV2Sampler, PenaltiesSampler, TemperatureSampler, TopKSampler, TopNSigmaSampler,
+    TopPSampler, TypicalSampler, XtcSampler,
 };
 use super::std_random::Mt19937;
 
@@ -27,16 +28,16 @@ pub struct Chain {
 }
 
 impl Chain {
-    pub fn new(s: &LlamaSettings, m: &ChainModel) -> Chain {
+    pub fn new(s: &LlamaCppSettings, m: &ChainModel) -> Chain {
         let mut v: Vec<Box<dyn Sampler>> = Vec::new();
         let mut biases = s.bias_ids.clone();
         if s.ignore_eos {
             biases.extend(m.eog.iter().map(|&t| (t, f32::NEG_INFINITY)));
         }
         if !biases.is_empty() {
-            v.push(Box::new(LogitBias { biases }));
+            v.push(Box::new(LogitBiasSampler { biases }));
         }
-        let temperature = |range: f32| Temperature {
+        let temperature = |range: f32| TemperatureSampler {
             temp: s.temperature,
             range,
             exponent: s.dynatemp_exponent,
@@ -47,14 +48,14 @@ impl Chain {
                     v.push(Box::new(temperature(0.0)));
                 }
                 if s.mirostat == 1 {
-                    v.push(Box::new(Mirostat::new(
+                    v.push(Box::new(MirostatSampler::new(
                         m.n_vocab,
                         s.seed,
                         s.mirostat_tau,
                         s.mirostat_eta,
                     )));
                 } else {
-                    v.push(Box::new(MirostatV2::new(
+                    v.push(Box::new(MirostatV2Sampler::new(
                         s.seed,
                         s.mirostat_tau,
                         s.mirostat_eta,
@@ -70,13 +71,13 @@ impl Chain {
                     adaptive |= name == SamplerName::AdaptiveP;
                 }
                 if adaptive {
-                    v.push(Box::new(AdaptiveP::new(
+                    v.push(Box::new(AdaptivePSampler::new(
                         s.adaptive_target,
                         s.adaptive_decay,
                         s.seed,
                     )));
                 } else {
-                    v.push(Box::new(Dist {
+                    v.push(Box::new(DistSampler {
                         rng: Mt19937::new(s.seed),
                     }));
                 }
@@ -86,22 +87,26 @@ impl Chain {
     }
 
     /// One listed sampler, or `None` when its knobs leave it doing nothing.
-    fn sampler(name: SamplerName, s: &LlamaSettings, m: &ChainModel) -> Option<Box<dyn Sampler>> {
+    fn sampler(
+        name: SamplerName,
+        s: &LlamaCppSettings,
+        m: &ChainModel,
+    ) -> Option<Box<dyn Sampler>> {
         Some(match name {
             SamplerName::Penalties => {
                 let n = s.repeat_last_n.resolve(m.n_ctx);
                 let (r, f, p) = (s.repeat_penalty, s.frequency_penalty, s.presence_penalty);
-                if Penalties::is_disabled(n, r, f, p) {
+                if PenaltiesSampler::is_disabled(n, r, f, p) {
                     return None;
                 }
-                Box::new(Penalties::new(n, r, f, p))
+                Box::new(PenaltiesSampler::new(n, r, f, p))
             }
             SamplerName::Dry => {
                 let n = s.dry_penalty_last_n.resolve(m.n_ctx);
-                if Dry::is_disabled(s.dry_multiplier, s.dry_base, n) {
+                if DrySampler::is_disabled(s.dry_multiplier, s.dry_base, n) {
                     return None;
                 }
-                Box::new(Dry::new(
+                Box::new(DrySampler::new(
                     s.dry_multiplier,
                     s.dry_base,
                     s.dry_allowed_length,
@@ -110,23 +115,23 @@ impl Chain {
                 ))
             }
             SamplerName::TopNSigma if s.top_n_sigma > 0.0 => {
-                Box::new(TopNSigma { n: s.top_n_sigma })
+                Box::new(TopNSigmaSampler { n: s.top_n_sigma })
             }
-            SamplerName::TopK if s.top_k > 0 => Box::new(TopK { k: s.top_k }),
-            SamplerName::TypicalP if s.typical_p < 1.0 => Box::new(Typical {
+            SamplerName::TopK if s.top_k > 0 => Box::new(TopKSampler { k: s.top_k }),
+            SamplerName::TypicalP if s.typical_p < 1.0 => Box::new(TypicalSampler {
                 p: s.typical_p,
                 min_keep: s.min_keep,
             }),
-            SamplerName::TopP if s.top_p < 1.0 => Box::new(TopP {
+            SamplerName::TopP if s.top_p < 1.0 => Box::new(TopPSampler {
                 p: s.top_p,
                 min_keep: s.min_keep,
             }),
-            SamplerName::MinP if s.min_p > 0.0 => Box::new(MinP {
+            SamplerName::MinP if s.min_p > 0.0 => Box::new(MinPSampler {
                 p: s.min_p,
                 min_keep: s.min_keep,
             }),
             SamplerName::Xtc if s.xtc_probability > 0.0 && s.xtc_threshold <= 0.5 => {
-                Box::new(Xtc {
+                Box::new(XtcSampler {
                     probability: s.xtc_probability,
                     threshold: s.xtc_threshold,
                     min_keep: s.min_keep,
@@ -134,7 +139,7 @@ impl Chain {
                 })
             }
             SamplerName::Temperature if s.temperature != 1.0 || s.dynatemp_range > 0.0 => {
-                Box::new(Temperature {
+                Box::new(TemperatureSampler {
                     temp: s.temperature,
                     range: s.dynatemp_range,
                     exponent: s.dynatemp_exponent,

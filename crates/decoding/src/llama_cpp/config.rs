@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-pub use super::knob::LlamaKnob;
+pub use super::knob::LlamaCppKnob;
 use super::sampler::SamplerName;
 use super::samplers::dry::{process_breakers, Breakers};
 use crate::config::intake::first_key;
@@ -59,7 +59,7 @@ pub struct LlamaCppConfig {
     pub n_predict: i64,
     pub stop: Option<Strings>,
     pub ignore_eos: bool,
-    /// `-1`: llama.cpp draws a random seed; see [`LlamaSettings::seed`].
+    /// `-1`: llama.cpp draws a random seed; see [`LlamaCppSettings::seed`].
     pub seed: i64,
     pub samplers: Option<SamplerList>,
 }
@@ -134,7 +134,7 @@ pub const UNTIL_CONTEXT_FULL: usize = 1 << 30;
 /// A llama.cpp lane's knobs checked and in the types its samplers take
 /// (`float`, `int32_t`), with the chain's order resolved.
 #[derive(Debug, Clone, PartialEq)]
-pub struct LlamaSettings {
+pub struct LlamaCppSettings {
     pub source: LlamaCppConfig,
     pub temperature: f32,
     pub dynatemp_range: f32,
@@ -169,21 +169,21 @@ pub struct LlamaSettings {
     /// seed, so a run here repeats; give a seed to match a llama.cpp run.
     pub seed: u32,
     pub samplers: Vec<SamplerName>,
-    /// `logit_bias` as token ids: texts are added by [`LlamaSettings::resolve`].
+    /// `logit_bias` as token ids: texts are added by [`LlamaCppSettings::resolve`].
     pub bias_ids: Vec<(u32, f32)>,
-    /// DRY's breakers prepared for the vocabulary, by [`LlamaSettings::resolve`].
+    /// DRY's breakers prepared for the vocabulary, by [`LlamaCppSettings::resolve`].
     pub dry_breakers: Breakers,
 }
 
-fn invalid(knob: LlamaKnob, message: impl Into<String>) -> ConfigError {
-    ConfigError::Llama {
+fn invalid(knob: LlamaCppKnob, message: impl Into<String>) -> ConfigError {
+    ConfigError::LlamaCpp {
         knob,
         message: message.into(),
     }
 }
 
 /// llama-server's hard limit: out of range is refused with its message.
-fn hard(knob: LlamaKnob, v: i64, min: i64, max: i64) -> Result<i64, ConfigError> {
+fn hard(knob: LlamaCppKnob, v: i64, min: i64, max: i64) -> Result<i64, ConfigError> {
     if v < min || v > max {
         return Err(invalid(
             knob,
@@ -194,7 +194,7 @@ fn hard(knob: LlamaKnob, v: i64, min: i64, max: i64) -> Result<i64, ConfigError>
 }
 
 /// `-1` for the whole context, else a count of tokens.
-fn last_n(knob: LlamaKnob, v: i64) -> Result<LastN, ConfigError> {
+fn last_n(knob: LlamaCppKnob, v: i64) -> Result<LastN, ConfigError> {
     match v {
         -1 => Ok(LastN::Context),
         _ => Ok(LastN::Tokens(hard(knob, v, -1, i32::MAX as i64)? as usize)),
@@ -210,14 +210,14 @@ impl LlamaCppConfig {
         map.remove("semantics");
         // llama-server treats `null` as "use the default".
         map.retain(|_, v| !v.is_null());
-        if let Some(key) = map.keys().find(|k| k.parse::<LlamaKnob>().is_err()) {
-            return Err(ConfigError::LlamaUnknownField {
+        if let Some(key) = map.keys().find(|k| k.parse::<LlamaCppKnob>().is_err()) {
+            return Err(ConfigError::LlamaCppUnknownField {
                 field: key.clone(),
-                suggestion: closest_llama_knob(key),
+                suggestion: closest_llama_cpp_knob(key),
             });
         }
         serde_path_to_error::deserialize(serde_json::Value::Object(map)).map_err(|e| {
-            match first_key(&e).and_then(|k| k.parse::<LlamaKnob>().ok()) {
+            match first_key(&e).and_then(|k| k.parse::<LlamaCppKnob>().ok()) {
                 Some(knob) => invalid(knob, format!("`{knob}`: {}", without_position(e.inner()))),
                 None => ConfigError::json(e.into_inner()),
             }
@@ -239,7 +239,7 @@ impl LlamaCppConfig {
         out.into()
     }
 
-    pub fn validate(&self) -> Result<LlamaSettings, ConfigError> {
+    pub fn validate(&self) -> Result<LlamaCppSettings, ConfigError> {
         let c = self;
         let f = |v: f64| v as f32;
         let clamp = |v: f64, lo: f64, hi: f64| v.clamp(lo, hi) as f32;
@@ -249,16 +249,16 @@ impl LlamaCppConfig {
         };
         if samplers.contains(&SamplerName::Infill) {
             return Err(invalid(
-                LlamaKnob::Samplers,
+                LlamaCppKnob::Samplers,
                 "`infill` needs a fill-in-the-middle model's special tokens, which GPT-2 does not \
                  have; remove it from `samplers`",
             ));
         }
         let n_predict =
-            match hard(LlamaKnob::NPredict, c.n_predict, -1, i32::MAX as i64)? {
+            match hard(LlamaCppKnob::NPredict, c.n_predict, -1, i32::MAX as i64)? {
                 -1 => None,
                 0 => return Err(invalid(
-                    LlamaKnob::NPredict,
+                    LlamaCppKnob::NPredict,
                     "`n_predict` 0 only evaluates the prompt in llama-server; give -1 (until the \
                      context is full) or a number of tokens",
                 )),
@@ -269,14 +269,14 @@ impl LlamaCppConfig {
             s if (0..=u32::MAX as i64).contains(&s) => s as u32,
             s => {
                 return Err(invalid(
-                    LlamaKnob::Seed,
+                    LlamaCppKnob::Seed,
                     format!("`seed` is a 32-bit unsigned number (or -1), but got {s}"),
                 ))
             }
         };
         if c.repeat_penalty <= 0.0 {
             return Err(invalid(
-                LlamaKnob::RepeatPenalty,
+                LlamaCppKnob::RepeatPenalty,
                 format!(
                     "penalty_repeat must be finite and greater than 0, but `repeat_penalty` is {}",
                     c.repeat_penalty
@@ -285,11 +285,11 @@ impl LlamaCppConfig {
         }
         if c.dry_sequence_breakers.is_empty() {
             return Err(invalid(
-                LlamaKnob::DrySequenceBreakers,
+                LlamaCppKnob::DrySequenceBreakers,
                 "Error: dry_sequence_breakers must be a non-empty array of strings",
             ));
         }
-        Ok(LlamaSettings {
+        Ok(LlamaCppSettings {
             source: c.clone(),
             temperature: clamp(c.temperature, 0.0, f64::INFINITY),
             dynatemp_range: f(c.dynatemp_range),
@@ -302,15 +302,15 @@ impl LlamaCppConfig {
             xtc_probability: clamp(c.xtc_probability, 0.0, 1.0),
             xtc_threshold: clamp(c.xtc_threshold, 0.0, 1.0),
             repeat_penalty: f(c.repeat_penalty),
-            repeat_last_n: last_n(LlamaKnob::RepeatLastN, c.repeat_last_n)?,
+            repeat_last_n: last_n(LlamaCppKnob::RepeatLastN, c.repeat_last_n)?,
             presence_penalty: f(c.presence_penalty),
             frequency_penalty: f(c.frequency_penalty),
             dry_multiplier: f(c.dry_multiplier),
             // llama-server: "values < 1.0 will be replaced with the default value".
             dry_base: if c.dry_base < 1.0 { 1.75 } else { f(c.dry_base) },
-            dry_allowed_length: hard(LlamaKnob::DryAllowedLength, c.dry_allowed_length, 0, i32::MAX as i64)?
+            dry_allowed_length: hard(LlamaCppKnob::DryAllowedLength, c.dry_allowed_length, 0, i32::MAX as i64)?
                 as usize,
-            dry_penalty_last_n: last_n(LlamaKnob::DryPenaltyLastN, c.dry_penalty_last_n)?,
+            dry_penalty_last_n: last_n(LlamaCppKnob::DryPenaltyLastN, c.dry_penalty_last_n)?,
             mirostat: c.mirostat.clamp(0, 2) as u8,
             mirostat_tau: f(c.mirostat_tau),
             mirostat_eta: f(c.mirostat_eta),
@@ -318,7 +318,7 @@ impl LlamaCppConfig {
             adaptive_decay: {
                 if !(0.0..=0.99).contains(&c.adaptive_decay) {
                     return Err(invalid(
-                        LlamaKnob::AdaptiveDecay,
+                        LlamaCppKnob::AdaptiveDecay,
                         format!(
                             "`adaptive_decay`: value must be between 0 <= value <= 0.99, but got {}",
                             c.adaptive_decay
@@ -327,7 +327,7 @@ impl LlamaCppConfig {
                 }
                 f(c.adaptive_decay)
             },
-            min_keep: hard(LlamaKnob::MinKeep, c.min_keep, 0, i32::MAX as i64)? as usize,
+            min_keep: hard(LlamaCppKnob::MinKeep, c.min_keep, 0, i32::MAX as i64)? as usize,
             logit_bias: logit_bias(c.logit_bias.as_ref())?,
             n_predict,
             stop: match &c.stop {
@@ -345,8 +345,8 @@ impl LlamaCppConfig {
     }
 }
 
-impl LlamaSettings {
-    fn with_ids_only(mut self) -> LlamaSettings {
+impl LlamaCppSettings {
+    fn with_ids_only(mut self) -> LlamaCppSettings {
         self.bias_ids = self
             .logit_bias
             .iter()
@@ -396,7 +396,7 @@ fn sampler_list(list: &SamplerList) -> Result<Vec<SamplerName>, ConfigError> {
                         .map(|s| format!(" (did you mean `{s}`?)"))
                         .unwrap_or_default();
                     invalid(
-                        LlamaKnob::Samplers,
+                        LlamaCppKnob::Samplers,
                         format!(
                             "`samplers`: `{n}` is not a llama.cpp sampler{hint}; llama.cpp would \
                              skip it with a warning — the samplers are {}",
@@ -425,16 +425,16 @@ fn closest_sampler(name: &str) -> Option<&'static str> {
 }
 
 /// The llama.cpp knob nearest to a misspelt one (an HF name gets its llama.cpp twin).
-pub fn closest_llama_knob(field: &str) -> Option<LlamaKnob> {
+pub fn closest_llama_cpp_knob(field: &str) -> Option<LlamaCppKnob> {
     let twin = match field {
-        "repetition_penalty" => Some(LlamaKnob::RepeatPenalty),
-        "max_new_tokens" | "max_tokens" | "max_length" => Some(LlamaKnob::NPredict),
-        "stop_strings" => Some(LlamaKnob::Stop),
-        "do_sample" => Some(LlamaKnob::Temperature),
+        "repetition_penalty" => Some(LlamaCppKnob::RepeatPenalty),
+        "max_new_tokens" | "max_tokens" | "max_length" => Some(LlamaCppKnob::NPredict),
+        "stop_strings" => Some(LlamaCppKnob::Stop),
+        "do_sample" => Some(LlamaCppKnob::Temperature),
         _ => None,
     };
     twin.or_else(|| {
-        closest_name(field, LlamaKnob::ALL.iter().map(|k| k.name())).and_then(|n| n.parse().ok())
+        closest_name(field, LlamaCppKnob::ALL.iter().map(|k| k.name())).and_then(|n| n.parse().ok())
     })
 }
 
@@ -442,7 +442,7 @@ pub fn closest_llama_knob(field: &str) -> Option<LlamaKnob> {
 /// skipped there, refused here so a typo is seen.
 fn logit_bias(v: Option<&serde_json::Value>) -> Result<Vec<(BiasToken, f32)>, ConfigError> {
     use serde_json::Value;
-    let bad = |what: String| invalid(LlamaKnob::LogitBias, format!("`logit_bias`: {what}"));
+    let bad = |what: String| invalid(LlamaCppKnob::LogitBias, format!("`logit_bias`: {what}"));
     let bias = |v: &Value| -> Result<f32, ConfigError> {
         match v {
             Value::Number(n) => Ok(n.as_f64().unwrap_or(0.0) as f32),

@@ -19,7 +19,7 @@
 )]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
-pub enum LlamaKnob {
+pub enum LlamaCppKnob {
     Semantics,
     Temperature,
     DynatempRange,
@@ -54,9 +54,9 @@ pub enum LlamaKnob {
     Samplers,
 }
 
-impl LlamaKnob {
+impl LlamaCppKnob {
     /// Every name, in declaration order.
-    pub const ALL: &'static [LlamaKnob] = <LlamaKnob as ::strum::VariantArray>::VARIANTS;
+    pub const ALL: &'static [LlamaCppKnob] = <LlamaCppKnob as ::strum::VariantArray>::VARIANTS;
 
     /// The name as it travels (HF's, llama-server's or llama.cpp's spelling).
     pub fn name(self) -> &'static str {

@@ -16,5 +16,5 @@ pub mod std_random;
 pub mod warnings;
 
 pub use chain::{Chain, ChainModel};
-pub use config::{LlamaCppConfig, LlamaKnob, LlamaSettings};
+pub use config::{LlamaCppConfig, LlamaCppKnob, LlamaCppSettings};
 pub use sampler::SamplerName;

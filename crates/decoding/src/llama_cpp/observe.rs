@@ -53,7 +53,7 @@ pub fn observe_chain(chain: &mut Chain, logits: &[f32]) -> (Observed, Option<u32
             }
         }
         funnel.push(FunnelStage {
-            name: Stage::Llama(name),
+            name: Stage::LlamaCpp(name),
             kept: scores.iter().filter(|s| s.is_finite()).count(),
             removed_mass,
             entropy,

@@ -2,11 +2,11 @@
 //! the HF knob of the same (or a similar) name — the pitfalls of moving a
 //! config from one ecosystem to the other.
 
-use super::config::{LastN, LlamaCppConfig, LlamaKnob, RANDOM_SEED};
+use super::config::{LastN, LlamaCppConfig, LlamaCppKnob, RANDOM_SEED};
 use super::sampler::SamplerName;
 use crate::warnings::warning::Warning;
 
-pub fn llama_warnings(c: &LlamaCppConfig) -> Vec<Warning<LlamaKnob>> {
+pub fn llama_cpp_warnings(c: &LlamaCppConfig) -> Vec<Warning<LlamaCppKnob>> {
     let Ok(s) = c.validate() else {
         return vec![];
     };
@@ -26,7 +26,7 @@ pub fn llama_warnings(c: &LlamaCppConfig) -> Vec<Warning<LlamaKnob>> {
             || c.samplers.is_some();
         if dropped {
             w(
-                LlamaKnob::Mirostat,
+                LlamaCppKnob::Mirostat,
                 "with mirostat, llama.cpp builds no other samplers: top_k, top_p, min_p, the \
                  penalties, DRY and `samplers` do nothing — only logit_bias, temperature and mirostat act"
                     .into(),
@@ -44,7 +44,7 @@ pub fn llama_warnings(c: &LlamaCppConfig) -> Vec<Warning<LlamaKnob>> {
             .collect();
         if !before.is_empty() {
             w(
-                LlamaKnob::Temperature,
+                LlamaCppKnob::Temperature,
                 format!(
                     "temperature acts after {} here, on the tokens they kept; HF divides the \
                      logits first, so the same numbers keep different tokens there",
@@ -55,7 +55,7 @@ pub fn llama_warnings(c: &LlamaCppConfig) -> Vec<Warning<LlamaKnob>> {
     }
     if !mirostat && !listed(SamplerName::Temperature) && s.temperature != d.temperature as f32 {
         w(
-            LlamaKnob::Temperature,
+            LlamaCppKnob::Temperature,
             "`temperature` is not in `samplers`: it does nothing".into(),
         );
     }
@@ -63,7 +63,7 @@ pub fn llama_warnings(c: &LlamaCppConfig) -> Vec<Warning<LlamaKnob>> {
         let window = match s.repeat_last_n {
             LastN::Tokens(0) => {
                 w(
-                    LlamaKnob::RepeatLastN,
+                    LlamaCppKnob::RepeatLastN,
                     "repeat_last_n 0 turns the penalties off".into(),
                 );
                 None
@@ -73,7 +73,7 @@ pub fn llama_warnings(c: &LlamaCppConfig) -> Vec<Warning<LlamaKnob>> {
         };
         if let Some(window) = window {
             w(
-                LlamaKnob::RepeatPenalty,
+                LlamaCppKnob::RepeatPenalty,
                 format!(
                     "the penalties here count {window} (repeat_last_n), the prompt's included; \
                      HF's repetition_penalty sees the whole text"
@@ -83,7 +83,7 @@ pub fn llama_warnings(c: &LlamaCppConfig) -> Vec<Warning<LlamaKnob>> {
     }
     if c.top_p == d.top_p && c.min_p == d.min_p && c.top_k == d.top_k && !mirostat {
         w(
-            LlamaKnob::MinP,
+            LlamaCppKnob::MinP,
             "llama-server samples with top_k 40, top_p 0.95 and min_p 0.05 unless told \
              otherwise; HF's defaults are top_k 50 alone"
                 .into(),
@@ -91,19 +91,19 @@ pub fn llama_warnings(c: &LlamaCppConfig) -> Vec<Warning<LlamaKnob>> {
     }
     if s.xtc_probability > 0.0 && s.xtc_threshold > 0.5 {
         w(
-            LlamaKnob::XtcThreshold,
+            LlamaCppKnob::XtcThreshold,
             "an xtc_threshold above 0.5 turns XTC off".into(),
         );
     }
     if c.dry_base < 1.0 {
         w(
-            LlamaKnob::DryBase,
+            LlamaCppKnob::DryBase,
             "llama-server replaces a dry_base below 1 with 1.75".into(),
         );
     }
     if s.seed == RANDOM_SEED && c.seed == -1 && (s.temperature > 0.0 || mirostat) {
         w(
-            LlamaKnob::Seed,
+            LlamaCppKnob::Seed,
             "seed -1 is a new random seed every run in llama.cpp; here it is 4294967295, so \
              runs repeat — give a seed to compare with a llama.cpp run"
                 .into(),
@@ -111,7 +111,7 @@ pub fn llama_warnings(c: &LlamaCppConfig) -> Vec<Warning<LlamaKnob>> {
     }
     if s.n_predict.is_none() {
         w(
-            LlamaKnob::NPredict,
+            LlamaCppKnob::NPredict,
             "n_predict -1 runs until the context is full — set a number of tokens".into(),
         );
     }
@@ -123,8 +123,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn warned(v: serde_json::Value) -> Vec<LlamaKnob> {
-        llama_warnings(&LlamaCppConfig::from_value(v).unwrap())
+    fn warned(v: serde_json::Value) -> Vec<LlamaCppKnob> {
+        llama_cpp_warnings(&LlamaCppConfig::from_value(v).unwrap())
             .into_iter()
             .map(|w| w.field)
             .collect()
@@ -134,17 +134,20 @@ mod tests {
     fn the_same_names_meaning_other_things_are_pointed_out() {
         let got =
             warned(json!({"temperature": 0.7, "repeat_penalty": 1.1, "seed": 1, "n_predict": 9}));
-        assert!(got.contains(&LlamaKnob::Temperature), "{got:?}");
-        assert!(got.contains(&LlamaKnob::RepeatPenalty));
-        assert!(got.contains(&LlamaKnob::MinP), "defaults differ from HF's");
-        assert!(!got.contains(&LlamaKnob::Seed));
+        assert!(got.contains(&LlamaCppKnob::Temperature), "{got:?}");
+        assert!(got.contains(&LlamaCppKnob::RepeatPenalty));
+        assert!(
+            got.contains(&LlamaCppKnob::MinP),
+            "defaults differ from HF's"
+        );
+        assert!(!got.contains(&LlamaCppKnob::Seed));
     }
 
     #[test]
     fn mirostat_silences_the_chain_and_says_so() {
         let got = warned(json!({"mirostat": 2, "top_k": 5, "seed": 1, "n_predict": 9}));
-        assert!(got.contains(&LlamaKnob::Mirostat), "{got:?}");
+        assert!(got.contains(&LlamaCppKnob::Mirostat), "{got:?}");
         let quiet = warned(json!({"mirostat": 2, "seed": 1, "n_predict": 9}));
-        assert!(!quiet.contains(&LlamaKnob::Mirostat));
+        assert!(!quiet.contains(&LlamaCppKnob::Mirostat));
     }
 }

@@ -8,7 +8,7 @@ pub mod warning;
 pub use hf::{config_warnings, run_warnings};
 pub use warning::Warning;
 
-use crate::llama_cpp::warnings::llama_warnings;
+use crate::llama_cpp::warnings::llama_cpp_warnings;
 use crate::semantics::LaneConfig;
 
 /// A lane's config warnings in either ecosystem, as (field name, message).
@@ -18,7 +18,7 @@ pub fn lane_warnings(c: &LaneConfig) -> Vec<(&'static str, String)> {
             .into_iter()
             .map(|w| (w.field.name(), w.message))
             .collect(),
-        LaneConfig::LlamaCpp(c) => llama_warnings(c)
+        LaneConfig::LlamaCpp(c) => llama_cpp_warnings(c)
             .into_iter()
             .map(|w| (w.field.name(), w.message))
             .collect(),

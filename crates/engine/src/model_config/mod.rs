@@ -3,10 +3,10 @@
 //! the sizes the loader and the run need, the same for every family.
 //!
 //! [`shape`] holds what every family's config comes to; [`gpt2`] and
-//! [`llama`] read each family's fields; this module picks the reader.
+//! [`llama_family`] read each family's fields; this module picks the reader.
 
 pub mod gpt2;
-pub mod llama;
+pub mod llama_family;
 pub mod shape;
 
 pub use shape::{Architecture, Family, LlamaShape, ModelConfig};
@@ -56,7 +56,7 @@ impl ModelConfig {
                     })?;
                 gpt2::parse(raw)
             }
-            Architecture::Llama | Architecture::Qwen2 => llama::parse(architecture, value),
+            Architecture::Llama | Architecture::Qwen2 => llama_family::parse(architecture, value),
         }
     }
 }

@@ -12,7 +12,7 @@ const DISTRIBUTION_WIDTH: f32 = 0.3;
 const PEAK_LOGIT_VALUE: f32 = 5.0;
 const SHARPNESS: f32 = 10.0;
 
-pub struct AdaptiveP {
+pub struct AdaptivePSampler {
     target: f32,
     decay: f32,
     rng: Mt19937,
@@ -22,10 +22,10 @@ pub struct AdaptiveP {
     pending: Option<(u32, usize)>,
 }
 
-impl AdaptiveP {
-    pub fn new(target: f32, decay: f32, seed: u32) -> AdaptiveP {
+impl AdaptivePSampler {
+    pub fn new(target: f32, decay: f32, seed: u32) -> AdaptivePSampler {
         let decay = decay.clamp(0.0, 0.99);
-        AdaptiveP {
+        AdaptivePSampler {
             target,
             decay,
             rng: Mt19937::new(seed),
@@ -37,7 +37,7 @@ impl AdaptiveP {
     }
 }
 
-impl Sampler for AdaptiveP {
+impl Sampler for AdaptivePSampler {
     fn name(&self) -> SamplerName {
         SamplerName::AdaptiveP
     }

@@ -8,11 +8,11 @@ use crate::llama_cpp::cmath::CMath;
 use crate::llama_cpp::sampler::{Sampler, SamplerName};
 use crate::llama_cpp::std_random::{Mt19937, StdDistributions};
 
-pub struct Dist {
+pub struct DistSampler {
     pub rng: Mt19937,
 }
 
-impl Sampler for Dist {
+impl Sampler for DistSampler {
     fn name(&self) -> SamplerName {
         SamplerName::Dist
     }

@@ -65,7 +65,7 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
     needle.is_empty() || hay.windows(needle.len()).any(|w| w == needle)
 }
 
-pub struct Dry {
+pub struct DrySampler {
     multiplier: f32,
     base: f32,
     allowed_length: usize,
@@ -74,19 +74,19 @@ pub struct Dry {
     last_tokens: VecDeque<u32>,
 }
 
-impl Dry {
+impl DrySampler {
     pub fn new(
         multiplier: f32,
         base: f32,
         allowed_length: usize,
         last_n: usize,
         breakers: &Breakers,
-    ) -> Dry {
+    ) -> DrySampler {
         let mut map: HashMap<u32, Vec<Vec<u32>>> = HashMap::new();
         for (head, tail) in breakers {
             map.entry(*head).or_default().push(tail.clone());
         }
-        Dry {
+        DrySampler {
             multiplier,
             base,
             allowed_length,
@@ -106,13 +106,13 @@ impl Dry {
     }
 }
 
-impl Sampler for Dry {
+impl Sampler for DrySampler {
     fn name(&self) -> SamplerName {
         SamplerName::Dry
     }
 
     fn accept(&mut self, token: u32) {
-        if Dry::is_disabled(self.multiplier, self.base, self.last_n) {
+        if DrySampler::is_disabled(self.multiplier, self.base, self.last_n) {
             return;
         }
         if self.last_tokens.len() == self.last_n {
@@ -122,7 +122,7 @@ impl Sampler for Dry {
     }
 
     fn apply(&mut self, cur: &mut Candidates) {
-        if Dry::is_disabled(self.multiplier, self.base, self.last_n) {
+        if DrySampler::is_disabled(self.multiplier, self.base, self.last_n) {
             return;
         }
         let n = self.last_tokens.len().min(self.last_n);
@@ -228,8 +228,8 @@ impl Sampler for Dry {
 mod tests {
     use super::*;
 
-    fn dry(context: &[u32]) -> Dry {
-        let mut d = Dry::new(1.0, 2.0, 2, 64, &vec![(9, vec![])]);
+    fn dry(context: &[u32]) -> DrySampler {
+        let mut d = DrySampler::new(1.0, 2.0, 2, 64, &vec![(9, vec![])]);
         for &t in context {
             d.accept(t);
         }

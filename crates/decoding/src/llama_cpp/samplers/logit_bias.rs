@@ -5,11 +5,11 @@
 use crate::llama_cpp::candidates::Candidates;
 use crate::llama_cpp::sampler::{Sampler, SamplerName};
 
-pub struct LogitBias {
+pub struct LogitBiasSampler {
     pub biases: Vec<(u32, f32)>,
 }
 
-impl Sampler for LogitBias {
+impl Sampler for LogitBiasSampler {
     fn name(&self) -> SamplerName {
         SamplerName::LogitBias
     }

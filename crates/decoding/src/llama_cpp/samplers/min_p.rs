@@ -7,12 +7,12 @@ use crate::llama_cpp::candidates::Candidates;
 use crate::llama_cpp::cmath::CMath;
 use crate::llama_cpp::sampler::{Sampler, SamplerName};
 
-pub struct MinP {
+pub struct MinPSampler {
     pub p: f32,
     pub min_keep: usize,
 }
 
-impl Sampler for MinP {
+impl Sampler for MinPSampler {
     fn name(&self) -> SamplerName {
         SamplerName::MinP
     }
@@ -56,7 +56,7 @@ mod tests {
     fn unsorted_candidates_keep_their_order() {
         let logits = [0.0f32, 5.0, 4.5, -3.0];
         let mut c = Candidates::from_logits(&logits);
-        MinP {
+        MinPSampler {
             p: 0.5,
             min_keep: 0,
         }
@@ -68,7 +68,7 @@ mod tests {
     #[test]
     fn too_few_survivors_fall_back_to_sorted_with_min_keep() {
         let mut c = Candidates::from_logits(&[0.0f32, 5.0, 1.0]);
-        MinP {
+        MinPSampler {
             p: 0.9,
             min_keep: 2,
         }

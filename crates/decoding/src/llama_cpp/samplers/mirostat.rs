@@ -10,7 +10,7 @@ use crate::llama_cpp::std_random::{Mt19937, StdDistributions};
 
 /// Mirostat 1: estimates the Zipf exponent from the top `m` tokens and keeps
 /// the top `k` that would give the target surprise.
-pub struct Mirostat {
+pub struct MirostatSampler {
     pub n_vocab: usize,
     pub tau: f32,
     pub eta: f32,
@@ -19,9 +19,9 @@ pub struct Mirostat {
     pub rng: Mt19937,
 }
 
-impl Mirostat {
-    pub fn new(n_vocab: usize, seed: u32, tau: f32, eta: f32) -> Mirostat {
-        Mirostat {
+impl MirostatSampler {
+    pub fn new(n_vocab: usize, seed: u32, tau: f32, eta: f32) -> MirostatSampler {
+        MirostatSampler {
             n_vocab,
             tau,
             eta,
@@ -51,7 +51,7 @@ fn c_int(x: f32) -> i32 {
     }
 }
 
-impl Sampler for Mirostat {
+impl Sampler for MirostatSampler {
     fn name(&self) -> SamplerName {
         SamplerName::Mirostat
     }
@@ -81,16 +81,16 @@ impl Sampler for Mirostat {
 }
 
 /// Mirostat 2: keeps the tokens whose surprise is at most `mu`.
-pub struct MirostatV2 {
+pub struct MirostatV2Sampler {
     pub tau: f32,
     pub eta: f32,
     pub mu: f32,
     pub rng: Mt19937,
 }
 
-impl MirostatV2 {
-    pub fn new(seed: u32, tau: f32, eta: f32) -> MirostatV2 {
-        MirostatV2 {
+impl MirostatV2Sampler {
+    pub fn new(seed: u32, tau: f32, eta: f32) -> MirostatV2Sampler {
+        MirostatV2Sampler {
             tau,
             eta,
             mu: 2.0 * tau,
@@ -99,7 +99,7 @@ impl MirostatV2 {
     }
 }
 
-impl Sampler for MirostatV2 {
+impl Sampler for MirostatV2Sampler {
     fn name(&self) -> SamplerName {
         SamplerName::MirostatV2
     }

@@ -8,7 +8,7 @@ use std::collections::{HashMap, VecDeque};
 use crate::llama_cpp::candidates::Candidates;
 use crate::llama_cpp::sampler::{Sampler, SamplerName};
 
-pub struct Penalties {
+pub struct PenaltiesSampler {
     last_n: usize,
     repeat: f32,
     frequency: f32,
@@ -17,9 +17,9 @@ pub struct Penalties {
     counts: HashMap<u32, u32>,
 }
 
-impl Penalties {
-    pub fn new(last_n: usize, repeat: f32, frequency: f32, presence: f32) -> Penalties {
-        Penalties {
+impl PenaltiesSampler {
+    pub fn new(last_n: usize, repeat: f32, frequency: f32, presence: f32) -> PenaltiesSampler {
+        PenaltiesSampler {
             last_n,
             repeat,
             frequency,
@@ -35,7 +35,7 @@ impl Penalties {
     }
 }
 
-impl Sampler for Penalties {
+impl Sampler for PenaltiesSampler {
     fn name(&self) -> SamplerName {
         SamplerName::Penalties
     }
@@ -58,7 +58,7 @@ impl Sampler for Penalties {
     }
 
     fn apply(&mut self, cur: &mut Candidates) {
-        if Penalties::is_disabled(self.last_n, self.repeat, self.frequency, self.presence) {
+        if PenaltiesSampler::is_disabled(self.last_n, self.repeat, self.frequency, self.presence) {
             return;
         }
         for d in &mut cur.data {
@@ -82,7 +82,7 @@ mod tests {
 
     #[test]
     fn only_the_window_counts_and_negative_logits_are_multiplied() {
-        let mut p = Penalties::new(2, 2.0, 0.5, 0.25);
+        let mut p = PenaltiesSampler::new(2, 2.0, 0.5, 0.25);
         for t in [0, 1, 1] {
             p.accept(t);
         }

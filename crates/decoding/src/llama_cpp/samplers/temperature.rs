@@ -8,13 +8,13 @@ use crate::llama_cpp::candidates::Candidates;
 use crate::llama_cpp::cmath::CMath;
 use crate::llama_cpp::sampler::{Sampler, SamplerName};
 
-pub struct Temperature {
+pub struct TemperatureSampler {
     pub temp: f32,
     pub range: f32,
     pub exponent: f32,
 }
 
-impl Sampler for Temperature {
+impl Sampler for TemperatureSampler {
     fn name(&self) -> SamplerName {
         SamplerName::Temperature
     }

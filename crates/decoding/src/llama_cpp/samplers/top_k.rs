@@ -3,11 +3,11 @@
 use crate::llama_cpp::candidates::Candidates;
 use crate::llama_cpp::sampler::{Sampler, SamplerName};
 
-pub struct TopK {
+pub struct TopKSampler {
     pub k: i32,
 }
 
-impl Sampler for TopK {
+impl Sampler for TopKSampler {
     fn name(&self) -> SamplerName {
         SamplerName::TopK
     }

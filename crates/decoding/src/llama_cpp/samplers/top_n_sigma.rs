@@ -5,11 +5,11 @@
 use crate::llama_cpp::candidates::Candidates;
 use crate::llama_cpp::sampler::{Sampler, SamplerName};
 
-pub struct TopNSigma {
+pub struct TopNSigmaSampler {
     pub n: f32,
 }
 
-impl Sampler for TopNSigma {
+impl Sampler for TopNSigmaSampler {
     fn name(&self) -> SamplerName {
         SamplerName::TopNSigma
     }

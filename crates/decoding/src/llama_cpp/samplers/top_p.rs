@@ -5,12 +5,12 @@
 use crate::llama_cpp::candidates::Candidates;
 use crate::llama_cpp::sampler::{Sampler, SamplerName};
 
-pub struct TopP {
+pub struct TopPSampler {
     pub p: f32,
     pub min_keep: usize,
 }
 
-impl Sampler for TopP {
+impl Sampler for TopPSampler {
     fn name(&self) -> SamplerName {
         SamplerName::TopP
     }
@@ -45,14 +45,14 @@ mod tests {
     fn keeps_the_head_that_reaches_p_and_at_least_min_keep() {
         let logits = [1.0f32.ln(), 6.0f32.ln(), 3.0f32.ln()]; // p = .1 .6 .3
         let mut c = Candidates::from_logits(&logits);
-        TopP {
+        TopPSampler {
             p: 0.6,
             min_keep: 0,
         }
         .apply(&mut c);
         assert_eq!(c.data.iter().map(|d| d.id).collect::<Vec<_>>(), [1]);
         let mut c = Candidates::from_logits(&logits);
-        TopP {
+        TopPSampler {
             p: 0.6,
             min_keep: 3,
         }

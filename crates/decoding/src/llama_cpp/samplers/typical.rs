@@ -6,12 +6,12 @@ use crate::llama_cpp::candidates::Candidates;
 use crate::llama_cpp::cmath::CMath;
 use crate::llama_cpp::sampler::{Sampler, SamplerName};
 
-pub struct Typical {
+pub struct TypicalSampler {
     pub p: f32,
     pub min_keep: usize,
 }
 
-impl Sampler for Typical {
+impl Sampler for TypicalSampler {
     fn name(&self) -> SamplerName {
         SamplerName::TypicalP
     }

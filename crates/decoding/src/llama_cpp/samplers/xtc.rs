@@ -7,14 +7,14 @@ use crate::llama_cpp::candidates::Candidates;
 use crate::llama_cpp::sampler::{Sampler, SamplerName};
 use crate::llama_cpp::std_random::{Mt19937, StdDistributions};
 
-pub struct Xtc {
+pub struct XtcSampler {
     pub probability: f32,
     pub threshold: f32,
     pub min_keep: usize,
     pub rng: Mt19937,
 }
 
-impl Sampler for Xtc {
+impl Sampler for XtcSampler {
     fn name(&self) -> SamplerName {
         SamplerName::Xtc
     }
