@@ -13,6 +13,8 @@ cargo fmt --all --check
 # Dependencies point one way: no two modules import each other, directly or
 # round a circle.
 python3 scripts/module_cycles.py
+# ARCHITECTURE.md names only files and folders that exist.
+python3 scripts/architecture_paths.py
 cargo fmt --manifest-path fuzz/Cargo.toml --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo clippy --workspace --all-targets --target wasm32-unknown-unknown -- -D warnings
