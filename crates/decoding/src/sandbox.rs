@@ -71,6 +71,28 @@ pub fn config(settings: &[(Knob, f64)], keeping: &Keeping) -> Result<ValidConfig
 /// the lane's own loop: raw logits, or log-probabilities for beam search.
 /// The table marks `chosen` — the token a lane picked there — or, without
 /// one, the most probable token after the knobs.
+///
+/// The lesson's five logits with `top_p` 0.9: softmax gives 0.631, 0.232,
+/// 0.094, …, and the nucleus keeps the first three (HF keeps the token that
+/// crosses 0.9), renormalised.
+///
+/// ```
+/// use ntl_decoding::observe::Input;
+/// use ntl_decoding::processors::Context;
+/// use ntl_decoding::sandbox::{config, parse_logits, toy_vocab, what_if, Keeping};
+/// use ntl_decoding::Knob;
+///
+/// let logits = parse_logits("2, 1, 0.1, -1, -2")?;
+/// let cfg = config(&[(Knob::TopP, 0.9)], &Keeping::One)?;
+/// let step = what_if(&logits, Context::new(&[], 0), None, Input::Logits, &cfg, &toy_vocab(5), 5);
+/// assert_eq!(step.kept, 3);
+/// assert_eq!(step.token, "a", "no lane picked: the most probable token is marked");
+/// let raw: Vec<f32> = step.top.iter().map(|c| c.raw_prob).collect();
+/// assert!((raw[0] - 0.6307).abs() < 1e-4 && (raw[1] - 0.2320).abs() < 1e-4);
+/// let kept: f32 = step.top.iter().map(|c| c.prob).sum();
+/// assert!((kept - 1.0).abs() < 1e-6);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn what_if(
     logits: &[f32],
     ctx: Context,

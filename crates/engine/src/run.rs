@@ -210,6 +210,42 @@ impl Engine {
     }
 
     /// Runs all lanes batched to their end (or until `on_event` breaks).
+    ///
+    /// Two lanes on the bundled model, each from its JSON: greedy, and a
+    /// seeded sample. The document holds every step's table; greedy's first
+    /// step took the token the model ranked first.
+    ///
+    /// ```
+    /// use ntl_decoding::{LaneConfig, LaneRequest, Options};
+    /// use ntl_engine::{Engine, ModelFiles, RunInput};
+    /// use std::ops::ControlFlow;
+    ///
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../www/models/kjv-gpt2");
+    /// let read = |name: &str| std::fs::read(format!("{dir}/{name}")).unwrap();
+    /// let (config, weights, tokenizer) =
+    ///     (read("config.json"), read("model.safetensors"), read("tokenizer.json"));
+    /// let engine = Engine::load(ModelFiles { config: &config, weights: &weights, tokenizer: &tokenizer })?;
+    ///
+    /// let lane = |json: &str| LaneRequest { config: LaneConfig::from_json(json).unwrap(), forced_ids: None };
+    /// let input = RunInput {
+    ///     prompt: "And God said".into(),
+    ///     prompt_ids: None,
+    ///     lanes: vec![
+    ///         lane(r#"{"max_new_tokens": 5}"#),
+    ///         lane(r#"{"do_sample": true, "temperature": 0.7, "top_p": 0.9, "seed": 1, "max_new_tokens": 5}"#),
+    ///     ],
+    ///     forced_text: None,
+    ///     negative_prompt: None,
+    ///     options: Options::default(),
+    /// };
+    /// let doc = engine.run(input, |_event| ControlFlow::Continue(()))?;
+    ///
+    /// let greedy = &doc.runs[0];
+    /// assert_eq!(greedy.token_ids.len(), 5);
+    /// assert_eq!(greedy.steps[0].rank, 1, "greedy takes the model's favourite");
+    /// assert!(doc.runs[1].steps.iter().all(|s| s.chosen_prob > 0.0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn run(
         &self,
         input: RunInput,

@@ -2,7 +2,7 @@
 //!
 //! Only the threaded wasm build (`+atomics`, shared memory; the page loads it
 //! when it is cross-origin isolated) has helpers: web workers that run
-//! [`helper_loop`] on the same memory. Every other build, and the threaded one
+//! `helper_loop` (compiled in that build only) on the same memory. Every other build, and the threaded one
 //! before its helpers have started, runs the whole range on the calling
 //! thread. Callers split work whose result does not depend on the split (the
 //! small-batch kernel's output columns, GELU's elements, the lanes'

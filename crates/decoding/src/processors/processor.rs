@@ -37,6 +37,24 @@ impl<'a> Context<'a> {
     }
 }
 
+/// One knob's processor (HF's `LogitsProcessor`): it changes the scores in
+/// place, and the pipeline runs them in HF's order.
+///
+/// One knob on toy logits, as the lesson's five tokens: temperature 2
+/// halves every score, then top-k 3 removes the last two (HF's
+/// `filter_value`, `-inf`).
+///
+/// ```
+/// use ntl_decoding::processors::{Context, LogitsProcessor, Temperature, TopK};
+///
+/// let mut scores = vec![2.0, 1.0, 0.1, -1.0, -2.0];
+/// let ctx = Context::new(&[], 0);
+/// Temperature { temperature: 2.0 }.process(&ctx, &mut scores);
+/// assert_eq!(scores, [1.0, 0.5, 0.05, -0.5, -1.0]);
+/// TopK { top_k: 3 }.process(&ctx, &mut scores);
+/// assert_eq!(&scores[..3], &[1.0, 0.5, 0.05]);
+/// assert!(scores[3..].iter().all(|s| *s == f32::NEG_INFINITY));
+/// ```
 pub trait LogitsProcessor: Send + Sync {
     /// The funnel stage it shows as, named for its HF knob (`top_p`, ...).
     fn stage(&self) -> Stage;
