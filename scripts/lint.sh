@@ -17,6 +17,8 @@ python3 scripts/module_cycles.py
 python3 scripts/architecture_paths.py
 cargo fmt --manifest-path fuzz/Cargo.toml --check
 cargo clippy --workspace --all-targets -- -D warnings
+# The API docs build without a warning (their examples run as doctests).
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 cargo clippy --workspace --all-targets --target wasm32-unknown-unknown -- -D warnings
 # Code that exists under `+atomics` alone: ntl-parallel's helper threads (all
 # of its unsafe code) and the worker's few lines that start them. Only the

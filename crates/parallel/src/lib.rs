@@ -2,8 +2,9 @@
 //!
 //! Only the threaded wasm build (`+atomics`, shared memory; the page loads it
 //! when it is cross-origin isolated) has helpers: web workers that run
-//! `helper_loop` (compiled in that build only) on the same memory. Every other build, and the threaded one
-//! before its helpers have started, runs the whole range on the calling
+//! `helper_loop` (compiled in that build only) on the same memory. Every
+//! other build, and the threaded one before its helpers have started, runs
+//! the whole range on the calling
 //! thread. Callers split work whose result does not depend on the split (the
 //! small-batch kernel's output columns, GELU's elements, the lanes'
 //! decisions), so results are bit-identical either way.
