@@ -35,6 +35,7 @@ impl WorkerLink {
         threaded: bool,
         on_message: Callback<FromWorker>,
         on_crash: Callback<String>,
+        on_unreadable: Callback<(Option<String>, String)>,
     ) -> Result<WorkerLink, PageError> {
         let worker = Worker::new(if threaded {
             THREADED_WORKER_URL
@@ -54,7 +55,8 @@ impl WorkerLink {
                 .map(|s| serde_json::from_str::<FromWorker>(&s))
             {
                 Some(Ok(msg)) => on_message.emit(msg),
-                Some(Err(e)) => crash.emit(format!("unreadable message from the worker: {e}")),
+                // One message the page cannot read is not a dead worker.
+                Some(Err(e)) => on_unreadable.emit((message_kind(&data), e.to_string())),
                 None => match helpers_asked(&data) {
                     Some(count) => started.borrow_mut().extend(start_helpers(&data, count)),
                     None => crash.emit("unreadable message from the worker".into()),
@@ -142,4 +144,11 @@ fn start_helpers(request: &JsValue, count: u32) -> Vec<Worker> {
         );
     }
     helpers
+}
+
+/// The `type` of a worker message that did not parse, when it has one.
+fn message_kind(data: &JsValue) -> Option<String> {
+    let text = data.as_string()?;
+    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+    Some(value.get("type")?.as_str()?.to_string())
 }

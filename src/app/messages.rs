@@ -29,6 +29,11 @@ pub enum LaneAction {
 pub enum Msg {
     Worker(FromWorker),
     WorkerCrashed(String),
+    /// A message from a healthy worker that did not parse: its `type`, and why.
+    WorkerUnreadable {
+        kind: Option<String>,
+        detail: String,
+    },
     /// The start check of worker number `spawned` (see `Page::worker_start_overdue`).
     WorkerStartOverdue(u32),
     Model(ModelAction),

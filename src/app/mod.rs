@@ -43,7 +43,10 @@ impl App {
                     self.link = None;
                     let on_message = ctx.link().callback(Msg::Worker);
                     let on_crash = ctx.link().callback(Msg::WorkerCrashed);
-                    let spawned = WorkerLink::spawn(threaded, on_message, on_crash);
+                    let on_unreadable = ctx
+                        .link()
+                        .callback(|(kind, detail)| Msg::WorkerUnreadable { kind, detail });
+                    let spawned = WorkerLink::spawn(threaded, on_message, on_crash, on_unreadable);
                     self.page.worker_spawned(spawned.as_ref().map(drop));
                     self.link = spawned.ok();
                     let spawned = self.page.worker.spawned;
@@ -207,6 +210,10 @@ impl App {
                     });
                 }
                 let outcome = self.page.on_worker(m, browser::now_ms());
+                self.perform(ctx, outcome)
+            }
+            Msg::WorkerUnreadable { kind, detail } => {
+                let outcome = self.page.worker_message_unreadable(kind, detail);
                 self.perform(ctx, outcome)
             }
             Msg::WorkerStartOverdue(spawned) => self.page.worker_start_overdue(spawned),

@@ -213,6 +213,19 @@ impl RunState {
     }
 
     /// The worker is gone: nothing streams any more.
+    /// Ends the running run where it stands: every lane that had not
+    /// finished is marked cancelled. Returns the run's id, to cancel it in
+    /// the worker too.
+    pub fn abandon(&mut self) -> Option<u64> {
+        let run_id = self.running.take()?;
+        for slot in self.results.iter_mut().flatten() {
+            if slot.run_id == run_id && slot.stop.is_none() {
+                slot.make_mut().stop = Some(StopReason::Cancelled);
+            }
+        }
+        Some(run_id)
+    }
+
     pub fn worker_lost(&mut self) {
         self.running = None;
     }

@@ -448,3 +448,58 @@ fn the_inspectors_look_up_asks_the_worker_and_the_sandboxs_logits_stay_in_the_pa
     assert!(out.redraw && out.commands.is_empty());
     assert_eq!(page.sandbox.logits_text, "3, 1, 0");
 }
+
+#[test]
+fn an_unreadable_worker_message_ends_the_run_but_keeps_the_worker_and_model() {
+    let mut page = ready_page(Requested::default());
+    let _ = page.on_worker(info(), 0.0);
+    let out = page.start_run(RunKind::Generate);
+    let (run_id, _) = sent_run(&out).expect("a run request");
+    let _ = page.on_worker(started(run_id, Mode::Beam), 0.0);
+    for lane in 0..3 {
+        let step = Box::new(super::run::tests::step(5, " a"));
+        let message = FromWorker::Step {
+            run_id,
+            lane,
+            index: 0,
+            step,
+            text: " a".into(),
+        };
+        let _ = page.on_worker(message, 0.0);
+    }
+    let done = FromWorker::LaneDone {
+        run_id,
+        lane: 1,
+        reason: ntl_decoding::StopReason::MaxNewTokens,
+    };
+    let _ = page.on_worker(done, 0.0);
+    let out = page.worker_message_unreadable(Some("step".into()), "invalid type: null".into());
+    assert_eq!(out.commands, [Command::Send(ToWorker::Cancel { run_id })]);
+    assert!(page.run.running.is_none());
+    let error = page.error.clone().unwrap();
+    assert!(
+        error.contains("`step`") && error.contains("model stays loaded"),
+        "{error}"
+    );
+    assert!(
+        page.worker.alive && page.model.is_ready(),
+        "no restart, no reload"
+    );
+    let stops: Vec<_> = page
+        .run
+        .results
+        .iter()
+        .map(|r| r.as_ref().and_then(|r| r.stop))
+        .collect();
+    assert_eq!(
+        stops[1],
+        Some(ntl_decoding::StopReason::MaxNewTokens),
+        "a lane that ended keeps why"
+    );
+    let cancelled = Some(ntl_decoding::StopReason::Cancelled);
+    assert_eq!((stops[0], stops[2]), (cancelled, cancelled), "{stops:?}");
+    assert_eq!(
+        stops[3], None,
+        "a lane that had not begun has nothing to stop"
+    );
+}

@@ -6,7 +6,7 @@ use super::model::ModelStatus;
 use super::outcome::{Command, Outcome};
 use super::Page;
 use crate::rc_eq::RcEq;
-use ntl_protocol::FromWorker;
+use ntl_protocol::{FromWorker, ToWorker};
 
 impl Page {
     /// A message from the worker, at `now` (ms, the page's clock).
@@ -194,6 +194,24 @@ impl Page {
         ));
         self.model.failed(message);
         Outcome::redraw()
+    }
+
+    /// The worker sent a message this page cannot read (`kind` is its
+    /// `type`, when it has one). The worker itself is still healthy: the run
+    /// in progress ends here and in the worker, every unfinished lane says it
+    /// stopped, and the model stays loaded.
+    pub fn worker_message_unreadable(&mut self, kind: Option<String>, detail: String) -> Outcome {
+        let kind = kind.map_or_else(|| "a".to_string(), |k| format!("a `{k}`"));
+        let cancel = self.run.abandon().map(|run_id| ToWorker::Cancel { run_id });
+        let ended = if cancel.is_some() {
+            " The run was stopped; the model stays loaded, so Run starts it again."
+        } else {
+            ""
+        };
+        self.error = Some(format!(
+            "The worker sent {kind} message this page could not read ({detail}).{ended}"
+        ));
+        Outcome::redraw().and_send(cancel)
     }
 
     /// `WORKER_START_PATIENCE_MS` after worker number `spawned` was started:

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { start, modelReady, runAll, laneTexts, setKnob, waitRunDone, ROOT } from './harness.mjs';
+import { start, modelReady, runAll, laneTexts, openEditor, setKnob, waitRunDone, ROOT } from './harness.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -91,6 +91,28 @@ test('Stop in the middle of beam search ends every lane and Run works again', as
   for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 3);
   await setKnob(page, 3, 'min_new_tokens', 0);
   await runAll(page);
+  assert.deepEqual(env.errors, []);
+  await page.close();
+});
+
+test('a beam lane whose scores reach -inf (forced_eos_token_id) finishes, and the worker and model stay up', async () => {
+  const page = await env.open();
+  await modelReady(page);
+  const workers = page.workers().length;
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 5);
+  await openEditor(page, 2);
+  await page.selectOption('[data-testid="lane-2"] [data-knob="mode"]', { label: 'beam search' });
+  await page.click('[data-testid="token-knobs-2"] summary');
+  await setKnob(page, 2, 'forced_eos_token_id', 50256);
+  await runAll(page);
+  const stops = await page.$$eval('[data-testid="lane-status"]', (els) => els.map((e) => e.dataset.stop));
+  assert.ok(stops.every((s) => s && s !== 'cancelled'), stops.join());
+  assert.equal(await page.locator('[data-testid="error"]').count(), 0);
+  assert.equal(await page.getAttribute('[data-testid="model-status"]', 'data-state'), 'ready');
+  assert.equal(page.workers().length, workers, 'no worker was restarted');
+  // The step where beams end shows their -inf scores as numbers, not as a crash.
+  await page.click('[data-testid="lane-2"] [data-testid="token"] >> nth=-1');
+  await page.waitForSelector('[data-testid="compare"]');
   assert.deepEqual(env.errors, []);
   await page.close();
 });

@@ -35,6 +35,7 @@ pub mod torch_rng;
 pub mod vocab;
 pub mod warnings;
 pub mod watermark;
+pub mod wire_float;
 
 pub use config::{GenerationConfig, ValidConfig};
 pub use config_error::ConfigError;

@@ -43,12 +43,16 @@ pub struct Candidate {
     pub id: u32,
     pub token: String,
     /// The model's raw logit.
+    #[serde(with = "crate::wire_float")]
     pub logit: f32,
     /// Probability before any knob.
+    #[serde(with = "crate::wire_float")]
     pub raw_prob: f32,
     /// Score after every knob; `None` where a knob removed the token.
+    #[serde(with = "crate::wire_float::option")]
     pub score: Option<f32>,
     /// Probability after every knob.
+    #[serde(with = "crate::wire_float")]
     pub prob: f32,
     /// The funnel stage (a knob) that removed it, when one did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -62,7 +66,9 @@ pub struct FunnelStage {
     pub name: Stage,
     pub kept: usize,
     /// Probability mass (of the distribution entering this stage) this stage removed.
+    #[serde(with = "crate::wire_float")]
     pub removed_mass: f32,
+    #[serde(with = "crate::wire_float")]
     pub entropy: f32,
 }
 
@@ -73,6 +79,7 @@ pub struct BeamCandidate {
     pub token_id: u32,
     pub token: String,
     /// Sum of log-probabilities of the hypothesis so far.
+    #[serde(with = "crate::wire_float")]
     pub score: f32,
     /// It ended here (eos, length or stop string).
     pub finished: bool,
@@ -84,6 +91,7 @@ pub struct BeamCandidate {
     /// Diverse beam search: what the diversity penalty took from this
     /// continuation's score (earlier groups chose the same token).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(with = "crate::wire_float::option")]
     pub diversity_penalty: Option<f32>,
     /// Diverse beam search: a beam of a group that has finished, fed the pad
     /// token as HF feeds it (it decides nothing).
@@ -102,10 +110,13 @@ pub struct BeamCandidate {
 pub struct ContrastiveCandidate {
     pub id: u32,
     pub token: String,
+    #[serde(with = "crate::wire_float")]
     pub prob: f32,
     /// Max cosine similarity to the context's hidden states.
+    #[serde(with = "crate::wire_float")]
     pub degeneration_penalty: f32,
     /// `(1 - alpha) * prob - alpha * degeneration_penalty`.
+    #[serde(with = "crate::wire_float")]
     pub score: f32,
 }
 
@@ -118,6 +129,7 @@ pub struct DolaStep {
     pub candidates: Vec<usize>,
     /// Each candidate's Jensen–Shannon divergence from the final layer (empty
     /// when there is one candidate: nothing to choose).
+    #[serde(with = "crate::wire_float::vec")]
     pub divergences: Vec<f32>,
     /// Tokens above 10% of the final layer's top probability (the others are
     /// dropped before the contrast).
@@ -131,11 +143,15 @@ pub struct Step {
     /// Tokens with a finite processed score.
     pub kept: usize,
     /// Entropy (nats) of the processed distribution.
+    #[serde(with = "crate::wire_float")]
     pub entropy: f32,
+    #[serde(with = "crate::wire_float")]
     pub raw_entropy: f32,
     /// 1-based rank of the chosen token in the raw distribution.
     pub rank: usize,
+    #[serde(with = "crate::wire_float")]
     pub chosen_raw_prob: f32,
+    #[serde(with = "crate::wire_float")]
     pub chosen_prob: f32,
     /// Tokens needed for 50%, 90% and 95% of the raw mass.
     pub nucleus: [usize; 3],
@@ -162,6 +178,7 @@ pub struct Step {
 pub struct Sequence {
     pub token_ids: Vec<u32>,
     pub text: String,
+    #[serde(with = "crate::wire_float::option")]
     pub score: Option<f32>,
     /// A sampling lane's second and later samples (`num_return_sequences`):
     /// their own steps (the first sample's are the run's `steps`).

@@ -925,3 +925,27 @@ fn a_llama_cpp_lanes_bad_knobs_are_refused_by_their_llama_cpp_names() {
             .contains("repeat_penalty")
     );
 }
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_beam_lanes_infinite_scores_cross_json_and_read_back() {
+    // forced_eos_token_id leaves beams that can only end: their scores are
+    // -inf, which serde_json used to write as null and no f32 reads back, so
+    // the worker's step could not reach the page.
+    let e = engine("tiny");
+    let d = run(
+        &e,
+        P,
+        &[r#"{"num_beams": 3, "max_new_tokens": 4, "forced_eos_token_id": 50256}"#],
+    );
+    let scores: Vec<f32> = d.runs[0]
+        .steps
+        .iter()
+        .flat_map(|s| s.beams.iter().flatten().map(|b| b.score))
+        .collect();
+    assert!(scores.contains(&f32::NEG_INFINITY), "{scores:?}");
+    let json = serde_json::to_string(&d).unwrap();
+    assert!(json.contains(r#""score":"-inf""#));
+    let back: ntl_decoding::Document = serde_json::from_str(&json).unwrap();
+    assert_eq!(serde_json::to_string(&back).unwrap(), json);
+}
