@@ -135,7 +135,7 @@ mod tests {
         };
         for i in 0..2_000 {
             let pick = |r: u32| {
-                if r % 3 == 0 {
+                if r.is_multiple_of(3) {
                     specials[(r / 3) as usize % specials.len()]
                 } else {
                     f32::from_bits(r & 0x7f7f_ffff) * if r & 1 == 0 { 1.0 } else { -1.0 }
