@@ -5,9 +5,9 @@
 //!        [--library-defaults] [--json]
 
 use ntl_decoding::{ConfigError, Defaults, Document, LaneRequest, Options, Run};
-use ntl_engine::{Engine, LoadError, ModelFiles, RunError, RunInput};
+use ntl_engine::{RunError, RunInput};
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Everything that makes `decode` exit 2, as one line.
@@ -15,12 +15,6 @@ use std::process::ExitCode;
 enum CliError {
     #[error(transparent)]
     Usage(#[from] UsageError),
-    #[error("cannot read {}: {source}", .path.display())]
-    Read {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
     #[error("--config #{}: {source}", .lane + 1)]
     Config {
         lane: usize,
@@ -28,7 +22,7 @@ enum CliError {
         source: ConfigError,
     },
     #[error(transparent)]
-    Load(#[from] LoadError),
+    Model(#[from] ntl_cli::model_dir::ModelDirError),
     #[error(transparent)]
     Run(#[from] RunError),
 }
@@ -143,30 +137,8 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, UsageError> 
     Ok(a)
 }
 
-fn read(dir: &Path, name: &str) -> Result<Vec<u8>, CliError> {
-    let path = dir.join(name);
-    std::fs::read(&path).map_err(|source| CliError::Read { path, source })
-}
-
 fn run(args: Args) -> Result<(), CliError> {
-    let (config, weights, tokenizer) = (
-        read(&args.model, "config.json")?,
-        read(&args.model, "model.safetensors")?,
-        read(&args.model, "tokenizer.json")?,
-    );
-    let mut engine = Engine::load(ModelFiles {
-        config: &config,
-        weights: &weights,
-        tokenizer: &tokenizer,
-    })?;
-    // Optional, as on the hub: the model's own defaults, under every lane
-    // (HF's `generate()` does the same) unless --library-defaults.
-    let path = args.model.join("generation_config.json");
-    match std::fs::read(&path) {
-        Ok(bytes) => engine = engine.with_generation_config(&bytes)?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(source) => return Err(CliError::Read { path, source }),
-    }
+    let engine = ntl_cli::model_dir::load(&args.model)?;
     let model_defaults = engine
         .info()
         .generation_defaults

@@ -7,6 +7,7 @@ use ntl_decoding::{Document, Knob, LaneConfig, Mode, Step, StopReason};
 pub use ntl_decoding::{LaneRequest, ModelInfo};
 use serde::{Deserialize, Serialize};
 
+pub mod lesson;
 pub mod picked;
 pub mod share;
 

@@ -1,0 +1,115 @@
+//! A lesson step run on a model, as its recording is made and checked: the
+//! page shows a step's recording before any download, so a recording must
+//! be exactly what the model writes for the step's lanes.
+
+use ntl_decoding::{ConfigError, Defaults, Document, LaneRequest, Options};
+use ntl_engine::{Engine, RunError, RunInput};
+use ntl_protocol::lesson::LessonStep;
+use serde_json::Value;
+use std::ops::ControlFlow;
+
+/// Candidates kept per step table in a recording: ten keep a lesson's
+/// recordings small (a four-lane, 40-token run is about 240 KB with ten,
+/// 450 KB with the page's twenty) and show every candidate a lesson names.
+pub const RECORDING_TOP: usize = 10;
+
+/// Probabilities may differ by this much between machines (the order of
+/// float sums in matrix kernels); token ids may not differ at all.
+pub const PROB_TOLERANCE: f32 = 1e-4;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StepRunError {
+    #[error("lane {}: {source}", .lane + 1)]
+    Lane {
+        lane: usize,
+        #[source]
+        source: ConfigError,
+    },
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+/// The step's lanes on `engine`, over the model's own defaults as the page
+/// runs them.
+pub fn run_step(engine: &Engine, step: &LessonStep) -> Result<Document, StepRunError> {
+    let model = engine
+        .info()
+        .generation_defaults
+        .clone()
+        .unwrap_or_default();
+    let mut lanes = Vec::with_capacity(step.lanes.len());
+    for (lane, fields) in step.lanes.iter().enumerate() {
+        let text = Value::Object(fields.clone()).to_string();
+        let config = model
+            .lane_config(&text, Defaults::Model)
+            .map_err(|source| StepRunError::Lane { lane, source })?;
+        lanes.push(LaneRequest {
+            config,
+            forced_ids: None,
+        });
+    }
+    let input = RunInput {
+        prompt: step.prompt.clone(),
+        prompt_ids: None,
+        lanes,
+        forced_text: None,
+        negative_prompt: None,
+        options: Options {
+            top_n: RECORDING_TOP,
+            shared_seed: None,
+            negative_prompt: None,
+        },
+    };
+    Ok(engine.run(input, |_| ControlFlow::Continue(()))?)
+}
+
+/// Where a recording parts from a fresh run, in words; `None` when it is
+/// the same run (ids, texts and stops exactly, probabilities within
+/// [`PROB_TOLERANCE`]).
+pub fn difference(recorded: &Document, fresh: &Document) -> Option<String> {
+    if recorded.prompt_ids != fresh.prompt_ids {
+        return Some("the prompt's token ids differ (another tokenizer?)".into());
+    }
+    if recorded.runs.len() != fresh.runs.len() {
+        return Some(format!(
+            "{} lanes recorded, {} run",
+            recorded.runs.len(),
+            fresh.runs.len()
+        ));
+    }
+    for (lane, (r, f)) in recorded.runs.iter().zip(&fresh.runs).enumerate() {
+        let lane = lane + 1;
+        if r.token_ids != f.token_ids || r.text != f.text {
+            return Some(format!(
+                "lane {lane} wrote {:?} where the recording has {:?}",
+                f.text, r.text
+            ));
+        }
+        if r.stop_reason != f.stop_reason || r.steps.len() != f.steps.len() {
+            return Some(format!("lane {lane} stopped otherwise"));
+        }
+        for (i, (rs, fs)) in r.steps.iter().zip(&f.steps).enumerate() {
+            let ids = |s: &ntl_decoding::Step| s.top.iter().map(|c| c.id).collect::<Vec<_>>();
+            if ids(rs) != ids(fs) {
+                return Some(format!(
+                    "lane {lane}, step {}: the candidates differ",
+                    i + 1
+                ));
+            }
+            for (rc, fc) in rs.top.iter().zip(&fs.top) {
+                let close =
+                    |a: f32, b: f32| a.to_bits() == b.to_bits() || (a - b).abs() <= PROB_TOLERANCE;
+                if !close(rc.prob, fc.prob) || !close(rc.raw_prob, fc.raw_prob) {
+                    return Some(format!(
+                        "lane {lane}, step {}: {:?} has probability {} recorded, {} now",
+                        i + 1,
+                        rc.token,
+                        rc.prob,
+                        fc.prob
+                    ));
+                }
+            }
+        }
+    }
+    None
+}
