@@ -1,21 +1,29 @@
-//! The lessons' printed outputs beside this page's lanes. On the lessons' own
-//! model (distilgpt2) a lane that decodes without randomness must write
-//! exactly what the lesson printed; a sampled lane cannot, because torch's
-//! random numbers are its own — the same distribution, a different draw.
+//! What a book printed for a lesson step's lanes beside this page's lanes.
+//! On the book's model a lane that decodes without randomness must write
+//! exactly what was printed; a sampled lane cannot, because torch's random
+//! numbers are its own — the same distribution, a different draw.
 
 use crate::lane_config::LaneConfig;
-use crate::presets::{Preset, LESSON_MODEL, PRESETS};
+use crate::lessons::{step_lanes, LessonFrom};
 use ntl_decoding::{Document, StopReason};
+use ntl_protocol::lesson::{LessonStep, Printed};
 
-/// The run on screen, when it ran a preset exactly as the lesson did.
+/// A step of an open lesson.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepRef {
+    pub from: LessonFrom,
+    pub step: usize,
+}
+
+/// The run on screen, when it ran a lesson step exactly as written.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LessonRun {
-    pub preset: usize,
+    pub step: StepRef,
     /// The model's hub repo, `None` for the bundled model or local files.
     pub hub_repo: Option<String>,
 }
 
-/// How one lane's text compares with the lesson's.
+/// How one lane's text compares with the printed one.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
     Same,
@@ -24,7 +32,7 @@ pub enum Verdict {
         at: usize,
         here: String,
     },
-    /// This preset has not been run unchanged (knobs or prompt edited, no
+    /// This step has not been run unchanged (knobs or prompt edited, no
     /// run yet, a run under way or stopped).
     NotRun,
     /// Run unchanged, but on another model.
@@ -45,16 +53,12 @@ impl Verdict {
 /// One printed output and what this page made of the same lane.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Line {
+    /// From 0.
     pub lane: usize,
-    pub printed: &'static str,
+    pub printed: String,
     /// Greedy, beam, contrastive or top-k 1: no random numbers involved.
     pub deterministic: bool,
     pub verdict: Verdict,
-}
-
-/// The repo ids distilgpt2 goes by on the hub.
-pub fn is_lesson_model(repo: &str) -> bool {
-    repo == LESSON_MODEL || repo == format!("distilbert/{LESSON_MODEL}")
 }
 
 /// A lane whose tokens no random number can change (llama.cpp's greedy is
@@ -66,10 +70,10 @@ pub fn deterministic(c: &ntl_decoding::LaneConfig) -> bool {
     }
 }
 
-/// Whether the editor holds `preset` exactly: its prompt and its lanes' knobs.
-pub fn is_unchanged(preset: &Preset, prompt: &str, lanes: &[LaneConfig]) -> bool {
-    prompt == preset.prompt
-        && crate::presets::lanes(preset)
+/// Whether the editor holds `step` exactly: its prompt and its lanes' knobs.
+pub fn is_unchanged(step: &LessonStep, prompt: &str, lanes: &[LaneConfig]) -> bool {
+    prompt == step.prompt
+        && step_lanes(step)
             .iter()
             .zip(lanes)
             .all(|(p, l)| p.config() == l.config())
@@ -95,61 +99,83 @@ fn compare(printed: &str, text: &str) -> Verdict {
     Verdict::Differs { at, here }
 }
 
-/// The preset's printed outputs, each judged against the run on screen
-/// when that run was this preset, unchanged, finished.
+/// The step's printed outputs, each judged against the run on screen when
+/// that run was this step (`here`), unchanged, finished.
 pub fn lines(
-    preset_index: usize,
+    here: &StepRef,
+    step: &LessonStep,
     ran: Option<&LessonRun>,
     document: Option<&Document>,
 ) -> Vec<Line> {
-    // The page asks on every redraw: most presets printed nothing, and
-    // parsing their lanes' JSON would be wasted there.
-    let Some(preset) = PRESETS.get(preset_index).filter(|p| !p.printed.is_empty()) else {
+    let Some(printed) = step.printed.as_ref().filter(|p| !p.lanes.is_empty()) else {
         return vec![];
     };
-    let configs = crate::presets::lanes(preset);
-    preset
-        .printed
+    let configs = step_lanes(step);
+    printed
+        .lanes
         .iter()
+        .filter(|p| (1..=configs.len()).contains(&p.lane))
         .map(|p| {
+            let lane = p.lane - 1;
             let run = document
-                .filter(|_| ran.is_some_and(|r| r.preset == preset_index))
-                .and_then(|d| d.runs.get(p.lane))
+                .filter(|_| ran.is_some_and(|r| &r.step == here))
+                .and_then(|d| d.runs.get(lane))
                 .filter(|r| r.stop_reason != StopReason::Cancelled);
-            let on_lesson_model = ran
+            let on_its_model = ran
                 .and_then(|r| r.hub_repo.as_deref())
-                .is_some_and(is_lesson_model);
+                .is_some_and(|repo| printed.printed_on(repo));
             let verdict = match run {
                 None => Verdict::NotRun,
-                Some(_) if !on_lesson_model => Verdict::OtherModel,
-                Some(r) => compare(p.text, &r.text),
+                Some(_) if !on_its_model => Verdict::OtherModel,
+                Some(r) => compare(&p.text, &r.text),
             };
             Line {
-                lane: p.lane,
-                printed: p.text,
-                deterministic: deterministic(&configs[p.lane].config()),
+                lane,
+                printed: p.text.clone(),
+                deterministic: deterministic(&configs[lane].config()),
                 verdict,
             }
         })
         .collect()
 }
 
+/// The printed model's short name (`distilgpt2`), as the book calls it.
+pub fn model_name(printed: &Printed) -> &str {
+    printed.model.rsplit('/').next().unwrap_or(&printed.model)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::presets::PRESETS;
+    use crate::lessons::{built_in, OpenLesson};
     use ntl_decoding::record::Run;
 
-    fn preset(name: &str) -> (usize, &'static Preset) {
-        PRESETS
-            .iter()
-            .enumerate()
-            .find(|(_, p)| p.name == name)
-            .expect("preset exists")
+    /// A built-in single-step lesson by title: where it is, and its step.
+    fn preset(name: &str) -> (StepRef, LessonStep) {
+        let i =
+            built_in(|all| all.iter().position(|b| b.lesson.title == name)).expect("lesson exists");
+        let open = OpenLesson::built_in(i).unwrap();
+        (
+            StepRef {
+                from: open.from.clone(),
+                step: 0,
+            },
+            open.lesson.steps[0].clone(),
+        )
     }
 
-    fn document(p: &Preset, texts: [&str; 4], stop: StopReason) -> Document {
-        let runs = crate::presets::lanes(p)
+    fn texts(s: &LessonStep) -> Vec<String> {
+        s.printed
+            .as_ref()
+            .unwrap()
+            .lanes
+            .iter()
+            .map(|l| l.text.clone())
+            .collect()
+    }
+
+    fn document(s: &LessonStep, texts: [&str; 4], stop: StopReason) -> Document {
+        let runs = step_lanes(s)
             .iter()
             .zip(texts)
             .map(|(l, t)| Run {
@@ -164,28 +190,28 @@ mod tests {
             .collect();
         Document {
             prompt_ids: vec![],
-            prompt: p.prompt.into(),
+            prompt: s.prompt.clone(),
             prompt_cropped: 0,
             runs,
         }
     }
 
-    fn ran(preset: usize, repo: Option<&str>) -> LessonRun {
+    fn ran(step: &StepRef, repo: Option<&str>) -> LessonRun {
         LessonRun {
-            preset,
+            step: step.clone(),
             hub_repo: repo.map(Into::into),
         }
     }
 
     #[test]
-    fn the_lessons_printed_lengths_are_the_presets_lengths() {
-        // Printed outputs belong to lanes configured as the lesson's code.
-        let (_, p) = preset("Temperature sweep");
-        for l in crate::presets::lanes(p) {
+    fn the_lessons_printed_lengths_are_the_steps_lengths() {
+        // Printed outputs belong to lanes configured as the book's code.
+        let (_, s) = preset("Temperature sweep");
+        for l in step_lanes(&s) {
             assert_eq!(l.hf().unwrap().max_new_tokens, Some(12));
         }
-        let (_, p) = preset("Repetition: penalty and stop");
-        let lengths: Vec<_> = crate::presets::lanes(p)
+        let (_, s) = preset("Repetition: penalty and stop");
+        let lengths: Vec<_> = step_lanes(&s)
             .iter()
             .map(|l| l.hf().unwrap().max_new_tokens)
             .collect();
@@ -194,15 +220,15 @@ mod tests {
 
     #[test]
     fn greedy_and_top_k_1_are_deterministic_sampling_is_not() {
-        let (_, p) = preset("Greedy = top-k 1");
-        let d: Vec<bool> = crate::presets::lanes(p)
+        let (_, s) = preset("Greedy = top-k 1");
+        let d: Vec<bool> = step_lanes(&s)
             .iter()
             .map(|l| deterministic(&l.config()))
             .collect();
         assert_eq!(d, [true, true, true, false]);
-        let (i, _) = preset("Temperature sweep");
+        let (at, s) = preset("Temperature sweep");
         assert_eq!(
-            lines(i, None, None)
+            lines(&at, &s, None, None)
                 .iter()
                 .map(|l| l.deterministic)
                 .collect::<Vec<_>>(),
@@ -212,22 +238,23 @@ mod tests {
 
     #[test]
     fn the_lesson_text_on_distilgpt2_is_the_same_and_an_end_of_text_is_not_printed() {
-        let (i, p) = preset("Temperature sweep");
-        let greedy = format!("{}<|endoftext|>", p.printed[3].text);
-        let doc = document(p, ["x", "y", "z", &greedy], StopReason::MaxNewTokens);
+        let (at, s) = preset("Temperature sweep");
+        let greedy = format!("{}<|endoftext|>", texts(&s)[3]);
+        let doc = document(&s, ["x", "y", "z", &greedy], StopReason::MaxNewTokens);
         for repo in ["distilgpt2", "distilbert/distilgpt2"] {
-            let ls = lines(i, Some(&ran(i, Some(repo))), Some(&doc));
+            let ls = lines(&at, &s, Some(&ran(&at, Some(repo))), Some(&doc));
             assert_eq!(ls[3].verdict, Verdict::Same);
             assert_eq!(ls[3].lane, 3);
             assert!(matches!(ls[0].verdict, Verdict::Differs { at: 0, .. }));
         }
+        assert_eq!(model_name(s.printed.as_ref().unwrap()), "distilgpt2");
     }
 
     #[test]
     fn a_differing_text_says_where_it_parts() {
-        let (i, p) = preset("Repetition: penalty and stop");
-        let doc = document(p, ["a", "b", "c", " a fascinating two."], StopReason::Eos);
-        let ls = lines(i, Some(&ran(i, Some("distilgpt2"))), Some(&doc));
+        let (at, s) = preset("Repetition: penalty and stop");
+        let doc = document(&s, ["a", "b", "c", " a fascinating two."], StopReason::Eos);
+        let ls = lines(&at, &s, Some(&ran(&at, Some("distilgpt2"))), Some(&doc));
         assert_eq!(
             ls[3].verdict,
             Verdict::Differs {
@@ -238,44 +265,47 @@ mod tests {
     }
 
     #[test]
-    fn another_model_an_edited_preset_or_a_stopped_run_is_not_judged() {
-        let (i, p) = preset("Seeds at low temperature");
-        let texts = p.printed.iter().map(|l| l.text).collect::<Vec<_>>();
-        let texts = [texts[0], texts[1], texts[2], texts[3]];
-        let doc = document(p, texts, StopReason::MaxNewTokens);
+    fn another_model_an_edited_step_or_a_stopped_run_is_not_judged() {
+        let (at, s) = preset("Seeds at low temperature");
+        let t = texts(&s);
+        let t = [t[0].as_str(), &t[1], &t[2], &t[3]];
+        let doc = document(&s, t, StopReason::MaxNewTokens);
         let on = |r: Option<&LessonRun>, d: Option<&Document>| {
-            lines(i, r, d)
+            lines(&at, &s, r, d)
                 .into_iter()
                 .map(|l| l.verdict)
                 .collect::<Vec<_>>()
         };
-        assert!(on(Some(&ran(i, Some("distilgpt2"))), Some(&doc))
+        assert!(on(Some(&ran(&at, Some("distilgpt2"))), Some(&doc))
             .iter()
             .all(|v| *v == Verdict::Same));
-        assert!(on(Some(&ran(i, Some("openai-community/gpt2"))), Some(&doc))
+        assert!(
+            on(Some(&ran(&at, Some("openai-community/gpt2"))), Some(&doc))
+                .iter()
+                .all(|v| *v == Verdict::OtherModel)
+        );
+        assert!(on(Some(&ran(&at, None)), Some(&doc))
             .iter()
             .all(|v| *v == Verdict::OtherModel));
-        assert!(on(Some(&ran(i, None)), Some(&doc))
-            .iter()
-            .all(|v| *v == Verdict::OtherModel));
-        // The run on screen was another preset, or this one edited.
-        assert!(on(Some(&ran(i + 1, Some("distilgpt2"))), Some(&doc))
+        // The run on screen was another lesson, or this one edited.
+        let (other, _) = preset("Beam search vs greedy");
+        assert!(on(Some(&ran(&other, Some("distilgpt2"))), Some(&doc))
             .iter()
             .all(|v| *v == Verdict::NotRun));
         assert!(on(None, Some(&doc)).iter().all(|v| *v == Verdict::NotRun));
-        let stopped = document(p, texts, StopReason::Cancelled);
-        assert!(on(Some(&ran(i, Some("distilgpt2"))), Some(&stopped))
+        let stopped = document(&s, t, StopReason::Cancelled);
+        assert!(on(Some(&ran(&at, Some("distilgpt2"))), Some(&stopped))
             .iter()
             .all(|v| *v == Verdict::NotRun));
     }
 
     #[test]
-    fn a_preset_is_unchanged_until_its_prompt_or_a_knob_is_edited() {
-        let (_, p) = preset("Greedy = top-k 1");
-        let mut lanes = crate::presets::lanes(p);
-        assert!(is_unchanged(p, p.prompt, &lanes));
-        assert!(!is_unchanged(p, "The best way", &lanes));
+    fn a_step_is_unchanged_until_its_prompt_or_a_knob_is_edited() {
+        let (_, s) = preset("Greedy = top-k 1");
+        let mut lanes = step_lanes(&s);
+        assert!(is_unchanged(&s, &s.prompt, &lanes));
+        assert!(!is_unchanged(&s, "The best way", &lanes));
         lanes[2].set(ntl_decoding::Knob::TopK, "3").unwrap();
-        assert!(!is_unchanged(p, p.prompt, &lanes));
+        assert!(!is_unchanged(&s, &s.prompt, &lanes));
     }
 }

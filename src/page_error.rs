@@ -30,4 +30,18 @@ pub enum PageError {
     },
     #[error("`{name}` holds no runs to replay")]
     EmptyRecording { name: String },
+    #[error(transparent)]
+    Lesson(#[from] ntl_protocol::lesson::LessonError),
+    /// A lesson or a recording on this site could not be fetched.
+    #[error("could not fetch `{url}`: {why}")]
+    Fetch { url: String, why: String },
+    #[error("`{url}` is larger than {max_mb} MB")]
+    FetchTooLarge { url: String, max_mb: usize },
+    /// A lesson step's recording that does not belong to it.
+    #[error("the recorded run `{name}` does not fit its step: {source}")]
+    RecordingMisfit {
+        name: String,
+        #[source]
+        source: ntl_protocol::lesson::LessonError,
+    },
 }

@@ -1,5 +1,5 @@
-//! The page's address: what it asks for (`?embed=1`, `?model=`, a share link
-//! in `#run=`) and the links it hands out (share, embed, full page).
+//! The page's address: what it asks for (`?embed=1`, `?model=`, `?lesson=`,
+//! a share link in `#run=`) and the links it hands out (share, embed, full page).
 
 use ntl_protocol::share::{self, Shared};
 
@@ -9,6 +9,8 @@ pub struct Requested {
     pub embed: bool,
     pub model: Option<String>,
     pub shared: Option<Result<Shared, share::ShareError>>,
+    /// `?lesson=`: a lesson file's path on this site.
+    pub lesson: Option<Result<String, crate::lessons::address::LessonAddressError>>,
 }
 
 fn location() -> Option<web_sys::Location> {
@@ -29,6 +31,7 @@ pub fn read() -> Requested {
         embed: matches!(get("embed").as_deref(), Some("1" | "true")),
         model: get("model"),
         shared: hash.strip_prefix("#run=").map(share::decode),
+        lesson: get("lesson").map(|p| crate::lessons::address::check(&p)),
     }
 }
 

@@ -64,3 +64,87 @@ pub fn device_memory_gb() -> Option<f64> {
         .ok()?
         .as_f64()
 }
+
+/// Fetches `url` (on this site) as bytes, at most `max` of them.
+pub fn fetch_bytes(url: String, max: usize, done: Callback<Result<Vec<u8>, PageError>>) {
+    wasm_bindgen_futures::spawn_local(async move {
+        done.emit(fetch(&url, max).await);
+    });
+}
+
+async fn fetch(url: &str, max: usize) -> Result<Vec<u8>, PageError> {
+    use wasm_bindgen_futures::JsFuture;
+    let failed = |why: String| PageError::Fetch {
+        url: url.to_string(),
+        why,
+    };
+    let window = web_sys::window().ok_or_else(|| failed("no window".into()))?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|e| failed(js_words(&e)))?
+        .dyn_into()
+        .map_err(|_| failed("not a response".into()))?;
+    if !response.ok() {
+        return Err(failed(format!(
+            "the site answered {} {}",
+            response.status(),
+            response.status_text()
+        )));
+    }
+    let too_large = || PageError::FetchTooLarge {
+        url: url.to_string(),
+        max_mb: max / (1024 * 1024),
+    };
+    let declared = response
+        .headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|n| n.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > max) {
+        return Err(too_large());
+    }
+    let buffer = JsFuture::from(response.array_buffer().map_err(|e| failed(js_words(&e)))?)
+        .await
+        .map_err(|e| failed(js_words(&e)))?;
+    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+    if bytes.len() > max {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
+/// A JS exception's message, as the browser words it.
+fn js_words(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "the network request failed".into())
+}
+
+/// A fetched recording as a run document.
+pub fn recording(url: &str, bytes: Result<Vec<u8>, PageError>) -> Result<Document, PageError> {
+    let bytes = bytes?;
+    serde_json::from_slice(&bytes).map_err(|source| PageError::NotARecording {
+        name: url.to_string(),
+        source,
+    })
+}
+
+/// Reads a lesson file the user picked or dropped.
+pub fn read_lesson(file: web_sys::File, done: Callback<Result<(String, Vec<u8>), PageError>>) {
+    let name = file.name();
+    let max = ntl_protocol::lesson::MAX_LESSON_BYTES;
+    if file.size() > max as f64 {
+        let size = file.size() as usize;
+        done.emit(Err(ntl_protocol::lesson::LessonError::TooLarge(size).into()));
+        return;
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await;
+        done.emit(match buffer {
+            Ok(b) => Ok((name, js_sys::Uint8Array::new(&b).to_vec())),
+            Err(_) => Err(PageError::ReadFile { name }),
+        });
+    });
+}

@@ -5,6 +5,8 @@ use crate::components::lesson_panel::LessonAction;
 use crate::components::model_panel::ModelAction;
 use crate::components::prompt_row::PromptAction;
 use crate::lanes::LANES;
+use crate::lesson_check::StepRef;
+use crate::lessons::LessonFrom;
 use crate::page_error::PageError;
 use crate::state::page_actions::{ChatAction, CompareAction, InspectorAction, SandboxAction};
 use ntl_decoding::{Defaults, Document, Mode, Semantics};
@@ -49,6 +51,11 @@ pub enum Msg {
     Inspector(InspectorAction),
     Chat(ChatAction),
     Replayed(Result<(String, Document), PageError>),
+    /// A `?lesson=` file fetched (or not).
+    LessonArrived(LessonFrom, Result<Vec<u8>, PageError>),
+    /// A lesson file picked or dropped: its name and bytes.
+    LessonPicked(Result<(String, Vec<u8>), PageError>),
+    RecordingArrived(StepRef, Result<Document, PageError>),
 }
 
 pub(super) struct LaneCallbacks {

@@ -3,12 +3,14 @@
 //! transition asks (talk to the worker), and composes the views.
 
 use crate::components::lesson_panel::LessonAction;
+use crate::components::lesson_player::PlayerAction;
 use crate::components::model_panel::ModelAction;
 use crate::components::prompt_row::PromptAction;
 use crate::state::run::RunKind;
 use crate::state::{Command, Outcome, Page, WORKER_START_PATIENCE_MS};
 use crate::worker_link::WorkerLink;
 use crate::{download, page_url};
+use ntl_protocol::lesson::MAX_LESSON_BYTES;
 use ntl_protocol::{FromWorker, ModelSource};
 use yew::prelude::*;
 
@@ -18,6 +20,9 @@ mod view;
 
 use messages::Callbacks;
 pub use messages::{LaneAction, Msg};
+
+/// A lesson step's recorded run (a few hundred KB; a long one a few MB).
+const MAX_RECORDING_BYTES: usize = 32 * 1024 * 1024;
 
 pub struct App {
     page: Page,
@@ -38,6 +43,20 @@ impl App {
                     Some(link) => link.send(&message),
                     None => web_sys::console::warn_1(&"no worker to send to".into()),
                 },
+                Command::FetchLesson { path } => {
+                    let from = crate::lessons::LessonFrom::Site(path.clone());
+                    let done = ctx
+                        .link()
+                        .callback(move |bytes| Msg::LessonArrived(from.clone(), bytes));
+                    browser::fetch_bytes(path, MAX_LESSON_BYTES, done);
+                }
+                Command::FetchRecording { url, at } => {
+                    let name = url.clone();
+                    let done = ctx.link().callback(move |bytes: Result<Vec<u8>, _>| {
+                        Msg::RecordingArrived(at.clone(), browser::recording(&name, bytes))
+                    });
+                    browser::fetch_bytes(url, MAX_RECORDING_BYTES, done);
+                }
                 Command::SpawnWorker { threaded } => {
                     // Dropping the old link terminates its worker.
                     self.link = None;
@@ -92,9 +111,13 @@ impl App {
                 editor.set_prompt(text);
                 Outcome::redraw()
             }
-            PromptAction::Preset(i) => {
-                editor.apply_preset(i);
-                Outcome::redraw()
+            PromptAction::Preset(i) => self.page.open_built_in(i),
+            PromptAction::Lesson(PlayerAction::Step(i)) => self.page.lesson_step(i),
+            PromptAction::Lesson(PlayerAction::ShowRecording) => self.page.show_recording(),
+            PromptAction::Lesson(PlayerAction::Pick(file)) => {
+                let done = ctx.link().callback(Msg::LessonPicked);
+                browser::read_lesson(file, done);
+                Outcome::default()
             }
             PromptAction::SharedRandomness(on) => {
                 editor.shared_randomness = on;
@@ -163,7 +186,7 @@ impl Component for App {
     type Properties = ();
 
     fn create(ctx: &Context<Self>) -> Self {
-        let (mut page, spawn) =
+        let (mut page, commands) =
             Page::new(page_url::read(), crate::worker_link::threads_available());
         page.model.device_memory_gb = browser::device_memory_gb();
         let mut app = App {
@@ -176,7 +199,7 @@ impl Component for App {
             ctx,
             Outcome {
                 redraw: true,
-                commands: vec![spawn],
+                commands,
             },
         );
         app
@@ -258,6 +281,23 @@ impl App {
             }
             Msg::Sandbox(action) => {
                 let outcome = self.page.on_sandbox(action);
+                self.perform(ctx, outcome)
+            }
+            Msg::LessonArrived(from, bytes) => {
+                let outcome = self.page.lesson_arrived(from, bytes);
+                self.perform(ctx, outcome)
+            }
+            Msg::LessonPicked(Ok((name, bytes))) => {
+                let from = crate::lessons::LessonFrom::File(name);
+                let outcome = self.page.lesson_arrived(from, Ok(bytes));
+                self.perform(ctx, outcome)
+            }
+            Msg::LessonPicked(Err(e)) => {
+                self.page.lessons.error = Some(e.to_string());
+                true
+            }
+            Msg::RecordingArrived(at, doc) => {
+                let outcome = self.page.recording_arrived(at, doc);
                 self.perform(ctx, outcome)
             }
             Msg::Replayed(Ok((name, doc))) => {

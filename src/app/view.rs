@@ -96,7 +96,7 @@ impl App {
                 </Header>
                 <PromptRow
                     prompt={editor.prompt.clone()}
-                    preset={editor.preset}
+                    player={page.lessons.clone()}
                     shared_randomness={editor.shared_randomness}
                     seeds_differ={editor.seeds_differ()}
                     shared_seed={editor.shared_seed}
@@ -107,8 +107,9 @@ impl App {
                     {model_ready}
                     running={run.running.is_some()}
                     prompt_cropped={run.prompt_cropped}
-                    lesson={crate::lesson_check::lines(
-                        editor.preset,
+                    printed={crate::lesson_check::lines(
+                        &page.lessons.here(),
+                        page.lessons.current(),
                         run.lesson.as_ref(),
                         run.document.as_deref(),
                     )}

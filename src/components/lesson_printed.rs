@@ -3,17 +3,24 @@
 //! preset unchanged).
 
 use crate::lesson_check::{Line, Verdict};
-use crate::presets::{LESSON_MODEL, LESSON_TITLE};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub lines: Vec<Line>,
+    /// Where it was printed (a chapter's title).
+    pub source: AttrValue,
+    /// The model it was printed on, by its short name.
+    pub model: AttrValue,
 }
 
-const WHY: &str = "On distilgpt2 a lane without randomness (greedy, beam, contrastive, top_k 1) \
-must write exactly the lesson's text. A sampled lane cannot: torch draws its own random numbers, \
-so a seed here picks a different draw from the same distribution.";
+fn why(model: &str) -> String {
+    format!(
+        "On {model} a lane without randomness (greedy, beam, contrastive, top_k 1) must write \
+         exactly the lesson's text. A sampled lane cannot: torch draws its own random numbers, \
+         so a seed here picks a different draw from the same distribution."
+    )
+}
 
 /// Newlines as the lesson's repr() showed them, the rest as typed.
 fn shown(text: &str) -> String {
@@ -36,12 +43,12 @@ fn verdict(line: &Line) -> Option<String> {
 
 /// The summary's last words: the exact lanes' tally once a run is judged,
 /// else what it takes to judge one.
-fn status(lines: &[Line]) -> String {
+fn status(lines: &[Line], model: &str) -> String {
     if lines.iter().any(|l| l.verdict == Verdict::OtherModel) {
-        return format!(" — this run was on another model: load {LESSON_MODEL} to compare");
+        return format!(" — this run was on another model: load {model} to compare");
     }
     if lines.iter().any(|l| l.verdict == Verdict::NotRun) {
-        return format!(" — run this lesson unchanged on {LESSON_MODEL} to compare");
+        return format!(" — run this lesson unchanged on {model} to compare");
     }
     let exact: Vec<&Line> = lines.iter().filter(|l| l.deterministic).collect();
     let same = exact.iter().filter(|l| l.verdict == Verdict::Same).count();
@@ -56,10 +63,10 @@ pub fn lesson_printed(p: &Props) -> Html {
     html! {
         <details class="lesson-printed" data-testid="lesson-printed">
             <summary>
-                { format!("What “{LESSON_TITLE}” printed on {LESSON_MODEL}") }
-                { status(&p.lines) }
+                { format!("What “{}” printed on {}", p.source, p.model) }
+                { status(&p.lines, &p.model) }
             </summary>
-            <p class="hint">{ WHY }</p>
+            <p class="hint">{ why(&p.model) }</p>
             <ul>
                 { for p.lines.iter().map(|l| html! {
                     <li
@@ -73,7 +80,7 @@ pub fn lesson_printed(p: &Props) -> Html {
                             { format!("Lane {} · {}", l.lane + 1, if l.deterministic { "exact" } else { "sampled" }) }
                         </span>
                         <span>
-                            <q>{ shown(l.printed) }</q>
+                            <q>{ shown(&l.printed) }</q>
                             if let Some(v) = verdict(l) {
                                 { " " }<span class={classes!("verdict", l.verdict.as_str())}>{ v }</span>
                             }

@@ -1,16 +1,20 @@
-//! The prompt and what to do with it: the lesson presets, Run / Stop /
-//! Re-roll, shared randomness, a text to score.
+//! The prompt and what to do with it: the lessons, Run / Stop / Re-roll,
+//! shared randomness, a text to score.
 
-use crate::components::lesson_printed::LessonPrinted;
+use crate::components::lesson_player::{LessonPlayerView, PlayerAction};
 use crate::lesson_check::Line;
-use crate::presets::PRESETS;
+use crate::lessons::{built_in, LessonFrom};
+use crate::state::lesson_player::LessonPlayer;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 /// What the row asks the page to do.
 pub enum PromptAction {
     Prompt(String),
+    /// Open the n-th built-in lesson.
     Preset(usize),
+    /// The open lesson's player.
+    Lesson(PlayerAction),
     Run,
     Stop,
     Reroll,
@@ -23,7 +27,7 @@ pub enum PromptAction {
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub prompt: AttrValue,
-    pub preset: usize,
+    pub player: LessonPlayer,
     pub shared_randomness: bool,
     /// Sampling lanes set seeds of their own, which shared randomness sets aside.
     pub seeds_differ: bool,
@@ -37,8 +41,8 @@ pub struct Props {
     pub running: bool,
     /// Tokens cut from the left of an over-long prompt in the run on screen.
     pub prompt_cropped: usize,
-    /// The preset's printed outputs and how this page's lanes compare.
-    pub lesson: Vec<Line>,
+    /// The step's printed outputs and how this page's lanes compare.
+    pub printed: Vec<Line>,
     pub on: Callback<PromptAction>,
 }
 
@@ -154,11 +158,19 @@ pub fn prompt_row(p: &Props) -> Html {
     let on_prompt = p.on.reform(|ev: InputEvent| {
         PromptAction::Prompt(ev.target_unchecked_into::<HtmlTextAreaElement>().value())
     });
-    let on_preset = p.on.reform(|ev: Event| {
+    let on = p.on.clone();
+    let on_preset = Callback::from(move |ev: Event| {
         let value = ev.target_unchecked_into::<HtmlSelectElement>().value();
-        PromptAction::Preset(value.parse().unwrap_or(0))
+        // "open": the lesson already open, not a built-in one.
+        if let Ok(i) = value.parse() {
+            on.emit(PromptAction::Preset(i));
+        }
     });
-    let preset = &PRESETS[p.preset];
+    let selected = match p.player.open.from {
+        LessonFrom::BuiltIn(i) => Some(i),
+        _ => None,
+    };
+    let titles: Vec<String> = built_in(|all| all.iter().map(|b| b.lesson.title.clone()).collect());
     let value = p.prompt.clone();
     html! {
         <section class="prompt-row">
@@ -170,16 +182,22 @@ pub fn prompt_row(p: &Props) -> Html {
                 <div class="preset-row">
                     <label for="preset">{ "Lesson" }</label>
                     <select id="preset" data-testid="preset" onchange={on_preset}>
-                        { for PRESETS.iter().enumerate().map(|(i, preset)| html! {
-                            <option value={i.to_string()} selected={i == p.preset}>
-                                { preset.name }
+                        if selected.is_none() {
+                            <option value="open" selected=true>
+                                { p.player.open.lesson.title.clone() }
+                            </option>
+                        }
+                        { for titles.into_iter().enumerate().map(|(i, title)| html! {
+                            <option value={i.to_string()} selected={Some(i) == selected}>
+                                { title }
                             </option>
                         }) }
                     </select>
-                    <p class="hint" data-testid="preset-notice">
-                        <strong>{ preset.name }</strong>{ ": " }{ preset.notice }
-                    </p>
-                    <LessonPrinted lines={p.lesson.clone()} />
+                    <LessonPlayerView
+                        player={p.player.clone()}
+                        printed={p.printed.clone()}
+                        on={p.on.reform(PromptAction::Lesson)}
+                    />
                 </div>
                 <label for="prompt">{ "Prompt" }</label>
                 <textarea id="prompt" data-testid="prompt" rows="2" {value} oninput={on_prompt} />

@@ -4,10 +4,11 @@
 use super::lane_outlook::{runs_as, LaneOutlook, Outlooks};
 use crate::lane_config::LaneConfig;
 use crate::lanes::LANES;
-use crate::presets;
+use crate::lessons;
 use crate::rc_eq::RcEq;
 use ntl_decoding::llama_cpp::LlamaCppKnob;
 use ntl_decoding::{ConfigError, Defaults, Knob, LaneRequest, Mode, ModelDefaults, Semantics};
+use ntl_protocol::lesson::LessonStep;
 use ntl_protocol::share::Shared;
 
 /// What a lane shows next to its knobs when something is wrong.
@@ -31,7 +32,6 @@ impl From<ConfigError> for LaneError {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Editor {
     pub prompt: String,
-    pub preset: usize,
     pub lanes: [LaneConfig; LANES],
     pub errors: [Option<LaneError>; LANES],
     /// Lanes whose knob editor is unfolded (a lane with an error opens).
@@ -52,11 +52,11 @@ pub struct Editor {
 
 impl Default for Editor {
     fn default() -> Self {
-        let preset = &presets::PRESETS[0];
+        let first = lessons::OpenLesson::built_in(0).expect("a built-in lesson ships");
+        let step = &first.lesson.steps[0];
         Editor {
-            prompt: preset.prompt.into(),
-            preset: 0,
-            lanes: presets::lanes(preset),
+            prompt: step.prompt.clone(),
+            lanes: lessons::step_lanes(step),
             errors: Default::default(),
             open: [false; LANES],
             shared_randomness: false,
@@ -76,18 +76,17 @@ impl Editor {
         self.branch_ids = None;
     }
 
-    pub fn apply_preset(&mut self, i: usize) {
-        if let Some(p) = presets::PRESETS.get(i) {
-            self.branch_ids = None;
-            self.preset = i;
-            self.prompt = p.prompt.into();
-            self.lanes = presets::lanes(p);
-            self.errors = Default::default();
-            // A preset that compares seeds would show identical lanes with
-            // one seed for all.
-            if self.seeds_differ() {
-                self.shared_randomness = false;
-            }
+    /// A lesson step's prompt and lanes (lanes it does not set keep the
+    /// first lesson's).
+    pub fn apply_step(&mut self, step: &LessonStep) {
+        self.branch_ids = None;
+        self.prompt = step.prompt.clone();
+        self.lanes = lessons::step_lanes(step);
+        self.errors = Default::default();
+        // A step that compares seeds would show identical lanes with one
+        // seed for all.
+        if self.seeds_differ() {
+            self.shared_randomness = false;
         }
     }
 
@@ -97,14 +96,6 @@ impl Editor {
             l.hf()
                 .is_some_and(|c| c.guidance_scale.is_some_and(|g| g != 1.0))
         })
-    }
-
-    /// The preset chosen last, when the prompt and every lane are still its own.
-    pub fn unchanged_preset(&self) -> Option<usize> {
-        let p = presets::PRESETS.get(self.preset)?;
-        (self.branch_ids.is_none()
-            && crate::lesson_check::is_unchanged(p, &self.prompt, &self.lanes))
-        .then_some(self.preset)
     }
 
     /// Sampling lanes that set different seeds of their own: shared
@@ -310,7 +301,8 @@ impl Editor {
     /// preset's. Returns whether the link scores a text.
     pub fn apply_shared(&mut self, s: Shared) -> bool {
         self.prompt = s.prompt;
-        let defaults = presets::lanes(&presets::PRESETS[0]);
+        let first = lessons::OpenLesson::built_in(0).expect("a built-in lesson ships");
+        let defaults = lessons::step_lanes(&first.lesson.steps[0]);
         for (lane, default) in defaults.into_iter().enumerate() {
             self.lanes[lane] = match s.lanes.get(lane) {
                 Some(fields) => LaneConfig::from_fields(fields.clone()).unwrap_or_default(),
@@ -381,23 +373,28 @@ mod tests {
     #[test]
     fn every_preset_runs_over_an_instruct_models_generation_config_and_its_beams_sample() {
         let model = qwen_instruct();
-        for (i, preset) in crate::presets::PRESETS.iter().enumerate() {
+        let steps: Vec<(String, LessonStep)> = lessons::built_in(|all| {
+            all.iter()
+                .flat_map(|b| {
+                    b.lesson
+                        .steps
+                        .iter()
+                        .map(|s| (b.lesson.title.clone(), s.clone()))
+                })
+                .collect()
+        });
+        for (title, step) in steps {
             let mut e = Editor::default();
-            e.apply_preset(i);
+            e.apply_step(&step);
             let lanes = e.lane_requests(Some(&model));
             assert!(
                 lanes.is_some(),
-                "{}: {:?}",
-                preset.name,
+                "{title}: {:?}",
                 e.errors.iter().flatten().collect::<Vec<_>>()
             );
         }
-        let beams = crate::presets::PRESETS
-            .iter()
-            .position(|p| p.name == "Beam search vs greedy")
-            .expect("the beam preset");
         let mut e = Editor::default();
-        e.apply_preset(beams);
+        e.apply_step(&lessons::built_in_step("Beam search vs greedy", 0));
         let modes: Vec<Mode> = (0..LANES)
             .map(|l| {
                 e.outlook(l, Some(&model))
@@ -600,18 +597,14 @@ mod tests {
             !e.seeds_differ(),
             "the first preset's sampling lanes share seed 0"
         );
-        let seeds = presets::PRESETS
-            .iter()
-            .position(|p| p.name == "Seeds at low temperature")
-            .unwrap();
-        e.apply_preset(seeds);
+        e.apply_step(&lessons::built_in_step("Seeds at low temperature", 0));
         assert!(e.seeds_differ());
         assert!(
             !e.shared_randomness,
             "three identical lanes would teach nothing"
         );
         e.shared_randomness = true;
-        e.apply_preset(0);
+        e.apply_step(&lessons::built_in_step("Four runs, one prompt", 0));
         assert!(
             e.shared_randomness,
             "a preset with one seed leaves it as it was"
@@ -636,7 +629,7 @@ mod tests {
         e.negative_prompt = "a dull answer".into();
         let link = e.shared(Some("bundled".into()), true);
         let mut other = Editor::default();
-        other.apply_preset(3);
+        other.apply_step(&lessons::built_in_step("Repetition: penalty and stop", 0));
         assert!(other.apply_shared(link));
         assert_eq!(other.lanes, e.lanes);
         assert_eq!(

@@ -9,6 +9,8 @@ pub mod chat;
 pub mod editor;
 pub mod inspector;
 pub mod lane_outlook;
+pub mod lesson_player;
+mod lesson_steps;
 pub mod model;
 pub mod model_catalog;
 pub mod outcome;
@@ -20,9 +22,11 @@ pub mod token_lookup;
 mod worker_messages;
 
 #[cfg(test)]
+mod lesson_tests;
+#[cfg(test)]
 mod tests;
 
-use crate::lesson_check::LessonRun;
+use crate::lesson_check::{self, LessonRun};
 use crate::page_error::PageError;
 use crate::page_url::Requested;
 use crate::rc_eq::RcEq;
@@ -79,11 +83,12 @@ pub struct Page {
     pub inspector: RcEq<Inspector>,
     /// The prompt as a conversation (models with a chat template).
     pub chat: chat::Chat,
+    pub lessons: lesson_player::LessonPlayer,
 }
 
 impl Page {
     /// The page the address asks for, and the worker to start for it.
-    pub fn new(requested: Requested, threads: bool) -> (Page, Command) {
+    pub fn new(requested: Requested, threads: bool) -> (Page, Vec<Command>) {
         let (shared, link_error) = match requested.shared {
             Some(Ok(s)) => (Some(s), None),
             Some(Err(e)) => (None, Some(e.to_string())),
@@ -114,7 +119,20 @@ impl Page {
             sandbox: RcEq::default(),
             inspector: RcEq::default(),
             chat: chat::Chat::default(),
+            lessons: Default::default(),
         };
+        let mut commands = vec![Command::SpawnWorker { threaded: threads }];
+        match requested.lesson {
+            Some(Ok(path)) => {
+                // The lesson names its model; the address or a link may
+                // name one first.
+                page.lessons.model_waits = model_name.is_none();
+                page.lessons.waiting = Some(path.clone());
+                commands.push(Command::FetchLesson { path });
+            }
+            Some(Err(e)) => page.lessons.error = Some(e.to_string()),
+            None => {}
+        }
         if let Some(s) = shared {
             page.pending_step = s.step;
             let scoring = page.editor.apply_shared(s);
@@ -124,7 +142,7 @@ impl Page {
                 RunKind::Generate
             });
         }
-        (page, Command::SpawnWorker { threaded: threads })
+        (page, commands)
     }
 
     /// The worker asked for exists (or could not be created).
@@ -167,17 +185,20 @@ impl Page {
         }
         self.error = None;
         let run_id = self.run.begin(kind, &self.editor.prompt);
-        self.run.lesson = self
-            .editor
-            .unchanged_preset()
-            .filter(|_| kind == RunKind::Generate)
-            .map(|preset| LessonRun {
-                preset,
-                hub_repo: match &self.model.source {
-                    Some(ModelSource::Hub { repo }) => Some(repo.clone()),
-                    _ => None,
-                },
-            });
+        let unchanged = self.editor.branch_ids.is_none()
+            && lesson_check::is_unchanged(
+                self.lessons.current(),
+                &self.editor.prompt,
+                &self.editor.lanes,
+            );
+        self.lessons.recorded = lesson_player::Recorded::NotShown;
+        self.run.lesson = (unchanged && kind == RunKind::Generate).then(|| LessonRun {
+            step: self.lessons.here(),
+            hub_repo: match &self.model.source {
+                Some(ModelSource::Hub { repo }) => Some(repo.clone()),
+                _ => None,
+            },
+        });
         let request = RunRequest {
             prompt: self.editor.prompt.clone(),
             lanes,

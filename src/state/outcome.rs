@@ -10,6 +10,13 @@ pub enum Command {
     Send(ToWorker),
     /// Start a new worker: the threaded build, or the single-threaded one.
     SpawnWorker { threaded: bool },
+    /// Fetch a lesson file from this site (`?lesson=`).
+    FetchLesson { path: String },
+    /// Fetch the recorded run of a lesson step from beside its lesson.
+    FetchRecording {
+        url: String,
+        at: crate::lesson_check::StepRef,
+    },
 }
 
 /// What a transition did: whether the screen changed, and what to do.

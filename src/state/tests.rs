@@ -19,7 +19,7 @@ fn info() -> FromWorker {
 /// A page whose worker is up and whose model is loaded.
 fn ready_page(requested: Requested) -> Page {
     let (mut page, spawn) = Page::new(requested, false);
-    assert_eq!(spawn, Command::SpawnWorker { threaded: false });
+    assert_eq!(spawn, [Command::SpawnWorker { threaded: false }]);
     page.worker_spawned(Ok(()));
     let out = page.on_worker(FromWorker::Ready, 0.0);
     assert!(
@@ -100,11 +100,12 @@ fn a_looked_up_text_joins_a_lanes_bad_words_once() {
 fn a_run_of_a_lesson_preset_unchanged_remembers_the_preset_and_the_hub_model() {
     let mut page = ready_page(Requested::default());
     let _ = page.on_worker(info(), 0.0);
-    let sweep = crate::presets::PRESETS
-        .iter()
-        .position(|p| p.name == "Temperature sweep")
-        .unwrap();
-    page.editor.apply_preset(sweep);
+    let sweep = crate::lessons::built_in(|all| {
+        all.iter()
+            .position(|b| b.lesson.title == "Temperature sweep")
+            .unwrap()
+    });
+    let _ = page.open_built_in(sweep);
     page.model.source = Some(ModelSource::Hub {
         repo: "distilbert/distilgpt2".into(),
     });
@@ -112,7 +113,10 @@ fn a_run_of_a_lesson_preset_unchanged_remembers_the_preset_and_the_hub_model() {
     assert_eq!(
         page.run.lesson,
         Some(LessonRun {
-            preset: sweep,
+            step: crate::lesson_check::StepRef {
+                from: crate::lessons::LessonFrom::BuiltIn(sweep),
+                step: 0
+            },
             hub_repo: Some("distilbert/distilgpt2".into())
         })
     );
@@ -121,7 +125,7 @@ fn a_run_of_a_lesson_preset_unchanged_remembers_the_preset_and_the_hub_model() {
     let _ = page.start_run(RunKind::Generate);
     assert_eq!(page.run.lesson, None);
     // Nor is a scored text.
-    page.editor.apply_preset(sweep);
+    let _ = page.open_built_in(sweep);
     page.editor.score_text = " to".into();
     let _ = page.start_run(RunKind::Score);
     assert_eq!(page.run.lesson, None);
@@ -252,6 +256,7 @@ fn a_share_link_restores_the_page_and_runs_once_the_model_is_ready() {
         embed: false,
         model: None,
         shared: Some(Ok(link)),
+        lesson: None,
     };
     let mut page = ready_page(requested);
     assert_eq!(
@@ -311,7 +316,7 @@ fn a_broken_share_link_is_reported_and_the_page_opens_normally() {
 #[test]
 fn a_threaded_worker_that_cannot_start_gives_way_to_the_single_threaded_one() {
     let (mut page, spawn) = Page::new(Requested::default(), true);
-    assert_eq!(spawn, Command::SpawnWorker { threaded: true });
+    assert_eq!(spawn, [Command::SpawnWorker { threaded: true }]);
     page.worker_spawned(Ok(()));
     let out = page.worker_crashed("no shared memory".into());
     assert_eq!(out.commands, [Command::SpawnWorker { threaded: false }]);

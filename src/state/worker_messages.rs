@@ -15,6 +15,10 @@ impl Page {
             FromWorker::Ready => {
                 self.worker.ready = true;
                 self.worker.slow = false;
+                if self.lessons.model_waits {
+                    // `lesson_arrived` loads the lesson's model.
+                    return Outcome::redraw();
+                }
                 Outcome::redraw().and_send(self.model.reload())
             }
             FromWorker::Progress {

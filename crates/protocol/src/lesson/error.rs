@@ -1,6 +1,6 @@
 //! Why a lesson file is refused: one message, naming the field at fault.
 
-use super::{FORMAT_VERSION, MAX_LESSON_BYTES};
+use super::format::{FORMAT_VERSION, MAX_LESSON_BYTES};
 use ntl_decoding::ConfigError;
 
 /// Every message starts "this lesson cannot be opened" and says where.

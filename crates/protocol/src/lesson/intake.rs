@@ -2,7 +2,8 @@
 //! (with the path of the field at fault), then the rules in `validate`.
 
 use super::error::LessonError;
-use super::{validate, Lesson, FORMAT_VERSION, MAX_LESSON_BYTES};
+use super::format::{Lesson, FORMAT_VERSION, MAX_LESSON_BYTES};
+use super::validate;
 use ntl_decoding::Document;
 use serde_json::Value;
 

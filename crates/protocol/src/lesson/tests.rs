@@ -1,5 +1,6 @@
 use super::*;
 use serde_json::json;
+use serde_json::Value;
 
 fn minimal() -> Value {
     json!({
@@ -170,4 +171,54 @@ fn printed_output_is_matched_by_repo_or_by_its_bare_name() {
     assert!(p.printed_on("distilgpt2"));
     assert!(!p.printed_on("someone/distilgpt2"));
     assert!(!p.printed_on("gpt2"));
+}
+
+/// The schema shipped at `dist/lesson.schema.json`.
+const SCHEMA: &str = include_str!("../../../../www/lesson.schema.json");
+
+#[test]
+fn the_schema_lists_exactly_the_knobs_the_page_takes() {
+    let schema: Value = serde_json::from_str(SCHEMA).unwrap();
+    let names = |i: usize| -> Vec<String> {
+        let mut v: Vec<String> = schema["$defs"]["lane"]["anyOf"][i]["propertyNames"]["enum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap().to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    let mut hf: Vec<String> = ntl_decoding::Knob::ALL
+        .iter()
+        .map(|k| <&str>::from(*k).to_string())
+        .chain(["semantics".to_string()])
+        .collect();
+    hf.sort();
+    let mut llama: Vec<String> = ntl_decoding::llama_cpp::LlamaCppKnob::ALL
+        .iter()
+        .map(|k| <&str>::from(*k).to_string())
+        .collect();
+    llama.sort();
+    assert_eq!(names(0), hf);
+    assert_eq!(names(1), llama);
+    assert_eq!(schema["properties"]["version"]["const"], FORMAT_VERSION);
+    assert_eq!(
+        schema["$defs"]["step"]["properties"]["lanes"]["maxItems"],
+        crate::share::MAX_LANES
+    );
+}
+
+#[test]
+fn the_guides_complete_example_opens() {
+    let guide = include_str!("../../../../docs/lessons.md");
+    let json = guide
+        .split("```json\n")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .expect("docs/lessons.md has a JSON example");
+    let l = parse(json.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(l.steps.len(), 2);
+    assert_eq!(l.steps[0].questions.len(), 2);
+    assert!(matches!(l.steps[0].recording, Some(Recording::File(_))));
 }

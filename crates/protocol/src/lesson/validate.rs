@@ -3,9 +3,11 @@
 //! belong to their step.
 
 use super::error::{LessonError, Problem};
-use super::*;
+use super::format::*;
 use crate::share::{BUNDLED, MAX_LANES, MAX_PROMPT_CHARS};
+use ntl_decoding::Document;
 use ntl_decoding::LaneConfig;
+use serde_json::Value;
 
 fn invalid(path: impl Into<String>, problem: Problem) -> LessonError {
     LessonError::Invalid {

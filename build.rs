@@ -1,0 +1,29 @@
+//! The built-in lessons are the files under `www/lessons/` (the same files
+//! the site serves): this writes the list the page compiles in, in the
+//! order of `www/lessons/index.json`, so a new lesson is a file and an
+//! index entry, never Rust.
+
+use std::path::Path;
+
+fn main() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/lessons");
+    let index_path = dir.join("index.json");
+    println!("cargo:rerun-if-changed={}", index_path.display());
+    let index: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&index_path).expect("www/lessons/index.json"))
+            .expect("www/lessons/index.json is JSON");
+    let mut out = String::from("&[\n");
+    for entry in index["lessons"].as_array().expect("index.json: lessons") {
+        let file = entry["file"].as_str().expect("index.json: lessons[].file");
+        let path = dir.join(file);
+        assert!(path.exists(), "index.json lists {file}, which is missing");
+        println!("cargo:rerun-if-changed={}", path.display());
+        out.push_str(&format!(
+            "    ({file:?}, include_str!({:?})),\n",
+            path.display().to_string()
+        ));
+    }
+    out.push_str("]\n");
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("built_in_lessons.rs");
+    std::fs::write(dest, out).unwrap();
+}

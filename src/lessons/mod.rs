@@ -1,0 +1,122 @@
+//! Lessons on the page: the built-in ones (the files under `www/lessons/`,
+//! compiled in so the list is there before anything loads), where an open
+//! lesson came from, and what a step puts in the editor. The format itself
+//! is `ntl_protocol::lesson`.
+
+use crate::lane_config::LaneConfig;
+use crate::lanes::LANES;
+use crate::rc_eq::RcEq;
+use ntl_protocol::lesson::{self, Lesson, LessonStep, Recording};
+use serde_json::Value;
+
+pub mod address;
+
+#[cfg(test)]
+mod tests;
+
+/// Where the built-in lessons and their recordings are served, beside the page.
+pub const BUILT_IN_DIR: &str = "lessons/";
+
+/// `(file, text)` in the order of `www/lessons/index.json` (see `build.rs`).
+const BUILT_IN_FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/built_in_lessons.rs"));
+
+pub struct BuiltIn {
+    pub lesson: RcEq<Lesson>,
+}
+
+// Parsed on first use, per thread (`RcEq` is not `Sync`; the page has one).
+thread_local! {
+    static BUILT_IN: Vec<BuiltIn> = BUILT_IN_FILES
+        .iter()
+        .map(|(file, text)| BuiltIn {
+            lesson: RcEq::new(
+                lesson::parse(text.as_bytes())
+                    .unwrap_or_else(|e| panic!("built-in lesson {file}: {e}")),
+            ),
+        })
+        .collect();
+}
+
+/// The built-in lessons (a test proves every file parses).
+pub fn built_in<R>(f: impl FnOnce(&[BuiltIn]) -> R) -> R {
+    BUILT_IN.with(|all| f(all))
+}
+
+/// Where an open lesson came from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LessonFrom {
+    /// The n-th built-in lesson.
+    BuiltIn(usize),
+    /// `?lesson=`: a path on this site, relative to the page.
+    Site(String),
+    /// A file the user picked or dropped (its name).
+    File(String),
+}
+
+/// A lesson the page holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpenLesson {
+    pub lesson: RcEq<Lesson>,
+    pub from: LessonFrom,
+}
+
+impl OpenLesson {
+    pub fn built_in(i: usize) -> Option<OpenLesson> {
+        built_in(|all| all.get(i).map(|b| b.lesson.clone())).map(|lesson| OpenLesson {
+            lesson,
+            from: LessonFrom::BuiltIn(i),
+        })
+    }
+
+    pub fn step(&self, i: usize) -> Option<&LessonStep> {
+        self.lesson.steps.get(i)
+    }
+
+    /// Where step `i`'s recording file is, relative to the page; `None` when
+    /// it has none, holds it inline, or came from a picked file (whose
+    /// neighbours the page cannot read).
+    pub fn recording_url(&self, i: usize) -> Option<String> {
+        let Some(Recording::File(path)) = &self.step(i)?.recording else {
+            return None;
+        };
+        match &self.from {
+            LessonFrom::BuiltIn(_) => Some(format!("{BUILT_IN_DIR}{path}")),
+            LessonFrom::Site(lesson) => Some(address::beside(lesson, path)),
+            LessonFrom::File(_) => None,
+        }
+    }
+}
+
+/// The editor's four lanes for a step: its own, then the first built-in
+/// lesson's for lanes it does not set (as a share link's are filled).
+pub fn step_lanes(step: &LessonStep) -> [LaneConfig; LANES] {
+    let lane = |fields: &serde_json::Map<String, Value>| {
+        // Parsed by the lesson reader already, so this cannot fail.
+        LaneConfig::from_fields(fields.clone()).unwrap_or_default()
+    };
+    let first = built_in(|all| {
+        all.first()
+            .map(|b| b.lesson.steps[0].lanes.clone())
+            .unwrap_or_default()
+    });
+    std::array::from_fn(|i| {
+        step.lanes
+            .get(i)
+            .or(first.get(i))
+            .map(lane)
+            .unwrap_or_default()
+    })
+}
+
+/// A built-in lesson's step by the lesson's title (tests name lessons so).
+#[cfg(test)]
+pub fn built_in_step(title: &str, step: usize) -> LessonStep {
+    built_in(|all| {
+        all.iter()
+            .find(|b| b.lesson.title == title)
+            .unwrap_or_else(|| panic!("no built-in lesson {title:?}"))
+            .lesson
+            .steps[step]
+            .clone()
+    })
+}

@@ -1,0 +1,64 @@
+//! The lesson open on the page: which one, which step, whether that step's
+//! recorded run is on screen, and a lesson on its way from `?lesson=`
+//! (the model waits for it when the address names no model, since the
+//! lesson says which model it was written for). Its transitions are in
+//! `lesson_steps`.
+
+use crate::lesson_check::StepRef;
+use crate::lessons::OpenLesson;
+use ntl_protocol::lesson::{self, Recording};
+
+/// Whether the open step's recorded run is on screen.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Recorded {
+    #[default]
+    NotShown,
+    Fetching,
+    Shown,
+    Failed(String),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct LessonPlayer {
+    pub open: OpenLesson,
+    /// From 0.
+    pub step: usize,
+    /// A `?lesson=` being fetched.
+    pub waiting: Option<String>,
+    /// The model is not chosen until that lesson arrives.
+    pub model_waits: bool,
+    /// The last lesson refused, and why (the open lesson stays).
+    pub error: Option<String>,
+    pub recorded: Recorded,
+}
+
+impl Default for LessonPlayer {
+    fn default() -> Self {
+        LessonPlayer {
+            open: OpenLesson::built_in(0).expect("a built-in lesson ships"),
+            step: 0,
+            waiting: None,
+            model_waits: false,
+            error: None,
+            recorded: Recorded::NotShown,
+        }
+    }
+}
+
+impl LessonPlayer {
+    pub fn here(&self) -> StepRef {
+        StepRef {
+            from: self.open.from.clone(),
+            step: self.step,
+        }
+    }
+
+    pub fn current(&self) -> &lesson::LessonStep {
+        &self.open.lesson.steps[self.step]
+    }
+
+    pub fn has_recording(&self) -> bool {
+        let inline = matches!(self.current().recording, Some(Recording::Inline(_)));
+        inline || self.open.recording_url(self.step).is_some()
+    }
+}

@@ -1,0 +1,133 @@
+//! What opening a lesson, moving between its steps and showing a step's
+//! recorded run do to the page.
+
+use super::lesson_player::Recorded;
+use super::model::ModelState;
+use super::outcome::{Command, Outcome};
+use super::Page;
+use crate::lesson_check::StepRef;
+use crate::lessons::{LessonFrom, OpenLesson};
+use crate::page_error::PageError;
+use crate::rc_eq::RcEq;
+use ntl_decoding::Document;
+use ntl_protocol::lesson::{self, Recording};
+use ntl_protocol::share::BUNDLED;
+
+impl Page {
+    /// Opens `lesson` at step `step`: its prompt and lanes go into the
+    /// editor, and its recorded run shows when no model is ready to run it.
+    pub fn open_lesson(&mut self, lesson: OpenLesson, step: usize) -> Outcome {
+        if step >= lesson.lesson.steps.len() {
+            return Outcome::unchanged();
+        }
+        let p = &mut self.lessons;
+        p.open = lesson;
+        p.step = step;
+        p.error = None;
+        p.recorded = Recorded::NotShown;
+        self.editor.apply_step(self.lessons.current());
+        if self.lessons.has_recording() && !self.model.is_ready() && self.run.running.is_none() {
+            return self.show_recording();
+        }
+        Outcome::redraw()
+    }
+
+    pub fn open_built_in(&mut self, i: usize) -> Outcome {
+        match OpenLesson::built_in(i) {
+            Some(l) => self.open_lesson(l, 0),
+            None => Outcome::unchanged(),
+        }
+    }
+
+    /// Another step of the open lesson.
+    pub fn lesson_step(&mut self, step: usize) -> Outcome {
+        let open = self.lessons.open.clone();
+        self.open_lesson(open, step)
+    }
+
+    /// Puts the open step's recorded run on screen (fetched first when it
+    /// is a file beside the lesson).
+    pub fn show_recording(&mut self) -> Outcome {
+        let here = self.lessons.here();
+        if let Some(Recording::Inline(doc)) = &self.lessons.current().recording {
+            let doc = (**doc).clone();
+            return self.recording_arrived(here, Ok(doc));
+        }
+        match self.lessons.open.recording_url(self.lessons.step) {
+            Some(url) => {
+                self.lessons.recorded = Recorded::Fetching;
+                Outcome::redraw().and(Command::FetchRecording { url, at: here })
+            }
+            None => Outcome::unchanged(),
+        }
+    }
+
+    /// A step's recording arrived (or could not be read); one for a step no
+    /// longer open, or while a live run goes on, is set aside.
+    pub fn recording_arrived(&mut self, at: StepRef, doc: Result<Document, PageError>) -> Outcome {
+        if at != self.lessons.here() || self.run.running.is_some() {
+            return Outcome::unchanged();
+        }
+        let name = format!(
+            "{} — step {}",
+            self.lessons.open.lesson.title,
+            self.lessons.step + 1
+        );
+        let doc = doc.and_then(|d| {
+            lesson::validate::recording_fits("recording", self.lessons.current(), &d)
+                .map(|()| d)
+                .map_err(|source| PageError::RecordingMisfit {
+                    name: name.clone(),
+                    source,
+                })
+        });
+        let shown = doc.and_then(|d| self.run.replay(name, d));
+        self.lessons.recorded = match shown {
+            Ok(_) => {
+                self.run.check_watermarks(self.model.vocab_size());
+                Recorded::Shown
+            }
+            Err(e) => Recorded::Failed(e.to_string()),
+        };
+        Outcome::redraw()
+    }
+
+    /// A lesson file arrived: from `?lesson=` (`from` is `Site`) or picked.
+    /// A refused one leaves the page as it was, with the reason shown.
+    pub fn lesson_arrived(
+        &mut self,
+        from: LessonFrom,
+        bytes: Result<Vec<u8>, PageError>,
+    ) -> Outcome {
+        let was_waiting = self.lessons.waiting.take().is_some();
+        let parsed = bytes
+            .map_err(|e| e.to_string())
+            .and_then(|b| lesson::parse(&b).map_err(|e| e.to_string()));
+        let mut outcome = match parsed {
+            Ok(l) => {
+                let model = l.model.clone();
+                let open = self.open_lesson(
+                    OpenLesson {
+                        lesson: RcEq::new(l),
+                        from,
+                    },
+                    0,
+                );
+                if self.lessons.model_waits {
+                    let memory = self.model.device_memory_gb;
+                    self.model = ModelState::new(Some(&model), model != BUNDLED);
+                    self.model.device_memory_gb = memory;
+                }
+                open
+            }
+            Err(e) => {
+                self.lessons.error = Some(e);
+                Outcome::redraw()
+            }
+        };
+        if was_waiting && std::mem::take(&mut self.lessons.model_waits) && self.worker.ready {
+            outcome = outcome.and_send(self.model.reload());
+        }
+        outcome
+    }
+}

@@ -1,0 +1,215 @@
+//! The lesson player's transitions: `?lesson=` and the model it names,
+//! refused lessons, steps, and recorded runs.
+
+use super::lesson_player::Recorded;
+use super::*;
+use crate::lesson_check::StepRef;
+use crate::lessons::address::LessonAddressError;
+use crate::lessons::LessonFrom;
+use ntl_protocol::FromWorker;
+
+fn loaded() -> FromWorker {
+    FromWorker::Loaded {
+        info: model::tests::info(),
+        label: "bundled".into(),
+        load_ms: 1.0,
+        memory_bytes: None,
+        threads: 1,
+    }
+}
+
+fn asked(path: &str, model: Option<&str>) -> Requested {
+    Requested {
+        lesson: Some(Ok(path.into())),
+        model: model.map(Into::into),
+        ..Requested::default()
+    }
+}
+
+fn lesson_json(model: &str, steps: &str) -> Vec<u8> {
+    format!(
+        r#"{{"version": 1, "title": "Mine", "language": "en", "model": "{model}", "steps": {steps}}}"#
+    )
+    .into_bytes()
+}
+
+const TWO_STEPS: &str = r#"[
+    {"prose": "One", "prompt": "Once upon a time", "lanes": [{"max_new_tokens": 3}],
+     "recording": "runs/one.json"},
+    {"prose": "Two", "prompt": "The cat", "lanes": [{}, {"do_sample": true, "seed": 4}]}
+]"#;
+
+fn fetches(out: &Outcome) -> Vec<&Command> {
+    out.commands
+        .iter()
+        .filter(|c| {
+            matches!(
+                c,
+                Command::FetchLesson { .. } | Command::FetchRecording { .. }
+            )
+        })
+        .collect()
+}
+
+fn loads(out: &Outcome) -> Option<ToWorker> {
+    out.commands.iter().find_map(|c| match c {
+        Command::Send(m @ (ToWorker::Load { .. } | ToWorker::Measure { .. })) => Some(m.clone()),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_lesson_address_is_fetched_and_the_model_waits_for_the_lesson_to_name_it() {
+    let (mut page, commands) = Page::new(asked("course/mine.json", None), false);
+    assert_eq!(
+        commands[1],
+        Command::FetchLesson {
+            path: "course/mine.json".into()
+        }
+    );
+    page.worker_spawned(Ok(()));
+    let ready = page.on_worker(FromWorker::Ready, 0.0);
+    assert_eq!(loads(&ready), None, "no model before the lesson says which");
+    let out = page.lesson_arrived(
+        LessonFrom::Site("course/mine.json".into()),
+        Ok(lesson_json("bundled", TWO_STEPS)),
+    );
+    assert!(
+        matches!(
+            loads(&out),
+            Some(ToWorker::Load {
+                source: ModelSource::Bundled { .. }
+            })
+        ),
+        "{out:?}"
+    );
+    assert_eq!(page.editor.prompt, "Once upon a time");
+    // No model is ready: the step's recording is fetched beside the lesson.
+    assert_eq!(
+        fetches(&out),
+        [&Command::FetchRecording {
+            url: "course/runs/one.json".into(),
+            at: StepRef {
+                from: LessonFrom::Site("course/mine.json".into()),
+                step: 0
+            }
+        }]
+    );
+    assert_eq!(page.lessons.recorded, Recorded::Fetching);
+}
+
+#[test]
+fn a_lesson_for_a_hub_model_asks_before_downloading_and_an_address_model_wins() {
+    let (mut page, _) = Page::new(asked("mine.json", None), false);
+    page.worker_spawned(Ok(()));
+    let _ = page.on_worker(FromWorker::Ready, 0.0);
+    let out = page.lesson_arrived(
+        LessonFrom::Site("mine.json".into()),
+        Ok(lesson_json("Qwen/Qwen2.5-0.5B", TWO_STEPS)),
+    );
+    assert!(
+        matches!(loads(&out), Some(ToWorker::Measure { ref repo }) if repo == "Qwen/Qwen2.5-0.5B"),
+        "the size first, as for a share link: {out:?}"
+    );
+    // `?model=` named the model: the lesson does not change it.
+    let (mut page, _) = Page::new(asked("mine.json", Some("bundled")), false);
+    page.worker_spawned(Ok(()));
+    assert!(loads(&page.on_worker(FromWorker::Ready, 0.0)).is_some());
+    let out = page.lesson_arrived(
+        LessonFrom::Site("mine.json".into()),
+        Ok(lesson_json("Qwen/Qwen2.5-0.5B", TWO_STEPS)),
+    );
+    assert_eq!(loads(&out), None);
+}
+
+#[test]
+fn a_refused_lesson_names_the_field_and_leaves_the_page_as_it_was() {
+    let (mut page, _) = Page::new(asked("mine.json", None), false);
+    page.worker_spawned(Ok(()));
+    let _ = page.on_worker(FromWorker::Ready, 0.0);
+    let before = page.editor.clone();
+    let bad = TWO_STEPS.replace(r#""seed": 4"#, r#""seed": "four""#);
+    let out = page.lesson_arrived(
+        LessonFrom::Site("mine.json".into()),
+        Ok(lesson_json("bundled", &bad)),
+    );
+    let error = page.lessons.error.clone().expect("refused");
+    assert!(error.contains("steps[1].lanes[1]"), "{error}");
+    assert_eq!(page.editor, before);
+    assert_eq!(page.lessons.open.from, LessonFrom::BuiltIn(0));
+    assert!(
+        loads(&out).is_some(),
+        "the page's own default model loads once the lesson is refused"
+    );
+    // An address that is not a path on this site is refused at once.
+    let (page, commands) = Page::new(
+        Requested {
+            lesson: Some(Err(LessonAddressError::OtherOrigin(
+                "https://x.y/l.json".into(),
+            ))),
+            ..Requested::default()
+        },
+        false,
+    );
+    assert_eq!(commands.len(), 1, "nothing fetched");
+    assert!(page.lessons.error.unwrap().contains("another site"));
+}
+
+#[test]
+fn steps_put_their_prompt_and_lanes_in_the_editor_and_a_late_recording_is_set_aside() {
+    let mut page = Page::new(Requested::default(), false).0;
+    let from = LessonFrom::File("mine.json".into());
+    let _ = page.lesson_arrived(from.clone(), Ok(lesson_json("bundled", TWO_STEPS)));
+    assert_eq!(
+        page.lessons.recorded,
+        Recorded::NotShown,
+        "a picked file's neighbours cannot be read"
+    );
+    let _ = page.lesson_step(1);
+    assert_eq!(page.editor.prompt, "The cat");
+    assert_eq!(page.editor.lanes[1].seed(), Some(4));
+    assert!(!page.lessons.has_recording());
+    let doc = ntl_decoding::Document {
+        prompt_ids: vec![1],
+        prompt: "Once upon a time".into(),
+        prompt_cropped: 0,
+        runs: vec![],
+    };
+    let stale = StepRef { from, step: 0 };
+    let out = page.recording_arrived(stale, Ok(doc));
+    assert!(!out.redraw, "step 1 is no longer open");
+    assert_eq!(page.run.document, None);
+    assert!(page.lesson_step(9).commands.is_empty(), "no step 10");
+}
+
+#[test]
+fn a_built_in_steps_recording_shows_only_until_a_model_is_ready_and_must_fit_its_step() {
+    let mut page = Page::new(Requested::default(), false).0;
+    let out = page.open_built_in(1);
+    let [Command::FetchRecording { url, at }] = &fetches(&out)[..] else {
+        panic!("{out:?}")
+    };
+    assert_eq!(url, "lessons/recordings/temperature-sweep-1.json");
+    let text = std::fs::read(format!("www/{url}")).unwrap();
+    let doc: ntl_decoding::Document = serde_json::from_slice(&text).unwrap();
+    let mut wrong = doc.clone();
+    wrong.prompt = "Another prompt".into();
+    let _ = page.recording_arrived(at.clone(), Ok(wrong));
+    assert!(
+        matches!(&page.lessons.recorded, Recorded::Failed(e) if e.contains("not the step's prompt")),
+        "{:?}",
+        page.lessons.recorded
+    );
+    let _ = page.recording_arrived(at.clone(), Ok(doc));
+    assert_eq!(page.lessons.recorded, Recorded::Shown);
+    assert_eq!(page.run.document.as_ref().unwrap().runs.len(), 4);
+    // With a model ready, a lesson opens without its recording (Run shows it live).
+    page.worker_spawned(Ok(()));
+    let _ = page.on_worker(FromWorker::Ready, 0.0);
+    let _ = page.on_worker(loaded(), 0.0);
+    let out = page.open_built_in(2);
+    assert!(fetches(&out).is_empty());
+    assert_eq!(page.lessons.recorded, Recorded::NotShown);
+    assert!(page.lessons.has_recording());
+    assert_eq!(fetches(&page.show_recording()).len(), 1, "on request");
+}

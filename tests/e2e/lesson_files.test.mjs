@@ -1,0 +1,128 @@
+// Lessons as files: ?lesson= opens a lesson from this site on the model it
+// names, shows each step's recorded run before anything runs, and a live run
+// writes exactly the recording; bad and hostile lessons are refused or shown
+// as text, and the page keeps its state.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { start, modelReady, runAll, laneTexts, ROOT } from './harness.mjs';
+
+let env;
+before(async () => { env = await start({ isolated: false }); });
+after(async () => { await env?.close(); });
+
+const lessonFile = (name) => JSON.parse(readFileSync(join(ROOT, 'www', 'lessons', name), 'utf8'));
+const text = (page, id) => page.textContent(`[data-testid="${id}"]`);
+
+test('?lesson= opens a lesson on its own model, shows each step\'s recording, and a live run writes the same', async () => {
+  const lesson = lessonFile('walk-001-logits-to-tokens.json');
+  const page = await env.open('?lesson=lessons/walk-001-logits-to-tokens.json');
+  await page.waitForSelector('[data-testid="lesson-title"]');
+  assert.match(await text(page, 'lesson-title'), /From logits to tokens/);
+  assert.match(await text(page, 'lesson-step'), /Step 1 of 6: What the model outputs/);
+  assert.equal(await page.inputValue('[data-testid="prompt"]'), 'The cat ran after a');
+  await modelReady(page);
+  assert.match(await text(page, 'model-status'), /bundled/i, 'the lesson names the bundled model');
+  assert.equal(await page.$eval('[data-testid="preset"]', (s) => s.value), 'open', 'not a built-in lesson');
+
+  await page.click('[data-testid="lesson-next"]');
+  assert.match(await text(page, 'lesson-step'), /Step 2 of 6: Softmax and temperature/);
+  assert.match(await page.inputValue('[data-testid="lane-json-1"]'), /"temperature": 0.5/);
+  assert.match(await text(page, 'preset-notice'), /Temperature T divides the logits first/);
+  // The model is ready: the recording waits to be asked for.
+  await page.click('[data-testid="lesson-show-recording"]');
+  await page.waitForSelector('[data-testid="lesson-recorded"]');
+  const recorded = await laneTexts(page);
+  const file = JSON.parse(readFileSync(join(ROOT, 'www', 'lessons', lesson.steps[1].recording), 'utf8'));
+  assert.equal(file.runs.length, 4);
+  for (const [i, run] of file.runs.entries()) {
+    const squash = (s) => s.replace(/[\s↵·⏎]/g, '');
+    assert.equal(squash(recorded[i]), squash(run.text), `lane ${i + 1} shows the recording`);
+  }
+  await runAll(page);
+  assert.deepEqual(await laneTexts(page), recorded, 'the browser\'s live run is the recording');
+  assert.equal(await page.locator('[data-testid="lesson-recorded"]').count(), 0);
+  assert.deepEqual(env.errors, []);
+  await page.close();
+});
+
+test('a lesson with a bad field is refused by its path and the page keeps its lesson and lanes', async () => {
+  const good = lessonFile('walk-003-four-knobs.json');
+  const bad = structuredClone(good);
+  bad.steps[1].questions = [{ kind: 'next_token', lane: 9 }];
+  await env.context.route('**/mine/bad.json', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(bad) }));
+  const page = await env.open('?model=bundled&lesson=mine/bad.json');
+  await modelReady(page);
+  await page.waitForSelector('[data-testid="lesson-error"]');
+  const error = await text(page, 'lesson-error');
+  assert.match(error, /steps\[1\]\.questions\[0\]\.lane/);
+  assert.match(error, /lane 9 does not exist/);
+  assert.equal(await page.inputValue('[data-testid="prompt"]'), 'The best way to learn programming is', 'the first lesson stays');
+  await page.close();
+
+  // Another site is never asked.
+  const asked = [];
+  env.context.on('request', (r) => { if (new URL(r.url()).hostname === 'evil.example') asked.push(r.url()); });
+  const p2 = await env.open('?model=bundled&lesson=https://evil.example/lesson.json');
+  await p2.waitForSelector('[data-testid="lesson-error"]');
+  assert.match(await text(p2, 'lesson-error'), /another site/);
+  assert.deepEqual(asked, []);
+  await p2.close();
+});
+
+test('a hostile lesson\'s prose is shown as text: no script, no image, no javascript: link', async () => {
+  const hostile = {
+    version: 1, title: 'Hostile <b>title</b>', language: 'en', model: 'bundled',
+    steps: [{
+      prose: 'Hello <script>window.pwned = 1</script> and <img src=x onerror="window.pwned = 2"> and [click me](javascript:window.pwned=3) and [fine](https://example.org/) and ![alt text](https://evil.example/track.png)',
+      prompt: 'The cat', lanes: [{ max_new_tokens: 2 }],
+    }],
+  };
+  const asked = [];
+  env.context.on('request', (r) => { if (/evil\.example|example\.org/.test(r.url())) asked.push(r.url()); });
+  await env.context.route('**/hostile.json', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(hostile) }));
+  const page = await env.open('?model=bundled&lesson=hostile.json');
+  await page.waitForSelector('[data-testid="lesson-title"]');
+  const prose = page.locator('[data-testid="lesson-prose"]');
+  assert.match(await prose.textContent(), /<script>window\.pwned = 1<\/script>/, 'raw HTML shows as text');
+  assert.equal(await prose.locator('script, img, b').count(), 0);
+  assert.match(await text(page, 'lesson-title'), /Hostile <b>title<\/b>/);
+  const links = await prose.locator('a').evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href'), a.target, a.rel]));
+  assert.deepEqual(links, [
+    ['click me', null, '', ''],
+    ['fine', 'https://example.org/', '_blank', 'noopener noreferrer'],
+  ]);
+  assert.match(await prose.textContent(), /alt text/);
+  await page.click('[data-testid="lesson-prose"] a >> text=click me');
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  assert.deepEqual(asked, [], 'nothing is loaded from the prose');
+  await page.close();
+});
+
+test('a picked lesson file opens at its first step, and steps without a reachable recording say nothing of one', async () => {
+  const page = await env.open();
+  await modelReady(page);
+  const mine = {
+    version: 1, title: 'Mine', language: 'en',
+    steps: [
+      { title: 'Greedy', prose: 'One lane.', prompt: 'In the beginning', lanes: [{ max_new_tokens: 5 }], recording: 'r/one.json' },
+      { title: 'Sampled', prose: 'Two lanes.', prompt: 'And God said', lanes: [{}, { do_sample: true, seed: 3, max_new_tokens: 5 }] },
+    ],
+  };
+  await page.setInputFiles('[data-testid="lesson-file"]', { name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(mine)) });
+  await page.waitForSelector('[data-testid="lesson-title"]');
+  assert.match(await text(page, 'lesson-title'), /Mine — from the file mine\.json/);
+  assert.equal(await page.inputValue('[data-testid="prompt"]'), 'In the beginning');
+  assert.equal(await page.locator('[data-testid="lesson-show-recording"]').count(), 0);
+  await page.keyboard.press('Tab');
+  await page.focus('[data-testid="lesson-next"]');
+  await page.keyboard.press('Enter');
+  assert.match(await text(page, 'lesson-step'), /Step 2 of 2: Sampled/);
+  assert.match(await page.inputValue('[data-testid="lane-json-1"]'), /"seed": 3/);
+  // A built-in lesson from the list replaces it.
+  await page.selectOption('[data-testid="preset"]', { label: 'Top-k vs top-p' });
+  assert.equal(await page.locator('[data-testid="lesson-title"]').count(), 0, 'a one-step built-in lesson needs no title line');
+  assert.match(await text(page, 'preset-notice'), /top-k keeps a fixed number/);
+  await page.close();
+});
