@@ -15,6 +15,8 @@ cargo fmt --all --check
 python3 scripts/module_cycles.py
 # ARCHITECTURE.md names only files and folders that exist.
 python3 scripts/architecture_paths.py
+# Every data-testid hook is listed in the README's Contracts section.
+python3 scripts/contracts_check.py
 cargo fmt --manifest-path fuzz/Cargo.toml --check
 cargo clippy --workspace --all-targets -- -D warnings
 # The API docs build without a warning (their examples run as doctests).
