@@ -4,6 +4,7 @@
 use crate::components::lesson_panel::LessonAction;
 use crate::components::model_panel::ModelAction;
 use crate::components::prompt_row::PromptAction;
+use crate::components::question_panel::QuizAction;
 use crate::lanes::LANES;
 use crate::lesson_check::StepRef;
 use crate::lessons::LessonFrom;
@@ -50,6 +51,7 @@ pub enum Msg {
     Sandbox(SandboxAction),
     Inspector(InspectorAction),
     Chat(ChatAction),
+    Quiz(QuizAction),
     Replayed(Result<(String, Document), PageError>),
     /// A `?lesson=` file fetched (or not).
     LessonArrived(LessonFrom, Result<Vec<u8>, PageError>),
@@ -78,6 +80,7 @@ pub(super) struct Callbacks {
     pub(super) sandbox: Callback<SandboxAction>,
     pub(super) inspector: Callback<InspectorAction>,
     pub(super) chat: Callback<ChatAction>,
+    pub(super) quiz: Callback<QuizAction>,
 }
 
 impl Callbacks {
@@ -101,6 +104,7 @@ impl Callbacks {
             sandbox: link.callback(Msg::Sandbox),
             inspector: link.callback(Msg::Inspector),
             chat: link.callback(Msg::Chat),
+            quiz: link.callback(Msg::Quiz),
         }
     }
 }

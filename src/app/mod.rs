@@ -6,6 +6,7 @@ use crate::components::lesson_panel::LessonAction;
 use crate::components::lesson_player::PlayerAction;
 use crate::components::model_panel::ModelAction;
 use crate::components::prompt_row::PromptAction;
+use crate::components::question_panel::QuizAction;
 use crate::state::run::RunKind;
 use crate::state::{Command, Outcome, Page, WORKER_START_PATIENCE_MS};
 use crate::worker_link::WorkerLink;
@@ -265,6 +266,13 @@ impl App {
             }
             Msg::Compare(action) => {
                 let outcome = self.page.on_compare(action);
+                self.perform(ctx, outcome)
+            }
+            Msg::Quiz(action) => {
+                let outcome = match action {
+                    QuizAction::Answer(at, input) => self.page.answer_question(at, input),
+                    QuizAction::Reset => self.page.reset_quiz(),
+                };
                 self.perform(ctx, outcome)
             }
             Msg::Lesson(action) => {

@@ -10,6 +10,7 @@ use crate::components::lesson_panel::LessonPanel;
 use crate::components::model_panel::ModelPanel;
 use crate::components::plots::Plots;
 use crate::components::prompt_row::PromptRow;
+use crate::components::question_panel::QuestionPanel;
 use crate::components::sandbox_panel::SandboxPanel;
 use crate::components::step_grid::StepGrid;
 use crate::components::token_inspector::TokenInspector;
@@ -18,6 +19,35 @@ use crate::page_url;
 use yew::prelude::*;
 
 impl App {
+    /// The open step's questions, their reveals and the lesson's score.
+    fn questions(&self) -> Html {
+        let page = &self.page;
+        let player = &page.lessons;
+        let step = player.current();
+        let total = player
+            .open
+            .lesson
+            .steps
+            .iter()
+            .map(|s| s.questions.len())
+            .sum();
+        let answers: Vec<_> = (0..step.questions.len())
+            .map(|q| player.quiz.answer((player.step, q)).cloned())
+            .collect();
+        html! {
+            <QuestionPanel
+                step={player.step}
+                questions={step.questions.clone()}
+                {answers}
+                pending={player.quiz.pending.as_ref().filter(|p| p.at.0 == player.step).map(|p| p.at.1)}
+                results={page.step_results().map(|r| std::array::from_fn(|i| r[i].clone()))}
+                lanes={step.lanes.len()}
+                score={player.quiz.score(total)}
+                on={self.callbacks.quiz.clone()}
+            />
+        }
+    }
+
     pub(super) fn render(&self) -> Html {
         let page = &self.page;
         let (run, editor) = (&page.run, &page.editor);
@@ -26,7 +56,9 @@ impl App {
             &page.model.status,
             crate::state::model::ModelStatus::Ready { info, .. } if info.chat_template
         );
-        let divergence = run.divergence();
+        // A lesson's question hides what the lanes wrote until answered.
+        let veiled = page.veiled();
+        let divergence = run.divergence().filter(|_| !veiled);
         let diverge_at = |lane: usize| {
             divergence
                 .as_ref()
@@ -50,6 +82,7 @@ impl App {
                     diverge={diverge_at(i)}
                     watermark={run.watermark[i].clone()}
                     compact={page.embed}
+                    {veiled}
                     on_field={cb.lanes[i].field.clone()}
                     on_semantics={cb.lanes[i].semantics.clone()}
                     on_mode={cb.lanes[i].mode.clone()}
@@ -62,7 +95,7 @@ impl App {
                 />
             }
         };
-        let compare = run.selected.map(|(lane, step)| {
+        let compare = run.selected.filter(|_| !veiled).map(|(lane, step)| {
             html! {
                 <CompareView
                     results={run.results.clone()}
@@ -115,6 +148,7 @@ impl App {
                     )}
                     on={cb.prompt.clone()}
                 />
+                { self.questions() }
                 if chat_template && !page.embed {
                     <ChatEditor chat={page.chat.clone()} {model_ready} on={cb.chat.clone()} />
                 }
@@ -126,21 +160,23 @@ impl App {
                 }
                 <main class="lanes">{ for (0..LANES).map(lane) }</main>
                 { for compare }
-                <div class="overview">
-                    <Plots
-                        results={run.results.clone()}
-                        running={run.running.is_some()}
-                        planned={run.planned}
-                        on_select={cb.select.clone()}
-                    />
-                    <StepGrid
-                        results={run.results.clone()}
-                        selected={run.selected}
-                        diverge={divergence.as_ref().map(|d| d.step)}
-                        on_select={cb.select.clone()}
-                    />
-                </div>
-                if !page.embed {
+                if !veiled {
+                    <div class="overview">
+                        <Plots
+                            results={run.results.clone()}
+                            running={run.running.is_some()}
+                            planned={run.planned}
+                            on_select={cb.select.clone()}
+                        />
+                        <StepGrid
+                            results={run.results.clone()}
+                            selected={run.selected}
+                            diverge={divergence.as_ref().map(|d| d.step)}
+                            on_select={cb.select.clone()}
+                        />
+                    </div>
+                }
+                if !page.embed && !veiled {
                     <TokenInspector
                         inspector={page.inspector.clone()}
                         {model_ready}

@@ -24,6 +24,9 @@ pub struct Props {
     pub watermark: Option<LaneCheck>,
     /// Embed mode: text and status only, no editors.
     pub compact: bool,
+    /// A lesson's question hides what the lane wrote until it is answered.
+    #[prop_or_default]
+    pub veiled: bool,
     /// The knob editor is unfolded.
     pub open: bool,
     pub on_edit: Callback<()>,
@@ -177,6 +180,34 @@ fn watermark_line(lane: usize, w: &LaneCheck) -> Html {
     }
 }
 
+/// A lane's several sequences (beams, or num_return_sequences samples).
+fn sequences(result: &Option<RcEq<LaneResult>>) -> Html {
+    let Some(r) = result.as_ref().filter(|r| r.sequences.len() > 1) else {
+        return html! {};
+    };
+    html! {
+        <ol class="sequences" data-testid="sequences">
+            { for r.sequences.iter().enumerate().map(|(k, s)| html! {
+                <li data-testid="sequence">
+                    { match s.score {
+                        // Beams: their score. Samples: which one, and how likely it was.
+                        Some(score) => format!("{score:.3} · {}", s.text),
+                        None => {
+                            // The first sample's steps are the lane's own.
+                            let lp: f64 = if k == 0 {
+                                r.steps.iter().map(|st| f64::from(st.chosen_prob).ln()).sum()
+                            } else {
+                                s.steps.iter().map(|st| f64::from(st.chosen_prob).ln()).sum()
+                            };
+                            format!("sample {} · log p {lp:.2} under its knobs · {}", k + 1, s.text)
+                        }
+                    } }
+                </li>
+            }) }
+        </ol>
+    }
+}
+
 #[function_component(LaneColumn)]
 pub fn lane_column(p: &Props) -> Html {
     let warnings = &p.outlook.warnings;
@@ -238,43 +269,31 @@ pub fn lane_column(p: &Props) -> Html {
                 </div>
             }
             { warning_list("lane-warnings", warnings.iter().map(|(field, message)| (*field, message))) }
-            <LaneText
-                result={p.result.clone()}
-                selected={p.selected}
-                diverge={p.diverge}
-                green={p.watermark.as_ref().map(|w| w.green.clone())}
-                on_select={p.on_select.clone()}
-            />
-            if let Some(w) = &p.watermark {
-                { watermark_line(p.index, w) }
-            }
-            if let Some(r) = finished {
-                { score_line(r) }
+            if p.veiled {
+                <p class="veil" data-testid="lane-veiled">
+                    { "Hidden until you answer the question above." }
+                </p>
+            } else {
+                <LaneText
+                    result={p.result.clone()}
+                    selected={p.selected}
+                    diverge={p.diverge}
+                    green={p.watermark.as_ref().map(|w| w.green.clone())}
+                    on_select={p.on_select.clone()}
+                />
+                if let Some(w) = &p.watermark {
+                    { watermark_line(p.index, w) }
+                }
+                if let Some(r) = finished {
+                    { score_line(r) }
+                }
             }
             <div class="lane-status" data-testid="lane-status" data-run={run_id} data-stop={stop}>
-                { status(&p.result, &p.config) }
+                { if p.veiled { "—".to_string() } else { status(&p.result, &p.config) } }
             </div>
-            { warning_list("run-warnings", run_notes.iter().map(|w| (w.field.name(), &w.message))) }
-            if let Some(r) = p.result.as_ref().filter(|r| r.sequences.len() > 1) {
-                <ol class="sequences" data-testid="sequences">
-                    { for r.sequences.iter().enumerate().map(|(k, s)| html! {
-                        <li data-testid="sequence">
-                            { match s.score {
-                                // Beams: their score. Samples: which one, and how likely it was.
-                                Some(score) => format!("{score:.3} · {}", s.text),
-                                None => {
-                                    // The first sample's steps are the lane's own.
-                                    let lp: f64 = if k == 0 {
-                                        r.steps.iter().map(|st| f64::from(st.chosen_prob).ln()).sum()
-                                    } else {
-                                        s.steps.iter().map(|st| f64::from(st.chosen_prob).ln()).sum()
-                                    };
-                                    format!("sample {} · log p {lp:.2} under its knobs · {}", k + 1, s.text)
-                                }
-                            } }
-                        </li>
-                    }) }
-                </ol>
+            if !p.veiled {
+                { warning_list("run-warnings", run_notes.iter().map(|w| (w.field.name(), &w.message))) }
+                { sequences(&p.result) }
             }
         </section>
     }

@@ -82,10 +82,10 @@ fn recording(p: &Props) -> Html {
         Recorded::NotShown => html! {
             <button
                 data-testid="lesson-show-recording"
-                title="show the run recorded for this step, without running the model"
+                title={format!("show the run recorded for this step on {model}, without running the model")}
                 onclick={p.on.reform(|_: MouseEvent| PlayerAction::ShowRecording)}
             >
-                { format!("Show the recorded run ({model})") }
+                { "Show the recorded run" }
             </button>
         },
     }
@@ -103,8 +103,8 @@ fn open_file(p: &Props) -> Html {
         }
     });
     html! {
-        <label class="lesson-file">
-            { "Open a lesson file: " }
+        <label class="lesson-file file-button" title="a lesson file (.json); you can also drop one here">
+            { "Open a lesson file…" }
             <input
                 type="file"
                 accept=".json,application/json"
@@ -168,11 +168,13 @@ pub fn lesson_player(p: &Props) -> Html {
                     model={model_name(printed).to_string()}
                 />
             }
-            { recording(p) }
             if let Some(e) = &player.error {
                 <div class="error" role="alert" data-testid="lesson-error">{ e.clone() }</div>
             }
-            { open_file(p) }
+            <div class="lesson-tools">
+                { recording(p) }
+                { open_file(p) }
+            </div>
         </div>
     }
 }

@@ -19,6 +19,7 @@ pub mod model_picker;
 pub mod plots;
 pub mod prompt_row;
 pub mod prose;
+pub mod question_panel;
 pub mod sandbox_panel;
 pub mod step_grid;
 pub mod token_inspector;

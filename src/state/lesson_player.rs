@@ -4,6 +4,7 @@
 //! lesson says which model it was written for). Its transitions are in
 //! `lesson_steps`.
 
+use super::quiz::Quiz;
 use crate::lesson_check::StepRef;
 use crate::lessons::OpenLesson;
 use ntl_protocol::lesson::{self, Recording};
@@ -30,6 +31,8 @@ pub struct LessonPlayer {
     /// The last lesson refused, and why (the open lesson stays).
     pub error: Option<String>,
     pub recorded: Recorded,
+    /// The open lesson's answers and score.
+    pub quiz: Quiz,
 }
 
 impl Default for LessonPlayer {
@@ -41,6 +44,7 @@ impl Default for LessonPlayer {
             model_waits: false,
             error: None,
             recorded: Recorded::NotShown,
+            quiz: Quiz::default(),
         }
     }
 }

@@ -21,6 +21,9 @@ impl Page {
             return Outcome::unchanged();
         }
         let p = &mut self.lessons;
+        if p.open != lesson {
+            p.quiz = Default::default();
+        }
         p.open = lesson;
         p.step = step;
         p.error = None;

@@ -15,6 +15,9 @@ pub mod model;
 pub mod model_catalog;
 pub mod outcome;
 pub mod page_actions;
+pub mod quiz;
+pub mod quiz_marking;
+mod quiz_steps;
 pub mod run;
 pub mod sandbox;
 mod sandbox_steps;
@@ -23,6 +26,8 @@ mod worker_messages;
 
 #[cfg(test)]
 mod lesson_tests;
+#[cfg(test)]
+mod quiz_tests;
 #[cfg(test)]
 mod tests;
 
@@ -42,6 +47,7 @@ use sandbox::Sandbox;
 
 pub use crate::lanes::LANES;
 pub use outcome::{Command, Outcome};
+pub use quiz::QuizInput;
 
 /// How long a worker may take to say it listens before the page offers to
 /// start it again (on one thread, if it was the threaded build). Not forced:

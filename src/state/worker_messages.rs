@@ -4,6 +4,7 @@
 
 use super::model::ModelStatus;
 use super::outcome::{Command, Outcome};
+use super::quiz::Quiz;
 use super::Page;
 use crate::rc_eq::RcEq;
 use ntl_protocol::{FromWorker, ToWorker};
@@ -163,6 +164,9 @@ impl Page {
                     self.editor.set_prompt(text);
                 }
                 Outcome::redraw()
+            }
+            FromWorker::Tokenized { request_id, tokens } if Quiz::owns(request_id) => {
+                self.quiz_tokenized(request_id, tokens)
             }
             FromWorker::Tokenized { request_id, tokens } => {
                 Outcome::changed(self.inspector.make_mut().looked_up(request_id, tokens))
