@@ -207,3 +207,27 @@ test('Firefox: a hub model through the CDN redirect, cut off at 60 % and resumed
     await hub.close();
   }
 });
+
+test('Firefox: ?lesson= opens a lesson, its question hides the lanes until a typed guess is answered, and the reveal ranks it', async () => {
+  const page = await ff.open(ff.plain, '?lesson=lessons/walk-003-four-knobs.json');
+  await page.waitForSelector('[data-testid="question"]');
+  await modelReady(page);
+  // The recording: shown by itself while the model loaded, or asked for.
+  await page.waitForSelector('[data-testid="lesson-recorded"], [data-testid="lesson-show-recording"]');
+  if (!(await page.$('[data-testid="lesson-recorded"]'))) await page.click('[data-testid="lesson-show-recording"]');
+  await page.waitForSelector('[data-testid="question-choice"]');
+  assert.equal((await page.$$('[data-testid="question-choice"]')).length, 10);
+  assert.equal((await page.$$('[data-testid="lane-veiled"]')).length, 4);
+  assert.deepEqual(await laneTexts(page), []);
+  await page.focus('[data-testid="question-typed"]');
+  await page.keyboard.type('the');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid="reveal"]');
+  assert.equal(await page.$eval('[data-testid="reveal-verdict"]', (e) => e.dataset.right), 'true');
+  assert.equal(await page.$eval('[data-testid="reveal-lane"]', (r) => r.cells[2].innerText), '#1');
+  assert.match(await page.$eval('[data-testid="quiz-score"]', (e) => e.innerText), /1 right of 1 answered/);
+  assert.equal((await page.$$('[data-testid="lane-veiled"]')).length, 0);
+  assert.match((await laneTexts(page))[0], /the/);
+  assert.deepEqual(ff.errors, []);
+  await page.close();
+});
