@@ -26,4 +26,21 @@ fn main() {
     out.push_str("]\n");
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("built_in_lessons.rs");
     std::fs::write(dest, out).unwrap();
+    bundled_size();
+}
+
+/// What the bundled model downloads (the files the worker fetches), so an
+/// embed can say it before anything is fetched.
+fn bundled_size() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/models/kjv-gpt2");
+    let mut bytes = 0;
+    for file in ["config.json", "model.safetensors", "tokenizer.json"] {
+        let path = dir.join(file);
+        println!("cargo:rerun-if-changed={}", path.display());
+        bytes += std::fs::metadata(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .len();
+    }
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("bundled_bytes.rs");
+    std::fs::write(dest, format!("{bytes}")).unwrap();
 }

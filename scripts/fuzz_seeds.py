@@ -1,5 +1,6 @@
 """Writes one valid seed per fuzz target: a tiny GPT-2 safetensors file that
-matches the checkpoint target's config, a generation config, a share link."""
+matches the checkpoint target's config, a generation config, a share link,
+and the shipped lessons."""
 import base64, json, os, struct, sys, zlib
 
 out = sys.argv[1]
@@ -39,3 +40,10 @@ state = {"prompt": "The best way to learn programming is", "lanes": [{}, {"do_sa
 c = zlib.compressobj(9, zlib.DEFLATED, -15)
 packed = c.compress(json.dumps(state).encode()) + c.flush()
 write("share_link", "lesson", ("1." + base64.urlsafe_b64encode(packed).decode().rstrip("=")).encode())
+
+# Every shipped lesson, as a teacher's file would look.
+lessons = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "www", "lessons")
+for name in sorted(os.listdir(lessons)):
+    if name.endswith(".json") and name != "index.json":
+        with open(os.path.join(lessons, name), "rb") as f:
+            write("lesson", name, f.read())

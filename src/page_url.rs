@@ -56,12 +56,18 @@ pub fn embed_url(s: &Shared) -> String {
     format!("{}?embed=1#run={}", base(), share::encode(s))
 }
 
-/// A copy-paste `<iframe>` for a course page.
+/// The optional listener for a plain course page: it sizes each lab iframe
+/// to the height the iframe reports (LMSs that honour `lti.frameResize`
+/// need none of it).
+pub const HEIGHT_LISTENER: &str = "<script>\naddEventListener(\"message\", (e) => { if (e.data?.type !== \"next-token-lab:height\") return;\n  for (const f of document.querySelectorAll(\"iframe\")) if (f.contentWindow === e.source) f.style.height = e.data.height + \"px\"; });\n</script>";
+
+/// A copy-paste `<iframe>` for a course page, and the listener that lets
+/// it take its content's height.
 pub fn embed_code(s: &Shared) -> String {
     format!(
         "<iframe src=\"{}\" title=\"Next-token lab: how a language model picks its next token\" \
          width=\"100%\" height=\"720\" style=\"border:1px solid #ddd;border-radius:8px\" \
-         loading=\"lazy\"></iframe>",
+         loading=\"lazy\"></iframe>\n{HEIGHT_LISTENER}",
         embed_url(s).replace('&', "&amp;").replace('"', "&quot;")
     )
 }

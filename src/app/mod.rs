@@ -16,6 +16,7 @@ use ntl_protocol::{FromWorker, ModelSource};
 use yew::prelude::*;
 
 mod browser;
+mod frame_height;
 mod messages;
 mod view;
 
@@ -33,6 +34,8 @@ pub struct App {
     callbacks: Callbacks,
     /// `navigator.storage.persist()` has been asked for.
     persist_asked: bool,
+    /// The height last told to the page around an embed.
+    told_height: i32,
 }
 
 impl App {
@@ -83,6 +86,7 @@ impl App {
     fn on_model(&mut self, ctx: &Context<Self>, action: ModelAction) -> bool {
         let outcome = match action {
             ModelAction::UseBundled => self.page.load_bundled(),
+            ModelAction::RunLive => self.page.run_live(),
             ModelAction::ConfirmDownload => self.page.confirm_model(),
             ModelAction::LoadHub => self.page.load_hub(),
             ModelAction::Pick(repo) => self.page.pick_model(repo),
@@ -195,6 +199,7 @@ impl Component for App {
             link: None,
             callbacks: Callbacks::new(ctx.link()),
             persist_asked: false,
+            told_height: 0,
         };
         let _ = app.perform(
             ctx,
@@ -216,6 +221,12 @@ impl Component for App {
 
     fn view(&self, _ctx: &Context<Self>) -> Html {
         self.render()
+    }
+
+    fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
+        if self.page.embed {
+            frame_height::tell_parent(&mut self.told_height);
+        }
     }
 }
 

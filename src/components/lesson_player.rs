@@ -24,6 +24,9 @@ pub struct Props {
     /// The step's printed outputs and how this page's lanes compare.
     pub printed: Vec<Line>,
     pub on: Callback<PlayerAction>,
+    /// In an embed: no file picker.
+    #[prop_or_default]
+    pub embed: bool,
 }
 
 fn steps_nav(p: &Props) -> Html {
@@ -173,7 +176,7 @@ pub fn lesson_player(p: &Props) -> Html {
             }
             <div class="lesson-tools">
                 { recording(p) }
-                { open_file(p) }
+                if !p.embed { { open_file(p) } }
             </div>
         </div>
     }

@@ -12,6 +12,8 @@ use yew::prelude::*;
 /// What the panel asks the page to do.
 pub enum ModelAction {
     UseBundled,
+    /// An embedded lesson's "Run live".
+    RunLive,
     /// Download the hub model a share link asked for.
     ConfirmDownload,
     LoadHub,
@@ -184,6 +186,32 @@ fn confirm(repo: &str, size: DownloadSize, on: &Callback<ModelAction>) -> Html {
     }
 }
 
+/// An embedded lesson's offer to run live, with what it would download.
+fn run_live(size: DownloadSize, on: &Callback<ModelAction>) -> Html {
+    let size = match size {
+        DownloadSize::Asking => "asking how large the model is…".to_string(),
+        DownloadSize::Known { cached: true, .. } => {
+            "the model is already in this browser: nothing to download".to_string()
+        }
+        DownloadSize::Known { bytes, .. } => format!("downloads {}", format::bytes(bytes)),
+        DownloadSize::Unknown => "the download's size shows once it starts".to_string(),
+    };
+    html! {
+        <span class="confirm" data-testid="run-live-offer">
+            { "Showing the lesson's recorded runs: nothing was downloaded. " }
+            <button
+                class="primary"
+                data-testid="run-live"
+                onclick={on.reform(|_: MouseEvent| ModelAction::RunLive)}
+            >
+                { "Run live" }
+            </button>
+            { " " }
+            <span data-testid="download-size">{ format!("({size})") }</span>
+        </span>
+    }
+}
+
 /// Reads picked or dropped files, then hands them to the page.
 fn take_files(on: &Callback<ModelAction>, files: Option<web_sys::FileList>) {
     let files: Vec<web_sys::File> = files
@@ -228,6 +256,7 @@ pub fn model_panel(p: &Props) -> Html {
             threads,
         } => (ready(info, label, *load_ms, *threads), "ready"),
         ModelStatus::Confirm { repo, size } => (confirm(repo, *size, &p.on), "confirm"),
+        ModelStatus::OnRequest { size } => (run_live(*size, &p.on), "on-request"),
         ModelStatus::Failed { message, file, .. } => {
             let file = file.as_ref().map(|f| format!(" ({f})")).unwrap_or_default();
             let failed = html! {

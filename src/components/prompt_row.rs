@@ -174,6 +174,17 @@ pub fn prompt_row(p: &Props) -> Html {
     let value = p.prompt.clone();
     html! {
         <section class="prompt-row">
+            if p.embed && selected.is_none() {
+                // An embedded lesson: its steps and prose, without the file picker.
+                <div class="preset-row">
+                    <LessonPlayerView
+                        player={p.player.clone()}
+                        printed={p.printed.clone()}
+                        embed=true
+                        on={p.on.reform(PromptAction::Lesson)}
+                    />
+                </div>
+            }
             if p.embed {
                 <p class="embed-prompt" data-testid="embed-prompt">
                     <span class="label">{ "Prompt: " }</span>{ p.prompt.clone() }

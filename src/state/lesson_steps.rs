@@ -120,6 +120,9 @@ impl Page {
                     let memory = self.model.device_memory_gb;
                     self.model = ModelState::new(Some(&model), model != BUNDLED);
                     self.model.device_memory_gb = memory;
+                    if self.live_on_request {
+                        self.model.on_request();
+                    }
                 }
                 open
             }

@@ -213,3 +213,103 @@ fn a_built_in_steps_recording_shows_only_until_a_model_is_ready_and_must_fit_its
     assert!(page.lessons.has_recording());
     assert_eq!(fetches(&page.show_recording()).len(), 1, "on request");
 }
+
+fn embedded(path: &str, model: Option<&str>) -> Requested {
+    Requested {
+        embed: true,
+        ..asked(path, model)
+    }
+}
+
+fn sends_run(out: &Outcome) -> bool {
+    out.commands
+        .iter()
+        .any(|c| matches!(c, Command::Send(ToWorker::Run { .. })))
+}
+
+#[test]
+fn an_embedded_lesson_downloads_nothing_until_run_live_then_loads_and_runs() {
+    let (mut page, _) = Page::new(embedded("mine.json", None), false);
+    page.worker_spawned(Ok(()));
+    assert_eq!(loads(&page.on_worker(FromWorker::Ready, 0.0)), None);
+    let out = page.lesson_arrived(
+        LessonFrom::Site("mine.json".into()),
+        Ok(lesson_json("bundled", TWO_STEPS)),
+    );
+    assert_eq!(loads(&out), None, "nothing fetched for the model: {out:?}");
+    assert_eq!(
+        page.lessons.recorded,
+        Recorded::Fetching,
+        "the recording is"
+    );
+    assert_eq!(
+        page.model.status,
+        model::ModelStatus::OnRequest {
+            size: model::DownloadSize::Known {
+                bytes: model::BUNDLED_BYTES,
+                cached: false
+            }
+        }
+    );
+    let on_disk: u64 = ["config.json", "model.safetensors", "tokenizer.json"]
+        .iter()
+        .map(|f| {
+            let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/www/models/kjv-gpt2/");
+            std::fs::metadata(format!("{dir}{f}")).unwrap().len()
+        })
+        .sum();
+    assert_eq!(
+        model::BUNDLED_BYTES,
+        on_disk,
+        "summed from the model's files"
+    );
+    // A worker restart does not start the download either.
+    assert_eq!(page.model.reload(), None);
+
+    let out = page.run_live();
+    assert!(
+        matches!(loads(&out), Some(ToWorker::Load { .. })),
+        "{out:?}"
+    );
+    let out = page.on_worker(loaded(), 0.0);
+    assert!(
+        sends_run(&out),
+        "the step runs once the model is there: {out:?}"
+    );
+    // Asked once: a second press does nothing.
+    assert_eq!(page.run_live(), Outcome::unchanged());
+}
+
+#[test]
+fn an_embedded_lesson_on_a_hub_model_asks_its_size_and_an_address_model_waits_too() {
+    let (mut page, _) = Page::new(embedded("mine.json", None), false);
+    page.worker_spawned(Ok(()));
+    let _ = page.on_worker(FromWorker::Ready, 0.0);
+    let out = page.lesson_arrived(
+        LessonFrom::Site("mine.json".into()),
+        Ok(lesson_json("Qwen/Qwen2.5-0.5B", TWO_STEPS)),
+    );
+    assert!(
+        matches!(loads(&out), Some(ToWorker::Measure { ref repo }) if repo == "Qwen/Qwen2.5-0.5B"),
+        "{out:?}"
+    );
+    page.model
+        .measured("Qwen/Qwen2.5-0.5B", Some(990_000_000), true);
+    assert_eq!(
+        page.model.status,
+        model::ModelStatus::OnRequest {
+            size: model::DownloadSize::Known {
+                bytes: 990_000_000,
+                cached: true
+            }
+        }
+    );
+    // `?model=bundled&embed=1&lesson=`: the named model waits for the word as well.
+    let (mut page, _) = Page::new(embedded("mine.json", Some("bundled")), false);
+    page.worker_spawned(Ok(()));
+    assert_eq!(loads(&page.on_worker(FromWorker::Ready, 0.0)), None);
+    assert!(matches!(
+        page.model.status,
+        model::ModelStatus::OnRequest { .. }
+    ));
+}

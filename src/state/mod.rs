@@ -90,6 +90,9 @@ pub struct Page {
     /// The prompt as a conversation (models with a chat template).
     pub chat: chat::Chat,
     pub lessons: lesson_player::LessonPlayer,
+    /// An embedded lesson: its recordings show, and the model downloads
+    /// only when the student asks to run live.
+    pub live_on_request: bool,
 }
 
 impl Page {
@@ -126,6 +129,7 @@ impl Page {
             inspector: RcEq::default(),
             chat: chat::Chat::default(),
             lessons: Default::default(),
+            live_on_request: false,
         };
         let mut commands = vec![Command::SpawnWorker { threaded: threads }];
         match requested.lesson {
@@ -133,6 +137,13 @@ impl Page {
                 // The lesson names its model; the address or a link may
                 // name one first.
                 page.lessons.model_waits = model_name.is_none();
+                if page.embed && shared.is_none() {
+                    page.live_on_request = true;
+                    page.pending_run = None;
+                    if model_name.is_some() {
+                        page.model.on_request();
+                    }
+                }
                 page.lessons.waiting = Some(path.clone());
                 commands.push(Command::FetchLesson { path });
             }
@@ -294,6 +305,20 @@ impl Page {
     pub fn pick_model(&mut self, repo: &str) -> Outcome {
         self.model.set_hub_repo(repo);
         self.load_hub()
+    }
+
+    /// The student asks an embedded lesson to run live: the model
+    /// downloads, then the step runs.
+    pub fn run_live(&mut self) -> Outcome {
+        if !self.live_on_request {
+            return Outcome::unchanged();
+        }
+        self.live_on_request = false;
+        self.pending_run = Some(RunKind::Generate);
+        match self.model.confirm() {
+            Some(message) => self.load(message),
+            None => Outcome::redraw(),
+        }
     }
 
     pub fn confirm_model(&mut self) -> Outcome {

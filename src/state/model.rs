@@ -7,6 +7,9 @@ use ntl_protocol::{ModelInfo, ModelSource, ToWorker};
 pub use super::model_catalog::DEFAULT_HUB_REPO;
 pub const BUNDLED_BASE: &str = "./models/kjv-gpt2";
 
+/// What the bundled model downloads, summed from its files at build time.
+pub const BUNDLED_BYTES: u64 = include!(concat!(env!("OUT_DIR"), "/bundled_bytes.rs"));
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum ModelStatus {
     Starting,
@@ -34,6 +37,11 @@ pub enum ModelStatus {
     /// fetched until the user says so.
     Confirm {
         repo: String,
+        size: DownloadSize,
+    },
+    /// An embedded lesson shows its recorded runs; the model (`source`)
+    /// downloads only when the student asks to run live.
+    OnRequest {
         size: DownloadSize,
     },
 }
@@ -146,16 +154,31 @@ impl ModelState {
         if let ModelStatus::Confirm { repo, .. } = &self.status {
             return Some(ToWorker::Measure { repo: repo.clone() });
         }
+        if let ModelStatus::OnRequest { size } = &self.status {
+            return match (&self.source, size) {
+                (Some(ModelSource::Hub { repo }), DownloadSize::Asking) => {
+                    Some(ToWorker::Measure { repo: repo.clone() })
+                }
+                _ => None,
+            };
+        }
         let source = self.source.clone()?;
         Some(self.load(source))
     }
 
     /// The worker's answer to `Measure`; one for a repo no longer asked about is stale.
     pub fn measured(&mut self, for_repo: &str, bytes: Option<u64>, cached: bool) {
-        let ModelStatus::Confirm { repo, size } = &mut self.status else {
+        let asked = match (&self.source, &self.status) {
+            (_, ModelStatus::Confirm { repo, .. }) => repo == for_repo,
+            (Some(ModelSource::Hub { repo }), ModelStatus::OnRequest { .. }) => repo == for_repo,
+            _ => false,
+        };
+        let (ModelStatus::Confirm { size, .. } | ModelStatus::OnRequest { size }) =
+            &mut self.status
+        else {
             return;
         };
-        if repo != for_repo {
+        if !asked {
             return;
         }
         *size = match bytes {
@@ -163,6 +186,20 @@ impl ModelState {
             None => DownloadSize::Unknown,
         };
         self.memory_warning = bytes.and_then(|b| memory_warning(b, self.device_memory_gb));
+    }
+
+    /// Waits for the student's word before downloading the model in use
+    /// (an embedded lesson showing its recordings). The bundled model's size
+    /// is known; a hub model's is asked for once a worker is there.
+    pub fn on_request(&mut self) {
+        let size = match &self.source {
+            Some(ModelSource::Bundled { .. }) => DownloadSize::Known {
+                bytes: BUNDLED_BYTES,
+                cached: false,
+            },
+            _ => DownloadSize::Asking,
+        };
+        self.status = ModelStatus::OnRequest { size };
     }
 
     /// The user confirmed the download a link asked for.

@@ -126,3 +126,51 @@ test('a picked lesson file opens at its first step, and steps without a reachabl
   assert.match(await text(page, 'preset-notice'), /top-k keeps a fixed number/);
   await page.close();
 });
+
+test('an embedded lesson shows its recording with no model request until "Run live", and sizes its iframe in the course page', async () => {
+  // The embed code's listener, as a teacher copies it.
+  const page = await env.open();
+  await modelReady(page);
+  await page.click('[data-testid="embed"]');
+  const code = await page.inputValue('[data-testid="embed-code"]');
+  const listener = code.slice(code.indexOf('<script>'));
+  assert.match(listener, /next-token-lab:height/);
+  await page.close();
+
+  const models = [];
+  const onRequest = (r) => { if (new URL(r.url()).pathname.includes('/models/')) models.push(r.url()); };
+  env.context.on('request', onRequest);
+  const lesson = lessonFile('four-runs.json');
+  const file = JSON.parse(readFileSync(join(ROOT, 'www', 'lessons', lesson.steps[0].recording), 'utf8'));
+  const host = await env.context.newPage();
+  await host.setContent(`<!doctype html><html><body style="margin:0"><h2>Week 3</h2>
+    <script>window.got = []; addEventListener('message', (e) => got.push(e.data));</script>
+    <iframe src="${env.base}?embed=1&amp;lesson=lessons/four-runs.json" width="100%" height="300"></iframe>
+    ${listener}</body></html>`);
+  const frame = await (await host.waitForSelector('iframe')).contentFrame();
+  await frame.waitForSelector('[data-testid="lesson-recorded"]');
+  assert.match(await frame.textContent('[data-testid="lesson-title"]'), /Four runs, one prompt/);
+  const squash = (s) => s.replace(/[\s↵·⏎]/g, '');
+  const recorded = await laneTexts(frame);
+  assert.deepEqual(recorded.map(squash), file.runs.map((r) => squash(r.text)));
+  assert.match(await frame.textContent('[data-testid="download-size"]'), /downloads \d+(\.\d)? MB/);
+  // The course page hears the frame's height, in the lab's message and LTI's, and the listener applies it.
+  await host.waitForFunction(() => got.some((m) => m?.subject === 'lti.frameResize') && got.some((m) => m?.type === 'next-token-lab:height'));
+  const told = await host.evaluate(() => got.filter((m) => m?.type === 'next-token-lab:height').at(-1).height);
+  assert.ok(told > 300, `the lesson is taller than the frame: ${told}`);
+  await host.waitForFunction((h) => document.querySelector('iframe').style.height === `${h}px`, told);
+  await host.waitForTimeout(1000);
+  assert.deepEqual(models, [], 'no model file was asked for');
+
+  await frame.click('[data-testid="run-live"]');
+  await frame.waitForSelector('[data-testid="model-status"][data-state="ready"]', { timeout: 120_000 });
+  await frame.waitForFunction(() => {
+    const run = document.querySelector('.page').dataset;
+    const s = [...document.querySelectorAll('[data-testid="lane-status"]')];
+    return run.running === 'false' && run.replay === 'false' && s.length === 4 && s.every((e) => e.dataset.stop && e.dataset.run === run.run);
+  }, null, { timeout: 240_000 });
+  assert.ok(models.length > 0, 'the model downloaded on request');
+  assert.deepEqual(await laneTexts(frame), recorded, 'the live run writes the recording');
+  env.context.off('request', onRequest);
+  await host.close();
+});
