@@ -8,15 +8,7 @@ use crate::lessons::address::LessonAddressError;
 use crate::lessons::LessonFrom;
 use ntl_protocol::FromWorker;
 
-fn loaded() -> FromWorker {
-    FromWorker::Loaded {
-        info: model::tests::info(),
-        label: "bundled".into(),
-        load_ms: 1.0,
-        memory_bytes: None,
-        threads: 1,
-    }
-}
+use super::tests::info as loaded;
 
 fn asked(path: &str, model: Option<&str>) -> Requested {
     Requested {
@@ -98,15 +90,22 @@ fn a_lesson_address_is_fetched_and_the_model_waits_for_the_lesson_to_name_it() {
     assert_eq!(page.lessons.recorded, Recorded::Fetching);
 }
 
-#[test]
-fn a_lesson_for_a_hub_model_asks_before_downloading_and_an_address_model_wins() {
-    let (mut page, _) = Page::new(asked("mine.json", None), false);
+/// `requested` opens with its worker up, then `mine.json` arrives naming a
+/// hub model.
+fn hub_lesson_arrives(requested: Requested) -> (Page, Outcome) {
+    let (mut page, _) = Page::new(requested, false);
     page.worker_spawned(Ok(()));
     let _ = page.on_worker(FromWorker::Ready, 0.0);
     let out = page.lesson_arrived(
         LessonFrom::Site("mine.json".into()),
         Ok(lesson_json("Qwen/Qwen2.5-0.5B", TWO_STEPS)),
     );
+    (page, out)
+}
+
+#[test]
+fn a_lesson_for_a_hub_model_asks_before_downloading_and_an_address_model_wins() {
+    let (_, out) = hub_lesson_arrives(asked("mine.json", None));
     assert!(
         matches!(loads(&out), Some(ToWorker::Measure { ref repo }) if repo == "Qwen/Qwen2.5-0.5B"),
         "the size first, as for a share link: {out:?}"
@@ -282,13 +281,7 @@ fn an_embedded_lesson_downloads_nothing_until_run_live_then_loads_and_runs() {
 
 #[test]
 fn an_embedded_lesson_on_a_hub_model_asks_its_size_and_an_address_model_waits_too() {
-    let (mut page, _) = Page::new(embedded("mine.json", None), false);
-    page.worker_spawned(Ok(()));
-    let _ = page.on_worker(FromWorker::Ready, 0.0);
-    let out = page.lesson_arrived(
-        LessonFrom::Site("mine.json".into()),
-        Ok(lesson_json("Qwen/Qwen2.5-0.5B", TWO_STEPS)),
-    );
+    let (mut page, out) = hub_lesson_arrives(embedded("mine.json", None));
     assert!(
         matches!(loads(&out), Some(ToWorker::Measure { ref repo }) if repo == "Qwen/Qwen2.5-0.5B"),
         "{out:?}"

@@ -138,16 +138,7 @@ fn typed_text_with_a_model_goes_through_its_tokenizer_and_a_stale_answer_is_igno
     let mut page = page_on_quiz();
     page.worker.ready = true;
     page.worker.alive = true;
-    let _ = page.on_worker(
-        FromWorker::Loaded {
-            info: model::tests::info(),
-            label: "bundled".into(),
-            load_ms: 1.0,
-            memory_bytes: None,
-            threads: 1,
-        },
-        0.0,
-    );
+    let _ = page.on_worker(super::tests::info(), 0.0);
     assert!(page.model.is_ready());
     // The model loading does not take the recording off screen.
     assert!(page.step_results().is_some());

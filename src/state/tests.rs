@@ -6,7 +6,8 @@ use ntl_protocol::share;
 use ntl_protocol::FromWorker;
 use ntl_protocol::{LaneStart, ModelSource};
 
-fn info() -> FromWorker {
+/// The worker's word that the bundled model loaded.
+pub(super) fn info() -> FromWorker {
     FromWorker::Loaded {
         info: model::tests::info(),
         label: "bundled".into(),
