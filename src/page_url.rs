@@ -7,6 +7,8 @@ use ntl_protocol::share::{self, Shared};
 #[derive(Debug, Default)]
 pub struct Requested {
     pub embed: bool,
+    /// `?present=1`: projector mode.
+    pub present: bool,
     pub model: Option<String>,
     pub shared: Option<Result<Shared, share::ShareError>>,
     /// `?lesson=`: a lesson file's path on this site.
@@ -29,9 +31,32 @@ pub fn read() -> Requested {
     let hash = loc.hash().unwrap_or_default();
     Requested {
         embed: matches!(get("embed").as_deref(), Some("1" | "true")),
+        present: matches!(get("present").as_deref(), Some("1" | "true")),
         model: get("model"),
         shared: hash.strip_prefix("#run=").map(share::decode),
         lesson: get("lesson").map(|p| crate::lessons::address::check(&p)),
+    }
+}
+
+/// Sets or clears a `?name=1` flag in the address bar without a reload, so
+/// a reload keeps the page's mode.
+pub fn set_flag(name: &str, on: bool) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Ok(href) = window.location().href() else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::new(&href) else {
+        return;
+    };
+    if on {
+        url.search_params().set(name, "1");
+    } else {
+        url.search_params().delete(name);
+    }
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url.href()));
     }
 }
 

@@ -10,6 +10,7 @@ use crate::lesson_check::StepRef;
 use crate::lessons::LessonFrom;
 use crate::page_error::PageError;
 use crate::state::page_actions::{ChatAction, CompareAction, InspectorAction, SandboxAction};
+use crate::state::projector::PresentKey;
 use ntl_decoding::{Defaults, Document, Mode, Semantics};
 use ntl_protocol::FromWorker;
 use yew::prelude::*;
@@ -52,6 +53,10 @@ pub enum Msg {
     Inspector(InspectorAction),
     Chat(ChatAction),
     Quiz(QuizAction),
+    /// Projector mode on or off (its button).
+    TogglePresent,
+    /// A key that means something in projector mode.
+    PresentKey(PresentKey),
     Replayed(Result<(String, Document), PageError>),
     /// A `?lesson=` file fetched (or not).
     LessonArrived(LessonFrom, Result<Vec<u8>, PageError>),
@@ -81,6 +86,7 @@ pub(super) struct Callbacks {
     pub(super) inspector: Callback<InspectorAction>,
     pub(super) chat: Callback<ChatAction>,
     pub(super) quiz: Callback<QuizAction>,
+    pub(super) toggle_present: Callback<()>,
 }
 
 impl Callbacks {
@@ -105,6 +111,7 @@ impl Callbacks {
             inspector: link.callback(Msg::Inspector),
             chat: link.callback(Msg::Chat),
             quiz: link.callback(Msg::Quiz),
+            toggle_present: link.callback(|_| Msg::TogglePresent),
         }
     }
 }

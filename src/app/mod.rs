@@ -18,6 +18,7 @@ use yew::prelude::*;
 mod browser;
 mod frame_height;
 mod messages;
+mod present_keys;
 mod view;
 
 use messages::Callbacks;
@@ -34,8 +35,12 @@ pub struct App {
     callbacks: Callbacks,
     /// `navigator.storage.persist()` has been asked for.
     persist_asked: bool,
-    /// The height last told to the page around an embed.
-    told_height: i32,
+    /// An embed's height, told to the page around it as it changes.
+    frame_height: Option<frame_height::FrameHeight>,
+    /// Projector mode's keys, heard while the mode is on.
+    present_keys: Option<gloo_events::EventListener>,
+    /// Where projector mode scrolls once the key's change is on screen.
+    scroll_after: Option<present_keys::ScrollTo>,
 }
 
 impl App {
@@ -199,7 +204,9 @@ impl Component for App {
             link: None,
             callbacks: Callbacks::new(ctx.link()),
             persist_asked: false,
-            told_height: 0,
+            frame_height: None,
+            present_keys: None,
+            scroll_after: None,
         };
         let _ = app.perform(
             ctx,
@@ -223,9 +230,19 @@ impl Component for App {
         self.render()
     }
 
-    fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
-        if self.page.embed {
-            frame_height::tell_parent(&mut self.told_height);
+    fn rendered(&mut self, ctx: &Context<Self>, first: bool) {
+        if first && self.page.embed {
+            self.frame_height = frame_height::observe();
+        }
+        match (self.page.present, self.present_keys.is_some()) {
+            (true, false) => {
+                self.present_keys = present_keys::listen(ctx.link().callback(Msg::PresentKey));
+            }
+            (false, true) => self.present_keys = None,
+            _ => {}
+        }
+        if let Some(to) = self.scroll_after.take() {
+            present_keys::scroll(to);
         }
     }
 }
@@ -289,6 +306,18 @@ impl App {
             Msg::Lesson(action) => {
                 self.on_lesson(ctx, action);
                 true
+            }
+            Msg::TogglePresent => {
+                let outcome = self.page.toggle_present();
+                page_url::set_flag("present", self.page.present);
+                self.perform(ctx, outcome)
+            }
+            Msg::PresentKey(key) => {
+                let outcome = self.page.present_key(key);
+                if outcome.redraw {
+                    self.scroll_after = present_keys::ScrollTo::after(key);
+                }
+                self.perform(ctx, outcome)
             }
             Msg::Chat(action) => {
                 let outcome = self.page.on_chat(action);

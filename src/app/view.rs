@@ -66,6 +66,9 @@ impl App {
                 .map(|d| d.step)
         };
         let cb = &self.callbacks;
+        let present = page.present;
+        // Projector mode: the lanes, or one step's table, never both.
+        let show_lanes = !present || run.selected.is_none() || veiled;
         let full_page_url = if page.embed {
             page_url::share_url(&page.shared())
         } else {
@@ -81,7 +84,7 @@ impl App {
                     selected={run.selected.filter(|(l, _)| *l == i).map(|(_, s)| s)}
                     diverge={diverge_at(i)}
                     watermark={run.watermark[i].clone()}
-                    compact={page.embed}
+                    compact={page.embed || present}
                     {veiled}
                     on_field={cb.lanes[i].field.clone()}
                     on_semantics={cb.lanes[i].semantics.clone()}
@@ -110,12 +113,22 @@ impl App {
         });
         html! {
             <div
-                class={classes!("page", page.embed.then_some("embed"))}
+                class={classes!(
+                    "page",
+                    page.embed.then_some("embed"),
+                    present.then_some("present")
+                )}
                 data-run={run.latest.to_string()}
                 data-running={run.running.is_some().to_string()}
                 data-replay={run.replay.is_some().to_string()}
             >
-                <Header embed={page.embed} {full_page_url} replay={run.replay.clone()}>
+                <Header
+                    embed={page.embed}
+                    {full_page_url}
+                    replay={run.replay.clone()}
+                    {present}
+                    on_present={(!page.embed).then(|| cb.toggle_present.clone())}
+                >
                     <ModelPanel
                         model={page.model.status.clone()}
                         notice={page.notice.clone()}
@@ -123,7 +136,7 @@ impl App {
                         hub_repo={page.model.hub_repo.clone()}
                         worker_alive={page.worker.alive}
                         worker_slow={page.worker.slow}
-                        compact={page.embed}
+                        compact={page.embed || present}
                         on={cb.model.clone()}
                     />
                 </Header>
@@ -137,6 +150,7 @@ impl App {
                     negative_prompt={editor.negative_prompt.clone()}
                     guided={editor.guided()}
                     embed={page.embed}
+                    {present}
                     {model_ready}
                     running={run.running.is_some()}
                     prompt_cropped={run.prompt_cropped}
@@ -148,19 +162,24 @@ impl App {
                     )}
                     on={cb.prompt.clone()}
                 />
-                { self.questions() }
-                if chat_template && !page.embed {
+                // Projector mode keeps the score off steps that ask nothing.
+                if !present || !page.lessons.current().questions.is_empty() {
+                    { self.questions() }
+                }
+                if chat_template && !page.embed && !present {
                     <ChatEditor chat={page.chat.clone()} {model_ready} on={cb.chat.clone()} />
                 }
                 if let Some(e) = &page.error {
                     <div class="error" data-testid="error" role="alert">{ e }</div>
                 }
-                if let Some(d) = divergence.clone() {
+                if let Some(d) = divergence.clone().filter(|_| show_lanes) {
                     <DivergenceNote divergence={d} on_select={cb.select.clone()} />
                 }
-                <main class="lanes">{ for (0..LANES).map(lane) }</main>
+                if show_lanes {
+                    <main class="lanes">{ for (0..LANES).map(lane) }</main>
+                }
                 { for compare }
-                if !veiled {
+                if !veiled && !present {
                     <div class="overview">
                         <Plots
                             results={run.results.clone()}
@@ -176,7 +195,7 @@ impl App {
                         />
                     </div>
                 }
-                if !page.embed && !veiled {
+                if !page.embed && !present && !veiled {
                     <TokenInspector
                         inspector={page.inspector.clone()}
                         {model_ready}

@@ -11,6 +11,10 @@ pub struct Props {
     pub full_page_url: String,
     /// The recorded run on screen, by file name.
     pub replay: Option<String>,
+    /// Projector mode is on.
+    pub present: bool,
+    /// Turns projector mode on or off (no button in an embed).
+    pub on_present: Option<Callback<()>>,
     /// The model panel.
     pub children: Html,
 }
@@ -37,8 +41,26 @@ pub fn header(p: &Props) -> Html {
             } else {
                 <h1>{ TITLE }</h1>
             }
+            if let Some(on) = &p.on_present {
+                <button
+                    class="present-toggle"
+                    data-testid="present-toggle"
+                    aria-pressed={p.present.to_string()}
+                    title="large type and one thing at a time, for a lecture hall (?present=1)"
+                    onclick={on.reform(|e: MouseEvent| {
+                        // Space is projector mode's reveal key: a focused
+                        // toggle would take it and leave the mode.
+                        if let Some(button) = e.target_dyn_into::<web_sys::HtmlElement>() {
+                            let _ = button.blur();
+                        }
+                    })}
+                >
+                    { if p.present { "Leave projector mode" } else { "Projector mode" } }
+                </button>
+            }
             { p.children.clone() }
-            if let Some(name) = &p.replay {
+            // Projector mode: the lesson bar already says a recording shows.
+            if let Some(name) = p.replay.as_ref().filter(|_| !p.present) {
                 <p class="notice" data-testid="replay-notice">
                     { format!(
                         "Replaying the recorded run in `{name}`: tables and plots as recorded, \

@@ -5,6 +5,7 @@ use crate::components::lesson_player::{LessonPlayerView, PlayerAction};
 use crate::lesson_check::Line;
 use crate::lessons::{built_in, LessonFrom};
 use crate::state::lesson_player::LessonPlayer;
+use crate::state::projector::KEYS_HELP;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
@@ -37,6 +38,9 @@ pub struct Props {
     /// Some lane has `guidance_scale`: the negative prompt box shows.
     pub guided: bool,
     pub embed: bool,
+    /// Projector mode: the lesson's steps and the prompt as text, Run, and
+    /// the keys.
+    pub present: bool,
     pub model_ready: bool,
     pub running: bool,
     /// Tokens cut from the left of an over-long prompt in the run on screen.
@@ -174,7 +178,7 @@ pub fn prompt_row(p: &Props) -> Html {
     let value = p.prompt.clone();
     html! {
         <section class="prompt-row">
-            if p.embed && selected.is_none() {
+            if (p.embed && selected.is_none()) || p.present {
                 // An embedded lesson: its steps and prose, without the file picker.
                 <div class="preset-row">
                     <LessonPlayerView
@@ -185,7 +189,7 @@ pub fn prompt_row(p: &Props) -> Html {
                     />
                 </div>
             }
-            if p.embed {
+            if p.embed || p.present {
                 <p class="embed-prompt" data-testid="embed-prompt">
                     <span class="label">{ "Prompt: " }</span>{ p.prompt.clone() }
                 </p>
@@ -214,7 +218,9 @@ pub fn prompt_row(p: &Props) -> Html {
                 <textarea id="prompt" data-testid="prompt" rows="2" {value} oninput={on_prompt} />
             }
             { actions(p) }
-            if !p.embed {
+            if p.present {
+                <p class="hint present-keys" data-testid="present-keys">{ KEYS_HELP }</p>
+            } else if !p.embed {
                 { extras(p) }
             }
             if p.prompt_cropped > 0 {

@@ -29,7 +29,10 @@ impl Page {
         p.error = None;
         p.recorded = Recorded::NotShown;
         self.editor.apply_step(self.lessons.current());
-        if self.lessons.has_recording() && !self.model.is_ready() && self.run.running.is_none() {
+        // Projector mode shows the step as the teacher recorded it, at once,
+        // even with the model ready: Run is a click away.
+        let instead_of_live = !self.model.is_ready() || self.present;
+        if self.lessons.has_recording() && instead_of_live && self.run.running.is_none() {
             return self.show_recording();
         }
         Outcome::redraw()

@@ -15,6 +15,7 @@ pub mod model;
 pub mod model_catalog;
 pub mod outcome;
 pub mod page_actions;
+pub mod projector;
 pub mod quiz;
 pub mod quiz_marking;
 mod quiz_steps;
@@ -26,6 +27,8 @@ mod worker_messages;
 
 #[cfg(test)]
 mod lesson_tests;
+#[cfg(test)]
+mod projector_tests;
 #[cfg(test)]
 mod quiz_tests;
 #[cfg(test)]
@@ -77,6 +80,8 @@ pub struct Page {
     pub worker: WorkerState,
     /// `?embed=1`: the lanes without the editors, for a course page's iframe.
     pub embed: bool,
+    /// `?present=1`: projector mode, large type and one thing at a time.
+    pub present: bool,
     pub notice: Option<String>,
     pub error: Option<String>,
     /// Run as soon as the model is ready (a share link, an embed).
@@ -119,6 +124,7 @@ impl Page {
                 slow: false,
             },
             embed: requested.embed,
+            present: requested.present,
             notice: None,
             error: link_error,
             pending_run: requested.embed.then_some(RunKind::Generate),

@@ -14,7 +14,9 @@ use ntl_protocol::FromWorker;
 /// with ` the` second in its table; lane 3 writes ` all`.
 const RECORDING: &str = include_str!("../../www/lessons/recordings/four-runs-1.json");
 
-fn quiz_lesson() -> OpenLesson {
+/// Two steps: the first with a next-token and a which-lane question over
+/// the four-runs recording, the second with none.
+pub(super) fn quiz_lesson() -> OpenLesson {
     let text = format!(
         r#"{{"version": 1, "title": "Quiz", "language": "en", "model": "bundled", "steps": [
         {{"prose": "Guess", "prompt": "The best way to learn programming is",
@@ -36,7 +38,8 @@ fn quiz_lesson() -> OpenLesson {
     }
 }
 
-fn page_on_quiz() -> Page {
+/// The quiz lesson's first step open, its recording on screen, no model.
+pub(super) fn page_on_quiz() -> Page {
     let (mut page, _) = Page::new(Requested::default(), false);
     let _ = page.open_lesson(quiz_lesson(), 0);
     assert_eq!(

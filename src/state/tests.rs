@@ -257,7 +257,7 @@ fn a_share_link_restores_the_page_and_runs_once_the_model_is_ready() {
         embed: false,
         model: None,
         shared: Some(Ok(link)),
-        lesson: None,
+        ..Requested::default()
     };
     let mut page = ready_page(requested);
     assert_eq!(
