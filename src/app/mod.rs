@@ -307,6 +307,14 @@ impl App {
                 self.on_lesson(ctx, action);
                 true
             }
+            Msg::AddLane => {
+                self.page.editor.add_lane();
+                true
+            }
+            Msg::RemoveLane => {
+                self.page.editor.remove_lane();
+                true
+            }
             Msg::TogglePresent => {
                 let outcome = self.page.toggle_present();
                 page_url::set_flag("present", self.page.present);

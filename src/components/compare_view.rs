@@ -470,7 +470,8 @@ pub fn compare_view(p: &Props) -> Html {
             </div>
             <div class="compare-lanes">
                 { tokens_column(&rows) }
-                { for (0..LANES).map(|lane| html! {
+                // Lanes that did not run (a step with fewer) get no column.
+                { for (0..LANES).filter(|&l| results[l].is_some()).map(|lane| html! {
                     <div
                         class={classes!("compare-lane", (lane == p.lane).then_some("opened"))}
                         data-testid="compare-lane"

@@ -304,7 +304,7 @@ pub fn plots(p: &Props) -> Html {
     html! {
         <section class="plots" aria-label="per-step plots">
             <div class="legend">
-                { for (0..p.results.len()).map(|i| html! {
+                { for (0..p.results.len()).filter(|&i| p.results[i].is_some()).map(|i| html! {
                     <span style={format!("color: {}", lane_color(i))}>
                         { format!("● Lane {}", i + 1) }
                     </span>

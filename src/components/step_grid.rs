@@ -25,7 +25,8 @@ pub struct Props {
 struct RowProps {
     step: usize,
     /// Each lane's record of this step.
-    cells: Vec<Option<RcEq<Step>>>,
+    /// Each lane that ran, by its index, and its step.
+    cells: Vec<(usize, Option<RcEq<Step>>)>,
     /// The lane whose cell is open in the compare view, on this row.
     selected: Option<usize>,
     diverge: bool,
@@ -79,7 +80,7 @@ fn grid_row(p: &RowProps) -> Html {
     html! {
         <tr class={classes!(p.diverge.then_some("diverge"))}>
             <th scope="row">{ number }</th>
-            { for p.cells.iter().enumerate().map(|(lane, s)| cell(lane, s)) }
+            { for p.cells.iter().map(|(lane, s)| cell(*lane, s)) }
         </tr>
     }
 }
@@ -96,14 +97,18 @@ pub fn step_grid(p: &Props) -> Html {
     if longest == 0 {
         return html! {};
     }
-    let cells = |step: usize| -> Vec<Option<RcEq<Step>>> {
+    // Lanes that did not run (a step with fewer) get no column.
+    let ran: Vec<usize> = (0..p.results.len())
+        .filter(|&l| p.results[l].is_some())
+        .collect();
+    let cells = |step: usize| -> Vec<(usize, Option<RcEq<Step>>)> {
         let at = |r: &Option<RcEq<LaneResult>>| {
             r.as_ref()?
                 .steps
                 .get(step)
                 .map(|s| RcEq::from(Rc::clone(s)))
         };
-        p.results.iter().map(at).collect()
+        ran.iter().map(|&l| (l, at(&p.results[l]))).collect()
     };
     html! {
         <section class="step-grid" aria-label="every step of every lane">
@@ -113,7 +118,7 @@ pub fn step_grid(p: &Props) -> Html {
                     <thead>
                         <tr>
                             <th scope="col">{ "step" }</th>
-                            { for (0..p.results.len()).map(|lane| html! {
+                            { for ran.iter().map(|&lane| html! {
                                 <th scope="col" style={format!("color: {}", lane_color(lane))}>
                                     { format!("Lane {}", lane + 1) }
                                 </th>

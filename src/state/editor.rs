@@ -47,6 +47,10 @@ pub struct Editor {
     /// Where each lane's unset knobs come from: the model's
     /// generation_config.json, as HF's `generate()` does, or the library alone.
     pub starts_from: [Defaults; LANES],
+    /// How many lanes run and show, from the first: a lesson step or a link
+    /// may have fewer than four. The others keep their configs for *Add a
+    /// lane*.
+    pub count: usize,
     outlooks: Outlooks,
 }
 
@@ -65,6 +69,7 @@ impl Default for Editor {
             negative_prompt: String::new(),
             branch_ids: None,
             starts_from: [Defaults::Model; LANES],
+            count: LANES,
             outlooks: Outlooks::default(),
         }
     }
@@ -82,6 +87,7 @@ impl Editor {
         self.branch_ids = None;
         self.prompt = step.prompt.clone();
         self.lanes = lessons::step_lanes(step);
+        self.count = step.lanes.len().clamp(1, LANES);
         self.errors = Default::default();
         // A step that compares seeds would show identical lanes with one
         // seed for all.
@@ -92,7 +98,7 @@ impl Editor {
 
     /// Some lane uses classifier-free guidance (so a negative prompt matters).
     pub fn guided(&self) -> bool {
-        self.lanes.iter().any(|l| {
+        self.active().iter().any(|l| {
             l.hf()
                 .is_some_and(|c| c.guidance_scale.is_some_and(|g| g != 1.0))
         })
@@ -101,7 +107,7 @@ impl Editor {
     /// Sampling lanes that set different seeds of their own: shared
     /// randomness would set them aside.
     pub fn seeds_differ(&self) -> bool {
-        let mut seeds = self.lanes.iter().filter_map(LaneConfig::seed);
+        let mut seeds = self.active().iter().filter_map(LaneConfig::seed);
         let first = seeds.next();
         seeds.any(|s| Some(s) != first)
     }
@@ -226,11 +232,15 @@ impl Editor {
     /// under its own where it starts from them; `None` (and each fault shown
     /// next to its lane) when any lane is invalid.
     pub fn lane_requests(&mut self, model: Option<&ModelDefaults>) -> Option<Vec<LaneRequest>> {
-        for lane in 0..LANES {
+        // Lanes past the count do not run, so cannot stop a run.
+        for e in &mut self.errors[self.count..] {
+            *e = None;
+        }
+        for lane in 0..self.count {
             self.check(lane);
         }
-        let mut configs = Vec::with_capacity(LANES);
-        for lane in 0..LANES {
+        let mut configs = Vec::with_capacity(self.count);
+        for lane in 0..self.count {
             if self.errors[lane].is_some() {
                 continue;
             }
@@ -250,6 +260,31 @@ impl Editor {
             forced_ids: None,
         });
         Some(lanes.collect())
+    }
+
+    /// The lanes that run and show.
+    pub fn active(&self) -> &[LaneConfig] {
+        &self.lanes[..self.count]
+    }
+
+    /// One more lane, a copy of the last one (so a teacher changes one knob
+    /// and compares); at most four.
+    pub fn add_lane(&mut self) {
+        if self.count < LANES {
+            self.lanes[self.count] = self.lanes[self.count - 1].clone();
+            self.starts_from[self.count] = self.starts_from[self.count - 1];
+            self.errors[self.count] = None;
+            self.open[self.count] = false;
+            self.count += 1;
+        }
+    }
+
+    /// The last lane goes (its config stays for *Add a lane*); one stays.
+    pub fn remove_lane(&mut self) {
+        if self.count > 1 {
+            self.count -= 1;
+            self.errors[self.count] = None;
+        }
     }
 
     pub fn set_starts_from(&mut self, lane: usize, from: Defaults) {
@@ -284,14 +319,14 @@ impl Editor {
     pub fn shared(&self, model: Option<String>, scoring: bool) -> Shared {
         Shared {
             prompt: self.prompt.clone(),
-            lanes: self.lanes.iter().map(|l| l.fields().clone()).collect(),
+            lanes: self.active().iter().map(|l| l.fields().clone()).collect(),
             shared_seed: self.shared_seed(),
             model,
             score: (scoring && !self.score_text.is_empty()).then(|| self.score_text.clone()),
             step: None,
             negative_prompt: Some(self.negative_prompt.clone())
                 .filter(|n| !n.is_empty() && self.guided()),
-            library_defaults: (0..LANES)
+            library_defaults: (0..self.count)
                 .filter(|&l| self.starts_from[l] == Defaults::Library)
                 .collect(),
         }
@@ -301,6 +336,11 @@ impl Editor {
     /// preset's. Returns whether the link scores a text.
     pub fn apply_shared(&mut self, s: Shared) -> bool {
         self.prompt = s.prompt;
+        // A link names one to four lanes (an empty list: the default four).
+        self.count = match s.lanes.len() {
+            0 => LANES,
+            n => n.min(LANES),
+        };
         let first = lessons::OpenLesson::built_in(0).expect("a built-in lesson ships");
         let defaults = lessons::step_lanes(&first.lesson.steps[0]);
         for (lane, default) in defaults.into_iter().enumerate() {
@@ -620,7 +660,7 @@ mod tests {
     }
 
     #[test]
-    fn a_share_link_round_trips_and_missing_lanes_keep_the_first_presets() {
+    fn a_share_link_round_trips_and_a_link_with_fewer_lanes_shows_that_many() {
         let mut e = Editor::default();
         e.set_knob(0, Knob::MaxNewTokens, "7");
         e.shared_randomness = true;
@@ -647,7 +687,42 @@ mod tests {
         };
         assert!(!other.apply_shared(one_lane));
         assert_eq!(other.lanes[0].mode(), Mode::Sample);
+        assert_eq!(other.count, 1, "the link's one lane, not four");
+        assert_eq!(other.lane_requests(None).map(|l| l.len()), Some(1));
+        assert_eq!(other.shared(None, false).lanes.len(), 1, "and back");
+        // The others keep the first preset's configs, for *Add a lane*.
         assert_eq!(other.lanes[3], Editor::default().lanes[3]);
+        let no_lanes = Shared::default();
+        let _ = other.apply_shared(no_lanes);
+        assert_eq!(other.count, LANES, "an empty list: the default four");
+    }
+
+    #[test]
+    fn a_lesson_step_runs_and_links_its_own_lanes_and_a_lane_can_be_added_and_removed() {
+        let mut e = Editor::default();
+        let two = lessons::built_in_step("Logits and the four knobs between them and words", 1);
+        assert_eq!(two.lanes.len(), 2);
+        e.apply_step(&two);
+        assert_eq!(e.count, 2);
+        assert_eq!(e.lane_requests(None).map(|l| l.len()), Some(2));
+        assert_eq!(e.shared(None, false).lanes.len(), 2);
+        // A fault in a lane that does not run cannot stop the run.
+        e.set_knob(3, Knob::Temperature, "0");
+        e.set_knob(3, Knob::DoSample, "true");
+        assert!(e.errors[3].is_some(), "lane 4 is at fault");
+        assert_eq!(e.lane_requests(None).map(|l| l.len()), Some(2));
+
+        e.add_lane();
+        assert_eq!(e.count, 3);
+        assert_eq!(e.lanes[2], e.lanes[1], "a copy of the last lane");
+        e.add_lane();
+        e.add_lane();
+        assert_eq!(e.count, LANES, "at most four");
+        for _ in 0..5 {
+            e.remove_lane();
+        }
+        assert_eq!(e.count, 1, "one stays");
+        assert_eq!(e.lane_requests(None).map(|l| l.len()), Some(1));
     }
 
     #[test]

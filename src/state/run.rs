@@ -141,6 +141,10 @@ impl RunState {
         for (mode, lane) in self.modes.iter_mut().zip(lanes) {
             *mode = Some(lane.mode);
         }
+        // Fewer lanes than last time: the others' old results go.
+        for r in self.results.iter_mut().skip(lanes.len()) {
+            *r = None;
+        }
         true
     }
 

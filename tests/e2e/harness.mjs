@@ -70,7 +70,7 @@ export async function waitRunDone(page, prev, timeout = 300_000) {
   await page.waitForFunction((prev) => {
     const run = document.querySelector('.page')?.dataset;
     const s = [...document.querySelectorAll('[data-testid="lane-status"]')];
-    return run && Number(run.run) > prev && run.running === 'false' && s.length === 4 && s.every((e) => e.dataset.stop && e.dataset.run === run.run);
+    return run && Number(run.run) > prev && run.running === 'false' && s.length > 0 && s.length === document.querySelectorAll('section.lane').length && s.every((e) => e.dataset.stop && e.dataset.run === run.run);
   }, prev, { timeout });
 }
 

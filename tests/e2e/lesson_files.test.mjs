@@ -167,10 +167,47 @@ test('an embedded lesson shows its recording with no model request until "Run li
   await frame.waitForFunction(() => {
     const run = document.querySelector('.page').dataset;
     const s = [...document.querySelectorAll('[data-testid="lane-status"]')];
-    return run.running === 'false' && run.replay === 'false' && s.length === 4 && s.every((e) => e.dataset.stop && e.dataset.run === run.run);
+    return run.running === 'false' && run.replay === 'false' && s.length > 0 && s.length === document.querySelectorAll('section.lane').length && s.every((e) => e.dataset.stop && e.dataset.run === run.run);
   }, null, { timeout: 240_000 });
   assert.ok(models.length > 0, 'the model downloaded on request');
   assert.deepEqual(await laneTexts(frame), recorded, 'the live run writes the recording');
   env.context.off('request', onRequest);
   await host.close();
+});
+
+test('a lesson step with two lanes shows and runs two, Add a lane copies the last, and a share link keeps the count', async () => {
+  const page = await env.open('?lesson=lessons/walk-003-four-knobs.json');
+  await modelReady(page);
+  await page.click('[data-testid="lesson-next"]');
+  assert.match(await page.innerText('[data-testid="lesson-step"]'), /Step 2 of 8/);
+  const lanes = () => page.locator('section.lane').count();
+  assert.equal(await lanes(), 2, 'the step\'s two lanes, not four');
+  await runAll(page);
+  assert.equal((await laneTexts(page)).length, 2);
+  await page.click('[data-testid="lane-0"] [data-testid="token"] >> nth=2');
+  await page.waitForSelector('[data-testid="compare"]');
+  assert.equal(await page.locator('[data-testid="compare-lane"]').count(), 2, 'a column per lane that ran');
+  assert.equal(await page.locator('[data-testid="step-grid"] thead th').count(), 3, 'step, lane 1, lane 2');
+
+  await page.click('[data-testid="add-lane"]');
+  assert.equal(await lanes(), 3);
+  await page.click('[data-testid="lane-2"] [data-testid="lane-edit"]');
+  await page.click('[data-testid="lane-1"] [data-testid="lane-edit"]');
+  assert.equal(await page.inputValue('[data-testid="lane-json-2"]'), await page.inputValue('[data-testid="lane-json-1"]'), 'a copy of the last lane');
+  await runAll(page);
+  assert.equal((await laneTexts(page)).length, 3);
+  await page.click('[data-testid="share"]');
+  const link = await page.inputValue('[data-testid="share-link"]');
+  await page.click('[data-testid="remove-lane"]');
+  await page.click('[data-testid="remove-lane"]');
+  assert.equal(await lanes(), 1);
+  assert.equal(await page.locator('[data-testid="remove-lane"]').count(), 0, 'one lane stays');
+
+  const shared = await env.open(link.slice(env.base.length));
+  await modelReady(shared);
+  await shared.waitForFunction(() => [...document.querySelectorAll('[data-testid="lane-status"]')].every((e) => e.dataset.stop));
+  assert.equal(await shared.locator('section.lane').count(), 3, 'the link\'s three lanes');
+  assert.deepEqual(env.errors, []);
+  await shared.close();
+  await page.close();
 });
