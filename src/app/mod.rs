@@ -39,6 +39,8 @@ pub struct App {
     frame_height: Option<frame_height::FrameHeight>,
     /// Projector mode's keys, heard while the mode is on.
     present_keys: Option<gloo_events::EventListener>,
+    /// Open the print dialog once the handout is on the page.
+    print_after: bool,
     /// Where projector mode scrolls once the key's change is on screen.
     scroll_after: Option<present_keys::ScrollTo>,
 }
@@ -52,6 +54,7 @@ impl App {
                     Some(link) => link.send(&message),
                     None => web_sys::console::warn_1(&"no worker to send to".into()),
                 },
+                Command::Print => self.print_after = true,
                 Command::FetchLesson { path } => {
                     let from = crate::lessons::LessonFrom::Site(path.clone());
                     let done = ctx
@@ -164,6 +167,10 @@ impl App {
 
     fn on_lesson(&mut self, ctx: &Context<Self>, action: LessonAction) {
         match action {
+            LessonAction::PrintHandout => {
+                let outcome = self.page.print_handout();
+                let _ = self.perform(ctx, outcome);
+            }
             LessonAction::Share => {
                 let url = page_url::share_url(&self.page.shared());
                 download::copy(&url);
@@ -207,6 +214,7 @@ impl Component for App {
             frame_height: None,
             present_keys: None,
             scroll_after: None,
+            print_after: false,
         };
         let _ = app.perform(
             ctx,
@@ -243,6 +251,11 @@ impl Component for App {
         }
         if let Some(to) = self.scroll_after.take() {
             present_keys::scroll(to);
+        }
+        if std::mem::take(&mut self.print_after) {
+            if let Some(window) = web_sys::window() {
+                let _ = window.print();
+            }
         }
     }
 }

@@ -5,6 +5,7 @@ use super::App;
 use crate::components::chat_editor::ChatEditor;
 use crate::components::compare_view::CompareView;
 use crate::components::divergence_note::DivergenceNote;
+use crate::components::handout::HandoutView;
 use crate::components::header::Header;
 use crate::components::lane_column::LaneColumn;
 use crate::components::lesson_panel::LessonPanel;
@@ -229,12 +230,20 @@ impl App {
                         on={cb.inspector.clone()}
                     />
                     <SandboxPanel sandbox={page.sandbox.clone()} on={cb.sandbox.clone()} />
+                }
+                if !page.embed && !present {
+                    // Under a question: links and the handout, no export of
+                    // what the question hides.
                     <LessonPanel
-                        has_document={run.document.is_some()}
+                        has_document={run.document.is_some() && !veiled}
                         share_link={page.share_link.clone()}
                         embed_code={page.embed_code.clone()}
+                        handout_fetching={page.handout.as_ref().map_or(0, |h| h.fetching())}
                         on={cb.lesson.clone()}
                     />
+                }
+                if let Some(h) = &page.handout {
+                    <HandoutView handout={h.clone()} />
                 }
             </div>
         }

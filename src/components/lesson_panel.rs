@@ -11,6 +11,8 @@ pub enum LessonAction {
     Export(Export),
     /// View a run recorded in this file (an exported JSON).
     Replay(web_sys::File),
+    /// Print the open lesson as a handout.
+    PrintHandout,
 }
 
 #[derive(Properties, PartialEq)]
@@ -19,6 +21,8 @@ pub struct Props {
     pub has_document: bool,
     pub share_link: Option<String>,
     pub embed_code: Option<String>,
+    /// The handout's recordings still being fetched.
+    pub handout_fetching: usize,
     pub on: Callback<LessonAction>,
 }
 
@@ -123,6 +127,18 @@ pub fn lesson_panel(p: &Props) -> Html {
                         onchange={on_replay}
                     />
                 </label>
+                <button
+                    data-testid="print-handout"
+                    disabled={p.handout_fetching > 0}
+                    onclick={p.on.reform(|_: MouseEvent| LessonAction::PrintHandout)}
+                    title="the open lesson on paper or as a PDF: every step's prose, prompt, lanes, recorded texts and first tables, its questions and an answer key"
+                >
+                    { if p.handout_fetching > 0 {
+                        format!("Preparing the handout ({} to fetch)…", p.handout_fetching)
+                    } else {
+                        "Print the lesson as a handout".to_string()
+                    } }
+                </button>
             </div>
             if let Some(link) = &p.share_link {
                 { code_box("Share link", "share-link", 2, link) }

@@ -7,6 +7,7 @@ pub mod config_editor;
 pub mod distribution;
 pub mod divergence_note;
 pub mod draft_field;
+pub mod handout;
 pub mod header;
 pub mod lane_buttons;
 pub mod lane_column;

@@ -34,7 +34,7 @@ pub struct Props {
     pub on: Callback<QuizAction>,
 }
 
-fn ask(q: &Question) -> String {
+pub(crate) fn ask(q: &Question) -> String {
     match q {
         Question::NextToken { lane, step: 1, .. } => {
             format!("Which token comes next in lane {lane}?")
@@ -46,7 +46,7 @@ fn ask(q: &Question) -> String {
     }
 }
 
-fn explanation(q: &Question) -> &str {
+pub(crate) fn explanation(q: &Question) -> &str {
     match q {
         Question::NextToken { explanation, .. }
         | Question::WhichLane { explanation, .. }

@@ -57,6 +57,7 @@ impl Page {
         let here = self.lessons.here();
         if let Some(Recording::Inline(doc)) = &self.lessons.current().recording {
             let doc = (**doc).clone();
+            self.lessons.recorded = Recorded::Fetching;
             return self.recording_arrived(here, Ok(doc));
         }
         match self.lessons.open.recording_url(self.lessons.step) {
@@ -68,10 +69,15 @@ impl Page {
         }
     }
 
-    /// A step's recording arrived (or could not be read); one for a step no
-    /// longer open, or while a live run goes on, is set aside.
+    /// A step's recording arrived (or could not be read): for the handout,
+    /// or for the screen. One for a step no longer open, one not asked for
+    /// on screen, or one while a live run goes on, is set aside.
     pub fn recording_arrived(&mut self, at: StepRef, doc: Result<Document, PageError>) -> Outcome {
-        if at != self.lessons.here() || self.run.running.is_some() {
+        if self.handout_waits_for(&at) {
+            return self.handout_recording(&at, doc);
+        }
+        let asked = self.lessons.recorded == Recorded::Fetching;
+        if at != self.lessons.here() || !asked || self.run.running.is_some() {
             return Outcome::unchanged();
         }
         let name = format!(

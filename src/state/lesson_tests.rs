@@ -199,6 +199,10 @@ fn a_built_in_steps_recording_shows_only_until_a_model_is_ready_and_must_fit_its
         "{:?}",
         page.lessons.recorded
     );
+    // Only a recording asked for goes on screen: asked again, it shows.
+    let _ = page.recording_arrived(at.clone(), Ok(doc.clone()));
+    assert!(matches!(page.lessons.recorded, Recorded::Failed(_)));
+    let _ = page.show_recording();
     let _ = page.recording_arrived(at.clone(), Ok(doc));
     assert_eq!(page.lessons.recorded, Recorded::Shown);
     assert_eq!(page.run.document.as_ref().unwrap().runs.len(), 4);

@@ -7,6 +7,8 @@
 
 pub mod chat;
 pub mod editor;
+pub mod handout;
+mod handout_steps;
 pub mod inspector;
 pub mod lane_outlook;
 pub mod lesson_player;
@@ -82,6 +84,8 @@ pub struct Page {
     pub embed: bool,
     /// `?present=1`: projector mode, large type and one thing at a time.
     pub present: bool,
+    /// The open lesson's handout, gathered to print.
+    pub handout: Option<handout::Handout>,
     pub notice: Option<String>,
     pub error: Option<String>,
     /// Run as soon as the model is ready (a share link, an embed).
@@ -125,6 +129,7 @@ impl Page {
             },
             embed: requested.embed,
             present: requested.present,
+            handout: None,
             notice: None,
             error: link_error,
             pending_run: requested.embed.then_some(RunKind::Generate),

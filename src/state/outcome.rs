@@ -12,6 +12,9 @@ pub enum Command {
     SpawnWorker { threaded: bool },
     /// Fetch a lesson file from this site (`?lesson=`).
     FetchLesson { path: String },
+    /// Open the browser's print dialog once the page has rendered (a
+    /// handout).
+    Print,
     /// Fetch the recorded run of a lesson step from beside its lesson.
     FetchRecording {
         url: String,
