@@ -53,9 +53,6 @@ pub enum Msg {
     Inspector(InspectorAction),
     Chat(ChatAction),
     Quiz(QuizAction),
-    /// One lane more (a copy of the last) or the last one fewer.
-    AddLane,
-    RemoveLane,
     /// Projector mode on or off (its button).
     TogglePresent,
     /// A key that means something in projector mode.
@@ -90,8 +87,6 @@ pub(super) struct Callbacks {
     pub(super) chat: Callback<ChatAction>,
     pub(super) quiz: Callback<QuizAction>,
     pub(super) toggle_present: Callback<()>,
-    pub(super) add_lane: Callback<()>,
-    pub(super) remove_lane: Callback<()>,
 }
 
 impl Callbacks {
@@ -117,8 +112,6 @@ impl Callbacks {
             chat: link.callback(Msg::Chat),
             quiz: link.callback(Msg::Quiz),
             toggle_present: link.callback(|_| Msg::TogglePresent),
-            add_lane: link.callback(|_| Msg::AddLane),
-            remove_lane: link.callback(|_| Msg::RemoveLane),
         }
     }
 }

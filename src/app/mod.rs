@@ -147,6 +147,14 @@ impl App {
             PromptAction::Run => self.page.start_run(RunKind::Generate),
             PromptAction::Score => self.page.start_run(RunKind::Score),
             PromptAction::Stop => self.page.stop(),
+            PromptAction::AddLane => {
+                editor.add_lane();
+                Outcome::redraw()
+            }
+            PromptAction::RemoveLane => {
+                editor.remove_lane();
+                Outcome::redraw()
+            }
             PromptAction::Reroll => self.page.reroll(),
         };
         self.perform(ctx, outcome)
@@ -318,14 +326,6 @@ impl App {
             }
             Msg::Lesson(action) => {
                 self.on_lesson(ctx, action);
-                true
-            }
-            Msg::AddLane => {
-                self.page.editor.add_lane();
-                true
-            }
-            Msg::RemoveLane => {
-                self.page.editor.remove_lane();
                 true
             }
             Msg::TogglePresent => {

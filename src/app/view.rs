@@ -1,6 +1,5 @@
 //! The page's layout: every view, given the state and the callbacks.
 
-use super::messages::Callbacks;
 use super::App;
 use crate::components::chat_editor::ChatEditor;
 use crate::components::compare_view::CompareView;
@@ -16,30 +15,8 @@ use crate::components::question_panel::QuestionPanel;
 use crate::components::sandbox_panel::SandboxPanel;
 use crate::components::step_grid::StepGrid;
 use crate::components::token_inspector::TokenInspector;
-use crate::lanes::LANES;
 use crate::page_url;
 use yew::prelude::*;
-
-/// *Add a lane* / *Remove lane N*: one to four lanes.
-fn lane_count(count: usize, cb: &Callbacks) -> Html {
-    html! {
-        <div class="lane-count">
-            if count < LANES {
-                <button data-testid="add-lane" onclick={cb.add_lane.reform(|_: MouseEvent| ())}>
-                    { "+ Add a lane" }
-                </button>
-            }
-            if count > 1 {
-                <button
-                    data-testid="remove-lane"
-                    onclick={cb.remove_lane.reform(|_: MouseEvent| ())}
-                >
-                    { format!("− Remove lane {count}") }
-                </button>
-            }
-        </div>
-    }
-}
 
 impl App {
     /// The open step's questions, their reveals and the lesson's score.
@@ -174,6 +151,7 @@ impl App {
                     guided={editor.guided()}
                     embed={page.embed}
                     {present}
+                    lanes={editor.count}
                     {model_ready}
                     running={run.running.is_some()}
                     prompt_cropped={run.prompt_cropped}
@@ -202,9 +180,6 @@ impl App {
                     <main class={classes!("lanes", format!("n{}", editor.count))}>
                         { for (0..editor.count).map(lane) }
                     </main>
-                    if !page.embed && !present {
-                        { lane_count(editor.count, cb) }
-                    }
                 }
                 { for compare }
                 if !veiled && !present {

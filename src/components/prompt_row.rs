@@ -18,6 +18,9 @@ pub enum PromptAction {
     Lesson(PlayerAction),
     Run,
     Stop,
+    /// One lane more (a copy of the last) or the last one fewer.
+    AddLane,
+    RemoveLane,
     Reroll,
     SharedRandomness(bool),
     ScoreText(String),
@@ -41,6 +44,8 @@ pub struct Props {
     /// Projector mode: the lesson's steps and the prompt as text, Run, and
     /// the keys.
     pub present: bool,
+    /// The lanes shown (one to four).
+    pub lanes: usize,
     pub model_ready: bool,
     pub running: bool,
     /// Tokens cut from the left of an over-long prompt in the run on screen.
@@ -86,6 +91,27 @@ fn actions(p: &Props) -> Html {
             >
                 { "Re-roll" }
             </button>
+            if !p.embed && !p.present {
+                if p.lanes < crate::lanes::LANES {
+                    <button
+                        data-testid="add-lane"
+                        class="lane-count"
+                        title="one more lane, a copy of the last"
+                        onclick={on.reform(|_: MouseEvent| PromptAction::AddLane)}
+                    >
+                        { "+ Add a lane" }
+                    </button>
+                }
+                if p.lanes > 1 {
+                    <button
+                        data-testid="remove-lane"
+                        class="lane-count"
+                        onclick={on.reform(|_: MouseEvent| PromptAction::RemoveLane)}
+                    >
+                        { format!("− Remove lane {}", p.lanes) }
+                    </button>
+                }
+            }
         </div>
     }
 }
