@@ -38,7 +38,7 @@ pub struct App {
     /// An embed's height, told to the page around it as it changes.
     frame_height: Option<frame_height::FrameHeight>,
     /// Projector mode's keys, heard while the mode is on.
-    present_keys: Option<gloo_events::EventListener>,
+    present_keys: Option<present_keys::PresentKeys>,
     /// Open the print dialog once the handout is on the page.
     print_after: bool,
     /// Where projector mode scrolls once the key's change is on screen.

@@ -121,9 +121,19 @@ test('at 1280×720 the lane text is at least 24 px and the button leaves and re-
   assert.match(page.url(), /[?&]present=1/);
   assert.equal(await count(page, '[data-testid="prompt"]'), 0);
   // A live run in projector mode: Run is there, and the lanes fill.
-  await page.keyboard.press('Space'); // the step's question
+  const before = Number(await page.getAttribute('.page', 'data-run'));
   await page.click('[data-testid="run"]');
+  await page.waitForFunction((b) => Number(document.querySelector('.page').dataset.run) > b
+    && document.querySelector('.page').dataset.running === 'false', before);
+  // Run was clicked and keeps focus, yet Space reveals the answer rather than running again.
+  await page.keyboard.press('Space');
+  await page.waitForSelector('[data-testid="reveal"]');
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="lane-status"]')].every((e) => e.dataset.stop));
+  assert.equal(Number(await page.getAttribute('.page', 'data-run')), before + 1, 'one run, not two');
+  // A button focused otherwise than by a click (Tab, a script) keeps its Space: here Next.
+  await page.focus('[data-testid="lesson-next"]');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => /Step 2 of 8/.test(document.querySelector('[data-testid="lesson-step"]').innerText));
   assert.ok(await laneTextPx(page) >= 24, `lane text ${await laneTextPx(page)} px`);
   assert.equal(await overflow(page), 0);
   await page.screenshot({ path: join(ARTIFACTS, 'projector-lanes-1280.png') });
@@ -132,7 +142,7 @@ test('at 1280×720 the lane text is at least 24 px and the button leaves and re-
   await page.waitForSelector('.page:not(.present) [data-testid="prompt"]');
   assert.doesNotMatch(page.url(), /present=/);
   await page.keyboard.press('PageDown');
-  assert.match(await page.innerText('[data-testid="lesson-step"]'), /Step 1 of 8/);
+  assert.match(await page.innerText('[data-testid="lesson-step"]'), /Step 2 of 8/);
   // A reload keeps what the address says.
   await page.click('[data-testid="present-toggle"]');
   await page.reload();
