@@ -1,7 +1,7 @@
 //! Projector mode's keys: tokens, lesson steps, the reveal and the way back.
 
 use super::projector::PresentKey;
-use super::quiz_tests::page_on_quiz;
+use super::quiz_tests::{page_on_quiz, page_on_quiz_with_model};
 use super::*;
 
 fn presenting() -> Page {
@@ -139,11 +139,7 @@ fn the_projector_button_toggles_the_mode_and_the_address_can_ask_for_it() {
 
 #[test]
 fn with_the_model_ready_a_step_opens_on_its_recording_in_projector_mode_only() {
-    let mut page = page_on_quiz();
-    page.worker.ready = true;
-    page.worker.alive = true;
-    let _ = page.on_worker(super::tests::info(), 0.0);
-    assert!(page.model.is_ready());
+    let mut page = page_on_quiz_with_model();
     let _ = page.lesson_step(1);
     let _ = page.lesson_step(0);
     assert_eq!(
@@ -159,10 +155,7 @@ fn with_the_model_ready_a_step_opens_on_its_recording_in_projector_mode_only() {
 
 #[test]
 fn turned_on_over_another_steps_run_the_mode_shows_this_steps_recording() {
-    let mut page = page_on_quiz();
-    page.worker.ready = true;
-    page.worker.alive = true;
-    let _ = page.on_worker(super::tests::info(), 0.0);
+    let mut page = page_on_quiz_with_model();
     let _ = page.lesson_step(1);
     let _ = page.lesson_step(0);
     assert_eq!(page.lessons.recorded, lesson_player::Recorded::NotShown);

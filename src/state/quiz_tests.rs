@@ -50,6 +50,16 @@ pub(super) fn page_on_quiz() -> Page {
     page
 }
 
+/// The quiz page once the bundled model has loaded.
+pub(super) fn page_on_quiz_with_model() -> Page {
+    let mut page = page_on_quiz();
+    page.worker.ready = true;
+    page.worker.alive = true;
+    let _ = page.on_worker(super::tests::info(), 0.0);
+    assert!(page.model.is_ready());
+    page
+}
+
 #[test]
 fn a_step_with_questions_hides_its_run_until_every_one_is_answered() {
     let mut page = page_on_quiz();
@@ -138,11 +148,7 @@ fn typed_text_without_a_model_is_read_by_the_steps_table_with_its_leading_space(
 
 #[test]
 fn typed_text_with_a_model_goes_through_its_tokenizer_and_a_stale_answer_is_ignored() {
-    let mut page = page_on_quiz();
-    page.worker.ready = true;
-    page.worker.alive = true;
-    let _ = page.on_worker(super::tests::info(), 0.0);
-    assert!(page.model.is_ready());
+    let mut page = page_on_quiz_with_model();
     // The model loading does not take the recording off screen.
     assert!(page.step_results().is_some());
     let out = page.answer_question((0, 0), QuizInput::Typed("learning".into()));
