@@ -5,7 +5,7 @@
 
 use crate::components::prose::Prose;
 use crate::components::question_panel::{ask, explanation};
-use crate::format::visible;
+use crate::format::{prob, visible};
 use crate::lessons::step_lanes;
 use crate::state::handout::{Handout, StepRecording};
 use ntl_decoding::Document;
@@ -18,10 +18,6 @@ const CANDIDATES: usize = 5;
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub handout: Handout,
-}
-
-fn percent(p: f32) -> String {
-    format!("{:.1}%", 100.0 * p)
 }
 
 /// The lanes' settings and recorded texts.
@@ -60,8 +56,8 @@ fn first_tables(doc: &Document) -> Html {
                             { for step.top.iter().take(CANDIDATES).map(|c| html! {
                                 <tr class={classes!((c.id == step.token_id).then_some("chosen"))}>
                                     <td class="token">{ visible(&c.token) }</td>
-                                    <td>{ percent(c.raw_prob) }</td>
-                                    <td>{ percent(c.prob) }</td>
+                                    <td>{ prob(c.raw_prob) }</td>
+                                    <td>{ prob(c.prob) }</td>
                                 </tr>
                             }) }
                         </tbody>
