@@ -2,7 +2,7 @@
 //! document, a CSV of every step's table, Markdown of the texts side by side
 //! (and the plots as an SVG, which `download` takes from the page).
 
-use ntl_decoding::{Document, GenerationConfig, LaneConfig, Stage};
+use ntl_decoding::{Document, LaneConfig, Stage};
 
 /// The files a run can be saved as.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -108,23 +108,7 @@ fn cell(s: &str) -> String {
 /// The lane's config as the fields that differ from its ecosystem's
 /// defaults (a llama.cpp lane's with its `semantics`).
 pub fn config_diff(c: &LaneConfig) -> String {
-    let c = match c {
-        LaneConfig::Transformers(c) => c,
-        LaneConfig::LlamaCpp(c) => return c.to_value().to_string(),
-    };
-    let (mine, defaults) = (
-        serde_json::to_value(c).expect("serialises"),
-        serde_json::to_value(GenerationConfig::default()).expect("serialises"),
-    );
-    let (Some(mine), Some(defaults)) = (mine.as_object(), defaults.as_object()) else {
-        return "{}".into();
-    };
-    let diff: serde_json::Map<_, _> = mine
-        .iter()
-        .filter(|(k, v)| defaults.get(*k) != Some(*v))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    serde_json::Value::Object(diff).to_string()
+    ntl_decoding::LaneKnobs::differing(c).to_value().to_string()
 }
 
 pub fn markdown(doc: &Document) -> String {
@@ -172,6 +156,7 @@ pub fn markdown(doc: &Document) -> String {
 mod tests {
     use super::*;
     use ntl_decoding::record::{Candidate, Run, Step, StopReason};
+    use ntl_decoding::GenerationConfig;
 
     fn doc() -> Document {
         let cand = |id, token: &str, removed: bool| Candidate {

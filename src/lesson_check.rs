@@ -3,7 +3,7 @@
 //! exactly what was printed; a sampled lane cannot, because torch's random
 //! numbers are its own — the same distribution, a different draw.
 
-use crate::lane_config::LaneConfig;
+use crate::lane_config::LaneKnobs;
 use crate::lessons::{step_lanes, LessonFrom};
 use ntl_decoding::{Document, StopReason};
 use ntl_protocol::lesson::{LessonStep, Printed};
@@ -71,7 +71,7 @@ pub fn deterministic(c: &ntl_decoding::LaneConfig) -> bool {
 }
 
 /// Whether the editor holds `step` exactly: its prompt and its lanes' knobs.
-pub fn is_unchanged(step: &LessonStep, prompt: &str, lanes: &[LaneConfig]) -> bool {
+pub fn is_unchanged(step: &LessonStep, prompt: &str, lanes: &[LaneKnobs]) -> bool {
     prompt == step.prompt
         && step_lanes(step)
             .iter()
@@ -147,6 +147,7 @@ pub fn model_name(printed: &Printed) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lane_config::KnobText;
     use crate::lessons::{built_in, OpenLesson};
     use ntl_decoding::record::Run;
 
@@ -305,7 +306,7 @@ mod tests {
         let mut lanes = step_lanes(&s);
         assert!(is_unchanged(&s, &s.prompt, &lanes));
         assert!(!is_unchanged(&s, "The best way", &lanes));
-        lanes[2].set(ntl_decoding::Knob::TopK, "3").unwrap();
+        lanes[2].set_text(ntl_decoding::Knob::TopK, "3").unwrap();
         assert!(!is_unchanged(&s, &s.prompt, &lanes));
     }
 }

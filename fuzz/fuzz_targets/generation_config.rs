@@ -1,4 +1,5 @@
-//! The generation-config parser, validator and warnings on arbitrary text.
+//! The generation-config parser, validator and warnings on arbitrary text,
+//! and a lane's knobs (what links and lessons carry) read back as written.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use ntl_decoding::GenerationConfig;
@@ -18,5 +19,11 @@ fuzz_target!(|text: &str| {
             );
         }
         Err(e) => assert!(!e.to_string().is_empty()),
+    }
+    if let Ok(lane) = ntl_decoding::LaneKnobs::from_json(text) {
+        assert_eq!(
+            ntl_decoding::LaneKnobs::from_value(lane.to_value()).expect("own output parses"),
+            lane
+        );
     }
 });

@@ -1,7 +1,7 @@
 //! One lane's knobs, by HF name, with errors shown next to the knob at fault.
 
 use super::draft_field::DraftField;
-use crate::lane_config::{knobs_for, LaneConfig, LLAMA_CPP_GROUPS, TOKEN_KNOBS};
+use crate::lane_config::{knobs_for, KnobText, LaneKnobs, LLAMA_CPP_GROUPS, TOKEN_KNOBS};
 use crate::state::editor::LaneError;
 use ntl_decoding::knob_help::KnobGroup;
 use ntl_decoding::llama_cpp::LlamaCppKnob;
@@ -13,7 +13,7 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub index: usize,
-    pub config: LaneConfig,
+    pub config: LaneKnobs,
     pub error: Option<LaneError>,
     pub on_field: Callback<(String, String)>,
     pub on_semantics: Callback<Semantics>,
@@ -112,7 +112,7 @@ pub fn config_editor(p: &Props) -> Html {
                 <DraftField
                     knob={knob.name()}
                     value={p.config.text(knob)}
-                    placeholder={LaneConfig::default_text(knob)}
+                    placeholder={crate::lane_config::default_text(knob)}
                     {on_commit}
                 />
             </label>
@@ -159,7 +159,7 @@ fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>) -> Html {
                 <DraftField
                     knob={knob.name()}
                     value={p.config.text_of(knob.name())}
-                    placeholder={LaneConfig::llama_cpp_default_text(knob)}
+                    placeholder={crate::lane_config::llama_cpp_default_text(knob)}
                     {on_commit}
                 />
             </label>
@@ -167,7 +167,7 @@ fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>) -> Html {
     };
     let order = p
         .config
-        .llama_cpp()
+        .llama_cpp_config()
         .and_then(|c| c.validate().ok())
         .map(|s| {
             let chain: Vec<&str> = if s.mirostat != 0 {

@@ -6,6 +6,7 @@
 use crate::components::prose::Prose;
 use crate::components::question_panel::{ask, explanation};
 use crate::format::{prob, visible};
+use crate::lane_config::KnobText;
 use crate::lessons::step_lanes;
 use crate::state::handout::{Handout, StepRecording};
 use ntl_decoding::Document;

@@ -2,7 +2,7 @@
 
 use super::config_editor::ConfigEditor;
 use super::lane_text::LaneText;
-use crate::lane_config::LaneConfig;
+use crate::lane_config::{KnobText, LaneKnobs};
 use crate::lane_result::LaneResult;
 use crate::rc_eq::RcEq;
 use crate::state::editor::LaneError;
@@ -15,7 +15,7 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub index: usize,
-    pub config: LaneConfig,
+    pub config: LaneKnobs,
     pub error: Option<LaneError>,
     pub result: Option<RcEq<LaneResult>>,
     pub selected: Option<usize>,
@@ -87,7 +87,7 @@ fn starts_from_line(s: &StartsFrom, on: &Callback<Defaults>) -> Html {
 }
 
 /// "greedy · 12 tokens · 30.1 tokens/s · stopped: eos"
-fn status(result: &Option<RcEq<LaneResult>>, config: &LaneConfig) -> String {
+fn status(result: &Option<RcEq<LaneResult>>, config: &LaneKnobs) -> String {
     let Some(r) = result else {
         return "not run yet".to_string();
     };

@@ -3,11 +3,10 @@
 //! lesson came from, and what a step puts in the editor. The format itself
 //! is `ntl_protocol::lesson`.
 
-use crate::lane_config::LaneConfig;
+use crate::lane_config::LaneKnobs;
 use crate::lanes::LANES;
 use crate::rc_eq::RcEq;
 use ntl_protocol::lesson::{self, Lesson, LessonStep, Recording};
-use serde_json::Value;
 
 pub mod address;
 
@@ -89,11 +88,7 @@ impl OpenLesson {
 
 /// The editor's four lanes for a step: its own, then the first built-in
 /// lesson's for lanes it does not set (as a share link's are filled).
-pub fn step_lanes(step: &LessonStep) -> [LaneConfig; LANES] {
-    let lane = |fields: &serde_json::Map<String, Value>| {
-        // Parsed by the lesson reader already, so this cannot fail.
-        LaneConfig::from_fields(fields.clone()).unwrap_or_default()
-    };
+pub fn step_lanes(step: &LessonStep) -> [LaneKnobs; LANES] {
     let first = built_in(|all| {
         all.first()
             .map(|b| b.lesson.steps[0].lanes.clone())
@@ -103,7 +98,7 @@ pub fn step_lanes(step: &LessonStep) -> [LaneConfig; LANES] {
         step.lanes
             .get(i)
             .or(first.get(i))
-            .map(lane)
+            .cloned()
             .unwrap_or_default()
     })
 }

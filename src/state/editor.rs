@@ -2,7 +2,7 @@
 //! errors, the shared seed, a text to score, a branch's exact ids.
 
 use super::lane_outlook::{runs_as, LaneOutlook, Outlooks};
-use crate::lane_config::LaneConfig;
+use crate::lane_config::{KnobText, LaneKnobs};
 use crate::lanes::LANES;
 use crate::lessons;
 use crate::rc_eq::RcEq;
@@ -32,7 +32,7 @@ impl From<ConfigError> for LaneError {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Editor {
     pub prompt: String,
-    pub lanes: [LaneConfig; LANES],
+    pub lanes: [LaneKnobs; LANES],
     pub errors: [Option<LaneError>; LANES],
     /// Lanes whose knob editor is unfolded (a lane with an error opens).
     pub open: [bool; LANES],
@@ -107,7 +107,7 @@ impl Editor {
     /// Sampling lanes that set different seeds of their own: shared
     /// randomness would set them aside.
     pub fn seeds_differ(&self) -> bool {
-        let mut seeds = self.active().iter().filter_map(LaneConfig::seed);
+        let mut seeds = self.active().iter().filter_map(LaneKnobs::seed);
         let first = seeds.next();
         seeds.any(|s| Some(s) != first)
     }
@@ -116,7 +116,7 @@ impl Editor {
     /// change nothing; accepted ones are then validated as a whole.
     pub fn set_knob(&mut self, lane: usize, knob: Knob, text: &str) {
         let l = &mut self.lanes[lane];
-        let result = l.set(knob, text).and_then(|_| l.validate().map(drop));
+        let result = l.set_text(knob, text).and_then(|_| l.validate().map(drop));
         self.errors[lane] = result.err().map(Into::into);
         self.open[lane] |= self.errors[lane].is_some();
     }
@@ -146,7 +146,7 @@ impl Editor {
     pub fn set_llama_knob(&mut self, lane: usize, knob: LlamaCppKnob, text: &str) {
         let l = &mut self.lanes[lane];
         let result = l
-            .set_llama_cpp(knob, text)
+            .set_llama_cpp_text(knob, text)
             .and_then(|_| l.validate().map(drop));
         self.errors[lane] = result.err().map(Into::into);
         self.open[lane] |= self.errors[lane].is_some();
@@ -165,7 +165,7 @@ impl Editor {
 
     /// A lane's `generation_config.json` pasted or edited as text.
     pub fn set_json(&mut self, lane: usize, text: &str) {
-        match LaneConfig::from_json(text) {
+        match LaneKnobs::from_json(text) {
             Ok(c) => {
                 self.lanes[lane] = c;
                 self.check(lane);
@@ -192,7 +192,7 @@ impl Editor {
         l.set_mode(Mode::Sample);
         let mut refused = None;
         for (knob, text) in knobs {
-            if let Err(e) = l.set(*knob, text) {
+            if let Err(e) = l.set_text(*knob, text) {
                 refused.get_or_insert(e);
             }
         }
@@ -263,7 +263,7 @@ impl Editor {
     }
 
     /// The lanes that run and show.
-    pub fn active(&self) -> &[LaneConfig] {
+    pub fn active(&self) -> &[LaneKnobs] {
         &self.lanes[..self.count]
     }
 
@@ -319,7 +319,7 @@ impl Editor {
     pub fn shared(&self, model: Option<String>, scoring: bool) -> Shared {
         Shared {
             prompt: self.prompt.clone(),
-            lanes: self.active().iter().map(|l| l.fields().clone()).collect(),
+            lanes: self.active().to_vec(),
             shared_seed: self.shared_seed(),
             model,
             score: (scoring && !self.score_text.is_empty()).then(|| self.score_text.clone()),
@@ -345,7 +345,7 @@ impl Editor {
         let defaults = lessons::step_lanes(&first.lesson.steps[0]);
         for (lane, default) in defaults.into_iter().enumerate() {
             self.lanes[lane] = match s.lanes.get(lane) {
-                Some(fields) => LaneConfig::from_fields(fields.clone()).unwrap_or_default(),
+                Some(knobs) => knobs.clone(),
                 None => default,
             };
             self.check(lane);
@@ -370,7 +370,7 @@ impl Editor {
     }
 
     /// A recorded run's prompt and lane configs, for replay.
-    pub fn show_recorded(&mut self, prompt: &str, lanes: Vec<LaneConfig>) {
+    pub fn show_recorded(&mut self, prompt: &str, lanes: Vec<LaneKnobs>) {
         self.prompt = prompt.to_string();
         self.branch_ids = None;
         for (lane, config) in lanes.into_iter().take(LANES).enumerate() {
@@ -682,7 +682,7 @@ mod tests {
         );
 
         let one_lane = Shared {
-            lanes: vec![json!({"do_sample": true}).as_object().unwrap().clone()],
+            lanes: vec![LaneKnobs::from_value(json!({"do_sample": true})).unwrap()],
             ..Default::default()
         };
         assert!(!other.apply_shared(one_lane));

@@ -5,12 +5,11 @@
 //! until one of those changes: the page asks at every render, and renders at
 //! every streamed step.
 
-use crate::lane_config::LaneConfig;
+use crate::lane_config::LaneKnobs;
 use crate::lanes::LANES;
 use crate::rc_eq::RcEq;
 use ntl_decoding::warnings::lane_warnings;
 use ntl_decoding::{ConfigError, Defaults, Mode, ModelDefaults, Semantics};
-use serde_json::Value;
 use std::cell::RefCell;
 use std::fmt;
 
@@ -36,15 +35,13 @@ pub struct LaneOutlook {
 
 /// A lane's config as it runs: its own knobs over the model's, or alone.
 pub fn runs_as(
-    own: &LaneConfig,
+    own: &LaneKnobs,
     model: Option<&ModelDefaults>,
     from: Defaults,
 ) -> Result<ntl_decoding::LaneConfig, ConfigError> {
     match model {
         Some(model) if from == Defaults::Model && own.semantics() == Semantics::Transformers => {
-            let config = ntl_decoding::LaneConfig::from_value(
-                model.under(Value::Object(own.fields().clone()), Defaults::Model),
-            )?;
+            let config = model.lane(own, Defaults::Model)?;
             // Each is valid alone; together they may not be (the model's
             // do_sample with the lane's temperature 0).
             config.validate()?;
@@ -54,11 +51,11 @@ pub fn runs_as(
     }
 }
 
-pub fn outlook(own: &LaneConfig, choice: Defaults, model: Option<&ModelDefaults>) -> LaneOutlook {
+pub fn outlook(own: &LaneKnobs, choice: Defaults, model: Option<&ModelDefaults>) -> LaneOutlook {
     let runs = runs_as(own, model, choice).unwrap_or_else(|_| own.config());
     let from_file = |knob: &str| {
         choice == Defaults::Model
-            && !own.fields().contains_key(knob)
+            && !own.is_set(knob)
             && model.is_some_and(|m| m.beyond_eos().iter().any(|(k, _)| *k == knob))
     };
     let warnings = lane_warnings(&runs)
@@ -83,7 +80,7 @@ pub fn outlook(own: &LaneConfig, choice: Defaults, model: Option<&ModelDefaults>
 /// What the lane takes from the model's file, when the file sets anything
 /// beyond its end-of-text ids and the lane speaks HF's names.
 fn starts_from(
-    own: &LaneConfig,
+    own: &LaneKnobs,
     choice: Defaults,
     model: Option<&ModelDefaults>,
 ) -> Option<StartsFrom> {
@@ -94,7 +91,7 @@ fn starts_from(
     }
     let taken = knobs
         .into_iter()
-        .filter(|(k, _)| !own.fields().contains_key(*k))
+        .filter(|(k, _)| !own.is_set(k))
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
     let mode_from = |from| {
@@ -123,7 +120,7 @@ pub struct Outlooks(RefCell<[Option<Entry>; LANES]>);
 
 #[derive(Clone)]
 struct Entry {
-    lane: LaneConfig,
+    lane: LaneKnobs,
     choice: Defaults,
     model: Option<ModelDefaults>,
     outlook: RcEq<LaneOutlook>,
@@ -135,7 +132,7 @@ impl Outlooks {
     pub fn get(
         &self,
         i: usize,
-        own: &LaneConfig,
+        own: &LaneKnobs,
         choice: Defaults,
         model: Option<&ModelDefaults>,
     ) -> RcEq<LaneOutlook> {

@@ -275,10 +275,7 @@ impl Page {
         let lanes = doc
             .runs
             .iter()
-            .map(|r| {
-                crate::lane_config::LaneConfig::from_json(&crate::export::config_diff(&r.config))
-            })
-            .map(Result::unwrap_or_default)
+            .map(|r| ntl_decoding::LaneKnobs::differing(&r.config))
             .collect();
         let prompt = doc.prompt.clone();
         match self.run.replay(name, doc) {

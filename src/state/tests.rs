@@ -1,5 +1,6 @@
 use super::token_lookup::LookupUse;
 use super::*;
+use crate::lane_config::KnobText;
 use ntl_decoding::Knob;
 use ntl_decoding::{GenerationConfig, Mode};
 use ntl_protocol::share;

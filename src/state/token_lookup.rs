@@ -67,7 +67,7 @@ impl Page {
                     // llama.cpp bans tokens, not sequences: each token of the
                     // text gets `false`, as llama-server does for a text key.
                     let mut biases: Vec<serde_json::Value> = self.editor.lanes[lane]
-                        .llama_cpp()
+                        .llama_cpp_config()
                         .and_then(|c| c.logit_bias.clone())
                         .and_then(|v| v.as_array().cloned())
                         .unwrap_or_default();

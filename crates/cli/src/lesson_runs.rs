@@ -5,7 +5,6 @@
 use ntl_decoding::{ConfigError, Defaults, Document, LaneRequest, Options};
 use ntl_engine::{Engine, RunError, RunInput};
 use ntl_protocol::lesson::LessonStep;
-use serde_json::Value;
 use std::ops::ControlFlow;
 
 /// Candidates kept per step table in a recording: ten keep a lesson's
@@ -38,10 +37,9 @@ pub fn run_step(engine: &Engine, step: &LessonStep) -> Result<Document, StepRunE
         .clone()
         .unwrap_or_default();
     let mut lanes = Vec::with_capacity(step.lanes.len());
-    for (lane, fields) in step.lanes.iter().enumerate() {
-        let text = Value::Object(fields.clone()).to_string();
+    for (lane, knobs) in step.lanes.iter().enumerate() {
         let config = model
-            .lane_config(&text, Defaults::Model)
+            .lane(knobs, Defaults::Model)
             .map_err(|source| StepRunError::Lane { lane, source })?;
         lanes.push(LaneRequest {
             config,

@@ -8,7 +8,9 @@
 
 use crate::config::{GenerationConfig, IGNORED_KEYS};
 use crate::config_error::ConfigError;
-use crate::semantics::{LaneConfig, Semantics};
+use crate::lane_knobs::fields::copy_hf;
+use crate::lane_knobs::LaneKnobs;
+use crate::semantics::LaneConfig;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -63,23 +65,22 @@ impl ModelDefaults {
 
     /// A lane's config, typed as JSON, with the model's knobs under it.
     pub fn lane_config(&self, text: &str, defaults: Defaults) -> Result<LaneConfig, ConfigError> {
-        let value: Value = serde_json::from_str(text).map_err(ConfigError::json)?;
-        LaneConfig::from_value(self.under(value, defaults))
+        self.lane(&LaneKnobs::from_json(text)?, defaults)
     }
 
-    /// A lane's config object with the model's knobs under it: what the lane
-    /// sets wins, the rest comes from the model. A llama.cpp lane speaks
-    /// other names and is left as it is; so is a lane that asks for the
-    /// library's defaults.
-    pub fn under(&self, lane: Value, defaults: Defaults) -> Value {
-        let transformers = matches!(Semantics::of(&lane), Ok(Semantics::Transformers));
+    /// A lane's config as it runs: what the lane sets wins, the rest comes
+    /// from the model. A llama.cpp lane speaks other names and is left as it
+    /// is; so is a lane that asks for the library's defaults.
+    pub fn lane(&self, lane: &LaneKnobs, defaults: Defaults) -> Result<LaneConfig, ConfigError> {
         match lane {
-            Value::Object(lane) if transformers && defaults == Defaults::Model => {
-                let mut merged = self.0.clone();
-                merged.extend(lane);
-                Value::Object(merged)
+            LaneKnobs::Transformers { config, set } if defaults == Defaults::Model => {
+                let mut merged = GenerationConfig::from_value(Value::Object(self.0.clone()))?;
+                for &knob in set {
+                    copy_hf(knob, config, &mut merged);
+                }
+                Ok(LaneConfig::Transformers(merged))
             }
-            lane => lane,
+            _ => Ok(lane.config()),
         }
     }
 }
@@ -87,7 +88,6 @@ impl ModelDefaults {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     /// Qwen2.5-0.5B-Instruct's generation_config.json.
     const QWEN_INSTRUCT: &str = r#"{"bos_token_id": 151643, "pad_token_id": 151643,
@@ -115,12 +115,13 @@ mod tests {
     #[test]
     fn a_lane_saying_nothing_samples_as_the_model_says_and_its_own_knobs_win() {
         let d = ModelDefaults::from_json(QWEN_INSTRUCT.as_bytes()).unwrap();
-        let greedy_by_omission = d.under(json!({}), Defaults::Model);
-        let c = GenerationConfig::from_value(greedy_by_omission).unwrap();
+        let greedy_by_omission = d.lane_config("{}", Defaults::Model).unwrap();
+        let c = greedy_by_omission.transformers().unwrap();
         assert!(c.do_sample);
         assert_eq!((c.temperature, c.top_k, c.top_p), (0.7, Some(20), 0.8));
-        let said = d.under(json!({"do_sample": false, "top_k": 5}), Defaults::Model);
-        let c = GenerationConfig::from_value(said).unwrap();
+        let said = d.lane_config(r#"{"do_sample": false, "top_k": 5}"#, Defaults::Model);
+        let said = said.unwrap();
+        let c = said.transformers().unwrap();
         assert!(!c.do_sample);
         assert_eq!((c.top_k, c.temperature), (Some(5), 0.7));
     }
@@ -128,9 +129,15 @@ mod tests {
     #[test]
     fn library_defaults_and_llama_cpp_lanes_are_left_as_they_are() {
         let d = ModelDefaults::from_json(QWEN_INSTRUCT.as_bytes()).unwrap();
-        assert_eq!(d.under(json!({}), Defaults::Library), json!({}));
-        let llama = json!({"semantics": "llama.cpp", "temperature": 0.5});
-        assert_eq!(d.under(llama.clone(), Defaults::Model), llama);
+        assert_eq!(
+            d.lane_config("{}", Defaults::Library).unwrap(),
+            LaneConfig::default()
+        );
+        let llama = r#"{"semantics": "llama.cpp", "temperature": 0.5}"#;
+        assert_eq!(
+            d.lane_config(llama, Defaults::Model).unwrap(),
+            LaneConfig::from_json(llama).unwrap()
+        );
     }
 
     #[test]

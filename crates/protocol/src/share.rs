@@ -9,9 +9,9 @@
 use crate::valid_repo_id;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use ntl_decoding::{ConfigError, LaneConfig};
+use ntl_decoding::{ConfigError, LaneKnobs};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 pub const VERSION: &str = "1";
 /// The longest link fragment we read (browsers keep far more; teachers never need it).
@@ -26,8 +26,9 @@ pub const BUNDLED: &str = "bundled";
 #[serde(deny_unknown_fields)]
 pub struct Shared {
     pub prompt: String,
-    /// Each lane's `generation_config` fields that differ from HF defaults.
-    pub lanes: Vec<Map<String, Value>>,
+    /// Each lane's knobs as set (HF's `generation_config` diff, or
+    /// llama-server's fields after `"semantics": "llama.cpp"`).
+    pub lanes: Vec<LaneKnobs>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shared_seed: Option<u64>,
     /// `bundled` or a hub repo id; absent = the page's default.
@@ -111,9 +112,27 @@ pub fn decode(link: &str) -> Result<Shared, ShareError> {
         .map_err(ShareError::NotBase64)?;
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_JSON_BYTES)
         .map_err(|_| ShareError::Damaged)?;
-    let shared: Shared = serde_json::from_slice(&json).map_err(ShareError::NotPageState)?;
+    let value: Value = serde_json::from_slice(&json).map_err(ShareError::NotPageState)?;
+    lanes(&value)?;
+    let shared: Shared = serde_json::from_value(value).map_err(ShareError::NotPageState)?;
     check(&shared)?;
     Ok(shared)
+}
+
+/// Each lane read on its own first, so a bad knob is reported with its
+/// lane and the decoding crate's message rather than as a shapeless state.
+fn lanes(value: &Value) -> Result<(), ShareError> {
+    let Some(lanes) = value.get("lanes").and_then(Value::as_array) else {
+        return Ok(());
+    };
+    if lanes.is_empty() || lanes.len() > MAX_LANES {
+        return Err(ShareError::LaneCount(lanes.len()));
+    }
+    for (lane, fields) in lanes.iter().enumerate() {
+        LaneKnobs::from_value(fields.clone())
+            .map_err(|source| ShareError::Lane { lane, source })?;
+    }
+    Ok(())
 }
 
 fn check(s: &Shared) -> Result<(), ShareError> {
@@ -126,10 +145,6 @@ fn check(s: &Shared) -> Result<(), ShareError> {
     }
     if s.lanes.is_empty() || s.lanes.len() > MAX_LANES {
         return Err(ShareError::LaneCount(s.lanes.len()));
-    }
-    for (lane, fields) in s.lanes.iter().enumerate() {
-        LaneConfig::from_value(Value::Object(fields.clone()))
-            .map_err(|source| ShareError::Lane { lane, source })?;
     }
     match s.model.as_deref() {
         None | Some(BUNDLED) => Ok(()),
@@ -144,7 +159,7 @@ mod tests {
     use serde_json::json;
 
     fn sample() -> Shared {
-        let lane = |v: Value| v.as_object().unwrap().clone();
+        let lane = |v: Value| LaneKnobs::from_value(v).unwrap();
         Shared {
             prompt: "The history of computers is ünïcode 🙂 <img src=x onerror=alert(1)>".into(),
             lanes: vec![
@@ -177,7 +192,7 @@ mod tests {
 
     #[test]
     fn the_strategies_knobs_round_trip_through_a_link() {
-        let lane = |v: Value| v.as_object().unwrap().clone();
+        let lane = |v: Value| LaneKnobs::from_value(v).unwrap();
         let s = Shared {
             lanes: vec![
                 lane(json!({"num_beams": 4, "num_beam_groups": 2, "diversity_penalty": 0.5})),
@@ -268,7 +283,7 @@ mod tests {
 
     #[test]
     fn a_llama_cpp_lane_round_trips_with_its_semantics_and_its_names_are_checked() {
-        let lane = |v: Value| v.as_object().unwrap().clone();
+        let lane = |v: Value| LaneKnobs::from_value(v).unwrap();
         let s = Shared {
             lanes: vec![
                 lane(json!({"do_sample": true, "repetition_penalty": 1.1})),

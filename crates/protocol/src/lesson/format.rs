@@ -1,8 +1,7 @@
 //! The lesson format's types and limits (version 1).
 
-use ntl_decoding::Document;
+use ntl_decoding::{Document, LaneKnobs};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 /// The format version this code reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -53,7 +52,7 @@ pub struct LessonStep {
     /// One to four lanes, each as a share link carries it: the HF
     /// `generation_config` fields set, or llama.cpp's after
     /// `"semantics": "llama.cpp"`.
-    pub lanes: Vec<Map<String, Value>>,
+    pub lanes: Vec<LaneKnobs>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recording: Option<Recording>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -4,7 +4,7 @@
 use super::error::LessonError;
 use super::format::{Lesson, FORMAT_VERSION, MAX_LESSON_BYTES};
 use super::validate;
-use ntl_decoding::Document;
+use ntl_decoding::{Document, LaneKnobs};
 use serde_json::Value;
 
 /// Reads a lesson file; every refusal names what to fix.
@@ -26,6 +26,7 @@ pub fn parse(bytes: &[u8]) -> Result<Lesson, LessonError> {
         }
     }
     inline_recordings(&value)?;
+    lanes(&value)?;
     let lesson: Lesson = serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         LessonError::Shape {
@@ -35,6 +36,26 @@ pub fn parse(bytes: &[u8]) -> Result<Lesson, LessonError> {
     })?;
     validate::lesson(&lesson)?;
     Ok(lesson)
+}
+
+/// A lane the decoding crate refuses, reported under its own path with the
+/// crate's message (inside serde it would lose both).
+fn lanes(value: &Value) -> Result<(), LessonError> {
+    let Some(steps) = value.get("steps").and_then(Value::as_array) else {
+        return Ok(());
+    };
+    for (i, step) in steps.iter().enumerate() {
+        let Some(lanes) = step.get("lanes").and_then(Value::as_array) else {
+            continue;
+        };
+        for (j, lane) in lanes.iter().enumerate() {
+            LaneKnobs::from_value(lane.clone()).map_err(|source| LessonError::Lane {
+                path: format!("steps[{i}].lanes[{j}]"),
+                source,
+            })?;
+        }
+    }
+    Ok(())
 }
 
 /// An inline recording that is not a run document, reported under its own

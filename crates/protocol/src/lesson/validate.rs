@@ -6,8 +6,6 @@ use super::error::{LessonError, Problem};
 use super::format::*;
 use crate::share::{BUNDLED, MAX_LANES, MAX_PROMPT_CHARS};
 use ntl_decoding::Document;
-use ntl_decoding::LaneConfig;
-use serde_json::Value;
 
 fn invalid(path: impl Into<String>, problem: Problem) -> LessonError {
     LessonError::Invalid {
@@ -91,14 +89,6 @@ fn step(at: &str, s: &LessonStep) -> Result<(), LessonError> {
     text(&format!("{at}.prose"), &s.prose, MAX_PROSE_CHARS, false)?;
     text(&format!("{at}.prompt"), &s.prompt, MAX_PROMPT_CHARS, false)?;
     count(&format!("{at}.lanes"), s.lanes.len(), MAX_LANES)?;
-    for (i, fields) in s.lanes.iter().enumerate() {
-        LaneConfig::from_value(Value::Object(fields.clone())).map_err(|source| {
-            LessonError::Lane {
-                path: format!("{at}.lanes[{i}]"),
-                source,
-            }
-        })?;
-    }
     let lanes = s.lanes.len();
     let lane = |path: String, lane: usize| {
         if (1..=lanes).contains(&lane) {

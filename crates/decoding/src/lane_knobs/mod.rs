@@ -1,0 +1,236 @@
+//! A lane's knobs as written: the typed config and which of its knobs were
+//! set. What a share link, a lesson file and the page's editor hold — read
+//! once at the boundary ([`LaneKnobs::from_value`]), edited by typed
+//! operations (`edit`), written back as the knobs set and nothing else
+//! (HF's `generation_config` diff, or llama-server's fields after
+//! `"semantics": "llama.cpp"`).
+//!
+//! Which knobs were set matters beyond the values: a knob set to its
+//! library default still wins over the model's `generation_config.json`.
+//!
+//! - `fields`: one knob's value copied between two configs (typed, by name);
+//! - `edit`: setting, clearing, the mode and the ecosystem;
+//! - `switch`: a lane moved between HF and llama.cpp.
+
+mod edit;
+pub(crate) mod fields;
+mod switch;
+#[cfg(test)]
+mod tests;
+
+use crate::config::GenerationConfig;
+use crate::config_error::ConfigError;
+use crate::knob::Knob;
+use crate::llama_cpp::config::LlamaCppConfig;
+use crate::llama_cpp::knob::LlamaCppKnob;
+use crate::mode::Mode;
+use crate::semantics::{LaneConfig, Semantics};
+use crate::ValidConfig;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+
+/// A lane's typed config and the knobs it sets (the rest are its
+/// ecosystem's defaults, or the model's file's for an HF lane).
+// As with `LaneConfig`: four lanes hold one each; boxing the larger variant
+// would buy nothing measurable and cost every edit a deref.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum LaneKnobs {
+    Transformers {
+        config: GenerationConfig,
+        set: BTreeSet<Knob>,
+    },
+    LlamaCpp {
+        config: LlamaCppConfig,
+        set: BTreeSet<LlamaCppKnob>,
+    },
+}
+
+impl Default for LaneKnobs {
+    fn default() -> Self {
+        LaneKnobs::Transformers {
+            config: GenerationConfig::default(),
+            set: BTreeSet::new(),
+        }
+    }
+}
+
+impl LaneKnobs {
+    /// A llama.cpp lane with llama-server's defaults.
+    pub fn llama_cpp() -> LaneKnobs {
+        LaneKnobs::LlamaCpp {
+            config: LlamaCppConfig::default(),
+            set: BTreeSet::new(),
+        }
+    }
+
+    pub fn from_json(text: &str) -> Result<LaneKnobs, ConfigError> {
+        let value: Value = serde_json::from_str(text).map_err(ConfigError::json)?;
+        LaneKnobs::from_value(value)
+    }
+
+    /// Reads a lane's config object: names and types checked by the
+    /// ecosystem's parser, bookkeeping keys (`transformers_version`) dropped.
+    pub fn from_value(value: Value) -> Result<LaneKnobs, ConfigError> {
+        let config = LaneConfig::from_value(value.clone())?;
+        let keys = value.as_object().map(Map::iter).into_iter().flatten();
+        Ok(match config {
+            LaneConfig::Transformers(config) => LaneKnobs::Transformers {
+                config,
+                set: keys.filter_map(|(k, _)| k.parse().ok()).collect(),
+            },
+            // llama-server reads `null` as "the default": not set.
+            LaneConfig::LlamaCpp(config) => LaneKnobs::LlamaCpp {
+                config,
+                set: keys
+                    .filter(|(_, v)| !v.is_null())
+                    .filter_map(|(k, _)| k.parse().ok())
+                    .filter(|k| *k != LlamaCppKnob::Semantics)
+                    .collect(),
+            },
+        })
+    }
+
+    /// A config as it ran (an export's), as the knobs that differ from its
+    /// ecosystem's defaults.
+    pub fn differing(config: &LaneConfig) -> LaneKnobs {
+        match config {
+            LaneConfig::Transformers(c) => {
+                let d = GenerationConfig::default();
+                LaneKnobs::Transformers {
+                    config: c.clone(),
+                    set: Knob::ALL
+                        .iter()
+                        .copied()
+                        .filter(|&k| !fields::same_hf(k, c, &d))
+                        .collect(),
+                }
+            }
+            LaneConfig::LlamaCpp(c) => {
+                let d = LlamaCppConfig::default();
+                LaneKnobs::LlamaCpp {
+                    config: c.clone(),
+                    set: LlamaCppKnob::ALL
+                        .iter()
+                        .copied()
+                        .filter(|&k| k != LlamaCppKnob::Semantics)
+                        .filter(|&k| !fields::same_llama_cpp(k, c, &d))
+                        .collect(),
+                }
+            }
+        }
+    }
+
+    /// The knobs set, as the lane's config object.
+    pub fn to_value(&self) -> Value {
+        let mut out = Map::new();
+        match self {
+            LaneKnobs::Transformers { config, set } => {
+                let all = serde_json::to_value(config).expect("config serialises");
+                for k in set {
+                    out.insert(k.name().into(), all[k.name()].clone());
+                }
+            }
+            LaneKnobs::LlamaCpp { config, set } => {
+                out.insert("semantics".into(), Semantics::LlamaCpp.name().into());
+                let all = serde_json::to_value(config).expect("config serialises");
+                for k in set {
+                    out.insert(k.name().into(), all[k.name()].clone());
+                }
+            }
+        }
+        Value::Object(out)
+    }
+
+    /// The lane's config as JSON text (only what was set; keys sorted).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(&self.to_value()).expect("serialises")
+    }
+
+    /// Whether the lane sets a knob, by the name it travels under.
+    pub fn is_set(&self, name: &str) -> bool {
+        match self {
+            LaneKnobs::Transformers { set, .. } => name.parse().is_ok_and(|k| set.contains(&k)),
+            LaneKnobs::LlamaCpp { set, .. } => name.parse().is_ok_and(|k| set.contains(&k)),
+        }
+    }
+
+    /// The names of the knobs set, sorted.
+    pub fn set_names(&self) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = match self {
+            LaneKnobs::Transformers { set, .. } => set.iter().map(|k| k.name()).collect(),
+            LaneKnobs::LlamaCpp { set, .. } => set.iter().map(|k| k.name()).collect(),
+        };
+        names.sort_unstable();
+        names
+    }
+
+    /// The typed config (the ecosystem's defaults for what is not set), as
+    /// the worker takes it.
+    pub fn config(&self) -> LaneConfig {
+        match self {
+            LaneKnobs::Transformers { config, .. } => LaneConfig::Transformers(config.clone()),
+            LaneKnobs::LlamaCpp { config, .. } => LaneConfig::LlamaCpp(config.clone()),
+        }
+    }
+
+    pub fn semantics(&self) -> Semantics {
+        match self {
+            LaneKnobs::Transformers { .. } => Semantics::Transformers,
+            LaneKnobs::LlamaCpp { .. } => Semantics::LlamaCpp,
+        }
+    }
+
+    /// The HF config of an HF lane; `None` for a llama.cpp lane.
+    pub fn hf(&self) -> Option<&GenerationConfig> {
+        match self {
+            LaneKnobs::Transformers { config, .. } => Some(config),
+            LaneKnobs::LlamaCpp { .. } => None,
+        }
+    }
+
+    pub fn llama_cpp_config(&self) -> Option<&LlamaCppConfig> {
+        match self {
+            LaneKnobs::LlamaCpp { config, .. } => Some(config),
+            LaneKnobs::Transformers { .. } => None,
+        }
+    }
+
+    pub fn validate(&self) -> Result<ValidConfig, ConfigError> {
+        match self {
+            LaneKnobs::Transformers { config, .. } => config.validate(),
+            LaneKnobs::LlamaCpp { .. } => self.config().validate(),
+        }
+    }
+
+    pub fn mode(&self) -> Mode {
+        match self {
+            LaneKnobs::Transformers { config, .. } => config.mode(),
+            LaneKnobs::LlamaCpp { .. } => Mode::LlamaCpp,
+        }
+    }
+
+    /// The lane's seed (either ecosystem's), when sampling uses one.
+    pub fn seed(&self) -> Option<u64> {
+        match self {
+            LaneKnobs::Transformers { config: c, .. } => c.do_sample.then(|| c.seed.unwrap_or(0)),
+            LaneKnobs::LlamaCpp { config: c, .. } => (c.temperature > 0.0 || c.mirostat != 0)
+                .then_some(c.seed)
+                .filter(|&s| s >= 0)
+                .map(|s| s as u64),
+        }
+    }
+}
+
+impl Serialize for LaneKnobs {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.to_value().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for LaneKnobs {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        LaneKnobs::from_value(Value::deserialize(d)?).map_err(serde::de::Error::custom)
+    }
+}
