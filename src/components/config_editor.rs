@@ -1,9 +1,10 @@
 //! One lane's knobs, by HF name, with errors shown next to the knob at fault.
 
 use super::draft_field::DraftField;
-use crate::lane_config::{knobs_for, KnobText, LaneKnobs, LLAMA_CPP_GROUPS, TOKEN_KNOBS};
+use crate::lane_config::{knobs_for, KnobText, LaneKnobs, TOKEN_KNOBS};
 use crate::state::editor::LaneError;
-use ntl_decoding::knob_help::KnobGroup;
+use ntl_decoding::knob_table::KnobGroup;
+use ntl_decoding::llama_cpp::knob_table::LlamaCppGroup;
 use ntl_decoding::llama_cpp::LlamaCppKnob;
 use ntl_decoding::Semantics;
 use ntl_decoding::{Knob, Mode};
@@ -106,7 +107,7 @@ pub fn config_editor(p: &Props) -> Html {
         html! {
             <label
                 class={classes!("knob", (bad_knob == Some(knob)).then_some("bad"))}
-                title={format!("{} ({}): {}", knob.name(), knob.group().title(), knob.explain())}
+                title={knob_title(knob)}
             >
                 <span>{ knob.name() }</span>
                 <DraftField
@@ -153,7 +154,7 @@ fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>) -> Html {
         html! {
             <label
                 class={classes!("knob", (bad_field == Some(knob.name())).then_some("bad"))}
-                title={format!("{} (llama-server): {}", knob.name(), ntl_decoding::llama_cpp::help::explain(knob))}
+                title={format!("{} (llama-server): {}", knob.name(), knob.explain())}
             >
                 <span>{ knob.name() }</span>
                 <DraftField
@@ -196,10 +197,10 @@ fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>) -> Html {
                 { "chain: " }{ order }
             </p>
             <div class="knob-groups">
-                { for LLAMA_CPP_GROUPS.iter().map(|(title, knobs)| html! {
-                    <div class="knob-group" data-group={*title}>
-                        <h5>{ *title }</h5>
-                        <div class="knobs">{ for knobs.iter().copied().map(knob) }</div>
+                { for LlamaCppGroup::ALL.into_iter().map(|group| html! {
+                    <div class="knob-group" data-group={group.title()}>
+                        <h5>{ group.title() }</h5>
+                        <div class="knobs">{ for group.knobs().map(knob) }</div>
                     </div>
                 }) }
             </div>
@@ -229,4 +230,20 @@ fn error_and_json(p: &Props, title: &'static str) -> Html {
             </details>
         </>
     }
+}
+
+/// A knob's hover text, from the knob table: name, group, what it does and
+/// the values it takes.
+fn knob_title(knob: Knob) -> String {
+    let info = knob.info();
+    let takes = info
+        .range
+        .map(|r| format!(" (takes {r})"))
+        .unwrap_or_default();
+    format!(
+        "{} ({}): {}{takes}",
+        knob.name(),
+        info.group.title(),
+        info.help
+    )
 }

@@ -1,63 +1,7 @@
-//! Which knobs the lane editor shows: per decoding mode for an HF lane,
-//! under llama-server's headings for a llama.cpp lane.
+//! Which knobs the lane editor shows for an HF lane, per decoding mode (a
+//! llama.cpp lane's come from its knob table, under its headings).
 
-use ntl_decoding::llama_cpp::LlamaCppKnob;
 use ntl_decoding::{Knob, Mode};
-
-/// llama.cpp lanes' knobs in the editor, under headings of their own.
-pub const LLAMA_CPP_GROUPS: &[(&str, &[LlamaCppKnob])] = &[
-    (
-        "sampler chain",
-        &[
-            LlamaCppKnob::Temperature,
-            LlamaCppKnob::TopK,
-            LlamaCppKnob::TopP,
-            LlamaCppKnob::MinP,
-            LlamaCppKnob::TypicalP,
-            LlamaCppKnob::TopNSigma,
-            LlamaCppKnob::XtcProbability,
-            LlamaCppKnob::XtcThreshold,
-            LlamaCppKnob::DynatempRange,
-            LlamaCppKnob::DynatempExponent,
-            LlamaCppKnob::MinKeep,
-            LlamaCppKnob::Samplers,
-            LlamaCppKnob::Seed,
-        ],
-    ),
-    (
-        "penalties",
-        &[
-            LlamaCppKnob::RepeatPenalty,
-            LlamaCppKnob::RepeatLastN,
-            LlamaCppKnob::PresencePenalty,
-            LlamaCppKnob::FrequencyPenalty,
-            LlamaCppKnob::DryMultiplier,
-            LlamaCppKnob::DryBase,
-            LlamaCppKnob::DryAllowedLength,
-            LlamaCppKnob::DryPenaltyLastN,
-            LlamaCppKnob::DrySequenceBreakers,
-        ],
-    ),
-    (
-        "mirostat, adaptive-p",
-        &[
-            LlamaCppKnob::Mirostat,
-            LlamaCppKnob::MirostatTau,
-            LlamaCppKnob::MirostatEta,
-            LlamaCppKnob::AdaptiveTarget,
-            LlamaCppKnob::AdaptiveDecay,
-        ],
-    ),
-    (
-        "length, stop, tokens",
-        &[
-            LlamaCppKnob::NPredict,
-            LlamaCppKnob::Stop,
-            LlamaCppKnob::IgnoreEos,
-            LlamaCppKnob::LogitBias,
-        ],
-    ),
-];
 
 /// Knobs shown for every mode, then per mode.
 pub const COMMON_KNOBS: &[Knob] = &[
@@ -114,7 +58,8 @@ pub fn knobs_for(mode: Mode) -> Vec<Knob> {
         Mode::GroupBeam => &[GROUP_BEAM_KNOBS],
         Mode::ConstrainedBeam => &[BEAM_KNOBS],
         Mode::Contrastive => &[CONTRASTIVE_KNOBS],
-        // A llama.cpp lane's knobs are llama-server's ([`LLAMA_CPP_GROUPS`]).
+        // A llama.cpp lane's knobs are llama-server's, under the headings of
+        // `ntl_decoding::llama_cpp::knob_table`.
         Mode::LlamaCpp => &[],
     };
     specific

@@ -40,6 +40,10 @@ pub enum ConfigError {
     /// message where HF has one.
     #[error("{message}")]
     Invalid { knob: Knob, message: String },
+    /// A number outside the knob's range in the knob table (HF's words,
+    /// from the table, where HF has them).
+    #[error("{}", .knob.info().out_of_range(*.value))]
+    OutOfRange { knob: Knob, value: f64 },
     /// `force_words_ids` that HF would not take as constraints.
     #[error(transparent)]
     Constraint(#[from] ConstraintError),
@@ -85,7 +89,8 @@ impl ConfigError {
         match self {
             ConfigError::BadValue { knob, .. }
             | ConfigError::NotANumber { knob, .. }
-            | ConfigError::Invalid { knob, .. } => Some(*knob),
+            | ConfigError::Invalid { knob, .. }
+            | ConfigError::OutOfRange { knob, .. } => Some(*knob),
             ConfigError::Constraint(_) => Some(Knob::ForceWordsIds),
             ConfigError::Watermark(_) => Some(Knob::WatermarkingConfig),
             ConfigError::Json(_)

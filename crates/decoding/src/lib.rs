@@ -13,7 +13,7 @@ pub mod exp;
 pub mod generate;
 pub mod inspect;
 pub mod knob;
-pub mod knob_help;
+pub mod knob_table;
 pub mod lane;
 pub mod lane_knobs;
 pub mod llama_cpp;

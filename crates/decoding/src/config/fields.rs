@@ -4,6 +4,7 @@
 
 use crate::constraints::ForceWord;
 use crate::dola::DolaLayers;
+use crate::knob::Knob;
 use crate::mode::Mode;
 use crate::one_or_many::{Strings, TokenIds};
 use crate::watermark::WatermarkConfig;
@@ -143,6 +144,54 @@ impl Default for GenerationConfig {
 }
 
 impl GenerationConfig {
+    /// A number knob's value (`None`: not a number knob, or unset).
+    pub fn number(&self, knob: Knob) -> Option<f64> {
+        use Knob::*;
+        let int = |v: i64| Some(v as f64);
+        match knob {
+            MaxNewTokens => self.max_new_tokens.and_then(int),
+            MaxLength => self.max_length.and_then(int),
+            MinNewTokens => self.min_new_tokens.and_then(int),
+            MinLength => int(self.min_length),
+            Temperature => Some(self.temperature),
+            TopK => self.top_k.and_then(int),
+            TopP => Some(self.top_p),
+            MinP => self.min_p,
+            TypicalP => Some(self.typical_p),
+            EpsilonCutoff => Some(self.epsilon_cutoff),
+            EtaCutoff => Some(self.eta_cutoff),
+            RepetitionPenalty => Some(self.repetition_penalty),
+            NoRepeatNgramSize => int(self.no_repeat_ngram_size),
+            NumBeams => int(self.num_beams),
+            LengthPenalty => Some(self.length_penalty),
+            NumReturnSequences => int(self.num_return_sequences),
+            PenaltyAlpha => self.penalty_alpha,
+            FrequencyPenalty => Some(self.frequency_penalty),
+            PresencePenalty => Some(self.presence_penalty),
+            TopH => self.top_h,
+            GuidanceScale => self.guidance_scale,
+            NumBeamGroups => int(self.num_beam_groups),
+            DiversityPenalty => Some(self.diversity_penalty),
+            DoSample
+            | EarlyStopping
+            | EosTokenId
+            | StopStrings
+            | Seed
+            | BadWordsIds
+            | SequenceBias
+            | SuppressTokens
+            | BeginSuppressTokens
+            | ForcedBosTokenId
+            | ForcedEosTokenId
+            | ExponentialDecayLengthPenalty
+            | RenormalizeLogits
+            | RemoveInvalidValues
+            | WatermarkingConfig
+            | DolaLayers
+            | ForceWordsIds => None,
+        }
+    }
+
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("config serialises")
     }

@@ -6,6 +6,7 @@ use crate::config_error::ConfigError;
 use crate::constraints::{self, Forced};
 use crate::dola::DolaLayers;
 use crate::knob::Knob;
+use crate::knob_table::HF_KNOBS;
 use crate::mode::Mode;
 use crate::one_or_many::{Strings, TokenIds};
 use crate::token_rules::{ids, sequences, token_id, TokenRules};
@@ -18,70 +19,44 @@ impl GenerationConfig {
         let c = self;
         let mode = c.mode();
         let sampling = c.do_sample;
-        let nonneg = |knob: Knob, v: Option<i64>| -> Result<Option<usize>, ConfigError> {
-            match v {
-                Some(n) if n < 0 => Err(ConfigError::invalid(
-                    knob,
-                    format!("`{knob}` must be a non-negative integer, but is {n}"),
-                )),
-                Some(n) => Ok(Some(n as usize)),
-                None => Ok(None),
-            }
-        };
-        for (knob, v) in [
-            (Knob::Temperature, c.temperature),
-            (Knob::TopP, c.top_p),
-            (Knob::TypicalP, c.typical_p),
-            (Knob::EpsilonCutoff, c.epsilon_cutoff),
-            (Knob::EtaCutoff, c.eta_cutoff),
-            (Knob::RepetitionPenalty, c.repetition_penalty),
-            (Knob::LengthPenalty, c.length_penalty),
-            (Knob::FrequencyPenalty, c.frequency_penalty),
-            (Knob::PresencePenalty, c.presence_penalty),
-        ] {
-            if !v.is_finite() {
-                let message = format!("`{knob}` must be a finite number, but is {v}");
-                return Err(ConfigError::invalid(knob, message));
-            }
-        }
-
-        let max_new_tokens = nonneg(Knob::MaxNewTokens, c.max_new_tokens)?;
-        if max_new_tokens == Some(0) {
+        // HF's sampling message first: a temperature of 0 is in range, and
+        // wrong only for sampling.
+        if sampling && c.temperature <= 0.0 {
             return Err(ConfigError::invalid(
-                Knob::MaxNewTokens,
-                "`max_new_tokens` must be greater than 0, but is 0",
-            ));
-        }
-        let max_length = nonneg(Knob::MaxLength, c.max_length)?;
-        let min_new_tokens = nonneg(Knob::MinNewTokens, c.min_new_tokens)?.unwrap_or(0);
-        let min_length = nonneg(Knob::MinLength, Some(c.min_length))?.unwrap_or(0);
-
-        if c.num_beams < 1 {
-            return Err(ConfigError::invalid(
-                Knob::NumBeams,
+                Knob::Temperature,
                 format!(
-                    "`num_beams` has to be a strictly positive integer, but is {}",
-                    c.num_beams
+                    "`temperature` (={}) has to be a strictly positive float, otherwise your next \
+                     token scores will be invalid. If you're looking for greedy decoding \
+                     strategies, set `do_sample=False`.",
+                    c.temperature
                 ),
             ));
         }
-        let num_beams = c.num_beams as usize;
+        // Every number knob in its range, as the knob table gives it.
+        for info in HF_KNOBS {
+            if let (Some(range), Some(value)) = (info.range, c.number(info.knob)) {
+                if !range.contains(value) {
+                    return Err(ConfigError::OutOfRange {
+                        knob: info.knob,
+                        value,
+                    });
+                }
+            }
+        }
+        // In range, so none of these is negative.
+        let count = |v: i64| v as usize;
+        let max_new_tokens = c.max_new_tokens.map(count);
+        let max_length = c.max_length.map(count);
+        let min_new_tokens = c.min_new_tokens.map(count).unwrap_or(0);
+        let min_length = count(c.min_length);
+        let num_beams = count(c.num_beams);
         if num_beams > MAX_BEAMS {
             let message = format!(
                 "`num_beams` is {num_beams}; this page allows at most {MAX_BEAMS} beams per lane"
             );
             return Err(ConfigError::invalid(Knob::NumBeams, message));
         }
-        if c.num_return_sequences < 1 {
-            return Err(ConfigError::invalid(
-                Knob::NumReturnSequences,
-                format!(
-                    "`num_return_sequences` has to be a strictly positive integer, but is {}",
-                    c.num_return_sequences
-                ),
-            ));
-        }
-        let num_return_sequences = c.num_return_sequences as usize;
+        let num_return_sequences = count(c.num_return_sequences);
         // Plain beam search samples (HF's beam sampling); diverse beam search cannot.
         if num_beams > 1 && c.num_beam_groups > 1 && sampling {
             return Err(ConfigError::invalid(
@@ -128,109 +103,10 @@ impl GenerationConfig {
             ));
         }
 
-        if c.repetition_penalty <= 0.0 {
-            return Err(ConfigError::invalid(
-                Knob::RepetitionPenalty,
-                format!(
-                    "`penalty` has to be a strictly positive float, but is {}",
-                    c.repetition_penalty
-                ),
-            ));
-        }
-        let no_repeat_ngram_size =
-            nonneg(Knob::NoRepeatNgramSize, Some(c.no_repeat_ngram_size))?.unwrap_or(0);
-
-        let top_k = match c.top_k {
-            None => 0,
-            Some(k) if k < 0 => {
-                return Err(ConfigError::invalid(
-                    Knob::TopK,
-                    format!("`top_k` has to be a strictly positive integer, but is {k}"),
-                ))
-            }
-            Some(k) => k as usize,
-        };
-
-        if let Some(a) = c.penalty_alpha {
-            if !(0.0..=1.0).contains(&a) {
-                return Err(ConfigError::invalid(
-                    Knob::PenaltyAlpha,
-                    format!("`penalty_alpha` has to be a float in the [0, 1] interval, but is {a}"),
-                ));
-            }
-        }
-
-        // Warper constraints are checked whether or not sampling is on: a knob that
-        // is invalid is a mistake even when this mode ignores it.
-        if sampling && c.temperature <= 0.0 {
-            return Err(ConfigError::invalid(
-                Knob::Temperature,
-                format!(
-                    "`temperature` (={}) has to be a strictly positive float, otherwise your next \
-                     token scores will be invalid. If you're looking for greedy decoding \
-                     strategies, set `do_sample=False`.",
-                    c.temperature
-                ),
-            ));
-        }
-        if c.temperature < 0.0 {
-            return Err(ConfigError::invalid(
-                Knob::Temperature,
-                format!(
-                    "`temperature` must not be negative, but is {}",
-                    c.temperature
-                ),
-            ));
-        }
-        if !(c.top_p > 0.0 && c.top_p <= 1.0) {
-            return Err(ConfigError::invalid(
-                Knob::TopP,
-                format!("`top_p` has to be a float > 0 and <= 1, but is {}", c.top_p),
-            ));
-        }
-        if let Some(p) = c.min_p {
-            if !(0.0..=1.0).contains(&p) || !p.is_finite() {
-                return Err(ConfigError::invalid(
-                    Knob::MinP,
-                    format!("`min_p` has to be a float in the [0, 1] interval, but is {p}"),
-                ));
-            }
-        }
-        if !(c.typical_p > 0.0 && c.typical_p <= 1.0) {
-            return Err(ConfigError::invalid(
-                Knob::TypicalP,
-                format!(
-                    "`typical_p` has to be a float > 0 and <= 1, but is {}",
-                    c.typical_p
-                ),
-            ));
-        }
-        if !(0.0..1.0).contains(&c.epsilon_cutoff) {
-            return Err(ConfigError::invalid(
-                Knob::EpsilonCutoff,
-                format!(
-                    "`epsilon_cutoff` has to be a float > 0 and < 1, but is {}",
-                    c.epsilon_cutoff
-                ),
-            ));
-        }
-        if !(0.0..1.0).contains(&c.eta_cutoff) {
-            return Err(ConfigError::invalid(
-                Knob::EtaCutoff,
-                format!(
-                    "`eta_cutoff` has to be a float > 0 and < 1, but is {}",
-                    c.eta_cutoff
-                ),
-            ));
-        }
+        let no_repeat_ngram_size = count(c.no_repeat_ngram_size);
+        let top_k = c.top_k.map(count).unwrap_or(0);
 
         if let Some(g) = c.guidance_scale {
-            if !g.is_finite() {
-                return Err(ConfigError::invalid(
-                    Knob::GuidanceScale,
-                    format!("`guidance_scale` must be a finite number, but is {g}"),
-                ));
-            }
             if g != 1.0 && (mode.is_beam() || mode == Mode::Contrastive) {
                 return Err(ConfigError::invalid(
                     Knob::GuidanceScale,
@@ -239,15 +115,6 @@ impl GenerationConfig {
                 ));
             }
         }
-        if let Some(h) = c.top_h {
-            if !(h > 0.0 && h <= 1.0) {
-                return Err(ConfigError::invalid(
-                    Knob::TopH,
-                    format!("`top_h` must be in the range (0, 1], but is {h}"),
-                ));
-            }
-        }
-
         let eos_token_ids = match &c.eos_token_id {
             None => vec![],
             Some(TokenIds::One(id)) => vec![token_id(Knob::EosTokenId, *id)?],
@@ -353,18 +220,7 @@ fn constrained_checks(c: &GenerationConfig, num_beams: usize) -> Result<(), Conf
 fn diverse_groups(c: &GenerationConfig, num_beams: usize) -> Result<usize, ConfigError> {
     let groups = c.num_beam_groups;
     let penalty = c.diversity_penalty;
-    if groups < 1 {
-        return Err(ConfigError::invalid(
-            Knob::NumBeamGroups,
-            format!("`num_beam_groups` has to be a strictly positive integer, but is {groups}"),
-        ));
-    }
-    if !penalty.is_finite() || penalty < 0.0 {
-        return Err(ConfigError::invalid(
-            Knob::DiversityPenalty,
-            format!("`diversity_penalty` should be a float larger than 0.0, but is {penalty}"),
-        ));
-    }
+    // Both in range already (the knob table): groups ≥ 1, penalty ≥ 0.
     let groups = groups as usize;
     if num_beams == 1 {
         // HF warns and runs greedy or sampling; the warnings list says so.
