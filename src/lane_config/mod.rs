@@ -3,6 +3,7 @@
 //! needs — what a knob's box shows, what typing into it means, its
 //! placeholder, and a folded lane's one-line summary.
 
+use ntl_decoding::config_rule::LlamaCppRule;
 use ntl_decoding::llama_cpp::{LlamaCppConfig, LlamaCppKnob};
 use ntl_decoding::{ConfigError, GenerationConfig, Knob, Mode};
 use serde_json::Value;
@@ -112,7 +113,7 @@ impl KnobText for LaneKnobs {
             ),
             _ => serde_json::from_str::<Value>(t).map_err(|_| ConfigError::LlamaCpp {
                 knob,
-                message: format!("`{knob}`: `{t}` is not a number"),
+                rule: LlamaCppRule::NotANumber(t.to_string()),
             })?,
         };
         self.set_llama_cpp(knob, value)

@@ -2,6 +2,7 @@
 //! can act on and the knob at fault where there is one (the page shows the
 //! message next to that knob).
 
+use crate::config_rule::{LlamaCppRule, Rule};
 use crate::constraints::ConstraintError;
 use crate::knob::Knob;
 use crate::llama_cpp::knob::LlamaCppKnob;
@@ -36,10 +37,10 @@ pub enum ConfigError {
     /// What someone typed into a knob's box is not a value at all.
     #[error("`{knob}`: `{text}` is not a number")]
     NotANumber { knob: Knob, text: String },
-    /// A value out of range, or one that contradicts another knob; HF's
-    /// message where HF has one.
-    #[error("{message}")]
-    Invalid { knob: Knob, message: String },
+    /// A value that contradicts another knob or the model; HF's message
+    /// where HF has one.
+    #[error("{}", .rule.message(*.knob))]
+    Invalid { knob: Knob, rule: Rule },
     /// A number outside the knob's range in the knob table (HF's words,
     /// from the table, where HF has them).
     #[error("{}", .knob.info().out_of_range(*.value))]
@@ -61,16 +62,23 @@ pub enum ConfigError {
     },
     /// A llama.cpp lane's knob with a value llama-server refuses (its
     /// message where it has one).
-    #[error("{message}")]
-    LlamaCpp { knob: LlamaCppKnob, message: String },
+    #[error("{}", .rule.message(*.knob))]
+    LlamaCpp {
+        knob: LlamaCppKnob,
+        rule: LlamaCppRule,
+    },
+    /// A llama.cpp lane's value of the wrong type or form.
+    #[error("`{knob}`: {}", without_position(.source))]
+    LlamaCppBadValue {
+        knob: LlamaCppKnob,
+        #[source]
+        source: Arc<serde_json::Error>,
+    },
 }
 
 impl ConfigError {
-    pub(crate) fn invalid(knob: Knob, message: impl Into<String>) -> Self {
-        ConfigError::Invalid {
-            knob,
-            message: message.into(),
-        }
+    pub(crate) fn invalid(knob: Knob, rule: Rule) -> Self {
+        ConfigError::Invalid { knob, rule }
     }
 
     pub(crate) fn json(e: serde_json::Error) -> Self {
@@ -99,6 +107,7 @@ impl ConfigError {
             | ConfigError::Unsupported { .. }
             | ConfigError::LlamaCppUnknownField { .. }
             | ConfigError::LlamaCpp { .. }
+            | ConfigError::LlamaCppBadValue { .. }
             | ConfigError::BadSemantics(_) => None,
         }
     }
@@ -109,18 +118,58 @@ impl ConfigError {
             ConfigError::UnknownField { field, .. }
             | ConfigError::Unsupported { field, .. }
             | ConfigError::LlamaCppUnknownField { field, .. } => Some(field),
-            ConfigError::LlamaCpp { knob, .. } => Some(knob.name()),
+            ConfigError::LlamaCpp { knob, .. } | ConfigError::LlamaCppBadValue { knob, .. } => {
+                Some(knob.name())
+            }
             ConfigError::BadSemantics(_) => Some("semantics"),
             _ => self.knob().map(Knob::name),
         }
     }
 }
 
-/// serde's errors have no equality; two config errors are equal when they
-/// blame the same field with the same words.
+/// Equal when they say the same thing: by their typed details, and serde's
+/// errors (which have no equality) by their words.
 impl PartialEq for ConfigError {
     fn eq(&self, other: &Self) -> bool {
-        self.field() == other.field() && self.to_string() == other.to_string()
+        use ConfigError::*;
+        let serde = |a: &serde_json::Error, b: &serde_json::Error| a.to_string() == b.to_string();
+        match (self, other) {
+            (Json(a), Json(b)) => serde(a, b),
+            (NotAnObject, NotAnObject) => true,
+            (
+                UnknownField { field, suggestion },
+                UnknownField {
+                    field: f,
+                    suggestion: s,
+                },
+            ) => field == f && suggestion == s,
+            (Unsupported { field, why }, Unsupported { field: f, why: w }) => {
+                field == f && why == w
+            }
+            (BadValue { knob, source }, BadValue { knob: k, source: s }) => {
+                knob == k && serde(source, s)
+            }
+            (NotANumber { knob, text }, NotANumber { knob: k, text: t }) => knob == k && text == t,
+            (Invalid { knob, rule }, Invalid { knob: k, rule: r }) => knob == k && rule == r,
+            (OutOfRange { knob, value }, OutOfRange { knob: k, value: v }) => {
+                knob == k && value.to_bits() == v.to_bits()
+            }
+            (Constraint(a), Constraint(b)) => a == b,
+            (Watermark(a), Watermark(b)) => a == b,
+            (BadSemantics(a), BadSemantics(b)) => a == b,
+            (
+                LlamaCppUnknownField { field, suggestion },
+                LlamaCppUnknownField {
+                    field: f,
+                    suggestion: s,
+                },
+            ) => field == f && suggestion == s,
+            (LlamaCpp { knob, rule }, LlamaCpp { knob: k, rule: r }) => knob == k && rule == r,
+            (LlamaCppBadValue { knob, source }, LlamaCppBadValue { knob: k, source: s }) => {
+                knob == k && serde(source, s)
+            }
+            _ => false,
+        }
     }
 }
 
@@ -163,8 +212,47 @@ pub(crate) fn closest_name<'a>(key: &str, names: impl Iterator<Item = &'a str>) 
 
 #[cfg(test)]
 mod tests {
-    use crate::GenerationConfig;
+    use super::ConfigError;
+    use crate::config_rule::Rule;
+    use crate::{GenerationConfig, Knob};
     use std::error::Error;
+
+    #[test]
+    fn errors_carry_typed_details_and_compare_by_them() {
+        let e = GenerationConfig::from_json(r#"{"top_p": 1.5}"#)
+            .unwrap()
+            .validate()
+            .unwrap_err();
+        assert_eq!(
+            e,
+            ConfigError::OutOfRange {
+                knob: Knob::TopP,
+                value: 1.5
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "`top_p` has to be a float > 0 and <= 1, but is 1.5"
+        );
+        let e = GenerationConfig::from_json(r#"{"num_beams": 99}"#)
+            .unwrap()
+            .validate()
+            .unwrap_err();
+        assert_eq!(
+            e,
+            ConfigError::Invalid {
+                knob: Knob::NumBeams,
+                rule: Rule::TooManyBeams { asked: 99, max: 16 }
+            }
+        );
+        assert_ne!(
+            e,
+            ConfigError::Invalid {
+                knob: Knob::NumBeams,
+                rule: Rule::TooManyBeams { asked: 98, max: 16 }
+            }
+        );
+    }
 
     #[test]
     fn a_value_of_the_wrong_type_keeps_serdes_error_and_names_the_knob() {

@@ -5,6 +5,7 @@
 pub mod chat;
 pub mod config;
 pub mod config_error;
+pub mod config_rule;
 pub mod constraints;
 pub mod divergence;
 pub mod dola;

@@ -4,6 +4,7 @@
 //! `exponential_decay_length_penalty`.
 
 use crate::config_error::ConfigError;
+use crate::config_rule::Rule;
 use crate::knob::Knob;
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -20,12 +21,7 @@ pub struct TokenRules {
 }
 
 pub(crate) fn token_id(knob: Knob, id: i64) -> Result<u32, ConfigError> {
-    u32::try_from(id).map_err(|_| {
-        ConfigError::invalid(
-            knob,
-            format!("`{knob}` must hold non-negative token ids, but has {id}"),
-        )
-    })
+    u32::try_from(id).map_err(|_| ConfigError::invalid(knob, Rule::NotATokenId(id)))
 }
 
 pub(crate) fn ids(knob: Knob, v: &[i64]) -> Result<Vec<u32>, ConfigError> {
@@ -35,14 +31,12 @@ pub(crate) fn ids(knob: Knob, v: &[i64]) -> Result<Vec<u32>, ConfigError> {
 /// A list of sequences where each must hold at least one token.
 pub(crate) fn sequences(knob: Knob, v: &[Vec<i64>]) -> Result<Vec<Vec<u32>>, ConfigError> {
     if v.is_empty() {
-        let message = format!("`{knob}` has to be a non-empty list of token-id lists");
-        return Err(ConfigError::invalid(knob, message));
+        return Err(ConfigError::invalid(knob, Rule::NoIdLists));
     }
     v.iter()
         .map(|seq| {
             if seq.is_empty() {
-                let message = format!("`{knob}` must not hold an empty token-id list");
-                return Err(ConfigError::invalid(knob, message));
+                return Err(ConfigError::invalid(knob, Rule::EmptyIdList));
             }
             ids(knob, seq)
         })

@@ -4,6 +4,7 @@
 
 use crate::error::{PromptError, RunError};
 use crate::Engine;
+use ntl_decoding::config_rule::{LlamaCppRule, Rule};
 use ntl_decoding::dola::candidate_layers;
 use ntl_decoding::llama_cpp::LlamaCppKnob;
 use ntl_decoding::ValidConfig;
@@ -141,20 +142,21 @@ impl Engine {
             );
         for (knob, id) in named {
             if id as usize >= cfg.vocab_size {
-                let message = format!(
-                    "`{knob}` names token {id}, outside the vocabulary of {} tokens",
-                    cfg.vocab_size
-                );
-                let source = ConfigError::Invalid { knob, message };
+                let source = ConfigError::Invalid {
+                    knob,
+                    rule: Rule::OutsideVocabulary {
+                        id,
+                        vocab_size: cfg.vocab_size,
+                    },
+                };
                 return Err(RunError::Config { lane, source });
             }
         }
         if let Some(layers) = &config.dola_layers {
             if let Err(e) = candidate_layers(layers, cfg.n_layer, self.tied_head()) {
-                let message = e.to_string();
                 let source = ConfigError::Invalid {
                     knob: Knob::DolaLayers,
-                    message,
+                    rule: Rule::NoDolaCandidates(e),
                 };
                 return Err(RunError::Config { lane, source });
             }
@@ -187,9 +189,7 @@ impl Engine {
         {
             let source = ConfigError::LlamaCpp {
                 knob: LlamaCppKnob::LogitBias,
-                message: format!(
-                    "`logit_bias` names token {id}, outside the vocabulary of {vocab_size} tokens"
-                ),
+                rule: LlamaCppRule::OutsideVocabulary { id, vocab_size },
             };
             return Err(RunError::Config { lane, source });
         }

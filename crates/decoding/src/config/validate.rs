@@ -3,6 +3,7 @@
 use super::fields::GenerationConfig;
 use super::valid::{ValidConfig, MAX_BEAMS, MAX_SAMPLES};
 use crate::config_error::ConfigError;
+use crate::config_rule::Rule;
 use crate::constraints::{self, Forced};
 use crate::dola::DolaLayers;
 use crate::knob::Knob;
@@ -24,12 +25,7 @@ impl GenerationConfig {
         if sampling && c.temperature <= 0.0 {
             return Err(ConfigError::invalid(
                 Knob::Temperature,
-                format!(
-                    "`temperature` (={}) has to be a strictly positive float, otherwise your next \
-                     token scores will be invalid. If you're looking for greedy decoding \
-                     strategies, set `do_sample=False`.",
-                    c.temperature
-                ),
+                Rule::SamplingNeedsTemperature(c.temperature),
             ));
         }
         // Every number knob in its range, as the knob table gives it.
@@ -51,18 +47,20 @@ impl GenerationConfig {
         let min_length = count(c.min_length);
         let num_beams = count(c.num_beams);
         if num_beams > MAX_BEAMS {
-            let message = format!(
-                "`num_beams` is {num_beams}; this page allows at most {MAX_BEAMS} beams per lane"
-            );
-            return Err(ConfigError::invalid(Knob::NumBeams, message));
+            return Err(ConfigError::invalid(
+                Knob::NumBeams,
+                Rule::TooManyBeams {
+                    asked: num_beams,
+                    max: MAX_BEAMS,
+                },
+            ));
         }
         let num_return_sequences = count(c.num_return_sequences);
         // Plain beam search samples (HF's beam sampling); diverse beam search cannot.
         if num_beams > 1 && c.num_beam_groups > 1 && sampling {
             return Err(ConfigError::invalid(
                 Knob::DoSample,
-                "Diverse beam search cannot be used in sampling mode. Make sure that \
-                 `do_sample` is set to `False`.",
+                Rule::DiverseBeamsCannotSample,
             ));
         }
         let num_beam_groups = diverse_groups(c, num_beams)?;
@@ -78,28 +76,26 @@ impl GenerationConfig {
             if num_return_sequences > num_beams {
                 return Err(ConfigError::invalid(
                     Knob::NumReturnSequences,
-                    "`num_return_sequences` has to be smaller or equal to `num_beams`.",
+                    Rule::MoreSequencesThanBeams,
                 ));
             }
         } else if num_return_sequences > 1 && !sampling {
             return Err(ConfigError::invalid(
                 Knob::NumReturnSequences,
-                format!(
-                    "Greedy methods without beam search do not support `num_return_sequences` \
-                     different than 1 (got {num_return_sequences})."
-                ),
+                Rule::GreedyReturnsOne(num_return_sequences),
             ));
         } else if num_return_sequences > MAX_SAMPLES {
-            let message = format!(
-                "`num_return_sequences` is {num_return_sequences}; this page allows at most \
-                 {MAX_SAMPLES} samples per lane"
-            );
-            return Err(ConfigError::invalid(Knob::NumReturnSequences, message));
+            return Err(ConfigError::invalid(
+                Knob::NumReturnSequences,
+                Rule::TooManySamples {
+                    asked: num_return_sequences,
+                    max: MAX_SAMPLES,
+                },
+            ));
         } else if num_return_sequences > 1 && c.guidance_scale.is_some_and(|g| g != 1.0) {
             return Err(ConfigError::invalid(
                 Knob::NumReturnSequences,
-                "`num_return_sequences` > 1 with `guidance_scale` is not supported here: one \
-                 unconditional pass follows one sample",
+                Rule::SamplesWithGuidance,
             ));
         }
 
@@ -110,8 +106,7 @@ impl GenerationConfig {
             if g != 1.0 && (mode.is_beam() || mode == Mode::Contrastive) {
                 return Err(ConfigError::invalid(
                     Knob::GuidanceScale,
-                    "`guidance_scale` works with greedy and sampling lanes here (HF's unbatched \
-                     guidance follows one sequence, not beams or contrastive candidates)",
+                    Rule::GuidanceNeedsOneSequence,
                 ));
             }
         }
@@ -131,7 +126,7 @@ impl GenerationConfig {
         if stop_strings.iter().any(String::is_empty) {
             return Err(ConfigError::invalid(
                 Knob::StopStrings,
-                "`stop_strings` must not contain an empty string",
+                Rule::EmptyStopString,
             ));
         }
 
@@ -172,11 +167,7 @@ impl GenerationConfig {
             force_words,
             dola_layers: match &c.dola_layers {
                 Some(DolaLayers::List(v)) if v.is_empty() || v.iter().any(|&l| l < 0) => {
-                    return Err(ConfigError::invalid(
-                        Knob::DolaLayers,
-                        "`dola_layers` must be \"low\", \"high\" or a non-empty list of layer \
-                         indices from 0 (the embeddings)",
-                    ))
+                    return Err(ConfigError::invalid(Knob::DolaLayers, Rule::DolaLayers))
                 }
                 Some(l) if matches!(mode, Mode::Greedy | Mode::Sample) => Some(l.clone()),
                 _ => None,
@@ -188,15 +179,8 @@ impl GenerationConfig {
 
 /// Constrained beam search's checks (HF 4.55's `validate` and scorer).
 fn constrained_checks(c: &GenerationConfig, num_beams: usize) -> Result<(), ConfigError> {
-    let why = |knob: Knob, value: String| {
-        ConfigError::invalid(
-            knob,
-            format!(
-                "`force_words_ids` triggers constrained beam search. However, `{knob}` is set to \
-                 `{value}`, which is incompatible with this generation mode."
-            ),
-        )
-    };
+    let why =
+        |knob: Knob, value: String| ConfigError::invalid(knob, Rule::ConstrainedConflict(value));
     if c.do_sample {
         return Err(why(Knob::DoSample, "true".into()));
     }
@@ -206,10 +190,7 @@ fn constrained_checks(c: &GenerationConfig, num_beams: usize) -> Result<(), Conf
     if num_beams < 2 {
         return Err(ConfigError::invalid(
             Knob::NumBeams,
-            format!(
-                "`num_beams` has to be an integer strictly greater than 1 for constrained beam \
-                 search (`force_words_ids`), but is {num_beams}"
-            ),
+            Rule::ConstrainedNeedsBeams(num_beams),
         ));
     }
     Ok(())
@@ -229,25 +210,22 @@ fn diverse_groups(c: &GenerationConfig, num_beams: usize) -> Result<usize, Confi
     if groups > num_beams || !num_beams.is_multiple_of(groups) {
         return Err(ConfigError::invalid(
             Knob::NumBeamGroups,
-            format!(
-                "`num_beam_groups` has to be an integer smaller or equal than `num_beams` and \
-                 `num_beams` has to be divisible by `num_beam_groups`, but is {groups} with \
-                 `num_beams` being {num_beams}."
-            ),
+            Rule::GroupsDivideBeams {
+                groups,
+                beams: num_beams,
+            },
         ));
     }
     if groups > 1 && penalty == 0.0 {
         return Err(ConfigError::invalid(
             Knob::DiversityPenalty,
-            "`diversity_penalty` should be greater than `0.0`, otherwise your groups will be \
-             identical.",
+            Rule::GroupsNeedPenalty,
         ));
     }
     if groups == 1 && penalty > 0.0 {
         return Err(ConfigError::invalid(
             Knob::NumBeamGroups,
-            "`diversity_penalty` needs `num_beam_groups` > 1: the penalty acts on the tokens \
-             earlier groups chose, and one group has none before it",
+            Rule::PenaltyNeedsGroups,
         ));
     }
     Ok(groups)
@@ -267,8 +245,7 @@ fn token_rules(c: &GenerationConfig) -> Result<TokenRules, ConfigError> {
             let mut out = Vec::with_capacity(v.len());
             for (seq, &(_, bias)) in seqs.into_iter().zip(v) {
                 if bias.is_nan() {
-                    let message = "`sequence_bias` biases must be numbers, not NaN";
-                    return Err(ConfigError::invalid(Knob::SequenceBias, message));
+                    return Err(ConfigError::invalid(Knob::SequenceBias, Rule::NanBias));
                 }
                 out.push((seq, bias as f32));
             }
@@ -280,11 +257,10 @@ fn token_rules(c: &GenerationConfig) -> Result<TokenRules, ConfigError> {
         Some((start, factor)) => {
             let knob = Knob::ExponentialDecayLengthPenalty;
             if start < 0 || !factor.is_finite() || factor <= 0.0 {
-                let message = format!(
-                    "`{knob}` is [start_index, decay_factor] with start_index >= 0 and a \
-                     positive decay_factor, but is [{start}, {factor}]"
-                );
-                return Err(ConfigError::invalid(knob, message));
+                return Err(ConfigError::invalid(
+                    knob,
+                    Rule::ExponentialDecay { start, factor },
+                ));
             }
             Some((start as usize, factor))
         }

@@ -9,9 +9,11 @@ pub use super::knob::LlamaCppKnob;
 use super::sampler::SamplerName;
 use super::samplers::dry::{process_breakers, Breakers};
 use crate::config::intake::first_key;
-use crate::config_error::{closest_name, without_position, ConfigError};
+use crate::config_error::{closest_name, ConfigError};
+use crate::config_rule::{LlamaCppRule, LogitBiasProblem};
 use crate::one_or_many::Strings;
 use crate::vocab::Vocab;
+use std::sync::Arc;
 
 /// `samplers`: a list of names, or llama.cpp's one-letter string (`"kfypmxt"`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -175,20 +177,14 @@ pub struct LlamaCppSettings {
     pub dry_breakers: Breakers,
 }
 
-fn invalid(knob: LlamaCppKnob, message: impl Into<String>) -> ConfigError {
-    ConfigError::LlamaCpp {
-        knob,
-        message: message.into(),
-    }
+fn invalid(knob: LlamaCppKnob, rule: LlamaCppRule) -> ConfigError {
+    ConfigError::LlamaCpp { knob, rule }
 }
 
 /// llama-server's hard limit: out of range is refused with its message.
 fn hard(knob: LlamaCppKnob, v: i64, min: i64, max: i64) -> Result<i64, ConfigError> {
     if v < min || v > max {
-        return Err(invalid(
-            knob,
-            format!("`{knob}`: value must be between {min} <= value <= {max}, but got {v}"),
-        ));
+        return Err(invalid(knob, LlamaCppRule::Between { min, max, got: v }));
     }
     Ok(v)
 }
@@ -218,7 +214,10 @@ impl LlamaCppConfig {
         }
         serde_path_to_error::deserialize(serde_json::Value::Object(map)).map_err(|e| {
             match first_key(&e).and_then(|k| k.parse::<LlamaCppKnob>().ok()) {
-                Some(knob) => invalid(knob, format!("`{knob}`: {}", without_position(e.inner()))),
+                Some(knob) => ConfigError::LlamaCppBadValue {
+                    knob,
+                    source: Arc::new(e.into_inner()),
+                },
                 None => ConfigError::json(e.into_inner()),
             }
         })
@@ -248,45 +247,33 @@ impl LlamaCppConfig {
             Some(list) => sampler_list(list)?,
         };
         if samplers.contains(&SamplerName::Infill) {
-            return Err(invalid(
-                LlamaCppKnob::Samplers,
-                "`infill` needs a fill-in-the-middle model's special tokens, which GPT-2 does not \
-                 have; remove it from `samplers`",
-            ));
+            return Err(invalid(LlamaCppKnob::Samplers, LlamaCppRule::Infill));
         }
-        let n_predict =
-            match hard(LlamaCppKnob::NPredict, c.n_predict, -1, i32::MAX as i64)? {
-                -1 => None,
-                0 => return Err(invalid(
+        let n_predict = match hard(LlamaCppKnob::NPredict, c.n_predict, -1, i32::MAX as i64)? {
+            -1 => None,
+            0 => {
+                return Err(invalid(
                     LlamaCppKnob::NPredict,
-                    "`n_predict` 0 only evaluates the prompt in llama-server; give -1 (until the \
-                     context is full) or a number of tokens",
-                )),
-                n => Some(n as usize),
-            };
+                    LlamaCppRule::NothingToPredict,
+                ))
+            }
+            n => Some(n as usize),
+        };
         let seed = match c.seed {
             -1 => RANDOM_SEED,
             s if (0..=u32::MAX as i64).contains(&s) => s as u32,
-            s => {
-                return Err(invalid(
-                    LlamaCppKnob::Seed,
-                    format!("`seed` is a 32-bit unsigned number (or -1), but got {s}"),
-                ))
-            }
+            s => return Err(invalid(LlamaCppKnob::Seed, LlamaCppRule::Seed(s))),
         };
         if c.repeat_penalty <= 0.0 {
             return Err(invalid(
                 LlamaCppKnob::RepeatPenalty,
-                format!(
-                    "penalty_repeat must be finite and greater than 0, but `repeat_penalty` is {}",
-                    c.repeat_penalty
-                ),
+                LlamaCppRule::RepeatPenalty(c.repeat_penalty),
             ));
         }
         if c.dry_sequence_breakers.is_empty() {
             return Err(invalid(
                 LlamaCppKnob::DrySequenceBreakers,
-                "Error: dry_sequence_breakers must be a non-empty array of strings",
+                LlamaCppRule::NoBreakers,
             ));
         }
         Ok(LlamaCppSettings {
@@ -307,9 +294,17 @@ impl LlamaCppConfig {
             frequency_penalty: f(c.frequency_penalty),
             dry_multiplier: f(c.dry_multiplier),
             // llama-server: "values < 1.0 will be replaced with the default value".
-            dry_base: if c.dry_base < 1.0 { 1.75 } else { f(c.dry_base) },
-            dry_allowed_length: hard(LlamaCppKnob::DryAllowedLength, c.dry_allowed_length, 0, i32::MAX as i64)?
-                as usize,
+            dry_base: if c.dry_base < 1.0 {
+                1.75
+            } else {
+                f(c.dry_base)
+            },
+            dry_allowed_length: hard(
+                LlamaCppKnob::DryAllowedLength,
+                c.dry_allowed_length,
+                0,
+                i32::MAX as i64,
+            )? as usize,
             dry_penalty_last_n: last_n(LlamaCppKnob::DryPenaltyLastN, c.dry_penalty_last_n)?,
             mirostat: c.mirostat.clamp(0, 2) as u8,
             mirostat_tau: f(c.mirostat_tau),
@@ -319,10 +314,7 @@ impl LlamaCppConfig {
                 if !(0.0..=0.99).contains(&c.adaptive_decay) {
                     return Err(invalid(
                         LlamaCppKnob::AdaptiveDecay,
-                        format!(
-                            "`adaptive_decay`: value must be between 0 <= value <= 0.99, but got {}",
-                            c.adaptive_decay
-                        ),
+                        LlamaCppRule::AdaptiveDecay(c.adaptive_decay),
                     ));
                 }
                 f(c.adaptive_decay)
@@ -332,7 +324,10 @@ impl LlamaCppConfig {
             n_predict,
             stop: match &c.stop {
                 None => vec![],
-                Some(Strings::One(s)) => vec![s.clone()].into_iter().filter(|s| !s.is_empty()).collect(),
+                Some(Strings::One(s)) => vec![s.clone()]
+                    .into_iter()
+                    .filter(|s| !s.is_empty())
+                    .collect(),
                 Some(Strings::Many(v)) => v.iter().filter(|s| !s.is_empty()).cloned().collect(),
             },
             ignore_eos: c.ignore_eos,
@@ -392,16 +387,12 @@ fn sampler_list(list: &SamplerList) -> Result<Vec<SamplerName>, ConfigError> {
             .iter()
             .map(|n| {
                 SamplerName::from_alias(&n.to_lowercase()).ok_or_else(|| {
-                    let hint = closest_sampler(n)
-                        .map(|s| format!(" (did you mean `{s}`?)"))
-                        .unwrap_or_default();
                     invalid(
                         LlamaCppKnob::Samplers,
-                        format!(
-                            "`samplers`: `{n}` is not a llama.cpp sampler{hint}; llama.cpp would \
-                             skip it with a warning — the samplers are {}",
-                            listable().map(|s| s.name()).collect::<Vec<_>>().join(", ")
-                        ),
+                        LlamaCppRule::UnknownSampler {
+                            name: n.clone(),
+                            hint: closest_sampler(n),
+                        },
                     )
                 })
             })
@@ -413,15 +404,8 @@ fn sampler_list(list: &SamplerList) -> Result<Vec<SamplerName>, ConfigError> {
     }
 }
 
-fn listable() -> impl Iterator<Item = SamplerName> {
-    SamplerName::ALL
-        .iter()
-        .copied()
-        .take_while(|s| *s != SamplerName::LogitBias)
-}
-
 fn closest_sampler(name: &str) -> Option<&'static str> {
-    closest_name(name, listable().map(SamplerName::name))
+    closest_name(name, SamplerName::listable().map(SamplerName::name))
 }
 
 /// The llama.cpp knob nearest to a misspelt one (an HF name gets its llama.cpp twin).
@@ -442,12 +426,12 @@ pub fn closest_llama_cpp_knob(field: &str) -> Option<LlamaCppKnob> {
 /// skipped there, refused here so a typo is seen.
 fn logit_bias(v: Option<&serde_json::Value>) -> Result<Vec<(BiasToken, f32)>, ConfigError> {
     use serde_json::Value;
-    let bad = |what: String| invalid(LlamaCppKnob::LogitBias, format!("`logit_bias`: {what}"));
+    let bad = |p: LogitBiasProblem| invalid(LlamaCppKnob::LogitBias, LlamaCppRule::LogitBias(p));
     let bias = |v: &Value| -> Result<f32, ConfigError> {
         match v {
             Value::Number(n) => Ok(n.as_f64().unwrap_or(0.0) as f32),
             Value::Bool(false) => Ok(f32::NEG_INFINITY),
-            other => Err(bad(format!("a bias is a number or false, not {other}"))),
+            other => Err(bad(LogitBiasProblem::NotABias(other.to_string()))),
         }
     };
     let token = |v: &Value| -> Result<BiasToken, ConfigError> {
@@ -456,12 +440,12 @@ fn logit_bias(v: Option<&serde_json::Value>) -> Result<Vec<(BiasToken, f32)>, Co
                 .as_u64()
                 .filter(|&id| id <= u32::MAX as u64)
                 .map(|id| BiasToken::Id(id as u32))
-                .ok_or_else(|| bad(format!("token {n} is not a token id"))),
+                .ok_or_else(|| bad(LogitBiasProblem::NotATokenId(n.to_string()))),
             Value::String(s) => Ok(s
                 .parse::<u32>()
                 .map(BiasToken::Id)
                 .unwrap_or_else(|_| BiasToken::Text(s.clone()))),
-            other => Err(bad(format!("a token is an id or a text, not {other}"))),
+            other => Err(bad(LogitBiasProblem::NotAToken(other.to_string()))),
         }
     };
     match v {
@@ -470,16 +454,14 @@ fn logit_bias(v: Option<&serde_json::Value>) -> Result<Vec<(BiasToken, f32)>, Co
             .iter()
             .map(|e| match e {
                 Value::Array(pair) if pair.len() == 2 => Ok((token(&pair[0])?, bias(&pair[1])?)),
-                other => Err(bad(format!("each entry is [token, bias], not {other}"))),
+                other => Err(bad(LogitBiasProblem::NotAPair(other.to_string()))),
             })
             .collect(),
         Some(Value::Object(map)) => map
             .iter()
             .map(|(k, b)| Ok((token(&Value::String(k.clone()))?, bias(b)?)))
             .collect(),
-        Some(other) => Err(bad(format!(
-            "give [[token, bias], ...] or {{\"token\": bias}}, not {other}"
-        ))),
+        Some(other) => Err(bad(LogitBiasProblem::NotListOrObject(other.to_string()))),
     }
 }
 

@@ -45,6 +45,15 @@ pub enum SamplerName {
 }
 
 impl SamplerName {
+    /// The samplers a chain may list by name (the ones before `logit_bias`,
+    /// which llama.cpp adds itself).
+    pub fn listable() -> impl Iterator<Item = SamplerName> {
+        SamplerName::ALL
+            .iter()
+            .copied()
+            .take_while(|s| *s != SamplerName::LogitBias)
+    }
+
     /// Every name, in declaration order.
     pub const ALL: &'static [SamplerName] = <SamplerName as ::strum::VariantArray>::VARIANTS;
 
