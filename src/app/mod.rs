@@ -2,20 +2,16 @@
 //! worker, hands each message to a state transition, performs what the
 //! transition asks (talk to the worker), and composes the views.
 
-use crate::components::lesson_panel::LessonAction;
-use crate::components::lesson_player::PlayerAction;
-use crate::components::model_panel::ModelAction;
-use crate::components::prompt_row::PromptAction;
 use crate::components::question_panel::QuizAction;
-use crate::state::run::RunKind;
-use crate::state::{Command, Outcome, Page, WORKER_START_PATIENCE_MS};
+use crate::page_url;
+use crate::state::{Outcome, Page};
 use crate::worker_link::WorkerLink;
-use crate::{download, page_url};
-use ntl_protocol::lesson::MAX_LESSON_BYTES;
 use ntl_protocol::{FromWorker, ModelSource};
 use yew::prelude::*;
 
+mod actions;
 mod browser;
+mod commands;
 mod frame_height;
 mod messages;
 mod present_keys;
@@ -43,167 +39,6 @@ pub struct App {
     print_after: bool,
     /// Where projector mode scrolls once the key's change is on screen.
     scroll_after: Option<present_keys::ScrollTo>,
-}
-
-impl App {
-    /// Does what a transition asked, and says whether to render.
-    fn perform(&mut self, ctx: &Context<Self>, outcome: Outcome) -> bool {
-        for command in outcome.commands {
-            match command {
-                Command::Send(message) => match &self.link {
-                    Some(link) => link.send(&message),
-                    None => web_sys::console::warn_1(&"no worker to send to".into()),
-                },
-                Command::Print => self.print_after = true,
-                Command::FetchLesson { path } => {
-                    let from = crate::lessons::LessonFrom::Site(path.clone());
-                    let done = ctx
-                        .link()
-                        .callback(move |bytes| Msg::LessonArrived(from.clone(), bytes));
-                    browser::fetch_bytes(path, MAX_LESSON_BYTES, done);
-                }
-                Command::FetchRecording { url, at } => {
-                    let name = url.clone();
-                    let done = ctx.link().callback(move |bytes: Result<Vec<u8>, _>| {
-                        Msg::RecordingArrived(at.clone(), browser::recording(&name, bytes))
-                    });
-                    browser::fetch_bytes(url, MAX_RECORDING_BYTES, done);
-                }
-                Command::SpawnWorker { threaded } => {
-                    // Dropping the old link terminates its worker.
-                    self.link = None;
-                    let on_message = ctx.link().callback(Msg::Worker);
-                    let on_crash = ctx.link().callback(Msg::WorkerCrashed);
-                    let on_unreadable = ctx
-                        .link()
-                        .callback(|(kind, detail)| Msg::WorkerUnreadable { kind, detail });
-                    let spawned = WorkerLink::spawn(threaded, on_message, on_crash, on_unreadable);
-                    self.page.worker_spawned(spawned.as_ref().map(drop));
-                    self.link = spawned.ok();
-                    let spawned = self.page.worker.spawned;
-                    let overdue = ctx
-                        .link()
-                        .callback(move |_| Msg::WorkerStartOverdue(spawned));
-                    browser::after(WORKER_START_PATIENCE_MS, overdue);
-                }
-            }
-        }
-        outcome.redraw
-    }
-
-    fn on_model(&mut self, ctx: &Context<Self>, action: ModelAction) -> bool {
-        let outcome = match action {
-            ModelAction::UseBundled => self.page.load_bundled(),
-            ModelAction::RunLive => self.page.run_live(),
-            ModelAction::ConfirmDownload => self.page.confirm_model(),
-            ModelAction::LoadHub => self.page.load_hub(),
-            ModelAction::Pick(repo) => self.page.pick_model(repo),
-            ModelAction::HubInput(text) => {
-                self.page.model.set_hub_repo(&text);
-                Outcome::redraw()
-            }
-            ModelAction::RestartWorker => self.page.restart_worker(),
-            ModelAction::Files(Ok((names, buffers))) => {
-                if let (Some(message), Some(link)) = (self.page.load_files(names), &self.link) {
-                    link.send_with_buffers(&message, buffers);
-                }
-                Outcome::redraw()
-            }
-            ModelAction::Files(Err(e)) => {
-                self.page.model.failed(e.to_string());
-                Outcome::redraw()
-            }
-        };
-        self.perform(ctx, outcome)
-    }
-
-    fn on_prompt(&mut self, ctx: &Context<Self>, action: PromptAction) -> bool {
-        let editor = &mut self.page.editor;
-        let outcome = match action {
-            PromptAction::Prompt(text) => {
-                editor.set_prompt(text);
-                Outcome::redraw()
-            }
-            PromptAction::Preset(i) => self.page.open_built_in(i),
-            PromptAction::Lesson(PlayerAction::Step(i)) => self.page.lesson_step(i),
-            PromptAction::Lesson(PlayerAction::ShowRecording) => self.page.show_recording(),
-            PromptAction::Lesson(PlayerAction::Pick(file)) => {
-                let done = ctx.link().callback(Msg::LessonPicked);
-                browser::read_lesson(file, done);
-                Outcome::default()
-            }
-            PromptAction::SharedRandomness(on) => {
-                editor.shared_randomness = on;
-                Outcome::redraw()
-            }
-            PromptAction::ScoreText(text) => {
-                editor.score_text = text;
-                Outcome::redraw()
-            }
-            PromptAction::NegativePrompt(text) => {
-                editor.negative_prompt = text;
-                Outcome::redraw()
-            }
-            PromptAction::Run => self.page.start_run(RunKind::Generate),
-            PromptAction::Score => self.page.start_run(RunKind::Score),
-            PromptAction::Stop => self.page.stop(),
-            PromptAction::AddLane => {
-                editor.add_lane();
-                Outcome::redraw()
-            }
-            PromptAction::RemoveLane => {
-                editor.remove_lane();
-                Outcome::redraw()
-            }
-            PromptAction::Reroll => self.page.reroll(),
-        };
-        self.perform(ctx, outcome)
-    }
-
-    fn on_lane(&mut self, lane: usize, action: LaneAction) {
-        let editor = &mut self.page.editor;
-        match action {
-            LaneAction::Field(name, text) => editor.set_field(lane, &name, &text),
-            LaneAction::Semantics(s) => editor.set_semantics(lane, s),
-            LaneAction::Mode(mode) => editor.set_mode(lane, mode),
-            LaneAction::Json(text) => editor.set_json(lane, &text),
-            LaneAction::Select(step) => self.page.run.select(lane, step),
-            LaneAction::Edit => editor.toggle_editor(lane),
-            LaneAction::StartsFrom(from) => editor.set_starts_from(lane, from),
-        }
-    }
-
-    fn on_lesson(&mut self, ctx: &Context<Self>, action: LessonAction) {
-        match action {
-            LessonAction::PrintHandout => {
-                let outcome = self.page.print_handout();
-                let _ = self.perform(ctx, outcome);
-            }
-            LessonAction::Share => {
-                let url = page_url::share_url(&self.page.shared());
-                download::copy(&url);
-                self.page.share_link = Some(url);
-            }
-            LessonAction::Embed => {
-                let code = page_url::embed_code(&self.page.shared());
-                download::copy(&code);
-                self.page.embed_code = Some(code);
-            }
-            LessonAction::Export(kind) => {
-                if let Some(doc) = &self.page.run.document {
-                    if let Err(e) = download::export(kind, doc) {
-                        self.page.error = Some(e.to_string());
-                    }
-                }
-            }
-            LessonAction::Replay(file) => {
-                let done = ctx.link().callback(Msg::Replayed);
-                if let Err(e) = browser::read_recording(file, done) {
-                    self.page.error = Some(e.to_string());
-                }
-            }
-        }
-    }
 }
 
 impl Component for App {

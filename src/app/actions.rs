@@ -1,0 +1,128 @@
+//! The panels' actions, each handed to its state transition (or, for what
+//! only the browser can do — copy, download, read a file — done here).
+
+use super::{browser, App, LaneAction, Msg};
+use crate::components::lesson_panel::LessonAction;
+use crate::components::lesson_player::PlayerAction;
+use crate::components::model_panel::ModelAction;
+use crate::components::prompt_row::PromptAction;
+use crate::state::run::RunKind;
+use crate::state::Outcome;
+use crate::{download, page_url};
+use yew::prelude::*;
+
+impl App {
+    pub(super) fn on_model(&mut self, ctx: &Context<Self>, action: ModelAction) -> bool {
+        let outcome = match action {
+            ModelAction::UseBundled => self.page.load_bundled(),
+            ModelAction::RunLive => self.page.run_live(),
+            ModelAction::ConfirmDownload => self.page.confirm_model(),
+            ModelAction::LoadHub => self.page.load_hub(),
+            ModelAction::Pick(repo) => self.page.pick_model(repo),
+            ModelAction::HubInput(text) => {
+                self.page.model.set_hub_repo(&text);
+                Outcome::redraw()
+            }
+            ModelAction::RestartWorker => self.page.restart_worker(),
+            ModelAction::Files(Ok((names, buffers))) => {
+                if let (Some(message), Some(link)) = (self.page.load_files(names), &self.link) {
+                    link.send_with_buffers(&message, buffers);
+                }
+                Outcome::redraw()
+            }
+            ModelAction::Files(Err(e)) => {
+                self.page.model.failed(e.to_string());
+                Outcome::redraw()
+            }
+        };
+        self.perform(ctx, outcome)
+    }
+
+    pub(super) fn on_prompt(&mut self, ctx: &Context<Self>, action: PromptAction) -> bool {
+        let editor = &mut self.page.editor;
+        let outcome = match action {
+            PromptAction::Prompt(text) => {
+                editor.set_prompt(text);
+                Outcome::redraw()
+            }
+            PromptAction::Preset(i) => self.page.open_built_in(i),
+            PromptAction::Lesson(PlayerAction::Step(i)) => self.page.lesson_step(i),
+            PromptAction::Lesson(PlayerAction::ShowRecording) => self.page.show_recording(),
+            PromptAction::Lesson(PlayerAction::Pick(file)) => {
+                let done = ctx.link().callback(Msg::LessonPicked);
+                browser::read_lesson(file, done);
+                Outcome::default()
+            }
+            PromptAction::SharedRandomness(on) => {
+                editor.shared_randomness = on;
+                Outcome::redraw()
+            }
+            PromptAction::ScoreText(text) => {
+                editor.score_text = text;
+                Outcome::redraw()
+            }
+            PromptAction::NegativePrompt(text) => {
+                editor.negative_prompt = text;
+                Outcome::redraw()
+            }
+            PromptAction::Run => self.page.start_run(RunKind::Generate),
+            PromptAction::Score => self.page.start_run(RunKind::Score),
+            PromptAction::Stop => self.page.stop(),
+            PromptAction::AddLane => {
+                editor.add_lane();
+                Outcome::redraw()
+            }
+            PromptAction::RemoveLane => {
+                editor.remove_lane();
+                Outcome::redraw()
+            }
+            PromptAction::Reroll => self.page.reroll(),
+        };
+        self.perform(ctx, outcome)
+    }
+
+    pub(super) fn on_lane(&mut self, lane: usize, action: LaneAction) {
+        let editor = &mut self.page.editor;
+        match action {
+            LaneAction::Field(name, text) => editor.set_field(lane, &name, &text),
+            LaneAction::Semantics(s) => editor.set_semantics(lane, s),
+            LaneAction::Mode(mode) => editor.set_mode(lane, mode),
+            LaneAction::Json(text) => editor.set_json(lane, &text),
+            LaneAction::Select(step) => self.page.run.select(lane, step),
+            LaneAction::Edit => editor.toggle_editor(lane),
+            LaneAction::StartsFrom(from) => editor.set_starts_from(lane, from),
+        }
+    }
+
+    pub(super) fn on_lesson(&mut self, ctx: &Context<Self>, action: LessonAction) {
+        match action {
+            LessonAction::PrintHandout => {
+                let outcome = self.page.print_handout();
+                let _ = self.perform(ctx, outcome);
+            }
+            LessonAction::Share => {
+                let url = page_url::share_url(&self.page.shared());
+                download::copy(&url);
+                self.page.share_link = Some(url);
+            }
+            LessonAction::Embed => {
+                let code = page_url::embed_code(&self.page.shared());
+                download::copy(&code);
+                self.page.embed_code = Some(code);
+            }
+            LessonAction::Export(kind) => {
+                if let Some(doc) = &self.page.run.document {
+                    if let Err(e) = download::export(kind, doc) {
+                        self.page.error = Some(e.to_string());
+                    }
+                }
+            }
+            LessonAction::Replay(file) => {
+                let done = ctx.link().callback(Msg::Replayed);
+                if let Err(e) = browser::read_recording(file, done) {
+                    self.page.error = Some(e.to_string());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! Doing what a state transition asks: talk to the worker, fetch a lesson
+//! or a recording, start a worker, print.
+
+use super::{browser, App, Msg, MAX_RECORDING_BYTES};
+use crate::state::{Command, Outcome, WORKER_START_PATIENCE_MS};
+use crate::worker_link::WorkerLink;
+use ntl_protocol::lesson::MAX_LESSON_BYTES;
+use yew::prelude::*;
+
+impl App {
+    /// Does what a transition asked, and says whether to render.
+    pub(super) fn perform(&mut self, ctx: &Context<Self>, outcome: Outcome) -> bool {
+        for command in outcome.commands {
+            match command {
+                Command::Send(message) => match &self.link {
+                    Some(link) => link.send(&message),
+                    None => web_sys::console::warn_1(&"no worker to send to".into()),
+                },
+                Command::Print => self.print_after = true,
+                Command::FetchLesson { path } => {
+                    let from = crate::lessons::LessonFrom::Site(path.clone());
+                    let done = ctx
+                        .link()
+                        .callback(move |bytes| Msg::LessonArrived(from.clone(), bytes));
+                    browser::fetch_bytes(path, MAX_LESSON_BYTES, done);
+                }
+                Command::FetchRecording { url, at } => {
+                    let name = url.clone();
+                    let done = ctx.link().callback(move |bytes: Result<Vec<u8>, _>| {
+                        Msg::RecordingArrived(at.clone(), browser::recording(&name, bytes))
+                    });
+                    browser::fetch_bytes(url, MAX_RECORDING_BYTES, done);
+                }
+                Command::SpawnWorker { threaded } => {
+                    // Dropping the old link terminates its worker.
+                    self.link = None;
+                    let on_message = ctx.link().callback(Msg::Worker);
+                    let on_crash = ctx.link().callback(Msg::WorkerCrashed);
+                    let on_unreadable = ctx
+                        .link()
+                        .callback(|(kind, detail)| Msg::WorkerUnreadable { kind, detail });
+                    let spawned = WorkerLink::spawn(threaded, on_message, on_crash, on_unreadable);
+                    self.page.worker_spawned(spawned.as_ref().map(drop));
+                    self.link = spawned.ok();
+                    let spawned = self.page.worker.spawned;
+                    let overdue = ctx
+                        .link()
+                        .callback(move |_| Msg::WorkerStartOverdue(spawned));
+                    browser::after(WORKER_START_PATIENCE_MS, overdue);
+                }
+            }
+        }
+        outcome.redraw
+    }
+}
