@@ -8,6 +8,33 @@
 //! Which knobs were set matters beyond the values: a knob set to its
 //! library default still wins over the model's `generation_config.json`.
 //!
+//! ```
+//! use ntl_decoding::{Knob, LaneKnobs, Mode, Semantics};
+//! use serde_json::json;
+//!
+//! // A lane as a share link or a lesson carries it.
+//! let mut lane = LaneKnobs::from_json(r#"{"do_sample": true, "top_p": 0.9}"#)?;
+//! assert_eq!(lane.mode(), Mode::Sample);
+//! assert_eq!(lane.hf().unwrap().top_k, Some(50), "HF's default for what is not set");
+//!
+//! // Edits are typed; a refused value changes nothing and names its knob.
+//! lane.set(Knob::Temperature, json!(0.7))?;
+//! assert_eq!(lane.set(Knob::TopK, json!("ten")).unwrap_err().knob(), Some(Knob::TopK));
+//! assert_eq!(
+//!     lane.to_value(),
+//!     json!({"do_sample": true, "temperature": 0.7, "top_p": 0.9})
+//! );
+//!
+//! // The same lane in llama.cpp's names, and the checked form the loop reads.
+//! lane.set_semantics(Semantics::LlamaCpp);
+//! assert_eq!(
+//!     lane.to_value(),
+//!     json!({"semantics": "llama.cpp", "temperature": 0.7, "top_p": 0.9})
+//! );
+//! assert_eq!(lane.validate()?.mode, Mode::LlamaCpp);
+//! # Ok::<(), ntl_decoding::ConfigError>(())
+//! ```
+//!
 //! - `fields`: one knob's value copied between two configs (typed, by name);
 //! - `edit`: setting, clearing, the mode and the ecosystem;
 //! - `switch`: a lane moved between HF and llama.cpp.
