@@ -154,7 +154,7 @@ fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>) -> Html {
         html! {
             <label
                 class={classes!("knob", (bad_field == Some(knob.name())).then_some("bad"))}
-                title={format!("{} (llama-server): {}", knob.name(), knob.explain())}
+                title={llama_cpp_title(knob)}
             >
                 <span>{ knob.name() }</span>
                 <DraftField
@@ -246,4 +246,14 @@ fn knob_title(knob: Knob) -> String {
         info.group.title(),
         info.help
     )
+}
+
+/// A llama.cpp knob's hover text, from its knob table.
+fn llama_cpp_title(knob: LlamaCppKnob) -> String {
+    let limits = knob
+        .info()
+        .and_then(|r| r.limits)
+        .map(|(min, max)| format!(" (takes {min} to {max})"))
+        .unwrap_or_default();
+    format!("{} (llama-server): {}{limits}", knob.name(), knob.explain())
 }

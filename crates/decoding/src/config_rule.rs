@@ -136,7 +136,7 @@ impl Rule {
 #[derive(Debug, Clone, PartialEq)]
 pub enum LlamaCppRule {
     /// Outside one of llama-server's hard limits.
-    Between { min: i64, max: i64, got: i64 },
+    Between { min: f64, max: f64, got: f64 },
     /// What was typed into the knob's box is not a value.
     NotANumber(String),
     /// `infill` in the chain (GPT-2 has no fill-in-the-middle tokens).
@@ -149,8 +149,6 @@ pub enum LlamaCppRule {
     RepeatPenalty(f64),
     /// No DRY sequence breakers.
     NoBreakers,
-    /// `adaptive_decay` outside [0, 0.99].
-    AdaptiveDecay(f64),
     /// A sampler name llama.cpp does not know.
     UnknownSampler {
         name: String,
@@ -193,9 +191,6 @@ impl LlamaCppRule {
             ),
             LlamaCppRule::NoBreakers => {
                 "Error: dry_sequence_breakers must be a non-empty array of strings".into()
-            }
-            LlamaCppRule::AdaptiveDecay(d) => {
-                format!("`adaptive_decay`: value must be between 0 <= value <= 0.99, but got {d}")
             }
             LlamaCppRule::UnknownSampler { name, hint } => format!(
                 "`samplers`: `{name}` is not a llama.cpp sampler{}; llama.cpp would skip it \

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 pub use super::knob::LlamaCppKnob;
+use super::knob_table::LLAMA_CPP_KNOBS;
 use super::sampler::SamplerName;
 use super::samplers::dry::{process_breakers, Breakers};
 use crate::config::intake::first_key;
@@ -181,19 +182,11 @@ fn invalid(knob: LlamaCppKnob, rule: LlamaCppRule) -> ConfigError {
     ConfigError::LlamaCpp { knob, rule }
 }
 
-/// llama-server's hard limit: out of range is refused with its message.
-fn hard(knob: LlamaCppKnob, v: i64, min: i64, max: i64) -> Result<i64, ConfigError> {
-    if v < min || v > max {
-        return Err(invalid(knob, LlamaCppRule::Between { min, max, got: v }));
-    }
-    Ok(v)
-}
-
-/// `-1` for the whole context, else a count of tokens.
-fn last_n(knob: LlamaCppKnob, v: i64) -> Result<LastN, ConfigError> {
+/// `-1` for the whole context, else a count of tokens (in its limits already).
+fn last_n(v: i64) -> LastN {
     match v {
-        -1 => Ok(LastN::Context),
-        _ => Ok(LastN::Tokens(hard(knob, v, -1, i32::MAX as i64)? as usize)),
+        -1 => LastN::Context,
+        _ => LastN::Tokens(v.max(0) as usize),
     }
 }
 
@@ -238,8 +231,53 @@ impl LlamaCppConfig {
         out.into()
     }
 
+    /// A number knob's value (`None`: not a number knob).
+    pub fn number(&self, knob: LlamaCppKnob) -> Option<f64> {
+        use LlamaCppKnob::*;
+        let c = self;
+        Some(match knob {
+            Temperature => c.temperature,
+            DynatempRange => c.dynatemp_range,
+            DynatempExponent => c.dynatemp_exponent,
+            TopK => c.top_k as f64,
+            TopP => c.top_p,
+            MinP => c.min_p,
+            TypicalP => c.typical_p,
+            TopNSigma => c.top_n_sigma,
+            XtcProbability => c.xtc_probability,
+            XtcThreshold => c.xtc_threshold,
+            RepeatPenalty => c.repeat_penalty,
+            RepeatLastN => c.repeat_last_n as f64,
+            PresencePenalty => c.presence_penalty,
+            FrequencyPenalty => c.frequency_penalty,
+            DryMultiplier => c.dry_multiplier,
+            DryBase => c.dry_base,
+            DryAllowedLength => c.dry_allowed_length as f64,
+            DryPenaltyLastN => c.dry_penalty_last_n as f64,
+            Mirostat => c.mirostat as f64,
+            MirostatTau => c.mirostat_tau,
+            MirostatEta => c.mirostat_eta,
+            AdaptiveTarget => c.adaptive_target,
+            AdaptiveDecay => c.adaptive_decay,
+            MinKeep => c.min_keep as f64,
+            NPredict => c.n_predict as f64,
+            Seed => c.seed as f64,
+            Semantics | DrySequenceBreakers | LogitBias | Stop | IgnoreEos | Samplers => {
+                return None
+            }
+        })
+    }
+
     pub fn validate(&self) -> Result<LlamaCppSettings, ConfigError> {
         let c = self;
+        // llama-server's hard limits, as the knob table gives them.
+        for row in LLAMA_CPP_KNOBS {
+            if let (Some((min, max)), Some(got)) = (row.limits, c.number(row.knob)) {
+                if !(min..=max).contains(&got) {
+                    return Err(invalid(row.knob, LlamaCppRule::Between { min, max, got }));
+                }
+            }
+        }
         let f = |v: f64| v as f32;
         let clamp = |v: f64, lo: f64, hi: f64| v.clamp(lo, hi) as f32;
         let samplers = match &c.samplers {
@@ -249,7 +287,7 @@ impl LlamaCppConfig {
         if samplers.contains(&SamplerName::Infill) {
             return Err(invalid(LlamaCppKnob::Samplers, LlamaCppRule::Infill));
         }
-        let n_predict = match hard(LlamaCppKnob::NPredict, c.n_predict, -1, i32::MAX as i64)? {
+        let n_predict = match c.n_predict {
             -1 => None,
             0 => {
                 return Err(invalid(
@@ -289,7 +327,7 @@ impl LlamaCppConfig {
             xtc_probability: clamp(c.xtc_probability, 0.0, 1.0),
             xtc_threshold: clamp(c.xtc_threshold, 0.0, 1.0),
             repeat_penalty: f(c.repeat_penalty),
-            repeat_last_n: last_n(LlamaCppKnob::RepeatLastN, c.repeat_last_n)?,
+            repeat_last_n: last_n(c.repeat_last_n),
             presence_penalty: f(c.presence_penalty),
             frequency_penalty: f(c.frequency_penalty),
             dry_multiplier: f(c.dry_multiplier),
@@ -299,27 +337,14 @@ impl LlamaCppConfig {
             } else {
                 f(c.dry_base)
             },
-            dry_allowed_length: hard(
-                LlamaCppKnob::DryAllowedLength,
-                c.dry_allowed_length,
-                0,
-                i32::MAX as i64,
-            )? as usize,
-            dry_penalty_last_n: last_n(LlamaCppKnob::DryPenaltyLastN, c.dry_penalty_last_n)?,
+            dry_allowed_length: c.dry_allowed_length as usize,
+            dry_penalty_last_n: last_n(c.dry_penalty_last_n),
             mirostat: c.mirostat.clamp(0, 2) as u8,
             mirostat_tau: f(c.mirostat_tau),
             mirostat_eta: f(c.mirostat_eta),
             adaptive_target: clamp(c.adaptive_target, -(f32::MAX as f64), 1.0),
-            adaptive_decay: {
-                if !(0.0..=0.99).contains(&c.adaptive_decay) {
-                    return Err(invalid(
-                        LlamaCppKnob::AdaptiveDecay,
-                        LlamaCppRule::AdaptiveDecay(c.adaptive_decay),
-                    ));
-                }
-                f(c.adaptive_decay)
-            },
-            min_keep: hard(LlamaCppKnob::MinKeep, c.min_keep, 0, i32::MAX as i64)? as usize,
+            adaptive_decay: f(c.adaptive_decay),
+            min_keep: c.min_keep as usize,
             logit_bias: logit_bias(c.logit_bias.as_ref())?,
             n_predict,
             stop: match &c.stop {

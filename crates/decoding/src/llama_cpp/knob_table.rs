@@ -1,7 +1,8 @@
-//! Every llama.cpp knob the editor shows, in one table: its heading there
-//! and one line on what it does in llama.cpp. The rows are in the editor's
-//! order. llama-server clamps most values rather than refusing them; its
-//! hard limits are checked in `config.rs` with its own messages.
+//! Every llama.cpp knob the editor shows, in one table: its heading there,
+//! llama-server's hard limits where it has them, and one line on what it
+//! does in llama.cpp. The rows are in the editor's order. llama-server
+//! clamps most values rather than refusing them; the limits here it
+//! refuses, and so does the validator (`config.rs`), reading them here.
 
 use super::knob::LlamaCppKnob;
 
@@ -45,6 +46,8 @@ impl LlamaCppGroup {
 pub struct LlamaCppKnobInfo {
     pub knob: LlamaCppKnob,
     pub group: LlamaCppGroup,
+    /// The lowest and highest value llama-server takes (both included).
+    pub limits: Option<(f64, f64)>,
     /// One line on what the knob does there (the editor's hover text).
     pub help: &'static str,
 }
@@ -52,8 +55,31 @@ pub struct LlamaCppKnobInfo {
 use LlamaCppGroup::*;
 
 const fn row(knob: LlamaCppKnob, group: LlamaCppGroup, help: &'static str) -> LlamaCppKnobInfo {
-    LlamaCppKnobInfo { knob, group, help }
+    LlamaCppKnobInfo {
+        knob,
+        group,
+        limits: None,
+        help,
+    }
 }
+
+/// A row with llama-server's hard limits.
+const fn limited(
+    knob: LlamaCppKnob,
+    group: LlamaCppGroup,
+    limits: (f64, f64),
+    help: &'static str,
+) -> LlamaCppKnobInfo {
+    LlamaCppKnobInfo {
+        knob,
+        group,
+        limits: Some(limits),
+        help,
+    }
+}
+
+/// llama-server's `INT32_MAX` bound on counts.
+const I32_MAX: f64 = i32::MAX as f64;
 
 /// Every knob but `semantics` (which chooses the table), in the editor's order.
 pub const LLAMA_CPP_KNOBS: &[LlamaCppKnobInfo] = &[
@@ -77,7 +103,7 @@ pub const LLAMA_CPP_KNOBS: &[LlamaCppKnobInfo] = &[
         "dynamic temperature: the temperature moves within ± this range with the candidates' entropy (0 = off)"),
     row(LlamaCppKnob::DynatempExponent, SamplerChain,
         "how the entropy maps to the dynamic temperature"),
-    row(LlamaCppKnob::MinKeep, SamplerChain,
+    limited(LlamaCppKnob::MinKeep, SamplerChain, (0.0, I32_MAX),
         "top_p, min_p, typical and XTC keep at least this many tokens"),
     row(LlamaCppKnob::Samplers, SamplerChain,
         "the chain's order, by llama.cpp's names (penalties, dry, top_n_sigma, top_k, typ_p, top_p, min_p, xtc, temperature, adaptive_p)"),
@@ -85,7 +111,7 @@ pub const LLAMA_CPP_KNOBS: &[LlamaCppKnobInfo] = &[
         "the seed of the chain's draws (dist, XTC, mirostat; -1 = random)"),
     row(LlamaCppKnob::RepeatPenalty, Penalties,
         "divides (or multiplies, if negative) the logit of every token among the last repeat_last_n (1 = off)"),
-    row(LlamaCppKnob::RepeatLastN, Penalties,
+    limited(LlamaCppKnob::RepeatLastN, Penalties, (-1.0, I32_MAX),
         "how many recent tokens the penalties see, the prompt's included (64; 0 = off; -1 = the whole context)"),
     row(LlamaCppKnob::PresencePenalty, Penalties,
         "subtracted once from every token among the last repeat_last_n"),
@@ -95,9 +121,9 @@ pub const LLAMA_CPP_KNOBS: &[LlamaCppKnobInfo] = &[
         "DRY: penalises the token that would extend a repeated sequence, multiplier · base^(length − allowed) (0 = off)"),
     row(LlamaCppKnob::DryBase, Penalties,
         "DRY: how fast the penalty grows with the repeat's length"),
-    row(LlamaCppKnob::DryAllowedLength, Penalties,
+    limited(LlamaCppKnob::DryAllowedLength, Penalties, (0.0, I32_MAX),
         "DRY: repeats up to this long go unpunished"),
-    row(LlamaCppKnob::DryPenaltyLastN, Penalties,
+    limited(LlamaCppKnob::DryPenaltyLastN, Penalties, (-1.0, I32_MAX),
         "DRY: how far back it looks (64; 0 = off; -1 = the whole context)"),
     row(LlamaCppKnob::DrySequenceBreakers, Penalties,
         "DRY: strings that end a repeat's look-back (newline, colon, quote, asterisk)"),
@@ -109,9 +135,9 @@ pub const LLAMA_CPP_KNOBS: &[LlamaCppKnobInfo] = &[
         "mirostat: how fast it corrects towards the target"),
     row(LlamaCppKnob::AdaptiveTarget, Mirostat,
         "adaptive-p (listed in samplers): picks tokens near this probability (negative = off)"),
-    row(LlamaCppKnob::AdaptiveDecay, Mirostat,
+    limited(LlamaCppKnob::AdaptiveDecay, Mirostat, (0.0, 0.99),
         "adaptive-p: how long its memory of recent picks is"),
-    row(LlamaCppKnob::NPredict, Length,
+    limited(LlamaCppKnob::NPredict, Length, (-1.0, I32_MAX),
         "how many tokens to generate (-1 = until the context is full)"),
     row(LlamaCppKnob::Stop, Length,
         "stop when the text contains one of these strings"),
@@ -122,9 +148,14 @@ pub const LLAMA_CPP_KNOBS: &[LlamaCppKnobInfo] = &[
 ];
 
 impl LlamaCppKnob {
+    /// The knob's row (`None` for `semantics`, which chooses the table).
+    pub fn info(self) -> Option<&'static LlamaCppKnobInfo> {
+        LLAMA_CPP_KNOBS.iter().find(|r| r.knob == self)
+    }
+
     /// One line on what the knob does in llama.cpp.
     pub fn explain(self) -> &'static str {
-        match LLAMA_CPP_KNOBS.iter().find(|r| r.knob == self) {
+        match self.info() {
             Some(r) => r.help,
             None => "whose knobs the lane takes: \"llama.cpp\" here",
         }
@@ -145,5 +176,33 @@ mod tests {
         }
         let shown: usize = LlamaCppGroup::ALL.iter().map(|g| g.knobs().count()).sum();
         assert_eq!(shown, LLAMA_CPP_KNOBS.len(), "every row is under a heading");
+    }
+
+    #[test]
+    fn the_validator_refuses_past_each_limit_in_llama_servers_words() {
+        use crate::llama_cpp::config::LlamaCppConfig;
+        for row in LLAMA_CPP_KNOBS {
+            let Some((min, max)) = row.limits else {
+                continue;
+            };
+            for bad in [min - 1.0, max + 1.0] {
+                let mut c = LlamaCppConfig::default();
+                let value = if max < 1.0 {
+                    serde_json::json!(bad)
+                } else {
+                    serde_json::json!(bad as i64)
+                };
+                c = LlamaCppConfig::from_value(serde_json::json!({ row.knob.name(): value }))
+                    .unwrap_or(c);
+                let e = c.validate().unwrap_err();
+                assert_eq!(e.field(), Some(row.knob.name()), "{bad}");
+                assert!(e.to_string().contains("value must be between"), "{e}");
+            }
+        }
+        let c = LlamaCppConfig::from_value(serde_json::json!({"n_predict": -2})).unwrap();
+        assert_eq!(
+            c.validate().unwrap_err().to_string(),
+            "`n_predict`: value must be between -1 <= value <= 2147483647, but got -2"
+        );
     }
 }
