@@ -6,19 +6,19 @@
 //! `generation_config` pitfall. A lane starts from them (as HF does) or from
 //! the library's defaults, and the page shows which.
 
-use crate::config::{GenerationConfig, IGNORED_KEYS};
 use crate::config_error::ConfigError;
 use crate::lane_knobs::fields::copy_hf;
 use crate::lane_knobs::LaneKnobs;
 use crate::semantics::LaneConfig;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// The knobs a model's `generation_config.json` sets (bookkeeping keys
-/// dropped), checked as a lane's config is.
+/// dropped), read and checked as a lane's are.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct ModelDefaults(Map<String, Value>);
+// Boxed: a model's info travels in every worker message enum that holds it.
+pub struct ModelDefaults(Box<LaneKnobs>);
 
 /// Where a lane's unset knobs come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -34,32 +34,37 @@ pub enum Defaults {
 impl ModelDefaults {
     pub fn from_json(bytes: &[u8]) -> Result<ModelDefaults, ConfigError> {
         let value: Value = serde_json::from_slice(bytes).map_err(ConfigError::json)?;
-        // Every knob checked by the lane's own parser (names, types, values).
-        GenerationConfig::from_value(value.clone())?.validate()?;
-        let Value::Object(mut map) = value else {
-            return Err(ConfigError::NotAnObject);
-        };
-        for key in IGNORED_KEYS {
-            map.remove(*key);
+        // HF's names only: `semantics` is a lane's word, not HF's.
+        if value.get("semantics").is_some() {
+            return Err(ConfigError::UnknownField {
+                field: "semantics".into(),
+                suggestion: None,
+            });
         }
-        Ok(ModelDefaults(map))
+        let knobs = LaneKnobs::from_value(value)?;
+        // Every knob checked as a lane's is (names, types, values).
+        knobs.validate()?;
+        Ok(ModelDefaults(Box::new(knobs)))
     }
 
-    pub fn knobs(&self) -> &Map<String, Value> {
+    /// The knobs the file sets.
+    pub fn knobs(&self) -> &LaneKnobs {
         &self.0
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.0.set_names().is_empty()
     }
 
     /// The knobs that change what a lane does beyond the model's eos, as
     /// `name value` pairs (for "this model samples with temperature 0.7").
-    pub fn beyond_eos(&self) -> Vec<(&str, &Value)> {
+    pub fn beyond_eos(&self) -> Vec<(&'static str, Value)> {
+        let values = self.0.to_value();
         self.0
-            .iter()
-            .filter(|(k, _)| k.as_str() != "eos_token_id")
-            .map(|(k, v)| (k.as_str(), v))
+            .set_names()
+            .into_iter()
+            .filter(|&k| k != "eos_token_id")
+            .map(|k| (k, values[k].clone()))
             .collect()
     }
 
@@ -74,7 +79,7 @@ impl ModelDefaults {
     pub fn lane(&self, lane: &LaneKnobs, defaults: Defaults) -> Result<LaneConfig, ConfigError> {
         match lane {
             LaneKnobs::Transformers { config, set } if defaults == Defaults::Model => {
-                let mut merged = GenerationConfig::from_value(Value::Object(self.0.clone()))?;
+                let mut merged = self.0.hf().cloned().unwrap_or_default();
                 for &knob in set {
                     copy_hf(knob, config, &mut merged);
                 }
@@ -97,7 +102,7 @@ mod tests {
     #[test]
     fn an_instruct_models_file_keeps_its_knobs_and_drops_bookkeeping() {
         let d = ModelDefaults::from_json(QWEN_INSTRUCT.as_bytes()).unwrap();
-        let keys: Vec<&str> = d.knobs().keys().map(String::as_str).collect();
+        let keys = d.knobs().set_names();
         assert_eq!(
             keys,
             [
@@ -142,6 +147,8 @@ mod tests {
 
     #[test]
     fn a_bad_file_is_named_by_its_knob() {
+        let e = ModelDefaults::from_json(br#"{"semantics": "llama.cpp"}"#).unwrap_err();
+        assert_eq!(e.field(), Some("semantics"));
         let e = ModelDefaults::from_json(br#"{"temperature": "hot"}"#).unwrap_err();
         assert!(e.to_string().contains("temperature"), "{e}");
         let e = ModelDefaults::from_json(br#"{"top_p": 1.5}"#).unwrap_err();

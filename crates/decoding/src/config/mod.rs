@@ -16,7 +16,6 @@ pub use crate::dola::DolaLayers;
 pub use crate::one_or_many::{Strings, TokenIds};
 pub use crate::token_rules::TokenRules;
 pub use fields::{EarlyStopping, GenerationConfig};
-pub(crate) use intake::IGNORED_KEYS;
 pub use valid::{ValidConfig, DEFAULT_MAX_NEW_TOKENS, MAX_BEAMS, MAX_SAMPLES};
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-use super::intake::UNSUPPORTED_KEYS;
+use super::intake::{IGNORED_KEYS, UNSUPPORTED_KEYS};
 use super::*;
 use crate::config_error::ConfigError;
 use crate::knob::Knob;
