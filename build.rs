@@ -27,6 +27,39 @@ fn main() {
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("built_in_lessons.rs");
     std::fs::write(dest, out).unwrap();
     bundled_size();
+    locales();
+}
+
+/// The message catalogs under `www/locales/` (`<tag>.ftl`), English first:
+/// a new language is a file, never Rust.
+fn locales() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/locales");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut tags: Vec<String> = std::fs::read_dir(&dir)
+        .expect("www/locales")
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            name.strip_suffix(".ftl").map(str::to_string)
+        })
+        .collect();
+    tags.sort_by_key(|t| (t != "en", t.clone()));
+    assert_eq!(
+        tags.first().map(String::as_str),
+        Some("en"),
+        "www/locales/en.ftl"
+    );
+    let mut out = String::from("&[\n");
+    for tag in tags {
+        let path = dir.join(format!("{tag}.ftl"));
+        println!("cargo:rerun-if-changed={}", path.display());
+        out.push_str(&format!(
+            "    ({tag:?}, include_str!({:?})),\n",
+            path.display().to_string()
+        ));
+    }
+    out.push_str("]\n");
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("locales.rs");
+    std::fs::write(dest, out).unwrap();
 }
 
 /// What the bundled model downloads (the files the worker fetches), so an

@@ -8,6 +8,7 @@ mod components;
 mod download;
 mod export;
 mod format;
+mod i18n;
 mod lane_config;
 mod lane_result;
 mod lanes;

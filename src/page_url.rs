@@ -13,6 +13,8 @@ pub struct Requested {
     pub shared: Option<Result<Shared, share::ShareError>>,
     /// `?lesson=`: a lesson file's path on this site.
     pub lesson: Option<Result<String, crate::lessons::address::LessonAddressError>>,
+    /// `?lang=`: the page's language (a catalog's tag).
+    pub lang: Option<String>,
 }
 
 fn location() -> Option<web_sys::Location> {
@@ -35,12 +37,19 @@ pub fn read() -> Requested {
         model: get("model"),
         shared: hash.strip_prefix("#run=").map(share::decode),
         lesson: get("lesson").map(|p| crate::lessons::address::check(&p)),
+        lang: get("lang"),
     }
 }
 
 /// Sets or clears a `?name=1` flag in the address bar without a reload, so
 /// a reload keeps the page's mode.
 pub fn set_flag(name: &str, on: bool) {
+    set_param(name, on.then_some("1"));
+}
+
+/// Sets (or, with `None`, clears) `?name=value` in the address bar without
+/// a reload.
+pub fn set_param(name: &str, value: Option<&str>) {
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -50,10 +59,9 @@ pub fn set_flag(name: &str, on: bool) {
     let Ok(url) = web_sys::Url::new(&href) else {
         return;
     };
-    if on {
-        url.search_params().set(name, "1");
-    } else {
-        url.search_params().delete(name);
+    match value {
+        Some(v) => url.search_params().set(name, v),
+        None => url.search_params().delete(name),
     }
     if let Ok(history) = window.history() {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url.href()));

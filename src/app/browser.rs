@@ -65,6 +65,39 @@ pub fn device_memory_gb() -> Option<f64> {
         .as_f64()
 }
 
+/// Where the reader's choice of language is kept on this site.
+const LANGUAGE_KEY: &str = "ntl-lang";
+
+/// `navigator.languages`: the reader's languages, most wanted first.
+pub fn browser_languages() -> Vec<String> {
+    web_sys::window()
+        .map(|w| w.navigator().languages())
+        .map(|list| list.iter().filter_map(|v| v.as_string()).collect())
+        .unwrap_or_default()
+}
+
+/// The language the reader picked on this site before (storage may be off).
+pub fn stored_language() -> Option<String> {
+    let storage = web_sys::window()?.local_storage().ok()??;
+    storage.get_item(LANGUAGE_KEY).ok()?
+}
+
+/// Keeps the reader's pick for their next visit, and makes the document
+/// say its language (screen readers, fonts, hyphenation follow `lang`).
+pub fn use_language(tag: &str, remember: bool) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if remember {
+        if let Ok(Some(storage)) = window.local_storage() {
+            let _ = storage.set_item(LANGUAGE_KEY, tag);
+        }
+    }
+    if let Some(root) = window.document().and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("lang", tag);
+    }
+}
+
 /// Fetches `url` (on this site) as bytes, at most `max` of them.
 pub fn fetch_bytes(url: String, max: usize, done: Callback<Result<Vec<u8>, PageError>>) {
     wasm_bindgen_futures::spawn_local(async move {

@@ -57,6 +57,8 @@ pub enum Msg {
     TogglePresent,
     /// A key that means something in projector mode.
     PresentKey(PresentKey),
+    /// The reader picked the page's language (a catalog's tag).
+    Language(String),
     Replayed(Result<(String, Document), PageError>),
     /// A `?lesson=` file fetched (or not).
     LessonArrived(LessonFrom, Result<Vec<u8>, PageError>),
@@ -87,6 +89,7 @@ pub(super) struct Callbacks {
     pub(super) chat: Callback<ChatAction>,
     pub(super) quiz: Callback<QuizAction>,
     pub(super) toggle_present: Callback<()>,
+    pub(super) language: Callback<String>,
 }
 
 impl Callbacks {
@@ -112,6 +115,7 @@ impl Callbacks {
             chat: link.callback(Msg::Chat),
             quiz: link.callback(Msg::Quiz),
             toggle_present: link.callback(|_| Msg::TogglePresent),
+            language: link.callback(Msg::Language),
         }
     }
 }

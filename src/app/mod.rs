@@ -3,6 +3,7 @@
 //! transition asks (talk to the worker), and composes the views.
 
 use crate::components::question_panel::QuizAction;
+use crate::i18n::I18n;
 use crate::page_url;
 use crate::state::{Outcome, Page};
 use crate::worker_link::WorkerLink;
@@ -39,6 +40,8 @@ pub struct App {
     print_after: bool,
     /// Where projector mode scrolls once the key's change is on screen.
     scroll_after: Option<present_keys::ScrollTo>,
+    /// The page's language, given to every view as a context.
+    i18n: I18n,
 }
 
 impl Component for App {
@@ -46,8 +49,14 @@ impl Component for App {
     type Properties = ();
 
     fn create(ctx: &Context<Self>) -> Self {
-        let (mut page, commands) =
-            Page::new(page_url::read(), crate::worker_link::threads_available());
+        let requested = page_url::read();
+        let lang = crate::i18n::choose::choose(
+            requested.lang.as_deref(),
+            browser::stored_language().as_deref(),
+            &browser::browser_languages(),
+        );
+        browser::use_language(lang, false);
+        let (mut page, commands) = Page::new(requested, crate::worker_link::threads_available());
         page.model.device_memory_gb = browser::device_memory_gb();
         let mut app = App {
             page,
@@ -58,6 +67,7 @@ impl Component for App {
             present_keys: None,
             scroll_after: None,
             print_after: false,
+            i18n: I18n::new(lang),
         };
         let _ = app.perform(
             ctx,
@@ -167,6 +177,13 @@ impl App {
                 let outcome = self.page.toggle_present();
                 page_url::set_flag("present", self.page.present);
                 self.perform(ctx, outcome)
+            }
+            Msg::Language(tag) => {
+                self.i18n = I18n::new(&tag);
+                let tag = self.i18n.tag();
+                browser::use_language(tag, true);
+                page_url::set_param("lang", Some(tag));
+                true
             }
             Msg::PresentKey(key) => {
                 let outcome = self.page.present_key(key);

@@ -15,6 +15,7 @@ use crate::components::question_panel::QuestionPanel;
 use crate::components::sandbox_panel::SandboxPanel;
 use crate::components::step_grid::StepGrid;
 use crate::components::token_inspector::TokenInspector;
+use crate::i18n::I18n;
 use crate::page_url;
 use yew::prelude::*;
 
@@ -112,6 +113,7 @@ impl App {
             }
         });
         html! {
+            <ContextProvider<I18n> context={self.i18n.clone()}>
             <div
                 class={classes!(
                     "page",
@@ -128,6 +130,7 @@ impl App {
                     replay={run.replay.clone()}
                     {present}
                     on_present={(!page.embed).then(|| cb.toggle_present.clone())}
+                    on_language={(!page.embed && !present).then(|| cb.language.clone())}
                 >
                     <ModelPanel
                         model={page.model.status.clone()}
@@ -221,6 +224,7 @@ impl App {
                     <HandoutView handout={h.clone()} />
                 }
             </div>
+            </ContextProvider<I18n>>
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::components::lesson_printed::LessonPrinted;
 use crate::components::prose::Prose;
+use crate::i18n::I18n;
 use crate::lesson_check::{model_name, Line};
 use crate::lessons::LessonFrom;
 use crate::state::lesson_player::{LessonPlayer, Recorded};
@@ -29,72 +30,72 @@ pub struct Props {
     pub embed: bool,
 }
 
-fn steps_nav(p: &Props) -> Html {
+fn steps_nav(p: &Props, tr: &I18n) -> Html {
     let player = &p.player;
     let n = player.open.lesson.steps.len();
     let k = player.step;
     let title = &player.current().title;
     html! {
-        <nav class="lesson-steps" aria-label="Lesson steps">
+        <nav class="lesson-steps" aria-label={tr.t("lesson-steps")}>
             <button
                 data-testid="lesson-prev"
                 disabled={k == 0}
                 onclick={p.on.reform(move |_: MouseEvent| PlayerAction::Step(k.saturating_sub(1)))}
             >
-                { "← Previous" }
+                { tr.t("lesson-previous") }
             </button>
             <span data-testid="lesson-step" aria-live="polite">
-                { format!("Step {} of {n}", k + 1) }
-                if !title.is_empty() { { format!(": {title}") } }
+                { tr.t_with("lesson-step-of", &[("step", (k + 1).into()), ("steps", n.into())]) }
+                if !title.is_empty() { { tr.t_with("lesson-step-title", &[("title", title.as_str().into())]) } }
             </span>
             <button
                 data-testid="lesson-next"
                 disabled={k + 1 >= n}
                 onclick={p.on.reform(move |_: MouseEvent| PlayerAction::Step(k + 1))}
             >
-                { "Next →" }
+                { tr.t("lesson-next") }
             </button>
         </nav>
     }
 }
 
-fn recording(p: &Props) -> Html {
+fn recording(p: &Props, tr: &I18n) -> Html {
     if !p.player.has_recording() {
         return html! {};
     }
     let model = &p.player.open.lesson.model;
     let model = if model == ntl_protocol::share::BUNDLED {
-        "the bundled model".to_string()
+        tr.t("the-bundled-model")
     } else {
         model.clone()
     };
     match &p.player.recorded {
         Recorded::Shown => html! {
             <p class="notice" data-testid="lesson-recorded">
-                { format!("This is the step's recorded run, made on {model}: nothing was downloaded for it. Run to see it live.") }
+                { tr.t_with("lesson-recorded", &[("model", model.as_str().into())]) }
             </p>
         },
         Recorded::Fetching => html! {
-            <p class="hint" data-testid="lesson-recording-fetching">{ "Fetching the step's recorded run…" }</p>
+            <p class="hint" data-testid="lesson-recording-fetching">{ tr.t("lesson-recording-fetching") }</p>
         },
         Recorded::Failed(why) => html! {
             <p class="error" role="alert" data-testid="lesson-recording-error">
-                { format!("The step's recorded run cannot be shown: {why}") }
+                { tr.t_with("lesson-recording-error", &[("why", why.as_str().into())]) }
             </p>
         },
         Recorded::NotShown => html! {
             <button
                 data-testid="lesson-show-recording"
-                title={format!("show the run recorded for this step on {model}, without running the model")}
+                title={tr.t_with("lesson-show-recording-title", &[("model", model.as_str().into())])}
                 onclick={p.on.reform(|_: MouseEvent| PlayerAction::ShowRecording)}
             >
-                { "Show the recorded run" }
+                { tr.t("lesson-show-recording") }
             </button>
         },
     }
 }
 
-fn open_file(p: &Props) -> Html {
+fn open_file(p: &Props, tr: &I18n) -> Html {
     let on = p.on.clone();
     let on_pick = Callback::from(move |ev: Event| {
         let input = ev.target_unchecked_into::<HtmlInputElement>();
@@ -106,8 +107,8 @@ fn open_file(p: &Props) -> Html {
         }
     });
     html! {
-        <label class="lesson-file file-button" title="a lesson file (.json); you can also drop one here">
-            { "Open a lesson file…" }
+        <label class="lesson-file file-button" title={tr.t("lesson-file-title")}>
+            { tr.t("lesson-file") }
             <input
                 type="file"
                 accept=".json,application/json"
@@ -120,6 +121,7 @@ fn open_file(p: &Props) -> Html {
 
 #[function_component(LessonPlayerView)]
 pub fn lesson_player(p: &Props) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
     let player = &p.player;
     let lesson = &player.open.lesson;
     let step = player.current();
@@ -130,8 +132,12 @@ pub fn lesson_player(p: &Props) -> Html {
         step.title.clone()
     };
     let from_file = match &player.open.from {
-        LessonFrom::File(name) => Some(format!("from the file {name}")),
-        LessonFrom::Site(path) => Some(format!("from {path}")),
+        LessonFrom::File(name) => {
+            Some(tr.t_with("lesson-from-file", &[("name", name.as_str().into())]))
+        }
+        LessonFrom::Site(path) => {
+            Some(tr.t_with("lesson-from-site", &[("path", path.as_str().into())]))
+        }
         LessonFrom::BuiltIn(_) => None,
     };
     let on = p.on.clone();
@@ -159,9 +165,9 @@ pub fn lesson_player(p: &Props) -> Html {
                     if let Some(f) = from_file { <span class="hint">{ format!(" — {f}") }</span> }
                 </p>
             }
-            if several { { steps_nav(p) } }
+            if several { { steps_nav(p, &tr) } }
             <div class="hint lesson-prose" data-testid="preset-notice">
-                <strong>{ heading }</strong>{ ": " }
+                <strong>{ heading }</strong>{ tr.t("heading-colon") }
                 <Prose text={step.prose.clone()} class="inline-first" testid="lesson-prose" />
             </div>
             if let Some(printed) = printed {
@@ -175,8 +181,8 @@ pub fn lesson_player(p: &Props) -> Html {
                 <div class="error" role="alert" data-testid="lesson-error">{ e.clone() }</div>
             }
             <div class="lesson-tools">
-                { recording(p) }
-                if !p.embed { { open_file(p) } }
+                { recording(p, &tr) }
+                if !p.embed { { open_file(p, &tr) } }
             </div>
         </div>
     }

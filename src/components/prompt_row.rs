@@ -2,10 +2,10 @@
 //! shared randomness, a text to score.
 
 use crate::components::lesson_player::{LessonPlayerView, PlayerAction};
+use crate::i18n::I18n;
 use crate::lesson_check::Line;
 use crate::lessons::{built_in, LessonFrom};
 use crate::state::lesson_player::LessonPlayer;
-use crate::state::projector::KEYS_HELP;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
@@ -55,16 +55,7 @@ pub struct Props {
     pub on: Callback<PromptAction>,
 }
 
-const SHARED_HINT: &str = "every sampling lane uses the same random numbers at each step, so \
-lanes differ only by their knobs";
-const SHARED_LABEL: &str = " Shared randomness: sampling lanes draw the same random numbers, \
-so they differ only by their knobs";
-const SCORE_BUTTON_HINT: &str =
-    "each lane shows the probability its configuration gave every token of this text";
-const SCORE_HINT: &str = "teacher forcing: every lane follows this text and shows what its knobs \
-made of each token";
-
-fn actions(p: &Props) -> Html {
+fn actions(p: &Props, tr: &I18n) -> Html {
     let on = &p.on;
     html! {
         <div class="actions">
@@ -74,32 +65,32 @@ fn actions(p: &Props) -> Html {
                 disabled={!p.model_ready}
                 onclick={on.reform(|_: MouseEvent| PromptAction::Run)}
             >
-                { if p.running { "Run again" } else { "Run" } }
+                { tr.t(if p.running { "run-again" } else { "run" }) }
             </button>
             <button
                 data-testid="stop"
                 disabled={!p.running}
                 onclick={on.reform(|_: MouseEvent| PromptAction::Stop)}
             >
-                { "Stop" }
+                { tr.t("stop") }
             </button>
             <button
                 data-testid="reroll"
                 disabled={!p.model_ready}
-                title="new seeds for every sampling lane, then run"
+                title={tr.t("reroll-title")}
                 onclick={on.reform(|_: MouseEvent| PromptAction::Reroll)}
             >
-                { "Re-roll" }
+                { tr.t("reroll") }
             </button>
             if !p.embed && !p.present {
                 if p.lanes < crate::lanes::LANES {
                     <button
                         data-testid="add-lane"
                         class="lane-count"
-                        title="one more lane, a copy of the last"
+                        title={tr.t("add-lane-title")}
                         onclick={on.reform(|_: MouseEvent| PromptAction::AddLane)}
                     >
-                        { "+ Add a lane" }
+                        { tr.t("add-lane") }
                     </button>
                 }
                 if p.lanes > 1 {
@@ -108,7 +99,7 @@ fn actions(p: &Props) -> Html {
                         class="lane-count"
                         onclick={on.reform(|_: MouseEvent| PromptAction::RemoveLane)}
                     >
-                        { format!("− Remove lane {}", p.lanes) }
+                        { tr.t_with("remove-lane", &[("lane", p.lanes.into())]) }
                     </button>
                 }
             }
@@ -117,7 +108,7 @@ fn actions(p: &Props) -> Html {
 }
 
 /// The editors only the full page has: shared randomness and scoring.
-fn extras(p: &Props) -> Html {
+fn extras(p: &Props, tr: &I18n) -> Html {
     let on_shared = p.on.reform(|ev: Event| {
         PromptAction::SharedRandomness(ev.target_unchecked_into::<HtmlInputElement>().checked())
     });
@@ -126,34 +117,35 @@ fn extras(p: &Props) -> Html {
     });
     html! {
         <div class="extras">
-            <label class="shared" title={SHARED_HINT}>
+            <label class="shared" title={tr.t("shared-randomness-title")}>
                 <input
                     type="checkbox"
                     data-testid="shared-randomness"
                     checked={p.shared_randomness}
                     onchange={on_shared}
                 />
-                { SHARED_LABEL }
-                if p.shared_randomness { { format!(" (shared seed {})", p.shared_seed) } }
+                { tr.t("shared-randomness") }
+                if p.shared_randomness {
+                    { tr.t_with("shared-seed", &[("seed", p.shared_seed.to_string().into())]) }
+                }
             </label>
             if p.shared_randomness && p.seeds_differ {
                 <p class="notice" data-testid="seeds-set-aside">
-                    { "The lanes' own seeds differ, and shared randomness sets them aside: \
-                       lanes that differ only by their seed will write the same text." }
+                    { tr.t("seeds-set-aside") }
                 </p>
             }
             if p.guided {
                 <div class="score-row">
                     <label
                         for="negative-prompt"
-                        title="HF's negative_prompt: guidance_scale lanes push away from what the model says after this text (empty: after the prompt's last token alone)"
+                        title={tr.t("negative-prompt-title")}
                     >
-                        { "Negative prompt: " }
+                        { tr.t("negative-prompt") }
                     </label>
                     <input
                         id="negative-prompt"
                         data-testid="negative-prompt"
-                        placeholder=" empty: guidance starts from the prompt's last token"
+                        placeholder={tr.t("negative-prompt-placeholder")}
                         value={p.negative_prompt.clone()}
                         oninput={p.on.reform(|ev: InputEvent| {
                             PromptAction::NegativePrompt(ev.target_unchecked_into::<HtmlInputElement>().value())
@@ -162,11 +154,11 @@ fn extras(p: &Props) -> Html {
                 </div>
             }
             <div class="score-row">
-                <label for="score-text" title={SCORE_HINT}>{ "Score a text: " }</label>
+                <label for="score-text" title={tr.t("score-text-title")}>{ tr.t("score-text") }</label>
                 <input
                     id="score-text"
                     data-testid="score-text"
-                    placeholder=" a continuation of the prompt, e.g.  to practice every day"
+                    placeholder={tr.t("score-text-placeholder")}
                     value={p.score_text.clone()}
                     oninput={on_score_text}
                 />
@@ -174,9 +166,9 @@ fn extras(p: &Props) -> Html {
                     data-testid="score"
                     disabled={!p.model_ready || p.running}
                     onclick={p.on.reform(|_: MouseEvent| PromptAction::Score)}
-                    title={SCORE_BUTTON_HINT}
+                    title={tr.t("score-button-title")}
                 >
-                    { "Score in every lane" }
+                    { tr.t("score-button") }
                 </button>
             </div>
         </div>
@@ -185,6 +177,7 @@ fn extras(p: &Props) -> Html {
 
 #[function_component(PromptRow)]
 pub fn prompt_row(p: &Props) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
     let on_prompt = p.on.reform(|ev: InputEvent| {
         PromptAction::Prompt(ev.target_unchecked_into::<HtmlTextAreaElement>().value())
     });
@@ -217,11 +210,11 @@ pub fn prompt_row(p: &Props) -> Html {
             }
             if p.embed || p.present {
                 <p class="embed-prompt" data-testid="embed-prompt">
-                    <span class="label">{ "Prompt: " }</span>{ p.prompt.clone() }
+                    <span class="label">{ tr.t("prompt-label") }</span>{ p.prompt.clone() }
                 </p>
             } else {
                 <div class="preset-row">
-                    <label for="preset">{ "Lesson" }</label>
+                    <label for="preset">{ tr.t("lesson") }</label>
                     <select id="preset" data-testid="preset" onchange={on_preset}>
                         if selected.is_none() {
                             <option value="open" selected=true>
@@ -240,22 +233,18 @@ pub fn prompt_row(p: &Props) -> Html {
                         on={p.on.reform(PromptAction::Lesson)}
                     />
                 </div>
-                <label for="prompt">{ "Prompt" }</label>
+                <label for="prompt">{ tr.t("prompt") }</label>
                 <textarea id="prompt" data-testid="prompt" rows="2" {value} oninput={on_prompt} />
             }
-            { actions(p) }
+            { actions(p, &tr) }
             if p.present {
-                <p class="hint present-keys" data-testid="present-keys">{ KEYS_HELP }</p>
+                <p class="hint present-keys" data-testid="present-keys">{ tr.t("present-keys") }</p>
             } else if !p.embed {
-                { extras(p) }
+                { extras(p, &tr) }
             }
             if p.prompt_cropped > 0 {
                 <p class="notice">
-                    { format!(
-                        "The prompt was longer than the model's context: \
-                         its first {} tokens were left out.",
-                        p.prompt_cropped
-                    ) }
+                    { tr.t_with("prompt-cropped", &[("tokens", p.prompt_cropped.into())]) }
                 </p>
             }
         </section>

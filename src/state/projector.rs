@@ -40,10 +40,6 @@ impl PresentKey {
     }
 }
 
-/// The keys as the page's help line lists them.
-pub const KEYS_HELP: &str = "→ ← tokens · ↓ ↑ or Page Down / Up lesson steps · \
-Space reveals an answer · Esc back to the lanes";
-
 impl Page {
     /// Projector mode on or off. Turned on while the lanes show something
     /// other than the open step (nothing, or another step's run), the step's

@@ -1,0 +1,66 @@
+# The page's words in English: the reference catalog. Every key here is in
+# every other catalog (a test checks), with the same variables.
+
+# This language's own name, as the language picker lists it.
+language-name = English
+language-picker = Language
+language-picker-title = The page's language (?lang=); remembered on this site
+
+## The page's head
+
+page-title = How does the model pick the next token?
+open-full-page = Open the full page ↗
+projector-mode = Projector mode
+projector-mode-leave = Leave projector mode
+projector-mode-title = large type and one thing at a time, for a lecture hall (?present=1)
+replay-notice = Replaying the recorded run in { $name }: tables and plots as recorded, no model needed. Run to generate afresh.
+
+## The prompt row
+
+run = Run
+run-again = Run again
+stop = Stop
+reroll = Re-roll
+reroll-title = new seeds for every sampling lane, then run
+add-lane = + Add a lane
+add-lane-title = one more lane, a copy of the last
+remove-lane = − Remove lane { $lane }
+prompt = Prompt
+prompt-label = Prompt:{" "}
+lesson = Lesson
+shared-randomness = {" "}Shared randomness: sampling lanes draw the same random numbers, so they differ only by their knobs
+shared-randomness-title = every sampling lane uses the same random numbers at each step, so lanes differ only by their knobs
+shared-seed = {" "}(shared seed { $seed })
+seeds-set-aside = The lanes' own seeds differ, and shared randomness sets them aside: lanes that differ only by their seed will write the same text.
+negative-prompt = Negative prompt:{" "}
+negative-prompt-title = HF's negative_prompt: guidance_scale lanes push away from what the model says after this text (empty: after the prompt's last token alone)
+negative-prompt-placeholder = {" "}empty: guidance starts from the prompt's last token
+score-text = Score a text:{" "}
+score-text-title = teacher forcing: every lane follows this text and shows what its knobs made of each token
+score-text-placeholder = {" "}a continuation of the prompt, e.g.  to practice every day
+score-button = Score in every lane
+score-button-title = each lane shows the probability its configuration gave every token of this text
+prompt-cropped = { $tokens ->
+    [one] The prompt was longer than the model's context: its first token was left out.
+   *[other] The prompt was longer than the model's context: its first { $tokens } tokens were left out.
+}
+
+## The lesson player
+
+lesson-steps = Lesson steps
+lesson-previous = ← Previous
+lesson-next = Next →
+lesson-step-of = Step { $step } of { $steps }
+lesson-step-title = : { $title }
+the-bundled-model = the bundled model
+lesson-recorded = This is the step's recorded run, made on { $model }: nothing was downloaded for it. Run to see it live.
+lesson-recording-fetching = Fetching the step's recorded run…
+lesson-recording-error = The step's recorded run cannot be shown: { $why }
+lesson-show-recording = Show the recorded run
+lesson-show-recording-title = show the run recorded for this step on { $model }, without running the model
+lesson-file = Open a lesson file…
+lesson-file-title = a lesson file (.json); you can also drop one here
+lesson-from-file = from the file { $name }
+lesson-from-site = from { $path }
+heading-colon = :{" "}
+present-keys = → ← tokens · ↓ ↑ or Page Down / Up lesson steps · Space reveals an answer · Esc back to the lanes
