@@ -2,6 +2,7 @@
 //! recorded run.
 
 use crate::export::Export;
+use crate::i18n::I18n;
 use yew::prelude::*;
 
 /// What the panel asks the page to do.
@@ -26,34 +27,26 @@ pub struct Props {
     pub on: Callback<LessonAction>,
 }
 
-const SHARE_HINT: &str =
-    "a link that restores this prompt, these four lanes and the model, and runs them";
-
-/// The export buttons: what each saves, and its hint.
+/// The export buttons: what each saves, and its label's and hint's messages.
 const EXPORTS: [(Export, &str, &str, &str); 4] = [
     (
         Export::Json,
         "export-json",
-        "JSON",
-        "the whole run with every step's table (the CLI's --json schema); load it back with Replay",
+        "export-json",
+        "export-json-title",
     ),
-    (
-        Export::Csv,
-        "export-csv",
-        "CSV",
-        "every step's candidate table, one row per candidate",
-    ),
+    (Export::Csv, "export-csv", "export-csv", "export-csv-title"),
     (
         Export::Markdown,
         "export-markdown",
-        "Markdown",
-        "the four texts side by side",
+        "export-markdown",
+        "export-markdown-title",
     ),
     (
         Export::PlotsSvg,
         "export-plots",
-        "Plots image",
-        "the plots as one SVG image",
+        "export-plots",
+        "export-plots-title",
     ),
 ];
 
@@ -80,6 +73,7 @@ fn code_box(label: &str, testid: &'static str, rows: u32, text: &str) -> Html {
 
 #[function_component(LessonPanel)]
 pub fn lesson_panel(p: &Props) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
     let on_replay = {
         let on = p.on.clone();
         Callback::from(move |e: Event| {
@@ -91,35 +85,35 @@ pub fn lesson_panel(p: &Props) -> Html {
         })
     };
     html! {
-        <section class="lesson-panel" aria-label="share, embed, export">
+        <section class="lesson-panel" aria-label={tr.t("lesson-panel")}>
             <div class="actions">
                 <button
                     data-testid="share"
                     onclick={p.on.reform(|_: MouseEvent| LessonAction::Share)}
-                    title={SHARE_HINT}
+                    title={tr.t("share-title")}
                 >
-                    { "Copy share link" }
+                    { tr.t("share") }
                 </button>
                 <button
                     data-testid="embed"
                     onclick={p.on.reform(|_: MouseEvent| LessonAction::Embed)}
-                    title="an <iframe> for a course page: the four lanes without the editors"
+                    title={tr.t("embed-title")}
                 >
-                    { "Copy embed code" }
+                    { tr.t("embed") }
                 </button>
-                <span class="sep">{ "Export:" }</span>
+                <span class="sep">{ tr.t("export") }</span>
                 { for EXPORTS.iter().map(|&(kind, testid, label, title)| html! {
                     <button
                         data-testid={testid}
                         disabled={!p.has_document}
                         onclick={p.on.reform(move |_: MouseEvent| LessonAction::Export(kind))}
-                        {title}
+                        title={tr.t(title)}
                     >
-                        { label }
+                        { tr.t(label) }
                     </button>
                 }) }
-                <label class="file-button" title="view a run exported as JSON, without a model">
-                    { "Replay a recorded run…" }
+                <label class="file-button" title={tr.t("replay-file-title")}>
+                    { tr.t("replay-file") }
                     <input
                         type="file"
                         accept=".json,application/json"
@@ -131,20 +125,20 @@ pub fn lesson_panel(p: &Props) -> Html {
                     data-testid="print-handout"
                     disabled={p.handout_fetching > 0}
                     onclick={p.on.reform(|_: MouseEvent| LessonAction::PrintHandout)}
-                    title="the open lesson on paper or as a PDF: every step's prose, prompt, lanes, recorded texts and first tables, its questions and an answer key"
+                    title={tr.t("print-handout-title")}
                 >
                     { if p.handout_fetching > 0 {
-                        format!("Preparing the handout ({} to fetch)…", p.handout_fetching)
+                        tr.t_with("print-handout-preparing", &[("fetching", p.handout_fetching.into())])
                     } else {
-                        "Print the lesson as a handout".to_string()
+                        tr.t("print-handout")
                     } }
                 </button>
             </div>
             if let Some(link) = &p.share_link {
-                { code_box("Share link", "share-link", 2, link) }
+                { code_box(&tr.t("share-link"), "share-link", 2, link) }
             }
             if let Some(code) = &p.embed_code {
-                { code_box("Embed code", "embed-code", 3, code) }
+                { code_box(&tr.t("embed-code"), "embed-code", 3, code) }
             }
         </section>
     }

@@ -21,6 +21,8 @@ test('?lang=zh-CN speaks Chinese; the picker switches to English and back withou
   assert.equal(await page.innerText('h1'), '模型是怎样选出下一个词元的？');
   assert.equal(await text(page, 'run'), '运行');
   assert.equal(await text(page, 'present-toggle'), '投影模式');
+  assert.equal(await text(page, 'share'), '复制分享链接');
+  assert.equal(await page.innerText('label[for="prompt"]'), '提示词');
   assert.equal(await page.inputValue('[data-testid="lang-picker"]'), 'zh-CN');
   const options = await page.$$eval('[data-testid="lang-picker"] option', (os) => os.map((o) => [o.value, o.textContent]));
   assert.deepEqual(options, [['en', 'English'], ['zh-CN', '中文（简体）']]);
@@ -49,6 +51,15 @@ test('?lang=zh-CN speaks Chinese; the picker switches to English and back withou
   await again.selectOption('[data-testid="lang-picker"]', 'en');
   await again.waitForFunction(() => document.documentElement.lang === 'en');
   await again.close();
+});
+
+test('a lesson in a Chinese page: its steps, recorded run and handout button speak Chinese', async () => {
+  const page = await env.open('?lesson=lessons/walk-003-four-knobs.json&lang=zh-CN');
+  await page.waitForSelector('[data-testid="lesson-step"]');
+  assert.match(await text(page, 'lesson-step'), /^第 1 步，共 \d+ 步/);
+  assert.equal(await text(page, 'lesson-next'), '下一步 →');
+  assert.equal(await text(page, 'print-handout'), '把课程打印成讲义');
+  await page.close();
 });
 
 test('an unknown ?lang= is English, silently', async () => {

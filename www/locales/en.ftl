@@ -64,3 +64,27 @@ lesson-from-file = from the file { $name }
 lesson-from-site = from { $path }
 heading-colon = :{" "}
 present-keys = → ← tokens · ↓ ↑ or Page Down / Up lesson steps · Space reveals an answer · Esc back to the lanes
+
+## Share, embed, export
+
+lesson-panel = share, embed, export
+share = Copy share link
+share-title = a link that restores this prompt, these four lanes and the model, and runs them
+embed = Copy embed code
+embed-title = an <iframe> for a course page: the four lanes without the editors
+export = Export:
+export-json = JSON
+export-json-title = the whole run with every step's table (the CLI's --json schema); load it back with Replay
+export-csv = CSV
+export-csv-title = every step's candidate table, one row per candidate
+export-markdown = Markdown
+export-markdown-title = the four texts side by side
+export-plots = Plots image
+export-plots-title = the plots as one SVG image
+replay-file = Replay a recorded run…
+replay-file-title = view a run exported as JSON, without a model
+print-handout = Print the lesson as a handout
+print-handout-title = the open lesson on paper or as a PDF: every step's prose, prompt, lanes, recorded texts and first tables, its questions and an answer key
+print-handout-preparing = Preparing the handout ({ $fetching } to fetch)…
+share-link = Share link
+embed-code = Embed code

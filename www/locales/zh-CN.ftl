@@ -60,3 +60,27 @@ lesson-from-file = 来自文件 { $name }
 lesson-from-site = 来自 { $path }
 heading-colon = ：
 present-keys = → ← 词元 · ↓ ↑ 或 Page Down / Up 课程步骤 · 空格 揭晓答案 · Esc 回到各通道
+
+## 分享、嵌入、导出
+
+lesson-panel = 分享、嵌入、导出
+share = 复制分享链接
+share-title = 一个链接：恢复这个提示词、这四个通道和模型，并运行它们
+embed = 复制嵌入代码
+embed-title = 用于课程页面的 <iframe>：只有四个通道，没有编辑器
+export = 导出：
+export-json = JSON
+export-json-title = 整次运行连同每一步的概率表（与命令行 --json 的格式相同）；可用“回放”重新载入
+export-csv = CSV
+export-csv-title = 每一步的候选表，每个候选一行
+export-markdown = Markdown
+export-markdown-title = 四段文本并排
+export-plots = 图表图片
+export-plots-title = 所有图表合成一张 SVG 图片
+replay-file = 回放录好的运行……
+replay-file-title = 查看导出为 JSON 的运行，不需要模型
+print-handout = 把课程打印成讲义
+print-handout-title = 把打开的课程打印到纸上或存为 PDF：每一步的讲解、提示词、通道、录好的文本和第一张概率表，以及问题和答案
+print-handout-preparing = 正在准备讲义（还有 { $fetching } 个要获取）……
+share-link = 分享链接
+embed-code = 嵌入代码
