@@ -2,6 +2,7 @@
 
 use super::config_editor::ConfigEditor;
 use super::lane_text::LaneText;
+use crate::i18n::I18n;
 use crate::lane_config::{KnobText, LaneKnobs};
 use crate::lane_result::LaneResult;
 use crate::rc_eq::RcEq;
@@ -41,10 +42,8 @@ pub struct Props {
     pub on_starts_from: Callback<Defaults>,
 }
 
-const STARTS_FROM_HINT: &str = "HF's generate() puts a model's generation_config.json under every call: what the call leaves unset comes from the file, then from the library. Untick to run this lane from the library's defaults alone, as if the repo had no such file.";
-
 /// "Starts from this model's generation_config.json: do_sample true · temperature 0.7 → sampling"
-fn starts_from_line(s: &StartsFrom, on: &Callback<Defaults>) -> Html {
+fn starts_from_line(s: &StartsFrom, on: &Callback<Defaults>, tr: &I18n) -> Html {
     let from_model = s.choice == Defaults::Model;
     let onchange = on.reform(move |_: Event| {
         if from_model {
@@ -54,18 +53,21 @@ fn starts_from_line(s: &StartsFrom, on: &Callback<Defaults>) -> Html {
         }
     });
     let taken = if s.taken.is_empty() {
-        "nothing this lane leaves unset".to_string()
+        tr.t("starts-from-nothing")
     } else {
         s.taken.join(" · ")
     };
-    let other_from = if from_model {
-        "the library's defaults"
-    } else {
-        "the model's"
-    };
+    let mode = s.mode.to_string();
     let outcome = match s.other_mode {
-        Some(other) => format!(" → runs as {} (from {other_from}: {other})", s.mode),
-        None => format!(" → runs as {}", s.mode),
+        Some(other) => tr.t_with(
+            if from_model {
+                "starts-from-runs-as-library-other"
+            } else {
+                "starts-from-runs-as-model-other"
+            },
+            &[("mode", mode.into()), ("other", other.to_string().into())],
+        ),
+        None => tr.t_with("starts-from-runs-as", &[("mode", mode.into())]),
     };
     html! {
         <p
@@ -73,13 +75,13 @@ fn starts_from_line(s: &StartsFrom, on: &Callback<Defaults>) -> Html {
             data-testid="starts-from"
             data-from={if from_model { "model" } else { "library" }}
             data-mode={s.mode.to_string()}
-            title={STARTS_FROM_HINT}
+            title={tr.t("starts-from-title")}
         >
             <label>
                 <input type="checkbox" checked={from_model} {onchange} />
-                { " Start from the model's generation_config.json" }
+                { tr.t("starts-from") }
             </label>
-            { ": " }
+            { tr.t("heading-colon") }
             <code>{ taken }</code>
             { outcome }
         </p>
@@ -87,20 +89,21 @@ fn starts_from_line(s: &StartsFrom, on: &Callback<Defaults>) -> Html {
 }
 
 /// "greedy · 12 tokens · 30.1 tokens/s · stopped: eos"
-fn status(result: &Option<RcEq<LaneResult>>, config: &LaneKnobs) -> String {
+fn status(result: &Option<RcEq<LaneResult>>, config: &LaneKnobs, tr: &I18n) -> String {
     let Some(r) = result else {
-        return "not run yet".to_string();
+        return tr.t("lane-not-run");
     };
     let mode = r.mode.unwrap_or_else(|| config.mode());
     let speed = r
         .tokens_per_s()
-        .map(|t| format!(" · {t:.1} tokens/s"))
+        .map(|t| tr.t_with("lane-speed", &[("speed", format!("{t:.1}").into())]))
         .unwrap_or_default();
     let state = match r.stop {
-        Some(s) => format!("stopped: {}", s.as_str()),
-        None => "running…".into(),
+        Some(s) => tr.t_with("lane-stopped", &[("reason", s.as_str().into())]),
+        None => tr.t("lane-running"),
     };
-    format!("{mode} · {} tokens{speed} · {state}", r.steps.len())
+    let tokens = tr.t_with("lane-tokens", &[("tokens", r.steps.len().into())]);
+    format!("{mode} · {tokens}{speed} · {state}")
 }
 
 /// Warnings by the knob (or funnel stage) they are about. Each keeps to one
@@ -123,19 +126,28 @@ fn warning_list<'a>(
     html! { <ul class="warnings" data-testid={testid}>{ for items }</ul> }
 }
 
-fn score_line(result: &LaneResult) -> Html {
+fn score_line(result: &LaneResult, tr: &I18n) -> Html {
     let Some(sc) = result.score() else {
         return html! {};
     };
     let text = if sc.impossible > 0 {
-        format!(
-            "This lane's knobs made {} of the {} tokens impossible (struck out): \
-             the text has probability 0 here.",
-            sc.impossible, sc.tokens
+        tr.t_with(
+            "lane-score-impossible",
+            &[
+                ("impossible", sc.impossible.into()),
+                ("tokens", sc.tokens.into()),
+            ],
         )
     } else {
         let (lp, n, ppl) = (sc.log_prob, sc.tokens, sc.perplexity());
-        format!("log p = {lp:.2} over {n} tokens · perplexity {ppl:.1}")
+        tr.t_with(
+            "lane-score",
+            &[
+                ("logp", format!("{lp:.2}").into()),
+                ("tokens", n.into()),
+                ("perplexity", format!("{ppl:.1}").into()),
+            ],
+        )
     };
     html! {
         <p class="score" data-testid="lane-score" data-impossible={sc.impossible.to_string()}>
@@ -146,18 +158,18 @@ fn score_line(result: &LaneResult) -> Html {
 
 /// One line: how many of the lane's tokens are green under the key, the
 /// z-score and HF's verdict.
-fn watermark_line(lane: usize, w: &LaneCheck) -> Html {
+fn watermark_line(lane: usize, w: &LaneCheck, tr: &I18n) -> Html {
     let d = &w.detection;
     let key = if w.key_lane == lane {
-        "this lane's key".to_string()
+        tr.t("watermark-own-key")
     } else {
-        format!("lane {}'s key", w.key_lane + 1)
+        tr.t_with("watermark-lane-key", &[("lane", (w.key_lane + 1).into())])
     };
-    let verdict = if d.prediction {
-        "watermarked"
+    let verdict = tr.t(if d.prediction {
+        "watermark-yes"
     } else {
-        "no watermark"
-    };
+        "watermark-no"
+    });
     let expected = w.greenlist_ratio * 100.0;
     html! {
         <p
@@ -167,21 +179,23 @@ fn watermark_line(lane: usize, w: &LaneCheck) -> Html {
             data-green={d.num_green_tokens.to_string()}
             data-scored={d.num_tokens_scored.to_string()}
             data-prediction={d.prediction.to_string()}
-            title="HF's WatermarkDetector: green tokens are the ones the key's green list (seeded by the token before) holds; z counts how far above the expected share they are"
+            title={tr.t("watermark-title")}
         >
-            { format!(
-                "Watermark check ({key}): {} of {} tokens green ({:.0}%, {expected:.0}% expected) · z = {:.2} → {verdict}",
-                d.num_green_tokens,
-                d.num_tokens_scored,
-                d.green_fraction * 100.0,
-                d.z_score,
-            ) }
+            { tr.t_with("watermark-check", &[
+                ("key", key.into()),
+                ("green", d.num_green_tokens.into()),
+                ("scored", d.num_tokens_scored.into()),
+                ("share", format!("{:.0}", d.green_fraction * 100.0).into()),
+                ("expected", format!("{expected:.0}").into()),
+                ("z", format!("{:.2}", d.z_score).into()),
+                ("verdict", verdict.into()),
+            ]) }
         </p>
     }
 }
 
 /// A lane's several sequences (beams, or num_return_sequences samples).
-fn sequences(result: &Option<RcEq<LaneResult>>) -> Html {
+fn sequences(result: &Option<RcEq<LaneResult>>, tr: &I18n) -> Html {
     let Some(r) = result.as_ref().filter(|r| r.sequences.len() > 1) else {
         return html! {};
     };
@@ -199,7 +213,11 @@ fn sequences(result: &Option<RcEq<LaneResult>>) -> Html {
                             } else {
                                 s.steps.iter().map(|st| f64::from(st.chosen_prob).ln()).sum()
                             };
-                            format!("sample {} · log p {lp:.2} under its knobs · {}", k + 1, s.text)
+                            tr.t_with("lane-sample", &[
+                                ("sample", (k + 1).into()),
+                                ("logp", format!("{lp:.2}").into()),
+                                ("text", s.text.as_str().into()),
+                            ])
                         }
                     } }
                 </li>
@@ -210,6 +228,7 @@ fn sequences(result: &Option<RcEq<LaneResult>>) -> Html {
 
 #[function_component(LaneColumn)]
 pub fn lane_column(p: &Props) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
     let warnings = &p.outlook.warnings;
     let finished = p.result.as_ref().filter(|r| r.stop.is_some());
     let run_notes = finished.map(|r| r.run_warnings()).unwrap_or_default();
@@ -234,7 +253,7 @@ pub fn lane_column(p: &Props) -> Html {
     html! {
         <section class="lane" data-testid={format!("lane-{}", p.index)}>
             <h2 style={format!("color: {}", lane_color(p.index))}>
-                { format!("Lane {}", p.index + 1) }
+                { tr.t_with("lane-heading", &[("lane", (p.index + 1).into())]) }
             </h2>
             if p.compact {
                 <p class="config-summary" data-testid="config-summary"><code>{ summary }</code></p>
@@ -250,11 +269,11 @@ pub fn lane_column(p: &Props) -> Html {
                         aria-controls={editor_id.clone()}
                         onclick={p.on_edit.reform(|_: MouseEvent| ())}
                     >
-                        { if p.open { "Done" } else { "Edit" } }
+                        { tr.t(if p.open { "lane-edit-done" } else { "lane-edit" }) }
                     </button>
                 </div>
                 if let Some(starts) = &p.outlook.starts_from {
-                    { starts_from_line(starts, &p.on_starts_from) }
+                    { starts_from_line(starts, &p.on_starts_from, &tr) }
                 }
                 <div id={editor_id} class="lane-editor" hidden={!p.open}>
                     <ConfigEditor
@@ -271,7 +290,7 @@ pub fn lane_column(p: &Props) -> Html {
             { warning_list("lane-warnings", warnings.iter().map(|(field, message)| (*field, message))) }
             if p.veiled {
                 <p class="veil" data-testid="lane-veiled">
-                    { "Hidden until you answer the question above." }
+                    { tr.t("lane-veiled") }
                 </p>
             } else {
                 <LaneText
@@ -282,18 +301,18 @@ pub fn lane_column(p: &Props) -> Html {
                     on_select={p.on_select.clone()}
                 />
                 if let Some(w) = &p.watermark {
-                    { watermark_line(p.index, w) }
+                    { watermark_line(p.index, w, &tr) }
                 }
                 if let Some(r) = finished {
-                    { score_line(r) }
+                    { score_line(r, &tr) }
                 }
             }
             <div class="lane-status" data-testid="lane-status" data-run={run_id} data-stop={stop}>
-                { if p.veiled { "—".to_string() } else { status(&p.result, &p.config) } }
+                { if p.veiled { "—".to_string() } else { status(&p.result, &p.config, &tr) } }
             </div>
             if !p.veiled {
                 { warning_list("run-warnings", run_notes.iter().map(|w| (w.field.name(), &w.message))) }
-                { sequences(&p.result) }
+                { sequences(&p.result, &tr) }
             }
         </section>
     }

@@ -23,6 +23,8 @@ test('?lang=zh-CN speaks Chinese; the picker switches to English and back withou
   assert.equal(await text(page, 'present-toggle'), '投影模式');
   assert.equal(await text(page, 'share'), '复制分享链接');
   assert.equal(await page.innerText('label[for="prompt"]'), '提示词');
+  assert.equal(await page.innerText('[data-testid="lane-0"] h2'), '通道 1');
+  assert.equal(await text(page, 'lane-edit'), '编辑');
   assert.equal(await page.inputValue('[data-testid="lang-picker"]'), 'zh-CN');
   const options = await page.$$eval('[data-testid="lang-picker"] option', (os) => os.map((o) => [o.value, o.textContent]));
   assert.deepEqual(options, [['en', 'English'], ['zh-CN', '中文（简体）']]);

@@ -88,3 +88,33 @@ print-handout-title = the open lesson on paper or as a PDF: every step's prose, 
 print-handout-preparing = Preparing the handout ({ $fetching } to fetch)…
 share-link = Share link
 embed-code = Embed code
+
+## A lane
+
+lane-heading = Lane { $lane }
+lane-edit = Edit
+lane-edit-done = Done
+lane-veiled = Hidden until you answer the question above.
+lane-not-run = not run yet
+lane-running = running…
+lane-stopped = stopped: { $reason }
+lane-tokens = { $tokens ->
+    [one] 1 token
+   *[other] { $tokens } tokens
+}
+lane-speed = {" "}· { $speed } tokens/s
+lane-score = log p = { $logp } over { $tokens } tokens · perplexity { $perplexity }
+lane-score-impossible = This lane's knobs made { $impossible } of the { $tokens } tokens impossible (struck out): the text has probability 0 here.
+lane-sample = sample { $sample } · log p { $logp } under its knobs · { $text }
+starts-from = {" "}Start from the model's generation_config.json
+starts-from-title = HF's generate() puts a model's generation_config.json under every call: what the call leaves unset comes from the file, then from the library. Untick to run this lane from the library's defaults alone, as if the repo had no such file.
+starts-from-nothing = nothing this lane leaves unset
+starts-from-runs-as = {" "}→ runs as { $mode }
+starts-from-runs-as-library-other = {" "}→ runs as { $mode } (from the library's defaults: { $other })
+starts-from-runs-as-model-other = {" "}→ runs as { $mode } (from the model's: { $other })
+watermark-own-key = this lane's key
+watermark-lane-key = lane { $lane }'s key
+watermark-yes = watermarked
+watermark-no = no watermark
+watermark-title = HF's WatermarkDetector: green tokens are the ones the key's green list (seeded by the token before) holds; z counts how far above the expected share they are
+watermark-check = Watermark check ({ $key }): { $green } of { $scored } tokens green ({ $share }%, { $expected }% expected) · z = { $z } → { $verdict }

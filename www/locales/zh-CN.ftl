@@ -84,3 +84,30 @@ print-handout-title = 把打开的课程打印到纸上或存为 PDF：每一步
 print-handout-preparing = 正在准备讲义（还有 { $fetching } 个要获取）……
 share-link = 分享链接
 embed-code = 嵌入代码
+
+## 通道
+
+lane-heading = 通道 { $lane }
+lane-edit = 编辑
+lane-edit-done = 完成
+lane-veiled = 回答上面的问题之后才显示。
+lane-not-run = 尚未运行
+lane-running = 运行中……
+lane-stopped = 已停止：{ $reason }
+lane-tokens = { $tokens } 个词元
+lane-speed = {" "}· 每秒 { $speed } 个词元
+lane-score = log p = { $logp }，共 { $tokens } 个词元 · 困惑度 { $perplexity }
+lane-score-impossible = 这个通道的参数让 { $tokens } 个词元中的 { $impossible } 个变得不可能（已划掉）：在这里这段文本的概率为 0。
+lane-sample = 样本 { $sample } · 在其参数下 log p { $logp } · { $text }
+starts-from = {" "}从模型的 generation_config.json 出发
+starts-from-title = HF 的 generate() 会把模型的 generation_config.json 垫在每次调用之下：调用没有设置的参数先取自这个文件，再取自库的默认值。取消勾选，这个通道就只用库的默认值运行，好像仓库里没有这个文件。
+starts-from-nothing = 没有这个通道未设置的参数
+starts-from-runs-as = {" "}→ 以 { $mode } 方式运行
+starts-from-runs-as-library-other = {" "}→ 以 { $mode } 方式运行（若从库的默认值出发：{ $other }）
+starts-from-runs-as-model-other = {" "}→ 以 { $mode } 方式运行（若从模型的文件出发：{ $other }）
+watermark-own-key = 本通道的密钥
+watermark-lane-key = 通道 { $lane } 的密钥
+watermark-yes = 有水印
+watermark-no = 没有水印
+watermark-title = HF 的 WatermarkDetector：绿色词元是密钥的绿名单（由前一个词元播种）所包含的词元；z 表示它们高出预期比例多少
+watermark-check = 水印检测（{ $key }）：{ $scored } 个词元中 { $green } 个为绿色（{ $share }%，预期 { $expected }%）· z = { $z } → { $verdict }
