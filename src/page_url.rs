@@ -81,12 +81,32 @@ fn base() -> String {
         .unwrap_or_default()
 }
 
-pub fn share_url(s: &Shared) -> String {
-    format!("{}#run={}", base(), share::encode(s))
+/// `?lang=` for a page not in English, so a link opens in the language it
+/// was made in (an English link says nothing: its reader's own choice holds).
+fn lang_param(lang: &str, first: bool) -> String {
+    match (lang == crate::i18n::ENGLISH, first) {
+        (true, _) => String::new(),
+        (false, true) => format!("?lang={lang}"),
+        (false, false) => format!("&lang={lang}"),
+    }
 }
 
-pub fn embed_url(s: &Shared) -> String {
-    format!("{}?embed=1#run={}", base(), share::encode(s))
+pub fn share_url(s: &Shared, lang: &str) -> String {
+    format!(
+        "{}{}#run={}",
+        base(),
+        lang_param(lang, true),
+        share::encode(s)
+    )
+}
+
+pub fn embed_url(s: &Shared, lang: &str) -> String {
+    format!(
+        "{}?embed=1{}#run={}",
+        base(),
+        lang_param(lang, false),
+        share::encode(s)
+    )
 }
 
 /// The optional listener for a plain course page: it sizes each lab iframe
@@ -96,11 +116,13 @@ pub const HEIGHT_LISTENER: &str = "<script>\naddEventListener(\"message\", (e) =
 
 /// A copy-paste `<iframe>` for a course page, and the listener that lets
 /// it take its content's height.
-pub fn embed_code(s: &Shared) -> String {
+pub fn embed_code(s: &Shared, tr: &crate::i18n::I18n) -> String {
+    let attr = |t: String| t.replace('&', "&amp;").replace('"', "&quot;");
     format!(
-        "<iframe src=\"{}\" title=\"Next-token lab: how a language model picks its next token\" \
+        "<iframe src=\"{}\" title=\"{}\" \
          width=\"100%\" height=\"720\" style=\"border:1px solid #ddd;border-radius:8px\" \
          loading=\"lazy\"></iframe>\n{HEIGHT_LISTENER}",
-        embed_url(s).replace('&', "&amp;").replace('"', "&quot;")
+        attr(embed_url(s, tr.tag())),
+        attr(tr.t("embed-iframe-title")),
     )
 }

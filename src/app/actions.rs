@@ -101,12 +101,12 @@ impl App {
                 let _ = self.perform(ctx, outcome);
             }
             LessonAction::Share => {
-                let url = page_url::share_url(&self.page.shared());
+                let url = page_url::share_url(&self.page.shared(), self.i18n.tag());
                 download::copy(&url);
                 self.page.share_link = Some(url);
             }
             LessonAction::Embed => {
-                let code = page_url::embed_code(&self.page.shared());
+                let code = page_url::embed_code(&self.page.shared(), &self.i18n);
                 download::copy(&code);
                 self.page.embed_code = Some(code);
             }

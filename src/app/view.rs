@@ -71,7 +71,7 @@ impl App {
         // Projector mode: the lanes, or one step's table, never both.
         let show_lanes = !present || run.selected.is_none() || veiled;
         let full_page_url = if page.embed {
-            page_url::share_url(&page.shared())
+            page_url::share_url(&page.shared(), self.i18n.tag())
         } else {
             String::new()
         };

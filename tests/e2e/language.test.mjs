@@ -14,7 +14,7 @@ after(async () => { await env?.close(); });
 const lang = (page) => page.evaluate(() => document.documentElement.lang);
 const text = (page, id) => page.innerText(`[data-testid="${id}"]`);
 
-test('?lang=zh-CN speaks Chinese; the picker switches to English and back without losing the prompt, and the pick is remembered', async () => {
+test('?lang=zh-CN speaks Chinese and its links carry it; the picker switches to English and back without losing the prompt, and the pick is remembered', async () => {
   const page = await env.open('?model=bundled&lang=zh-CN');
   await modelReady(page);
   assert.equal(await lang(page), 'zh-CN');
@@ -31,6 +31,15 @@ test('?lang=zh-CN speaks Chinese; the picker switches to English and back withou
   const result = await new AxeBuilder({ page }).include('header').include('.prompt-row').analyze();
   const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.deepEqual(serious.map((v) => v.id), [], 'axe, in Chinese');
+
+  // Links made here open in Chinese: the share link and the embed, whose
+  // iframe's title a screen reader reads in the course page, in Chinese too.
+  await page.click('[data-testid="share"]');
+  assert.match(await page.inputValue('[data-testid="share-link"]'), /\?lang=zh-CN#run=1\./);
+  await page.click('[data-testid="embed"]');
+  const code = await page.inputValue('[data-testid="embed-code"]');
+  assert.match(code, /\?embed=1&amp;lang=zh-CN#run=1\./);
+  assert.match(code, /title="下一个词元实验室：/);
 
   await page.fill('[data-testid="prompt"]', '我们今天学习');
   await page.selectOption('[data-testid="lang-picker"]', 'en');

@@ -118,3 +118,4 @@ watermark-yes = watermarked
 watermark-no = no watermark
 watermark-title = HF's WatermarkDetector: green tokens are the ones the key's green list (seeded by the token before) holds; z counts how far above the expected share they are
 watermark-check = Watermark check ({ $key }): { $green } of { $scored } tokens green ({ $share }%, { $expected }% expected) · z = { $z } → { $verdict }
+embed-iframe-title = Next-token lab: how a language model picks its next token

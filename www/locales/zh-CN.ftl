@@ -111,3 +111,4 @@ watermark-yes = 有水印
 watermark-no = 没有水印
 watermark-title = HF 的 WatermarkDetector：绿色词元是密钥的绿名单（由前一个词元播种）所包含的词元；z 表示它们高出预期比例多少
 watermark-check = 水印检测（{ $key }）：{ $scored } 个词元中 { $green } 个为绿色（{ $share }%，预期 { $expected }%）· z = { $z } → { $verdict }
+embed-iframe-title = 下一个词元实验室：语言模型如何选出下一个词元
