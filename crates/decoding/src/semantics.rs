@@ -122,21 +122,27 @@ impl LaneConfig {
     pub fn validate(&self) -> Result<ValidConfig, ConfigError> {
         match self {
             LaneConfig::Transformers(c) => c.validate(),
-            LaneConfig::LlamaCpp(c) => {
-                let settings = c.validate()?;
-                let budget = settings.budget();
-                let mut v = GenerationConfig {
-                    max_new_tokens: Some(budget as i64),
-                    ..GenerationConfig::default()
-                }
-                .validate()?;
-                v.mode = Mode::LlamaCpp;
-                v.stop_strings = settings.stop.clone();
-                v.seed = settings.seed as u64;
-                v.llama_cpp = Some(Arc::new(settings));
-                Ok(v)
-            }
+            LaneConfig::LlamaCpp(c) => c.validate_lane(),
         }
+    }
+}
+
+impl LlamaCppConfig {
+    /// The checked form a llama.cpp lane runs as: llama-server's settings
+    /// inside the loop's own config (its budget, stop strings and seed).
+    pub fn validate_lane(&self) -> Result<ValidConfig, ConfigError> {
+        let settings = self.validate()?;
+        let budget = settings.budget();
+        let mut v = GenerationConfig {
+            max_new_tokens: Some(budget as i64),
+            ..GenerationConfig::default()
+        }
+        .validate()?;
+        v.mode = Mode::LlamaCpp;
+        v.stop_strings = settings.stop.clone();
+        v.seed = settings.seed as u64;
+        v.llama_cpp = Some(Arc::new(settings));
+        Ok(v)
     }
 }
 

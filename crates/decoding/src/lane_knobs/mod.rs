@@ -152,20 +152,16 @@ impl LaneKnobs {
     /// The knobs set, as the lane's config object.
     pub fn to_value(&self) -> Value {
         let mut out = Map::new();
-        match self {
-            LaneKnobs::Transformers { config, set } => {
-                let all = serde_json::to_value(config).expect("config serialises");
-                for k in set {
-                    out.insert(k.name().into(), all[k.name()].clone());
-                }
-            }
-            LaneKnobs::LlamaCpp { config, set } => {
+        let mut all = match self {
+            LaneKnobs::Transformers { config, .. } => serde_json::to_value(config),
+            LaneKnobs::LlamaCpp { config, .. } => {
                 out.insert("semantics".into(), Semantics::LlamaCpp.name().into());
-                let all = serde_json::to_value(config).expect("config serialises");
-                for k in set {
-                    out.insert(k.name().into(), all[k.name()].clone());
-                }
+                serde_json::to_value(config)
             }
+        }
+        .expect("config serialises");
+        for name in self.set_names() {
+            out.insert(name.into(), all[name].take());
         }
         Value::Object(out)
     }
@@ -227,7 +223,7 @@ impl LaneKnobs {
     pub fn validate(&self) -> Result<ValidConfig, ConfigError> {
         match self {
             LaneKnobs::Transformers { config, .. } => config.validate(),
-            LaneKnobs::LlamaCpp { .. } => self.config().validate(),
+            LaneKnobs::LlamaCpp { config, .. } => config.validate_lane(),
         }
     }
 
