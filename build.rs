@@ -12,20 +12,17 @@ fn main() {
     let index: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&index_path).expect("www/lessons/index.json"))
             .expect("www/lessons/index.json is JSON");
-    let mut out = String::from("&[\n");
-    for entry in index["lessons"].as_array().expect("index.json: lessons") {
-        let file = entry["file"].as_str().expect("index.json: lessons[].file");
-        let path = dir.join(file);
-        assert!(path.exists(), "index.json lists {file}, which is missing");
-        println!("cargo:rerun-if-changed={}", path.display());
-        out.push_str(&format!(
-            "    ({file:?}, include_str!({:?})),\n",
-            path.display().to_string()
-        ));
-    }
-    out.push_str("]\n");
-    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("built_in_lessons.rs");
-    std::fs::write(dest, out).unwrap();
+    let files = index["lessons"]
+        .as_array()
+        .expect("index.json: lessons")
+        .iter()
+        .map(|entry| {
+            let file = entry["file"].as_str().expect("index.json: lessons[].file");
+            let path = dir.join(file);
+            assert!(path.exists(), "index.json lists {file}, which is missing");
+            (file.to_string(), path)
+        });
+    write_included("built_in_lessons.rs", files);
     bundled_size();
     locales();
 }
@@ -48,17 +45,26 @@ fn locales() {
         Some("en"),
         "www/locales/en.ftl"
     );
-    let mut out = String::from("&[\n");
-    for tag in tags {
+    let files = tags.into_iter().map(|tag| {
         let path = dir.join(format!("{tag}.ftl"));
+        (tag, path)
+    });
+    write_included("locales.rs", files);
+}
+
+/// Writes `OUT_DIR/<name>`: a `&[(name, text)]` of the files, each compiled
+/// in with `include_str!` and watched for changes.
+fn write_included(name: &str, files: impl Iterator<Item = (String, std::path::PathBuf)>) {
+    let mut out = String::from("&[\n");
+    for (key, path) in files {
         println!("cargo:rerun-if-changed={}", path.display());
         out.push_str(&format!(
-            "    ({tag:?}, include_str!({:?})),\n",
+            "    ({key:?}, include_str!({:?})),\n",
             path.display().to_string()
         ));
     }
     out.push_str("]\n");
-    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("locales.rs");
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join(name);
     std::fs::write(dest, out).unwrap();
 }
 
