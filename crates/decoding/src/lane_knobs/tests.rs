@@ -24,6 +24,19 @@ fn every_hf_knob() -> GenerationConfig {
     .unwrap()
 }
 
+/// `copied` holds `full`'s value for `knob` and the default for every other field.
+fn only_field_copied(knob: &str, copied: &impl serde::Serialize, full: &Value, default: &Value) {
+    let v = serde_json::to_value(copied).unwrap();
+    for (name, value) in v.as_object().unwrap() {
+        let expected = if name == knob {
+            &full[name]
+        } else {
+            &default[name]
+        };
+        assert_eq!(value, expected, "copying {knob} touched {name}");
+    }
+}
+
 #[test]
 fn each_knob_name_copies_its_own_field_and_no_other() {
     let full = every_hf_knob();
@@ -34,15 +47,7 @@ fn each_knob_name_copies_its_own_field_and_no_other() {
         assert!(!same_hf(k, &full, &c), "{k} differs before the copy");
         copy_hf(k, &full, &mut c);
         assert!(same_hf(k, &full, &c), "{k}");
-        let v = serde_json::to_value(&c).unwrap();
-        for (name, value) in v.as_object().unwrap() {
-            let expected = if name == k.name() {
-                &full_value[name]
-            } else {
-                &default_value[name]
-            };
-            assert_eq!(value, expected, "copying {k} touched {name}");
-        }
+        only_field_copied(k.name(), &c, &full_value, &default_value);
     }
 }
 
@@ -73,16 +78,12 @@ fn each_llama_cpp_knob_name_copies_its_own_field() {
         }
         let mut c = LlamaCppConfig::default();
         copy_llama_cpp(k, &full, &mut c);
-        let v = serde_json::to_value(&c).unwrap();
-        assert_ne!(v, default_value, "{k} copied nothing");
-        for (name, value) in v.as_object().unwrap() {
-            let expected = if name == k.name() {
-                &full_value[name]
-            } else {
-                &default_value[name]
-            };
-            assert_eq!(value, expected, "copying {k} touched {name}");
-        }
+        assert_ne!(
+            serde_json::to_value(&c).unwrap(),
+            default_value,
+            "{k} copied nothing"
+        );
+        only_field_copied(k.name(), &c, &full_value, &default_value);
     }
 }
 

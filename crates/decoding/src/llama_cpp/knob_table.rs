@@ -71,10 +71,8 @@ const fn limited(
     help: &'static str,
 ) -> LlamaCppKnobInfo {
     LlamaCppKnobInfo {
-        knob,
-        group,
         limits: Some(limits),
-        help,
+        ..row(knob, group, help)
     }
 }
 
