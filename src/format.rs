@@ -1,6 +1,7 @@
 //! How numbers and tokens look on the page.
 
-/// Whitespace made visible, as tables show tokens: `␣` for a space, `↵` for a newline.
+/// A token as tables show it: whitespace made visible (`␣` for a space, `↵`
+/// for a newline) and bytes that are part of a character as `⟨e6 88⟩`.
 pub fn visible(token: &str) -> String {
     let mut out = String::with_capacity(token.len());
     for c in token.chars() {
@@ -12,7 +13,8 @@ pub fn visible(token: &str) -> String {
             c => out.push(c),
         }
     }
-    out
+    // After the whitespace: the hex group's own spaces stay spaces.
+    crate::token_bytes::byte_form(&out)
 }
 
 pub fn prob(p: f32) -> String {
@@ -53,6 +55,7 @@ mod tests {
     #[test]
     fn whitespace_is_visible() {
         assert_eq!(visible(" the\n"), "␣the↵");
+        assert_eq!(visible(" <0xE6><0x88>"), "␣⟨e6 88⟩");
     }
 
     #[test]

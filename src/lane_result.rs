@@ -4,6 +4,7 @@
 //! views hold the previous one, and a copy costs a pointer per step.
 
 use ntl_decoding::record::Run;
+use ntl_decoding::vocab::{display_bytes, display_text_bytes, streamable_text};
 use ntl_decoding::warnings::Warning;
 use ntl_decoding::{Mode, Sequence, Stage, Step, StopReason};
 use std::rc::Rc;
@@ -71,30 +72,30 @@ impl LaneResult {
         self.last_ms = now;
     }
 
-    /// The finished run's final word on mode, stop reason, sequences and text.
-    pub fn finish(&mut self, run: &Run) {
+    /// The finished run's final word on mode, stop reason, sequences and
+    /// text; `shown` is the worker's text for it (see [`shown_text`]).
+    pub fn finish(&mut self, run: &Run, shown: Option<&str>) {
         self.mode = Some(run.mode);
         self.stop = Some(run.stop_reason);
         self.sequences = run.sequences.clone();
         if self.rewritten {
-            self.text = run.text.clone();
+            self.text = shown.map_or_else(|| shown_text(run), str::to_string);
         }
     }
 
-    /// A recorded run, for replay. Token pieces come from the step tables; where
-    /// they do not add up to the text (split characters, beams) the text is
-    /// shown whole with step chips, as for beam lanes.
+    /// A recorded run, for replay: its steps stream again as the worker
+    /// streamed them (a split character's first pieces add no text and show
+    /// their bytes). Beam lanes, and runs whose steps do not add up to the
+    /// text, show the text whole with step chips.
     pub fn from_run(run_id: u64, run: &Run) -> Self {
         let mut r = LaneResult::new(run_id, Some(run.mode), 0.0);
-        r.pieces = run
-            .steps
-            .iter()
-            .map(|s| Rc::from(s.token.as_str()))
-            .collect();
-        r.rewritten = run.steps.iter().any(|s| s.beams.is_some()) || r.pieces.concat() != run.text;
-        r.steps = run.steps.iter().cloned().map(Rc::new).collect();
-        r.text = run.text.clone();
-        r.finish(run);
+        let mut bytes = vec![];
+        for (i, s) in run.steps.iter().enumerate() {
+            bytes.extend(display_text_bytes(&s.token));
+            r.push(i, Rc::new(s.clone()), streamable_text(&bytes), 0.0);
+        }
+        r.rewritten |= String::from_utf8_lossy(&bytes) != run.text;
+        r.finish(run, None);
         r
     }
 
@@ -118,6 +119,26 @@ impl LaneResult {
             log_prob: self.steps.iter().map(|s| (s.chosen_prob as f64).ln()).sum(),
             impossible: self.steps.iter().filter(|s| s.chosen_prob == 0.0).count(),
         })
+    }
+}
+
+/// A run's best text as the page shows it, never with U+FFFD: the record
+/// keeps HF's decoded text, which ends in U+FFFD when the run stopped in the
+/// middle of a character. Rebuilt from the steps' tokens where they are the
+/// text (every lane but beams); a beam lane's lost bytes show as `⟨?⟩`.
+pub fn shown_text(run: &Run) -> String {
+    if !run.text.contains('\u{FFFD}') {
+        return run.text.clone();
+    }
+    let bytes: Vec<u8> = run
+        .steps
+        .iter()
+        .flat_map(|s| display_text_bytes(&s.token))
+        .collect();
+    if String::from_utf8_lossy(&bytes) == run.text {
+        display_bytes(&bytes)
+    } else {
+        run.text.replace('\u{FFFD}', "⟨?⟩")
     }
 }
 
@@ -188,8 +209,26 @@ mod tests {
                 vec![step("<0xC3>", 0.5, false), step("<0xA9>", 0.5, false)],
             ),
         );
-        assert!(split.rewritten, "split characters show the text whole");
-        assert_eq!(split.text, "é");
+        assert!(!split.rewritten, "a split character streams as it did live");
+        assert_eq!(
+            split.pieces.iter().map(|p| &**p).collect::<Vec<_>>(),
+            ["", "é"]
+        );
+    }
+
+    #[test]
+    fn a_text_that_ends_mid_character_shows_its_dangling_bytes_not_a_replacement_character() {
+        // HF decodes " 我" cut after two of its three bytes as " \u{FFFD}".
+        let cut = run(
+            " \u{FFFD}",
+            vec![step(" <0xE6><0x88>", 0.5, false)],
+        );
+        assert_eq!(shown_text(&cut), " <0xE6><0x88>");
+        let mut beams = cut.clone();
+        beams.steps.clear();
+        assert_eq!(shown_text(&beams), " ⟨?⟩");
+        let whole = run(" 我", vec![step(" <0xE6><0x88>", 0.5, false), step("<0x91>", 0.5, false)]);
+        assert_eq!(shown_text(&whole), " 我");
     }
 
     #[test]

@@ -21,6 +21,7 @@ mod page_url;
 mod rc_eq;
 mod state;
 mod theme;
+mod token_bytes;
 mod watermark_check;
 mod worker_link;
 

@@ -29,7 +29,7 @@ fn lanes(step: &LessonStep, doc: Option<&Document>) -> Html {
             <thead><tr><th>{ "Lane" }</th><th>{ "Settings" }</th><th>{ "Text" }</th></tr></thead>
             <tbody>
                 { for (0..step.lanes.len()).map(|i| {
-                    let text = doc.and_then(|d| d.runs.get(i)).map(|r| r.text.clone());
+                    let text = doc.and_then(|d| d.runs.get(i)).map(crate::lane_result::shown_text);
                     html! {
                         <tr data-testid="handout-lane">
                             <th scope="row">{ i + 1 }</th>

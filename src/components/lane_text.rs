@@ -2,8 +2,10 @@
 //! clickable to open its step's table.
 
 use crate::format;
+use crate::i18n::I18n;
 use crate::lane_result::LaneResult;
 use crate::rc_eq::RcEq;
+use crate::token_bytes::{self, Split};
 use ntl_decoding::Step;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -54,7 +56,30 @@ struct TokenProps {
     selected: bool,
     diverge: bool,
     green: Option<bool>,
+    /// The character this token holds part of, when it is split over tokens.
+    split: Option<Rc<Split>>,
     on_select: Callback<usize>,
+}
+
+/// What a token that holds part of a character adds to its title: its
+/// bytes, and the whole character with all its bytes and tokens.
+fn split_title(split: Option<&Split>, tr: &I18n) -> String {
+    let Some(split) = split else {
+        return String::new();
+    };
+    let bytes = token_bytes::hex(&split.bytes);
+    let tokens = format!("{}–{}", split.tokens.start + 1, split.tokens.end);
+    match split.character {
+        Some(c) => tr.t_with(
+            "token-split",
+            &[
+                ("char", c.to_string().into()),
+                ("bytes", bytes.into()),
+                ("tokens", tokens.into()),
+            ],
+        ),
+        None => tr.t_with("token-split-cut", &[("bytes", bytes.into())]),
+    }
 }
 
 /// One token of the text: tinted by its probability, struck out when a
@@ -62,29 +87,27 @@ struct TokenProps {
 /// so a streamed step renders its own span and leaves the others be.
 #[function_component(Token)]
 fn token(p: &TokenProps) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
     let (i, s) = (p.index, &p.step);
     let cb = p.on_select.clone();
     let impossible = s.forced && s.chosen_prob == 0.0;
-    let title = if impossible {
-        let model_p = format::prob(s.chosen_raw_prob);
-        format!(
-            "step {} · impossible under this lane's knobs (model p = {model_p})",
-            i + 1
+    let step = i + 1;
+    let mut title = if impossible {
+        tr.t_with(
+            "token-impossible",
+            &[("step", step.into()), ("p", format::prob(s.chosen_raw_prob).into())],
         )
     } else {
-        let note = if p.diverge {
-            " · the lanes part ways here"
-        } else {
-            ""
-        };
-        format!("step {} · p = {}{note}", i + 1, format::prob(s.chosen_prob))
+        tr.t_with(
+            "token-step",
+            &[("step", step.into()), ("p", format::prob(s.chosen_prob).into())],
+        )
     };
+    if p.diverge {
+        title += &tr.t("token-diverge");
+    }
     let (text, bytes) = shown(&p.piece, &s.token);
-    let title = if &*p.piece != s.token.as_str() && s.token.contains("<0x") {
-        format!("{title} · bytes {}", format::visible(&s.token))
-    } else {
-        title
-    };
+    title += &split_title(p.split.as_deref(), &tr);
     let class = classes!(
         "tok",
         bytes.then_some("bytes"),
@@ -94,8 +117,8 @@ fn token(p: &TokenProps) -> Html {
         p.green.map(|g| if g { "wm-green" } else { "wm-red" })
     );
     let title = match p.green {
-        Some(true) => format!("{title} · watermark: green"),
-        Some(false) => format!("{title} · watermark: red"),
+        Some(true) => title + &tr.t("token-watermark-green"),
+        Some(false) => title + &tr.t("token-watermark-red"),
         None => title,
     };
     // Enter opens the step; the arrows open its neighbours.
@@ -138,9 +161,10 @@ fn token(p: &TokenProps) -> Html {
 /// shows its bytes (`<0xE2>`) as the tables and the step grid do; the token
 /// that completes the character shows the character.
 fn shown(piece: &str, token: &str) -> (String, bool) {
-    let partial = piece != token && (piece.trim().is_empty() || piece.contains('\u{FFFD}'));
+    let partial = piece != token
+        && (piece.trim().is_empty() || piece.contains('\u{FFFD}') || piece.contains("<0x"));
     if partial {
-        (token.to_string(), true)
+        (token_bytes::byte_form(token), true)
     } else {
         (piece.replace('\n', "↵\n"), false)
     }
@@ -154,6 +178,7 @@ pub fn lane_text(p: &Props) -> Html {
     if r.rewritten {
         return chips(r, p);
     }
+    let splits = token_bytes::splits(r.steps.iter().map(|s| s.token.as_str()));
     html! {
         <div class="lane-text" data-testid="lane-text">
             // Keyed: yew matches unkeyed children from the end, so an appended
@@ -167,6 +192,7 @@ pub fn lane_text(p: &Props) -> Html {
                     selected={p.selected == Some(i)}
                     diverge={p.diverge == Some(i)}
                     green={p.green.as_ref().and_then(|g| g.get(i).copied().flatten())}
+                    split={splits.get(i).cloned().flatten()}
                     on_select={p.on_select.clone()}
                 />
             }) }
@@ -182,10 +208,11 @@ mod tests {
     fn a_token_holding_part_of_a_character_shows_its_bytes_and_the_one_completing_it_the_character()
     {
         // "❤" is E2 9D A4; GPT-2 splits " ❤" as " <0xE2><0x9D>" + "<0xA4>".
-        assert_eq!(shown(" ", " <0xE2><0x9D>"), (" <0xE2><0x9D>".into(), true));
-        assert_eq!(shown("", "<0xE2>"), ("<0xE2>".into(), true));
+        assert_eq!(shown(" ", " <0xE2><0x9D>"), (" ⟨e2 9d⟩".into(), true));
+        assert_eq!(shown("", "<0xE2>"), ("⟨e2⟩".into(), true));
         assert_eq!(shown("❤", "<0xA4>"), ("❤".into(), false));
-        assert_eq!(shown("\u{FFFD}", "<0xFF>"), ("<0xFF>".into(), true));
+        assert_eq!(shown("<0xFF>", "<0xFF>"), ("<0xFF>".into(), false));
+        assert_eq!(shown("a<0xFF>", "<0xFF>"), ("⟨ff⟩".into(), true));
     }
 
     #[test]

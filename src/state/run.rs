@@ -185,11 +185,11 @@ impl RunState {
         true
     }
 
-    pub fn finished(&mut self, run_id: u64, document: Document) -> bool {
+    pub fn finished(&mut self, run_id: u64, document: Document, shown: &[String]) -> bool {
         let mut changed = false;
-        for (slot, run) in self.results.iter_mut().zip(&document.runs) {
+        for (i, (slot, run)) in self.results.iter_mut().zip(&document.runs).enumerate() {
             if let Some(r) = slot.as_mut().filter(|r| r.run_id == run_id) {
-                r.make_mut().finish(run);
+                r.make_mut().finish(run, shown.get(i).map(String::as_str));
                 changed = true;
             }
         }
@@ -468,7 +468,7 @@ pub(crate) mod tests {
             prompt_cropped: 0,
             runs: vec![one_step_run(1, " a"), one_step_run(2, " b")],
         };
-        assert!(s.finished(run, doc));
+        assert!(s.finished(run, doc, &[]));
         assert_eq!(s.running, None);
         assert!(s.document.is_some());
         assert_eq!(

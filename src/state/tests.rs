@@ -295,6 +295,7 @@ fn a_share_link_restores_the_page_and_runs_once_the_model_is_ready() {
     let finished = FromWorker::Finished {
         run_id,
         document,
+        shown_texts: vec![],
         ms: 1.0,
         first_step_ms: None,
         memory_bytes: None,

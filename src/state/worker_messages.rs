@@ -112,9 +112,12 @@ impl Page {
                 reason,
             } => Outcome::changed(self.run.lane_done(run_id, lane, reason)),
             FromWorker::Finished {
-                run_id, document, ..
+                run_id,
+                document,
+                shown_texts,
+                ..
             } => {
-                let changed = self.run.finished(run_id, document);
+                let changed = self.run.finished(run_id, document, &shown_texts);
                 if changed && self.run.running.is_none() {
                     self.run.check_watermarks(self.model.vocab_size());
                     if let Some(step) = self.pending_step.take() {

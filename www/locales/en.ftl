@@ -119,3 +119,13 @@ watermark-no = no watermark
 watermark-title = HF's WatermarkDetector: green tokens are the ones the key's green list (seeded by the token before) holds; z counts how far above the expected share they are
 watermark-check = Watermark check ({ $key }): { $green } of { $scored } tokens green ({ $share }%, { $expected }% expected) · z = { $z } → { $verdict }
 embed-iframe-title = Next-token lab: how a language model picks its next token
+
+## A token in a lane's text (its hover and tap text)
+
+token-step = step { $step } · p = { $p }
+token-impossible = step { $step } · impossible under this lane's knobs (model p = { $p })
+token-diverge = {" "}· the lanes part ways here
+token-watermark-green = {" "}· watermark: green
+token-watermark-red = {" "}· watermark: red
+token-split = {" "}· part of “{ $char }”, bytes { $bytes }, over tokens { $tokens }
+token-split-cut = {" "}· bytes { $bytes }: the text ends before they make a character

@@ -112,3 +112,13 @@ watermark-no = 没有水印
 watermark-title = HF 的 WatermarkDetector：绿色词元是密钥的绿名单（由前一个词元播种）所包含的词元；z 表示它们高出预期比例多少
 watermark-check = 水印检测（{ $key }）：{ $scored } 个词元中 { $green } 个为绿色（{ $share }%，预期 { $expected }%）· z = { $z } → { $verdict }
 embed-iframe-title = 下一个词元实验室：语言模型如何选出下一个词元
+
+## A token in a lane's text (its hover and tap text)
+
+token-step = 第 { $step } 步 · p = { $p }
+token-impossible = 第 { $step } 步 · 在本通道的参数下不可能出现（模型给出的 p = { $p }）
+token-diverge = {" "}· 各通道从这里分岔
+token-watermark-green = {" "}· 水印：绿
+token-watermark-red = {" "}· 水印：红
+token-split = {" "}· 是“{ $char }”的一部分，字节 { $bytes }，分布在第 { $tokens } 个词元
+token-split-cut = {" "}· 字节 { $bytes }：文本在它们组成一个字之前就结束了

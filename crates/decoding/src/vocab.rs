@@ -85,6 +85,12 @@ impl Vocab {
         String::from_utf8_lossy(&bytes).into_owned()
     }
 
+    /// The text of a whole sequence as the page shows it: [`Vocab::decode`]
+    /// with bytes that make no whole character written as `<0xE4>`.
+    pub fn shown_text(&self, ids: &[u32]) -> String {
+        display_bytes(&self.concat_bytes(ids))
+    }
+
     pub fn concat_bytes(&self, ids: &[u32]) -> Vec<u8> {
         ids.iter()
             .flat_map(|&id| self.bytes(id).iter().copied())
@@ -117,9 +123,38 @@ pub fn display_bytes(bytes: &[u8]) -> String {
 
 /// The text of a growing byte stream, holding back an incomplete UTF-8 tail so a
 /// streamed text never shows half a character (the next token completes it).
+/// Bytes that can never make a character show as `<0x80>`, not U+FFFD: a
+/// reader sees what the model wrote.
 pub fn streamable_text(bytes: &[u8]) -> String {
     let keep = incomplete_tail(bytes);
-    String::from_utf8_lossy(&bytes[..bytes.len() - keep]).into_owned()
+    display_bytes(&bytes[..bytes.len() - keep])
+}
+
+/// The bytes a token's display text stands for: [`display_bytes`] read
+/// backwards (`<0xE2>` is the byte E2, anything else its UTF-8).
+pub fn display_text_bytes(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("<0x") {
+        out.extend_from_slice(&rest.as_bytes()[..at]);
+        let tail = &rest[at..];
+        match tail
+            .get(3..5)
+            .filter(|_| tail.as_bytes().get(5) == Some(&b'>'))
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            Some(b) => {
+                out.push(b);
+                rest = &tail[6..];
+            }
+            None => {
+                out.extend_from_slice(b"<0x");
+                rest = &tail[3..];
+            }
+        }
+    }
+    out.extend_from_slice(rest.as_bytes());
+    out
 }
 
 /// Length of a trailing, possibly-completable UTF-8 sequence.
@@ -163,11 +198,18 @@ mod tests {
         }
         assert_eq!(streamable_text(crab), "a🦀");
         // A byte that can never become valid is shown, not held back forever.
-        assert_eq!(streamable_text(&[b'a', 0x80]), "a\u{FFFD}");
+        assert_eq!(streamable_text(&[b'a', 0x80]), "a<0x80>");
     }
 
     #[test]
     fn partial_bytes_display_as_hex() {
         assert_eq!(display_bytes(&[b' ', 0xF0, 0x9F]), " <0xF0><0x9F>");
+    }
+
+    #[test]
+    fn display_text_reads_back_to_the_same_bytes() {
+        for bytes in [&b" \xF0\x9F"[..], b"a\xE6\x88\x91b", b"\x80", b"<0x", b"<0xZZ>", b""] {
+            assert_eq!(display_text_bytes(&display_bytes(bytes)), bytes);
+        }
     }
 }

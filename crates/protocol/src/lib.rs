@@ -282,6 +282,11 @@ pub enum FromWorker {
     Finished {
         run_id: u64,
         document: Document,
+        /// Each run's best text as the page shows it: the document keeps HF's
+        /// decoded text (U+FFFD where it ends mid-character), this one shows
+        /// the dangling bytes as `<0xE4>`.
+        #[serde(default)]
+        shown_texts: Vec<String>,
         ms: f64,
         /// Time from the request to the first streamed step.
         #[serde(default)]

@@ -467,9 +467,16 @@ async fn run(state: &State, engine: Rc<Engine>, run_id: u64, request: RunRequest
     }
     let document = prepared.document(generation.finish());
     let ms = now_ms() - started;
+    let vocab = engine.tokenizer_vocab();
+    let shown_texts = document
+        .runs
+        .iter()
+        .map(|r| vocab.shown_text(&r.token_ids))
+        .collect();
     post(&FromWorker::Finished {
         run_id,
         document,
+        shown_texts,
         ms,
         first_step_ms,
         memory_bytes: memory_bytes(),
