@@ -111,16 +111,6 @@ pub fn paths(results: &[Option<&LaneResult>; LANES], index: usize) -> Paths {
     out
 }
 
-/// "lanes 2 and 4", for a note.
-pub fn lane_list(lanes: &[usize]) -> String {
-    let names: Vec<String> = lanes.iter().map(|l| (l + 1).to_string()).collect();
-    match names.as_slice() {
-        [] => String::new(),
-        [one] => format!("lane {one}"),
-        [init @ .., last] => format!("lanes {} and {last}", init.join(", ")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,8 +180,5 @@ mod tests {
         let lanes = [Some(&same), Some(&same), Some(&other), None];
         assert_eq!(paths(&lanes, 1), Paths::default(), "the same first token");
         assert_eq!(paths(&lanes, 2).other_text, [2]);
-        assert_eq!(lane_list(&[1, 3]), "lanes 2 and 4");
-        assert_eq!(lane_list(&[0, 1, 3]), "lanes 1, 2 and 4");
-        assert_eq!(lane_list(&[2]), "lane 3");
     }
 }

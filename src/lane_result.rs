@@ -219,15 +219,18 @@ mod tests {
     #[test]
     fn a_text_that_ends_mid_character_shows_its_dangling_bytes_not_a_replacement_character() {
         // HF decodes " 我" cut after two of its three bytes as " \u{FFFD}".
-        let cut = run(
-            " \u{FFFD}",
-            vec![step(" <0xE6><0x88>", 0.5, false)],
-        );
+        let cut = run(" \u{FFFD}", vec![step(" <0xE6><0x88>", 0.5, false)]);
         assert_eq!(shown_text(&cut), " <0xE6><0x88>");
         let mut beams = cut.clone();
         beams.steps.clear();
         assert_eq!(shown_text(&beams), " ⟨?⟩");
-        let whole = run(" 我", vec![step(" <0xE6><0x88>", 0.5, false), step("<0x91>", 0.5, false)]);
+        let whole = run(
+            " 我",
+            vec![
+                step(" <0xE6><0x88>", 0.5, false),
+                step("<0x91>", 0.5, false),
+            ],
+        );
         assert_eq!(shown_text(&whole), " 我");
     }
 

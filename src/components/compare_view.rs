@@ -7,8 +7,9 @@
 //! buttons, as the page has always offered them.
 
 use super::distribution::{bars, funnel, table_head};
-use crate::compare::{lane_list, paths, rows, Row};
+use crate::compare::{paths, rows, Row};
 use crate::format::{num, prob, visible};
+use crate::i18n::I18n;
 use crate::lane_result::LaneResult;
 use crate::state::page_actions::CompareAction;
 use crate::state::run::{Results, StepMove};
@@ -33,43 +34,41 @@ pub struct Props {
     pub on: Callback<CompareAction>,
 }
 
-const KEYS_HINT: &str = "← → move the step in every lane · Home / End jump · Esc closes";
-
 /// How the step's token was picked, in a few words.
-fn how(s: &Step) -> String {
+fn how(s: &Step, tr: &I18n) -> String {
     if s.forced {
-        "given (scoring a text)".to_string()
+        tr.t("how-forced")
     } else if let Some(u) = s.draw {
-        format!("seeded draw, u = {u:.3}")
+        tr.t_with("how-draw", &[("u", format!("{u:.3}").into())])
     } else if s.beams.is_some() {
-        "best beam continuation".to_string()
+        tr.t("how-beam")
     } else if s.contrastive.is_some() {
-        "best contrastive score".to_string()
+        tr.t("how-contrastive")
     } else {
-        "greedy: most probable".to_string()
+        tr.t("how-greedy")
     }
 }
 
 /// Two short lines on the step: how the token was picked, its rank and
 /// probability; how many tokens the knobs kept and the distribution's
 /// spread. The same in words as the hover text.
-fn summary(s: &Step) -> Html {
+fn summary(s: &Step, tr: &I18n) -> Html {
     let [n50, n90, n95] = s.nucleus;
-    let (p0, p1) = (prob(s.chosen_raw_prob), prob(s.chosen_prob));
-    let (e0, e1) = (s.raw_entropy, s.entropy);
-    let picked = format!("{} · rank {} · p {p0} → {p1}", how(s), s.rank);
-    let spread = format!(
-        "{} kept · entropy {e0:.2} → {e1:.2} · nucleus 50/90/95%: {n50}/{n90}/{n95}",
-        s.kept
-    );
-    let title = format!(
-        "Picked: {}. Rank {} by the model; p {p0} before the knobs, {p1} after; \
-         {} tokens kept; entropy {e0:.2} → {e1:.2} nats; the top-p nucleus holds \
-         {n50} tokens at 50%, {n90} at 90%, {n95} at 95%.",
-        how(s),
-        s.rank,
-        s.kept
-    );
+    let args = [
+        ("how", how(s, tr).into()),
+        ("rank", s.rank.into()),
+        ("p0", prob(s.chosen_raw_prob).into()),
+        ("p1", prob(s.chosen_prob).into()),
+        ("kept", s.kept.into()),
+        ("e0", format!("{:.2}", s.raw_entropy).into()),
+        ("e1", format!("{:.2}", s.entropy).into()),
+        ("n50", n50.into()),
+        ("n90", n90.into()),
+        ("n95", n95.into()),
+    ];
+    let picked = tr.t_with("step-picked", &args);
+    let spread = tr.t_with("step-spread", &args);
+    let title = tr.t_with("step-summary-title", &args);
     html! {
         <p class="summary" {title}>
             { picked }<br />{ spread }
@@ -78,13 +77,13 @@ fn summary(s: &Step) -> Html {
 }
 
 /// One token's row in one lane's table.
-fn row(lane: usize, r: &Row, scale: f32, p: &Props, branch: bool) -> Html {
+fn row(lane: usize, r: &Row, scale: f32, p: &Props, branch: bool, tr: &I18n) -> Html {
     let token = visible(&r.token);
     let Some(cell) = &r.cells[lane] else {
         return html! {
             <tr data-testid="compare-row" data-token-id={r.token_id.to_string()} data-chosen="false" class="absent">
                 <td class="token" role="rowheader">{ token }</td>
-                <td colspan="3" class="absent-note">{ "not in this lane's table" }</td>
+                <td colspan="3" class="absent-note">{ tr.t("not-in-table") }</td>
             </tr>
         };
     };
@@ -98,12 +97,17 @@ fn row(lane: usize, r: &Row, scale: f32, p: &Props, branch: bool) -> Html {
     let knob = c
         .removed_by
         .map(Stage::name)
-        .unwrap_or(if removed { "removed" } else { "" });
+        .map(str::to_string)
+        .unwrap_or(if removed {
+            tr.t("removed")
+        } else {
+            String::new()
+        });
     html! {
         <tr data-testid="compare-row" data-token-id={r.token_id.to_string()} data-chosen={cell.chosen.to_string()} {class}>
             <td class="token" role="rowheader">
                 <span data-testid="candidate" data-prob={c.prob.to_string()}>{ token.clone() }</span>
-                if cell.chosen { <span class="sr-only">{ " (chosen)" }</span> }
+                if cell.chosen { <span class="sr-only">{ tr.t("chosen-sr") }</span> }
             </td>
             <td class="logit">{ num(c.logit) }</td>
             <td>
@@ -116,8 +120,8 @@ fn row(lane: usize, r: &Row, scale: f32, p: &Props, branch: bool) -> Html {
                         class="branch"
                         data-testid="branch"
                         data-token-id={token_id.to_string()}
-                        title={format!("every lane continues from here with “{token}”")}
-                        aria-label={format!("branch with “{token}”")}
+                        title={tr.t_with("branch-title", &[("token", token.clone().into())])}
+                        aria-label={tr.t_with("branch-label", &[("token", token.into())])}
                         onclick={p.on.reform(move |_: MouseEvent| CompareAction::Branch { lane, token_id })}
                     >
                         { "↳" }
@@ -128,43 +132,44 @@ fn row(lane: usize, r: &Row, scale: f32, p: &Props, branch: bool) -> Html {
     }
 }
 
-/// A table's header row.
-fn head(columns: &[&'static str]) -> Html {
-    html! { <tr>{ for columns.iter().map(|c| html! { <th scope="col">{ *c }</th> }) }</tr> }
+/// A table's header row: each column's heading from the catalog.
+fn head(columns: &[&'static str], tr: &I18n) -> Html {
+    html! { <tr>{ for columns.iter().map(|c| html! { <th scope="col">{ tr.t(c) }</th> }) }</tr> }
 }
 
 /// A titled table of one kind of candidate.
 fn titled_table(
-    title: &'static str,
+    title: String,
     class: &'static str,
     columns: &[&'static str],
     rows: Html,
+    tr: &I18n,
 ) -> Html {
     html! {
         <>
             <h4>{ title }</h4>
             <table {class}>
-                <thead>{ head(columns) }</thead>
+                <thead>{ head(columns, tr) }</thead>
                 <tbody>{ rows }</tbody>
             </table>
         </>
     }
 }
 
-fn beams_table(beams: &[BeamCandidate]) -> Html {
+fn beams_table(beams: &[BeamCandidate], tr: &I18n) -> Html {
     // Diverse beam search: each group's continuations, and what the
     // diversity penalty took from each.
     let grouped = beams.iter().any(|b| b.group.is_some());
     // Constrained beam search: how many constraints each continuation meets.
     let constrained = beams.iter().any(|b| b.constraints.is_some());
     let rows = beams.iter().map(|b| {
-        let fate = match (b.padding, b.finished, b.running) {
-            (true, _, _) => "group done: pad",
-            (_, false, true) if b.pushed => "kept: moves a constraint on",
-            (_, true, _) => "finished",
-            (_, false, true) => "kept",
-            (_, false, false) => "dropped",
-        };
+        let fate = tr.t(match (b.padding, b.finished, b.running) {
+            (true, _, _) => "beam-fate-pad",
+            (_, false, true) if b.pushed => "beam-fate-pushed",
+            (_, true, _) => "beam-fate-finished",
+            (_, false, true) => "beam-fate-kept",
+            (_, false, false) => "beam-fate-dropped",
+        });
         let group = b.group.map(|g| g.to_string());
         html! {
             <tr data-testid="beam-candidate" data-group={group.clone()} class={classes!(b.padding.then_some("padding"))}>
@@ -181,7 +186,7 @@ fn beams_table(beams: &[BeamCandidate]) -> Html {
                 }
                 if constrained {
                     <td data-testid="constraints-met">
-                        { b.constraints.map(|[met, all]| format!("{met} of {all}")).unwrap_or_default() }
+                        { b.constraints.map(|[met, all]| tr.t_with("met-of", &[("met", met.into()), ("all", all.into())])).unwrap_or_default() }
                     </td>
                 }
                 <td>{ fate }</td>
@@ -190,58 +195,68 @@ fn beams_table(beams: &[BeamCandidate]) -> Html {
     });
     let columns: &[&str] = match (grouped, constrained) {
         (true, _) => &[
-            "group",
-            "from beam",
-            "token",
-            "sum log p",
-            "diversity penalty",
-            "fate",
+            "col-group",
+            "col-from-beam",
+            "col-token",
+            "col-sum-log-p",
+            "col-diversity-penalty",
+            "col-fate",
         ],
-        (false, true) => &["from beam", "token", "sum log p", "constraints met", "fate"],
-        (false, false) => &["from beam", "token", "sum log p", "fate"],
+        (false, true) => &[
+            "col-from-beam",
+            "col-token",
+            "col-sum-log-p",
+            "col-constraints-met",
+            "col-fate",
+        ],
+        (false, false) => &["col-from-beam", "col-token", "col-sum-log-p", "col-fate"],
     };
     titled_table(
-        match (grouped, constrained) {
-            (true, _) => "Beam continuations this step, group by group (later groups pay for tokens earlier groups just chose)",
-            (false, true) => "Beam continuations this step: the best of each level of progress on the forced words go on first",
-            (false, false) => "Beam continuations this step",
-        },
+        tr.t(match (grouped, constrained) {
+            (true, _) => "beams-title-grouped",
+            (false, true) => "beams-title-constrained",
+            (false, false) => "beams-title",
+        }),
         "beams",
         columns,
         rows.collect(),
+        tr,
     )
 }
 
 /// DoLa's step: which earlier layer the final one was contrasted with, why
 /// that one, and what the table's logits are.
-fn dola_line(d: &DolaStep) -> Html {
+fn dola_line(d: &DolaStep, tr: &I18n) -> Html {
     let layer = d.premature_layer;
     let why = if d.divergences.is_empty() {
-        "its only candidate".to_string()
+        tr.t("dola-only")
     } else {
         let each = d
             .candidates
             .iter()
             .zip(&d.divergences)
-            .map(|(l, js)| format!("layer {l}: {js:.2e}"))
+            .map(|(l, js)| {
+                tr.t_with(
+                    "dola-layer-js",
+                    &[("layer", (*l).into()), ("js", format!("{js:.2e}").into())],
+                )
+            })
             .collect::<Vec<_>>()
             .join(" · ");
-        format!("the furthest from the final layer by Jensen–Shannon divergence ({each})")
+        tr.t_with("dola-furthest", &[("each", each.into())])
     };
     html! {
         <p class="dola" data-testid="dola-step" data-layer={layer.to_string()} data-plausible={d.plausible.to_string()}>
-            { format!(
-                "DoLa: contrasted with layer {layer}, {why}. The knobs see \
-                 log p(final layer) − log p(layer {layer}) on the {} tokens within 10% of the \
-                 final layer's top probability; the rest are dropped (the funnel's dola_layers \
-                 stage). The logit column is the final layer's own.",
-                d.plausible
-            ) }
+            { tr.t_with("dola-step", &[
+                ("layer", layer.into()),
+                ("why", why.into()),
+                ("plausible", d.plausible.into()),
+            ]) }
         </p>
     }
 }
 
-fn contrastive_table(s: &Step, cands: &[ContrastiveCandidate]) -> Html {
+fn contrastive_table(s: &Step, cands: &[ContrastiveCandidate], tr: &I18n) -> Html {
     let rows = cands.iter().map(|c| {
         html! {
             <tr class={classes!((c.id == s.token_id).then_some("chosen"))}>
@@ -252,38 +267,61 @@ fn contrastive_table(s: &Step, cands: &[ContrastiveCandidate]) -> Html {
             </tr>
         }
     });
-    let title = "Contrastive candidates: (1 − α)·p − α·max cosine";
     titled_table(
-        title,
+        tr.t("contrastive-title"),
         "contrastive",
-        &["token", "p", "max cosine", "score"],
+        &["col-token", "col-p", "col-max-cosine", "col-score"],
         rows.collect(),
+        tr,
     )
 }
 
 /// What a lane without this step says instead of a table.
-fn no_step(lane: usize, r: Option<&LaneResult>) -> Html {
+fn no_step(lane: usize, r: Option<&LaneResult>, tr: &I18n) -> Html {
     let text = match r {
-        None => "not run yet".to_string(),
+        None => tr.t("lane-not-run"),
         Some(r) => match r.stop {
-            Some(reason) => format!(
-                "stopped after {} tokens: {}",
-                r.steps.len(),
-                reason.as_str()
+            Some(reason) => tr.t_with(
+                "stopped-after",
+                &[
+                    ("tokens", r.steps.len().into()),
+                    ("reason", reason.as_str().into()),
+                ],
             ),
-            None => format!("running… {} tokens so far", r.steps.len()),
+            None => tr.t_with("running-so-far", &[("tokens", r.steps.len().into())]),
         },
     };
     html! {
         <>
-            <h3 style={format!("color: {}", lane_color(lane))}>{ format!("Lane {}", lane + 1) }</h3>
+            <h3 style={format!("color: {}", lane_color(lane))}>{ tr.t_with("lane-heading", &[("lane", (lane + 1).into())]) }</h3>
             <p class="stopped" data-testid="compare-stopped">{ text }</p>
         </>
     }
 }
 
+/// When the step's token holds part of a split character: which one (so a
+/// tap on a piece in the text, which opens this view, names it).
+fn split_note(r: Option<&LaneResult>, step: usize, tr: &I18n) -> Html {
+    let Some(r) = r.filter(|r| !r.rewritten) else {
+        return html! {};
+    };
+    let splits = crate::token_bytes::splits(r.steps.iter().map(|s| s.token.as_str()));
+    let Some(split) = splits.get(step).cloned().flatten() else {
+        return html! {};
+    };
+    let bytes = crate::token_bytes::hex(&split.bytes);
+    let text = match split.character {
+        Some(c) => tr.t_with(
+            "chose-part-of",
+            &[("char", c.to_string().into()), ("bytes", bytes.into())],
+        ),
+        None => tr.t_with("chose-dangling", &[("bytes", bytes.into())]),
+    };
+    html! { <span class="split-note" data-testid="split-note">{ text }</span> }
+}
+
 /// One lane's column: its step's token, the table, the funnel.
-fn column(lane: usize, step: &Step, rows: &[Row], p: &Props, one_path: bool) -> Html {
+fn column(lane: usize, step: &Step, rows: &[Row], p: &Props, one_path: bool, tr: &I18n) -> Html {
     let scale = rows
         .iter()
         .filter_map(|r| r.cells[lane].as_ref())
@@ -295,35 +333,36 @@ fn column(lane: usize, step: &Step, rows: &[Row], p: &Props, one_path: bool) -> 
         <>
             <div class="col-head">
                 <h3 style={format!("color: {}", lane_color(lane))}>
-                    { format!("Lane {}", lane + 1) }
+                    { tr.t_with("lane-heading", &[("lane", (lane + 1).into())]) }
                     // The view's head says the step; narrow columns leave it out.
-                    <span class="at-step">{ format!(" · step {}", p.step + 1) }</span>
-                    { format!(" · chose “{}”", visible(&step.token)) }
+                    <span class="at-step">{ tr.t_with("at-step", &[("step", (p.step + 1).into())]) }</span>
+                    { tr.t_with("chose", &[("token", visible(&step.token).into())]) }
+                    { split_note(p.results[lane].as_deref(), p.step, tr) }
                 </h3>
                 <button
                     class="sort"
                     aria-pressed={sorted.to_string()}
                     disabled={sorted}
-                    title={if sorted { "the rows are in this lane's order" } else { "sort the rows by this lane's probabilities" }}
+                    title={tr.t(if sorted { "sorted-title" } else { "sort-title" })}
                     onclick={p.on.reform(move |_: MouseEvent| CompareAction::SortBy(lane))}
                 >
-                    { if sorted { "sorted" } else { "sort" } }
-                    <span class="sr-only">{ format!(" rows by lane {}", lane + 1) }</span>
+                    { tr.t(if sorted { "sorted" } else { "sort" }) }
+                    <span class="sr-only">{ tr.t_with("sort-sr", &[("lane", (lane + 1).into())]) }</span>
                 </button>
             </div>
-            { summary(step) }
+            { summary(step, tr) }
             <table class="compare-table">
                 <caption class="sr-only">
-                    { format!("Lane {}: each token's probability before and after its knobs.", lane + 1) }
+                    { tr.t_with("compare-caption", &[("lane", (lane + 1).into())]) }
                 </caption>
                 { table_head(html! {
-                    <th scope="col" aria-label="branch" title="branch: every lane continues from here with this token">
+                    <th scope="col" aria-label={tr.t("branch")} title={tr.t("branch-column-title")}>
                         { "↳" }
                     </th>
-                }) }
-                <tbody>{ for rows.iter().map(|r| row(lane, r, scale, p, branch)) }</tbody>
+                }, tr) }
+                <tbody>{ for rows.iter().map(|r| row(lane, r, scale, p, branch, tr)) }</tbody>
             </table>
-            { funnel(step) }
+            { funnel(step, tr) }
             if p.can_branch {
                 <button
                     class="try"
@@ -331,17 +370,17 @@ fn column(lane: usize, step: &Step, rows: &[Row], p: &Props, one_path: bool) -> 
                     data-lane={lane.to_string()}
                     onclick={p.on.reform(move |_: MouseEvent| CompareAction::TryKnobs(lane))}
                 >
-                    { "What if? Try the knobs on this step" }
+                    { tr.t("what-if") }
                 </button>
             }
             if let Some(beams) = &step.beams {
-                { beams_table(beams) }
+                { beams_table(beams, tr) }
             }
             if let Some(cands) = &step.contrastive {
-                { contrastive_table(step, cands) }
+                { contrastive_table(step, cands, tr) }
             }
             if let Some(d) = &step.dola {
-                { dola_line(d) }
+                { dola_line(d, tr) }
             }
         </>
     };
@@ -380,6 +419,7 @@ fn reveal(el: &web_sys::HtmlElement) {
 
 #[function_component(CompareView)]
 pub fn compare_view(p: &Props) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
     let node = use_node_ref();
     // Take focus when the view opens or its step changes, so the arrow keys
     // work at once. Scroll only when too little of the view shows, and then
@@ -417,23 +457,19 @@ pub fn compare_view(p: &Props) -> Html {
     let rows = rows(&steps, p.sort_by);
     let paths = paths(&results, p.step);
     let mut notes = vec![];
-    if !paths.other_text.is_empty() {
-        notes.push(format!(
-            "{} {} different text before this step: each column is its own lane's context.",
-            capitalised(&lane_list(&paths.other_text)),
-            if paths.other_text.len() == 1 {
-                "has"
-            } else {
-                "have"
-            }
-        ));
-    }
-    if !paths.beams.is_empty() {
-        notes.push(format!(
-            "{} {} beam search: its step is the best continuation of several beams, not one path.",
-            capitalised(&lane_list(&paths.beams)),
-            if paths.beams.len() == 1 { "is" } else { "are" }
-        ));
+    for (lanes, id) in [
+        (&paths.other_text, "compare-other-text"),
+        (&paths.beams, "compare-beams"),
+    ] {
+        if !lanes.is_empty() {
+            notes.push(tr.t_with(
+                id,
+                &[
+                    ("count", lanes.len().into()),
+                    ("lanes", capitalised(&tr.lane_list(lanes)).into()),
+                ],
+            ));
+        }
     }
     let on = &p.on;
     html! {
@@ -442,34 +478,37 @@ pub fn compare_view(p: &Props) -> Html {
             data-testid="compare"
             data-step={p.step.to_string()}
             tabindex="0"
-            aria-label={format!("step {} in every lane", p.step + 1)}
+            aria-label={tr.t_with("compare-label", &[("step", (p.step + 1).into())])}
             ref={node}
             {onkeydown}
         >
             <div class="compare-head">
-                <h2>{ format!("Step {} of {} in every lane", p.step + 1, p.longest.max(p.step + 1)) }</h2>
+                <h2>{ tr.t_with("compare-heading", &[
+                    ("step", (p.step + 1).into()),
+                    ("steps", p.longest.max(p.step + 1).into()),
+                ]) }</h2>
                 <button
-                    aria-label="previous step"
+                    aria-label={tr.t("previous-step")}
                     disabled={p.step == 0}
                     onclick={on.reform(|_: MouseEvent| CompareAction::Move(StepMove::Previous))}
                 >
                     { "←" }
                 </button>
                 <button
-                    aria-label="next step"
+                    aria-label={tr.t("next-step")}
                     disabled={p.step + 1 >= p.longest}
                     onclick={on.reform(|_: MouseEvent| CompareAction::Move(StepMove::Next))}
                 >
                     { "→" }
                 </button>
-                <span class="hint">{ KEYS_HINT }</span>
+                <span class="hint">{ tr.t("compare-keys") }</span>
                 { for notes.into_iter().map(|n| html! { <p class="notice" data-testid="compare-paths">{ n }</p> }) }
-                <button class="close" aria-label="close" onclick={on.reform(|_: MouseEvent| CompareAction::Close)}>
+                <button class="close" aria-label={tr.t("close")} onclick={on.reform(|_: MouseEvent| CompareAction::Close)}>
                     { "×" }
                 </button>
             </div>
             <div class="compare-lanes">
-                { tokens_column(&rows) }
+                { tokens_column(&rows, &tr) }
                 // Lanes that did not run (a step with fewer) get no column.
                 { for (0..LANES).filter(|&l| results[l].is_some()).map(|lane| html! {
                     <div
@@ -480,9 +519,9 @@ pub fn compare_view(p: &Props) -> Html {
                         { match steps[lane] {
                             Some(step) => {
                                 let one_path = results[lane].is_some_and(|r| !r.rewritten);
-                                column(lane, step, &rows, p, one_path)
+                                column(lane, step, &rows, p, one_path, &tr)
                             }
-                            None => no_step(lane, results[lane]),
+                            None => no_step(lane, results[lane], &tr),
                         } }
                     </div>
                 }) }
@@ -494,13 +533,13 @@ pub fn compare_view(p: &Props) -> Html {
 /// The rows' tokens alone, pinned at the left while the lanes scroll
 /// sideways on narrow screens (hidden on wide ones, where every lane's table
 /// sits under its lane). Laid out like a lane's column, so rows line up.
-fn tokens_column(rows: &[Row]) -> Html {
+fn tokens_column(rows: &[Row], tr: &I18n) -> Html {
     html! {
         <div class="compare-tokens" aria-hidden="true">
             <div class="col-head"><h3>{ "\u{a0}" }</h3></div>
             <p class="summary"></p>
             <table class="compare-table">
-                <thead><tr><th>{ "token" }</th></tr></thead>
+                <thead><tr><th>{ tr.t("col-token") }</th></tr></thead>
                 <tbody>
                     { for rows.iter().map(|r| html! {
                         <tr><td class="token">{ visible(&r.token) }</td></tr>

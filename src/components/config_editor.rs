@@ -1,6 +1,7 @@
 //! One lane's knobs, by HF name, with errors shown next to the knob at fault.
 
 use super::draft_field::DraftField;
+use crate::i18n::I18n;
 use crate::lane_config::{knobs_for, KnobText, LaneKnobs, TOKEN_KNOBS};
 use crate::state::editor::LaneError;
 use ntl_decoding::knob_table::KnobGroup;
@@ -22,16 +23,21 @@ pub struct Props {
     pub on_json: Callback<String>,
 }
 
-/// The modes in the menu, with the words it shows.
-const MODES: [(Mode, &str); 7] = [
-    (Mode::Greedy, "greedy"),
-    (Mode::Sample, "sample"),
-    (Mode::Beam, "beam search"),
-    (Mode::BeamSample, "beam sampling"),
-    (Mode::GroupBeam, "diverse beam search"),
+/// The modes in the menu: the option's value (stable, English) and the
+/// catalog's words for it.
+const MODES: [(Mode, &str, &str); 7] = [
+    (Mode::Greedy, "greedy", "mode-greedy"),
+    (Mode::Sample, "sample", "mode-sample"),
+    (Mode::Beam, "beam search", "mode-beam"),
+    (Mode::BeamSample, "beam sampling", "mode-beam-sample"),
+    (Mode::GroupBeam, "diverse beam search", "mode-group-beam"),
     // Listed only for a lane that already has `force_words_ids`.
-    (Mode::ConstrainedBeam, "constrained beam search"),
-    (Mode::Contrastive, "contrastive"),
+    (
+        Mode::ConstrainedBeam,
+        "constrained beam search",
+        "mode-constrained-beam",
+    ),
+    (Mode::Contrastive, "contrastive", "mode-contrastive"),
 ];
 
 /// HF's groups of `GenerationConfig` parameters, in the order its docs list them.
@@ -45,14 +51,14 @@ const GROUPS: [KnobGroup; 6] = [
 ];
 
 /// Knobs under the heading of their HF group (a group with none is left out).
-fn grouped(knobs: &[Knob], knob: &dyn Fn(Knob) -> Html) -> Html {
+fn grouped(knobs: &[Knob], knob: &dyn Fn(Knob) -> Html, tr: &I18n) -> Html {
     html! {
         <div class="knob-groups">
             { for GROUPS.iter().filter_map(|&g| {
                 let mine: Vec<Knob> = knobs.iter().copied().filter(|k| k.group() == g).collect();
                 (!mine.is_empty()).then(|| html! {
                     <div class="knob-group" data-group={g.title()}>
-                        <h5>{ g.title() }</h5>
+                        <h5>{ tr.hf_group(g) }</h5>
                         <div class="knobs">{ for mine.into_iter().map(knob) }</div>
                     </div>
                 })
@@ -63,12 +69,13 @@ fn grouped(knobs: &[Knob], knob: &dyn Fn(Knob) -> Html) -> Html {
 
 #[function_component(ConfigEditor)]
 pub fn config_editor(p: &Props) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
     let mode = p.config.mode();
     let on_mode = {
         let cb = p.on_mode.clone();
         Callback::from(move |e: Event| {
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            if let Some((m, _)) = MODES.iter().find(|(_, n)| *n == v) {
+            if let Some((m, _, _)) = MODES.iter().find(|(_, n, _)| *n == v) {
                 cb.emit(*m);
             }
         })
@@ -89,8 +96,8 @@ pub fn config_editor(p: &Props) -> Html {
     };
     let semantics = p.config.semantics();
     let ecosystem = html! {
-        <label class="ecosystem" title="Whose knobs this lane takes: HF transformers' generate() or llama.cpp's sampler chain (llama-server's names and defaults). The same names mean different things in each.">
-            <span>{ "ecosystem" }</span>
+        <label class="ecosystem" title={tr.t("ecosystem-title")}>
+            <span>{ tr.t("ecosystem") }</span>
             <select data-knob="semantics" data-testid={format!("ecosystem-{}", p.index)} onchange={on_semantics}>
                 <option value="transformers" selected={semantics == Semantics::Transformers}>{ "transformers" }</option>
                 <option value="llama.cpp" selected={semantics == Semantics::LlamaCpp}>{ "llama.cpp" }</option>
@@ -98,7 +105,7 @@ pub fn config_editor(p: &Props) -> Html {
         </label>
     };
     if semantics == Semantics::LlamaCpp {
-        return llama_editor(p, ecosystem, bad_field.as_deref());
+        return llama_editor(p, ecosystem, bad_field.as_deref(), &tr);
     }
     let knob = |knob: Knob| {
         let on_commit = p
@@ -107,7 +114,7 @@ pub fn config_editor(p: &Props) -> Html {
         html! {
             <label
                 class={classes!("knob", (bad_knob == Some(knob)).then_some("bad"))}
-                title={knob_title(knob)}
+                title={tr.hf_knob_title(knob)}
             >
                 <span>{ knob.name() }</span>
                 <DraftField
@@ -123,30 +130,30 @@ pub fn config_editor(p: &Props) -> Html {
         <div class="config">
             { ecosystem }
             <label class="mode">
-                <span>{ "mode" }</span>
+                <span>{ tr.t("mode") }</span>
                 <select data-knob="mode" onchange={on_mode}>
-                    { for MODES.iter().filter(|(m, _)| *m != Mode::ConstrainedBeam || mode == *m).map(|(m, n)| html! {
-                        <option value={*n} selected={*m == mode}>{ *n }</option>
+                    { for MODES.iter().filter(|(m, _, _)| *m != Mode::ConstrainedBeam || mode == *m).map(|(m, n, words)| html! {
+                        <option value={*n} selected={*m == mode}>{ tr.t(words) }</option>
                     }) }
                 </select>
             </label>
-            { grouped(&knobs_for(mode), &knob) }
+            { grouped(&knobs_for(mode), &knob, &tr) }
             <details
                 class="token-knobs"
                 data-testid={format!("token-knobs-{}", p.index)}
                 open={token_rules_set || bad_knob.is_some_and(|k| TOKEN_KNOBS.contains(&k))}
             >
-                <summary>{ "Token rules, watermark, guidance: bad words, biases, suppressed and forced tokens" }</summary>
-                { grouped(TOKEN_KNOBS, &knob) }
+                <summary>{ tr.t("token-rules") }</summary>
+                { grouped(TOKEN_KNOBS, &knob, &tr) }
             </details>
-            { error_and_json(p, "generation_config.json") }
+            { error_and_json(p, "generation_config.json".into()) }
         </div>
     }
 }
 
 /// A llama.cpp lane's editor: llama-server's knobs under their headings,
 /// placeholders its defaults, the chain's order in words.
-fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>) -> Html {
+fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>, tr: &I18n) -> Html {
     let knob = |knob: LlamaCppKnob| {
         let on_commit = p
             .on_field
@@ -154,7 +161,7 @@ fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>) -> Html {
         html! {
             <label
                 class={classes!("knob", (bad_field == Some(knob.name())).then_some("bad"))}
-                title={llama_cpp_title(knob)}
+                title={tr.llama_knob_title(knob)}
             >
                 <span>{ knob.name() }</span>
                 <DraftField
@@ -194,23 +201,23 @@ fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>) -> Html {
         <div class="config llama">
             { ecosystem }
             <p class="chain" data-testid={format!("llama-chain-{}", p.index)}>
-                { "chain: " }{ order }
+                { tr.t("chain") }{ order }
             </p>
             <div class="knob-groups">
                 { for LlamaCppGroup::ALL.into_iter().map(|group| html! {
                     <div class="knob-group" data-group={group.title()}>
-                        <h5>{ group.title() }</h5>
+                        <h5>{ tr.llama_group(group) }</h5>
                         <div class="knobs">{ for group.knobs().map(knob) }</div>
                     </div>
                 }) }
             </div>
-            { error_and_json(p, "llama-server /completion fields") }
+            { error_and_json(p, tr.t("llama-fields")) }
         </div>
     }
 }
 
 /// The lane's error, then its config as JSON text to read or paste.
-fn error_and_json(p: &Props, title: &'static str) -> Html {
+fn error_and_json(p: &Props, title: String) -> Html {
     html! {
         <>
             if let Some(e) = &p.error {
@@ -230,30 +237,4 @@ fn error_and_json(p: &Props, title: &'static str) -> Html {
             </details>
         </>
     }
-}
-
-/// A knob's hover text, from the knob table: name, group, what it does and
-/// the values it takes.
-fn knob_title(knob: Knob) -> String {
-    let info = knob.info();
-    let takes = info
-        .range
-        .map(|r| format!(" (takes {r})"))
-        .unwrap_or_default();
-    format!(
-        "{} ({}): {}{takes}",
-        knob.name(),
-        info.group.title(),
-        info.help
-    )
-}
-
-/// A llama.cpp knob's hover text, from its knob table.
-fn llama_cpp_title(knob: LlamaCppKnob) -> String {
-    let limits = knob
-        .info()
-        .and_then(|r| r.limits)
-        .map(|(min, max)| format!(" (takes {min} to {max})"))
-        .unwrap_or_default();
-    format!("{} (llama-server): {}{limits}", knob.name(), knob.explain())
 }

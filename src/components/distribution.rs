@@ -3,6 +3,7 @@
 //! of what each knob kept.
 
 use crate::format::prob;
+use crate::i18n::I18n;
 use ntl_decoding::Step;
 use yew::prelude::*;
 
@@ -22,13 +23,13 @@ pub fn bars(raw: f32, after: f32, scale: f32) -> Html {
 
 /// A distribution table's head: token, logit, the two probabilities, and
 /// `last` (the fourth column's header).
-pub fn table_head(last: Html) -> Html {
+pub fn table_head(last: Html, tr: &I18n) -> Html {
     html! {
         <thead>
             <tr>
-                <th scope="col">{ "token" }</th>
-                <th scope="col">{ "logit" }</th>
-                <th scope="col">{ "p model → after knobs" }</th>
+                <th scope="col">{ tr.t("col-token") }</th>
+                <th scope="col">{ tr.t("col-logit") }</th>
+                <th scope="col">{ tr.t("col-p-model-after") }</th>
                 { last }
             </tr>
         </thead>
@@ -37,15 +38,15 @@ pub fn table_head(last: Html) -> Html {
 
 /// Each knob in order: how many tokens it kept, the mass it removed, the
 /// entropy after it.
-pub fn funnel(step: &Step) -> Html {
+pub fn funnel(step: &Step, tr: &I18n) -> Html {
     html! {
-        <ol class="funnel" aria-label="filter funnel">
+        <ol class="funnel" aria-label={tr.t("funnel-label")}>
             { for step.funnel.iter().map(|f| html! {
                 <li data-stage={f.name.name()}>
                     <strong>{ f.name.name() }</strong>
-                    { format!(" {} kept", f.kept) }
+                    { tr.t_with("funnel-kept", &[("kept", f.kept.into())]) }
                     if f.removed_mass > 0.0 {
-                        { format!(" · removed {}", prob(f.removed_mass)) }
+                        { tr.t_with("funnel-removed", &[("mass", prob(f.removed_mass).into())]) }
                     }
                     { format!(" · H {:.2}", f.entropy) }
                 </li>

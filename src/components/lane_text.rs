@@ -95,12 +95,18 @@ fn token(p: &TokenProps) -> Html {
     let mut title = if impossible {
         tr.t_with(
             "token-impossible",
-            &[("step", step.into()), ("p", format::prob(s.chosen_raw_prob).into())],
+            &[
+                ("step", step.into()),
+                ("p", format::prob(s.chosen_raw_prob).into()),
+            ],
         )
     } else {
         tr.t_with(
             "token-step",
-            &[("step", step.into()), ("p", format::prob(s.chosen_prob).into())],
+            &[
+                ("step", step.into()),
+                ("p", format::prob(s.chosen_prob).into()),
+            ],
         )
     };
     if p.diverge {

@@ -3,9 +3,10 @@
 use crate::components::cached_models::CachedModels;
 use crate::components::model_picker::ModelPicker;
 use crate::format;
+use crate::i18n::I18n;
 use crate::model_files::{read_model_files, PickedFiles};
-use crate::state::model::{DownloadSize, ModelStatus};
-use ntl_protocol::ModelInfo;
+use crate::state::model::{DownloadSize, MemoryWarning, ModelStatus};
+use ntl_protocol::{ModelInfo, ModelSource};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -29,7 +30,7 @@ pub struct Props {
     pub model: ModelStatus,
     pub notice: Option<String>,
     /// The weights may not fit this device's memory.
-    pub memory_warning: Option<String>,
+    pub memory_warning: Option<MemoryWarning>,
     pub hub_repo: String,
     pub worker_alive: bool,
     /// The worker has not said it listens within the page's patience.
@@ -39,38 +40,60 @@ pub struct Props {
     pub on: Callback<ModelAction>,
 }
 
-/// Said when the worker has not started within `WORKER_START_PATIENCE_MS`.
-const SLOW_WORKER: &str = "The model worker has not started after 20 seconds. On a slow \
-connection it may still come; if it seems stuck, restart it (it then runs on one thread).";
+/// The model's name on the status line, in the reader's language.
+fn source_name(source: &ModelSource, tr: &I18n) -> String {
+    match source {
+        ModelSource::Bundled { .. } => tr.t("model-bundled"),
+        ModelSource::Hub { repo } => tr.t_with("model-hub-repo", &[("repo", repo.clone().into())]),
+        ModelSource::Files { names } => {
+            tr.t_with("model-local-files", &[("names", names.join(", ").into())])
+        }
+    }
+}
 
-/// Why a page may run on one thread only.
-const THREADS_HINT: &str = "The engine uses several threads only where the page is cross-origin \
-isolated (served with Cross-Origin-Opener-Policy and Cross-Origin-Embedder-Policy headers, as \
-scripts/serve.mjs does). Results are identical either way; only the speed differs.";
+/// The memory warning's words.
+fn memory_words(w: &MemoryWarning, tr: &I18n) -> String {
+    let need = w.need_bytes as f64 / 1e9;
+    let need = if need < 1.0 {
+        format!("{:.0} MB", need * 1e3)
+    } else {
+        format!("{need:.1} GB")
+    };
+    tr.t_with(
+        "memory-warning",
+        &[
+            ("size", format!("{:.0} MB", w.bytes as f64 / 1e6).into()),
+            ("need", need.into()),
+            ("device", format!("{} GB", w.device_gb).into()),
+        ],
+    )
+}
 
-/// What the class name says.
-const ARCHITECTURE_HINT: &str = "The model's class in HF transformers, from its config.json: \
-GPT2LMHeadModel (GPT-2, distilgpt2), LlamaForCausalLM (SmolLM2) or Qwen2ForCausalLM (Qwen2.5).";
-
-const FILES_HINT: &str = "GPT-2, Llama (SmolLM2) and Qwen2 (Qwen2.5) checkpoints: config.json, model.safetensors (or its \
-shards), tokenizer.json (or vocab.json with merges.txt); drop a downloaded repo's folder here or \
-pick the files. distilgpt2 is about 350 MB; it is cached by the browser after the first download.";
-
-fn loading(label: &str, file: &str, loaded: u64, total: Option<u64>, retry: Option<&str>) -> Html {
+fn loading(
+    name: &str,
+    file: &str,
+    loaded: u64,
+    total: Option<u64>,
+    retry: Option<&str>,
+    tr: &I18n,
+) -> Html {
     let pct = total
         .filter(|t| *t > 0)
         .map(|t| (loaded as f64 / t as f64 * 100.0).min(100.0));
     let bytes = match total {
-        Some(t) => format!(" {} of {}", format::bytes(loaded), format::bytes(t)),
+        Some(t) => tr.t_with(
+            "loaded-of",
+            &[("loaded", format::bytes(loaded).into()), ("total", format::bytes(t).into())],
+        ),
         None => format!(" {}", format::bytes(loaded)),
     };
     html! {
         <span class="loading">
-            { format!("Loading {label}: {file} ") }
+            { tr.t_with("loading-model", &[("name", name.into()), ("file", file.into())]) }
             <progress
                 max="100"
                 value={pct.unwrap_or(0.0).to_string()}
-                aria-label={format!("{file} downloaded")}
+                aria-label={tr.t_with("file-downloaded", &[("file", file.into())])}
             />
             { bytes }
             if let Some(retry) = retry {
@@ -80,39 +103,38 @@ fn loading(label: &str, file: &str, loaded: u64, total: Option<u64>, retry: Opti
     }
 }
 
-fn ready(info: &ModelInfo, label: &str, load_ms: f64, threads: u32) -> Html {
+fn ready(info: &ModelInfo, name: &str, load_ms: f64, threads: u32, tr: &I18n) -> Html {
     let heads = match info.n_kv_head {
-        Some(kv) => format!("{} heads ({kv} key/value)", info.n_head),
-        None => format!("{} heads", info.n_head),
+        Some(kv) => tr.t_with("model-heads-kv", &[("heads", info.n_head.into()), ("kv", kv.into())]),
+        None => tr.t_with("model-heads", &[("heads", info.n_head.into())]),
     };
-    let facts = format!(
-        " · {:.1} M parameters · {} layers · {heads} · {} wide · {} positions · {} · {} · \
-         loaded in {:.1} s · ",
-        info.parameters as f64 / 1e6,
-        info.n_layer,
-        info.n_embd,
-        info.n_positions,
-        info.storage_dtype,
-        format::bytes(info.weight_bytes as u64),
-        load_ms / 1000.0
+    let facts = tr.t_with(
+        "model-facts",
+        &[
+            ("params", format!("{:.1}", info.parameters as f64 / 1e6).into()),
+            ("layers", info.n_layer.into()),
+            ("heads", heads.into()),
+            ("width", info.n_embd.into()),
+            ("positions", info.n_positions.into()),
+            ("dtype", info.storage_dtype.clone().into()),
+            ("size", format::bytes(info.weight_bytes as u64).into()),
+            ("seconds", format!("{:.1}", load_ms / 1000.0).into()),
+        ],
     );
-    let threads = if threads == 1 {
-        "1 thread".to_string()
-    } else {
-        format!("{threads} threads")
-    };
     html! {
         <span class="ready">
-            <strong>{ label.to_string() }</strong>
+            <strong>{ name.to_string() }</strong>
             if !info.architecture.is_empty() {
                 { " · " }
-                <span data-testid="architecture" title={ARCHITECTURE_HINT}>
+                <span data-testid="architecture" title={tr.t("architecture-hint")}>
                     { info.architecture.clone() }
                 </span>
             }
             { facts }
-            <span data-testid="threads" title={THREADS_HINT}>{ threads }</span>
-            { generation_defaults(info) }
+            <span data-testid="threads" title={tr.t("threads-hint")}>
+                { tr.t_with("threads", &[("threads", threads.into())]) }
+            </span>
+            { generation_defaults(info, tr) }
         </span>
     }
 }
@@ -120,7 +142,7 @@ fn ready(info: &ModelInfo, label: &str, load_ms: f64, threads: u32) -> Html {
 /// The knobs of the repo's `generation_config.json` beyond its eos: what
 /// HF's `generate()` would start from (an Instruct model's sampling), said
 /// plainly because every lane starts from them unless it says otherwise.
-fn generation_defaults(info: &ModelInfo) -> Html {
+fn generation_defaults(info: &ModelInfo, tr: &I18n) -> Html {
     let Some(defaults) = &info.generation_defaults else {
         return Html::default();
     };
@@ -135,34 +157,25 @@ fn generation_defaults(info: &ModelInfo) -> Html {
         .join(" · ");
     html! {
         <span class="model-defaults" data-testid="model-defaults">
-            { "This model's generation_config.json sets " }
+            { tr.t("model-defaults-before") }
             <code>{ list }</code>
-            { ". HF's generate() starts from these unless a call says otherwise, and so do the \
-               lanes here; each lane says what it takes from them and can start from the \
-               library's defaults instead." }
+            { tr.t("model-defaults-after") }
         </span>
     }
 }
 
-fn confirm(repo: &str, size: DownloadSize, on: &Callback<ModelAction>) -> Html {
-    let ask = format!(
-        "This link asks for the model `{repo}` from the model hub. Nothing has been downloaded. "
-    );
+fn confirm(repo: &str, size: DownloadSize, on: &Callback<ModelAction>, tr: &I18n) -> Html {
+    let ask = tr.t_with("confirm-ask", &[("repo", repo.into())]);
     let size = match size {
-        DownloadSize::Asking => "Asking the hub how large it is… ".to_string(),
+        DownloadSize::Asking => tr.t("confirm-asking"),
         DownloadSize::Known {
             bytes,
             cached: true,
-        } => format!(
-            "Its weights ({}) are already in this browser's cache: nothing to download. ",
-            format::bytes(bytes)
-        ),
+        } => tr.t_with("confirm-cached", &[("size", format::bytes(bytes).into())]),
         DownloadSize::Known { bytes, .. } => {
-            format!("Its weights are {} to download. ", format::bytes(bytes))
+            tr.t_with("confirm-size", &[("size", format::bytes(bytes).into())])
         }
-        DownloadSize::Unknown => "The hub did not say how large it is; the size shows once \
-             the download starts (GPT-2-sized models are 250–550 MB). "
-            .to_string(),
+        DownloadSize::Unknown => tr.t("confirm-unknown"),
     };
     html! {
         <span class="confirm" data-testid="confirm-model">
@@ -173,38 +186,38 @@ fn confirm(repo: &str, size: DownloadSize, on: &Callback<ModelAction>) -> Html {
                 data-testid="confirm-load"
                 onclick={on.reform(|_: MouseEvent| ModelAction::ConfirmDownload)}
             >
-                { format!("Download {repo}") }
+                { tr.t_with("confirm-download", &[("repo", repo.into())]) }
             </button>
             { " " }
             <button
                 data-testid="confirm-bundled"
                 onclick={on.reform(|_: MouseEvent| ModelAction::UseBundled)}
             >
-                { "Use the bundled offline model" }
+                { tr.t("confirm-bundled") }
             </button>
         </span>
     }
 }
 
 /// An embedded lesson's offer to run live, with what it would download.
-fn run_live(size: DownloadSize, on: &Callback<ModelAction>) -> Html {
+fn run_live(size: DownloadSize, on: &Callback<ModelAction>, tr: &I18n) -> Html {
     let size = match size {
-        DownloadSize::Asking => "asking how large the model is…".to_string(),
-        DownloadSize::Known { cached: true, .. } => {
-            "the model is already in this browser: nothing to download".to_string()
+        DownloadSize::Asking => tr.t("live-asking"),
+        DownloadSize::Known { cached: true, .. } => tr.t("live-cached"),
+        DownloadSize::Known { bytes, .. } => {
+            tr.t_with("live-size", &[("size", format::bytes(bytes).into())])
         }
-        DownloadSize::Known { bytes, .. } => format!("downloads {}", format::bytes(bytes)),
-        DownloadSize::Unknown => "the download's size shows once it starts".to_string(),
+        DownloadSize::Unknown => tr.t("live-unknown"),
     };
     html! {
         <span class="confirm" data-testid="run-live-offer">
-            { "Showing the lesson's recorded runs: nothing was downloaded. " }
+            { tr.t("live-offer") }
             <button
                 class="primary"
                 data-testid="run-live"
                 onclick={on.reform(|_: MouseEvent| ModelAction::RunLive)}
             >
-                { "Run live" }
+                { tr.t("run-live") }
             </button>
             { " " }
             <span data-testid="download-size">{ format!("({size})") }</span>
@@ -223,46 +236,57 @@ fn take_files(on: &Callback<ModelAction>, files: Option<web_sys::FileList>) {
     });
 }
 
-/// The cached-models list's name for the model a ready label describes.
-fn in_use_name(label: &str) -> String {
-    match label.strip_suffix(" (model hub)") {
-        Some(repo) => repo.to_string(),
-        None if label.starts_with("bundled") => "bundled KJV-GPT-2".into(),
-        None => label.to_string(),
+/// The cached-models list's name for the model in use.
+fn in_use_name(source: &ModelSource) -> String {
+    match source {
+        ModelSource::Hub { repo } => repo.clone(),
+        ModelSource::Bundled { .. } => "bundled KJV-GPT-2".into(),
+        ModelSource::Files { names } => names.join(", "),
     }
 }
 
 #[function_component(ModelPanel)]
 pub fn model_panel(p: &Props) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
     let (status, state) = match &p.model {
         ModelStatus::Starting => (
-            html! { <span>{ "Starting the model worker…" }</span> },
+            html! { <span>{ tr.t("worker-starting") }</span> },
             "loading",
         ),
         ModelStatus::Loading {
-            label,
+            source,
             file,
             loaded,
             total,
             retry,
-        } => (
-            loading(label, file, *loaded, *total, retry.as_deref()),
-            "loading",
-        ),
+        } => {
+            let name = source.as_ref().map(|s| source_name(s, &tr)).unwrap_or_default();
+            (
+                loading(&name, file, *loaded, *total, retry.as_deref(), &tr),
+                "loading",
+            )
+        }
         ModelStatus::Ready {
             info,
-            label,
+            source,
             load_ms,
             threads,
-        } => (ready(info, label, *load_ms, *threads), "ready"),
-        ModelStatus::Confirm { repo, size } => (confirm(repo, *size, &p.on), "confirm"),
-        ModelStatus::OnRequest { size } => (run_live(*size, &p.on), "on-request"),
+        } => (
+            ready(info, &source_name(source, &tr), *load_ms, *threads, &tr),
+            "ready",
+        ),
+        ModelStatus::Confirm { repo, size } => (confirm(repo, *size, &p.on, &tr), "confirm"),
+        ModelStatus::OnRequest { size } => (run_live(*size, &p.on, &tr), "on-request"),
         ModelStatus::Failed { message, file, .. } => {
-            let file = file.as_ref().map(|f| format!(" ({f})")).unwrap_or_default();
+            let text = match file {
+                Some(file) => tr.t_with(
+                    "model-failed-file",
+                    &[("file", file.clone().into()), ("message", message.clone().into())],
+                ),
+                None => tr.t_with("model-failed", &[("message", message.clone().into())]),
+            };
             let failed = html! {
-                <span class="failed" data-testid="model-error">
-                    { format!("Could not load the model{file}: {message}") }
-                </span>
+                <span class="failed" data-testid="model-error">{ text }</span>
             };
             (failed, "failed")
         }
@@ -287,7 +311,7 @@ pub fn model_panel(p: &Props) -> Html {
     };
     let idle = !p.model.is_busy() && p.worker_alive;
     let in_use = match &p.model {
-        ModelStatus::Ready { label, .. } => Some(in_use_name(label)),
+        ModelStatus::Ready { source, .. } => Some(in_use_name(source)),
         _ => None,
     };
     html! {
@@ -298,14 +322,14 @@ pub fn model_panel(p: &Props) -> Html {
         >
             <div class="model-status" data-testid="model-status" data-state={state}>{ status }</div>
             if let Some(w) = &p.memory_warning {
-                <div class="notice" data-testid="memory-warning" role="alert">{ w.clone() }</div>
+                <div class="notice" data-testid="memory-warning" role="alert">{ memory_words(w, &tr) }</div>
             }
             if let Some(n) = &p.notice {
                 <div class="notice" data-testid="model-notice">{ n.clone() }</div>
             }
             if !p.compact {
                 <details class="model-choice">
-                    <summary>{ "Change model" }</summary>
+                    <summary>{ tr.t("change-model") }</summary>
                     <ModelPicker
                         in_use={in_use.clone()}
                         {idle}
@@ -316,10 +340,10 @@ pub fn model_panel(p: &Props) -> Html {
                             disabled={!idle}
                             onclick={p.on.reform(|_: MouseEvent| ModelAction::UseBundled)}
                         >
-                            { "Bundled offline model" }
+                            { tr.t("bundled-model-button") }
                         </button>
                         <input
-                            aria-label="model hub repo"
+                            aria-label={tr.t("hub-repo-label")}
                             value={p.hub_repo.clone()}
                             oninput={on_hub_input}
                         />
@@ -327,10 +351,10 @@ pub fn model_panel(p: &Props) -> Html {
                             disabled={!idle}
                             onclick={p.on.reform(|_: MouseEvent| ModelAction::LoadHub)}
                         >
-                            { "Load from the model hub" }
+                            { tr.t("load-hub") }
                         </button>
                         <label class="file">
-                            { "Local files: " }
+                            { tr.t("local-files") }
                             <input
                                 type="file"
                                 multiple=true
@@ -341,19 +365,19 @@ pub fn model_panel(p: &Props) -> Html {
                             />
                         </label>
                     </div>
-                    <p class="hint">{ FILES_HINT }</p>
+                    <p class="hint">{ tr.t("files-hint") }</p>
                     <CachedModels in_use={in_use} />
                 </details>
             }
             if p.worker_slow {
-                <div class="notice" data-testid="worker-slow" role="status">{ SLOW_WORKER }</div>
+                <div class="notice" data-testid="worker-slow" role="status">{ tr.t("worker-slow") }</div>
             }
             if !p.worker_alive || p.worker_slow {
                 <button
                     data-testid="restart-worker"
                     onclick={p.on.reform(|_: MouseEvent| ModelAction::RestartWorker)}
                 >
-                    { "Restart the model worker" }
+                    { tr.t("restart-worker") }
                 </button>
             }
         </section>

@@ -4,6 +4,7 @@
 use super::distribution::{bars, funnel, table_head};
 use super::lane_buttons::lane_buttons;
 use crate::format::{num, prob, visible};
+use crate::i18n::I18n;
 use crate::rc_eq::RcEq;
 use crate::state::page_actions::SandboxAction;
 use crate::state::sandbox::{Sandbox, Source};
@@ -19,18 +20,13 @@ pub struct Props {
     pub on: Callback<SandboxAction>,
 }
 
-const INTRO: &str = "Type a distribution's logits — the lesson's five to start — or open a step \
-     of a run with “What if?” under its table, and move a knob: the table, the funnel and the \
-     entropy follow as you type, computed by the lanes' own code in HF's order. An empty box is \
-     off (top_k too, though HF samples with 50 unless told).";
-
 fn input_text(e: InputEvent) -> String {
     e.target_unchecked_into::<HtmlInputElement>().value()
 }
 
 /// `marked`: a lane's pick to mark (typed logits have none; the summary
 /// names the likeliest token instead).
-fn table(step: &Step, marked: bool) -> Html {
+fn table(step: &Step, marked: bool, tr: &I18n) -> Html {
     let scale = step
         .top
         .iter()
@@ -39,9 +35,9 @@ fn table(step: &Step, marked: bool) -> Html {
     html! {
         <table class="sandbox-table">
             <caption class="sr-only">
-                { "Each token's probability before and after the knobs, highest after the knobs first." }
+                { tr.t("sandbox-caption") }
             </caption>
-            { table_head(html! { <th scope="col">{ "removed by" }</th> }) }
+            { table_head(html! { <th scope="col">{ tr.t("col-removed-by") }</th> }, tr) }
             <tbody>
                 { for step.top.iter().map(|c| {
                     let removed = c.removed_by.map(|s| s.name());
@@ -60,7 +56,7 @@ fn table(step: &Step, marked: bool) -> Html {
                         >
                             <th scope="row" class="token">
                                 <span>{ visible(&c.token) }</span>
-                                if picked { <span class="sr-only">{ " (the lane's pick)" }</span> }
+                                if picked { <span class="sr-only">{ tr.t("lanes-pick-sr") }</span> }
                             </th>
                             <td class="logit">{ num(c.logit) }</td>
                             <td>{ bars(c.raw_prob, c.prob, scale) }</td>
@@ -73,34 +69,47 @@ fn table(step: &Step, marked: bool) -> Html {
     }
 }
 
-fn summary(step: &Step, total: usize, marked: bool) -> Html {
-    let what = if marked {
-        "the lane's pick"
+fn summary(step: &Step, total: usize, marked: bool, tr: &I18n) -> Html {
+    let what = tr.t(if marked {
+        "sandbox-lanes-pick"
     } else {
-        "likeliest after the knobs"
-    };
+        "sandbox-likeliest"
+    });
     let likeliest = step
         .top
         .iter()
         .find(|c| c.id == step.token_id)
-        .map(|c| format!(" · {what}: “{}” at {}", visible(&c.token), prob(c.prob)))
+        .map(|c| {
+            tr.t_with(
+                "sandbox-pick",
+                &[
+                    ("what", what.into()),
+                    ("token", visible(&c.token).into()),
+                    ("p", prob(c.prob).into()),
+                ],
+            )
+        })
         .unwrap_or_default();
     html! {
         <p class="sandbox-summary" data-testid="sandbox-summary" data-kept={step.kept.to_string()}>
-            <strong>{ format!("{} of {total} tokens kept", step.kept) }</strong>
-            { format!(" · entropy {:.3} → {:.3} nats{likeliest}", step.raw_entropy, step.entropy) }
+            <strong>{ tr.t_with("sandbox-kept", &[("kept", step.kept.into()), ("total", total.into())]) }</strong>
+            { tr.t_with("sandbox-entropy", &[
+                ("e0", format!("{:.3}", step.raw_entropy).into()),
+                ("e1", format!("{:.3}", step.entropy).into()),
+            ]) }
+            { likeliest }
         </p>
     }
 }
 
 /// Which step the sandbox holds, and how to leave it.
-fn step_source(s: &Sandbox, p: &Props) -> Html {
+fn step_source(s: &Sandbox, p: &Props, tr: &I18n) -> Html {
     let Source::Step(src) = &s.source else {
         return html! {};
     };
     let state = match (s.pending, s.last_ms) {
-        (Some(_), _) => "computing…".to_string(),
-        (None, Some(ms)) => format!("answered in {ms:.0} ms"),
+        (Some(_), _) => tr.t("sandbox-computing"),
+        (None, Some(ms)) => tr.t_with("sandbox-answered", &[("ms", format!("{ms:.0}").into())]),
         (None, None) => String::new(),
     };
     html! {
@@ -112,56 +121,31 @@ fn step_source(s: &Sandbox, p: &Props) -> Html {
         >
             <p>
                 <strong style={format!("color: {}", lane_color(src.lane))}>
-                    { format!("Lane {} · step {}", src.lane + 1, src.step + 1) }
+                    { tr.t_with("sandbox-lane-step", &[("lane", (src.lane + 1).into()), ("step", (src.step + 1).into())]) }
                 </strong>
-                if src.beam {
-                    { format!(
-                        ": beam search's row at this step — the model's whole next-token \
-                         distribution after the prompt and the {} tokens of the beam that the \
-                         best continuation extends ({} tokens of context), starting from the \
-                         lane's own knobs; the best continuation is marked ◀. As in HF's beam \
-                         search the knobs act on log-probabilities (a repetition penalty \
-                         multiplies every one of them), and each warper leaves at least one \
-                         token more than the lane has end-of-text ids, as sampling beams do, so \
-                         that a beam can go on past an end of text. ",
-                        src.step,
-                        src.ids.len()
-                    ) }
-                } else {
-                    { format!(
-                        ": the model's whole next-token distribution after the prompt and the \
-                         lane's first {} tokens ({} tokens of context), starting from the lane's \
-                         own knobs; the lane's pick is marked ◀. ",
-                        src.step,
-                        src.ids.len()
-                    ) }
-                }
+                { tr.t_with(
+                    if src.beam { "sandbox-from-beam" } else { "sandbox-from-lane" },
+                    &[("tokens", src.step.into()), ("context", src.ids.len().into())],
+                ) }
                 <span class="hint" aria-live="polite">{ state }</span>
             </p>
             if src.guided {
                 <p class="notice" data-testid="sandbox-guided">
-                    { "This lane used guidance_scale, which needs a second, unconditional pass the \
-                       sandbox does not run: the table here is the model's own row before guidance, \
-                       so it differs from the lane's." }
+                    { tr.t("sandbox-guided") }
                 </p>
             }
             if src.llama {
                 <p class="notice" data-testid="sandbox-llama">
-                    { "This lane ran llama.cpp's sampler chain. The sandbox starts from its \
-                       temperature, top_k, top_p, min_p and typical_p but applies them as HF does, \
-                       temperature first and without llama.cpp's penalties, so its table can \
-                       differ from the lane's." }
+                    { tr.t("sandbox-llama") }
                 </p>
             }
             if src.dola {
                 <p class="notice" data-testid="sandbox-dola">
-                    { "This lane used DoLa, which contrasts the final layer with an earlier one the \
-                       sandbox does not read: the table here is the final layer's own row, before \
-                       the contrast, so it differs from the lane's." }
+                    { tr.t("sandbox-dola") }
                 </p>
             }
             <button onclick={p.on.reform(|_: MouseEvent| SandboxAction::Toy)}>
-                { "Back to typed logits" }
+                { tr.t("sandbox-back") }
             </button>
         </div>
     }
@@ -169,6 +153,7 @@ fn step_source(s: &Sandbox, p: &Props) -> Html {
 
 #[function_component(SandboxPanel)]
 pub fn sandbox_panel(p: &Props) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
     let s = &*p.sandbox;
     let node = use_node_ref();
     // Opening a step brings the sandbox into view.
@@ -190,12 +175,12 @@ pub fn sandbox_panel(p: &Props) -> Html {
     let error_knob = s.error.as_ref().map(|e| e.knob);
     html! {
         <section class="sandbox" data-testid="sandbox" aria-labelledby="sandbox-title" ref={node}>
-            <h2 id="sandbox-title">{ "What if? One distribution, your knobs" }</h2>
-            <p class="hint">{ INTRO }</p>
-            { step_source(s, p) }
+            <h2 id="sandbox-title">{ tr.t("sandbox-title") }</h2>
+            <p class="hint">{ tr.t("sandbox-intro") }</p>
+            { step_source(s, p, &tr) }
             <div class="sandbox-inputs">
                 <label class={classes!("toy", (error_knob == Some(None)).then_some("bad"))}>
-                    <span>{ "logits (tokens a, b, c, …)" }</span>
+                    <span>{ tr.t("sandbox-logits") }</span>
                     <input
                         data-testid="toy-logits"
                         value={s.logits_text.clone()}
@@ -208,12 +193,12 @@ pub fn sandbox_panel(p: &Props) -> Html {
                     let oninput = p.on.reform(move |e: InputEvent| SandboxAction::Knob(knob, input_text(e)));
                     let bad = error_knob == Some(Some(knob));
                     html! {
-                        <label class={classes!("knob", bad.then_some("bad"))} title={knob.explain()}>
+                        <label class={classes!("knob", bad.then_some("bad"))} title={tr.hf_knob_title(knob)}>
                             <span>{ knob.name() }</span>
                             <input
                                 data-testid={format!("sandbox-{}", knob.name().replace('_', "-"))}
                                 inputmode="decimal"
-                                placeholder="off"
+                                placeholder={tr.t("off")}
                                 value={text.clone()}
                                 aria-invalid={bad.then_some("true")}
                                 {oninput}
@@ -223,22 +208,21 @@ pub fn sandbox_panel(p: &Props) -> Html {
                 }) }
             </div>
             <p class="hint" data-testid="sandbox-order">
-                { format!(
-                    "Order: HF applies these in one fixed order — {} — and offers no way to change it; \
-                     llama.cpp's sampler chain can be reordered (its `samplers` list).",
-                    knobs().map(|k| k.name()).collect::<Vec<_>>().join(" → ")
-                ) }
+                { tr.t_with("sandbox-order", &[(
+                    "order",
+                    knobs().map(|k| k.name()).collect::<Vec<_>>().join(" → ").into(),
+                )]) }
             </p>
             <p class="sandbox-error" data-testid="sandbox-error" aria-live="polite">
                 { s.error.as_ref().map(|e| e.message.clone()).unwrap_or_default() }
             </p>
             if let Some(step) = &s.shown {
-                { summary(step, s.vocab, marked) }
-                { funnel(step) }
-                { table(step, marked) }
+                { summary(step, s.vocab, marked, &tr) }
+                { funnel(step, &tr) }
+                { table(step, marked, &tr) }
             }
             <div class="sandbox-use">
-                <span>{ "Use these knobs in" }</span>
+                <span>{ tr.t("sandbox-use") }</span>
                 { lane_buttons("sandbox-use", s.error.is_some(), &p.on.reform(SandboxAction::UseInLane)) }
             </div>
         </section>

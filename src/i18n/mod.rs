@@ -5,8 +5,10 @@
 //! from a Yew context ([`I18n`]) and ask for messages by id.
 //!
 //! - `choose`: which language a visit opens in.
+//! - `knobs`: the knobs' help and headings.
 
 pub mod choose;
+pub mod knobs;
 #[cfg(test)]
 mod tests;
 
@@ -94,6 +96,26 @@ impl I18n {
             fa.set(*k, v.clone());
         }
         self.format(id, Some(&fa))
+    }
+
+    /// Lanes named in a sentence: "lane 3", "lanes 1, 2 and 4" (0-based in).
+    pub fn lane_list(&self, lanes: &[usize]) -> String {
+        let Some((last, init)) = lanes.split_last() else {
+            return String::new();
+        };
+        let init = init
+            .iter()
+            .map(|l| (l + 1).to_string())
+            .collect::<Vec<_>>()
+            .join(&self.t("list-separator"));
+        self.t_with(
+            "lane-list",
+            &[
+                ("count", lanes.len().into()),
+                ("init", init.into()),
+                ("last", (last + 1).into()),
+            ],
+        )
     }
 
     fn format(&self, id: &str, args: Option<&FluentArgs>) -> String {

@@ -1,6 +1,9 @@
 use super::choose::choose;
 use super::*;
 use fluent_syntax::ast;
+use knobs::{HF_HELP, LLAMA_HELP};
+use ntl_decoding::llama_cpp::knob::LlamaCppKnob;
+use ntl_decoding::Knob;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Each message's id and the variables it uses, per catalog.
@@ -85,8 +88,37 @@ fn every_message_is_used_by_the_page() {
         }
     }
     for id in messages(CATALOGS[0].1).keys() {
+        if id.starts_with(HF_HELP) || id.starts_with(LLAMA_HELP) {
+            continue; // asked for by knob name: the next test
+        }
         assert!(source.contains(&format!("\"{id}\"")), "`{id}` is not used");
     }
+}
+
+/// Every knob's help is in every catalog, and every help message names a knob.
+#[test]
+fn every_catalog_explains_every_knob_of_both_tables_and_no_other() {
+    let mut names: BTreeSet<String> = Knob::ALL
+        .iter()
+        .map(|k| format!("{HF_HELP}{}", k.name()))
+        .collect();
+    names.extend(
+        LlamaCppKnob::ALL
+            .iter()
+            .map(|k| format!("{LLAMA_HELP}{}", k.name())),
+    );
+    for (tag, text) in CATALOGS {
+        let helps: BTreeSet<String> = messages(text)
+            .into_keys()
+            .filter(|id| id.starts_with(HF_HELP) || id.starts_with(LLAMA_HELP))
+            .collect();
+        assert_eq!(helps, names, "{tag}");
+    }
+    let zh = I18n::new("zh-CN");
+    assert_eq!(zh.hf_help(Knob::TopK), "只保留概率最高的 k 个词元");
+    assert!(zh
+        .hf_knob_title(Knob::TopP)
+        .starts_with("top_p（logits 调整）："));
 }
 
 #[test]
@@ -134,4 +166,16 @@ fn the_picker_lists_each_language_by_its_own_name() {
     let names = languages();
     assert_eq!(names[0], ("en", "English".to_string()));
     assert!(names.contains(&("zh-CN", "中文（简体）".to_string())));
+}
+
+#[test]
+fn lanes_are_listed_in_each_languages_own_way() {
+    let en = I18n::new("en");
+    assert_eq!(en.lane_list(&[1, 3]), "lanes 2 and 4");
+    assert_eq!(en.lane_list(&[0, 1, 3]), "lanes 1, 2 and 4");
+    assert_eq!(en.lane_list(&[2]), "lane 3");
+    assert_eq!(en.lane_list(&[]), "");
+    let zh = I18n::new("zh-CN");
+    assert_eq!(zh.lane_list(&[0, 1, 3]), "通道 1、2 和 4");
+    assert_eq!(zh.lane_list(&[2]), "通道 3");
 }

@@ -14,7 +14,8 @@ pub const BUNDLED_BYTES: u64 = include!(concat!(env!("OUT_DIR"), "/bundled_bytes
 pub enum ModelStatus {
     Starting,
     Loading {
-        label: String,
+        /// What is loading (unknown when a retry is the first word of it).
+        source: Option<ModelSource>,
         file: String,
         loaded: u64,
         total: Option<u64>,
@@ -24,7 +25,7 @@ pub enum ModelStatus {
     },
     Ready {
         info: ModelInfo,
-        label: String,
+        source: ModelSource,
         load_ms: f64,
         threads: u32,
     },
@@ -78,7 +79,7 @@ pub struct ModelState {
     /// `navigator.deviceMemory` (GB, rounded by the browser; Chromium only).
     pub device_memory_gb: Option<f64>,
     /// The weights about to download may not fit this device's memory.
-    pub memory_warning: Option<String>,
+    pub memory_warning: Option<MemoryWarning>,
 }
 
 fn bundled() -> ModelSource {
@@ -137,7 +138,7 @@ impl ModelState {
     pub fn load(&mut self, source: ModelSource) -> ToWorker {
         self.memory_warning = None;
         self.status = ModelStatus::Loading {
-            label: source.label(),
+            source: Some(source.clone()),
             file: "config.json".into(),
             loaded: 0,
             total: None,
@@ -245,7 +246,7 @@ impl ModelState {
     pub fn load_files(&mut self, names: Vec<String>) -> ToWorker {
         let source = ModelSource::Files { names };
         self.status = ModelStatus::Loading {
-            label: source.label(),
+            source: Some(source.clone()),
             file: "model.safetensors".into(),
             loaded: 0,
             total: None,
@@ -267,12 +268,12 @@ impl ModelState {
         if let (true, Some(total)) = (file.starts_with("model.safetensors"), total) {
             self.memory_warning = memory_warning(total, self.device_memory_gb);
         }
-        let label = match &self.status {
-            ModelStatus::Loading { label, .. } => label.clone(),
-            _ => String::new(),
+        let source = match &self.status {
+            ModelStatus::Loading { source, .. } => source.clone(),
+            _ => None,
         };
         self.status = ModelStatus::Loading {
-            label,
+            source,
             file,
             loaded,
             total,
@@ -291,7 +292,7 @@ impl ModelState {
             }
             _ => {
                 self.status = ModelStatus::Loading {
-                    label: String::new(),
+                    source: None,
                     file,
                     loaded: 0,
                     total: None,
@@ -309,10 +310,10 @@ impl ModelState {
         }
     }
 
-    pub fn loaded(&mut self, info: ModelInfo, label: String, load_ms: f64, threads: u32) {
+    pub fn loaded(&mut self, info: ModelInfo, source: ModelSource, load_ms: f64, threads: u32) {
         self.status = ModelStatus::Ready {
             info,
-            label,
+            source,
             load_ms,
             threads,
         };
@@ -362,25 +363,26 @@ impl ModelState {
     }
 }
 
+/// Weights that may not fit the device: their size, the memory they need
+/// to run, and what the device reports (the page words it).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MemoryWarning {
+    pub bytes: u64,
+    pub need_bytes: u64,
+    pub device_gb: f64,
+}
+
 /// A warning when weights of `bytes` may not fit a device of `device_gb`:
 /// running them takes about twice the file (16-bit files are widened to
 /// 32 bits; 32-bit ones are copied once while loading), and a tab gets
 /// about half of the device's memory.
-pub fn memory_warning(bytes: u64, device_gb: Option<f64>) -> Option<String> {
+pub fn memory_warning(bytes: u64, device_gb: Option<f64>) -> Option<MemoryWarning> {
     let device_gb = device_gb.filter(|g| *g > 0.0)?;
-    let need_gb = 2.0 * bytes as f64 / 1e9;
-    (need_gb > device_gb / 2.0).then(|| {
-        let need = if need_gb < 1.0 {
-            format!("{:.0} MB", need_gb * 1e3)
-        } else {
-            format!("{need_gb:.1} GB")
-        };
-        format!(
-            "These weights are {:.0} MB and need about {need} of memory to run; this device \
-             reports {device_gb} GB in all, so the tab may run out of memory. The bundled \
-             offline model needs about 30 MB.",
-            bytes as f64 / 1e6,
-        )
+    let need_bytes = 2 * bytes;
+    (need_bytes as f64 / 1e9 > device_gb / 2.0).then_some(MemoryWarning {
+        bytes,
+        need_bytes,
+        device_gb,
     })
 }
 
@@ -485,28 +487,35 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn progress_keeps_the_label_and_loaded_makes_it_ready() {
+    fn progress_keeps_the_source_and_loaded_makes_it_ready() {
         let mut m = ModelState::new(Some("bundled"), false);
         m.reload();
         m.progress("model.safetensors".into(), 5, Some(10));
-        match &m.status {
-            ModelStatus::Loading { label, loaded, .. } => {
-                assert!(label.contains("bundled"));
+        let bundled = match &m.status {
+            ModelStatus::Loading { source, loaded, .. } => {
+                assert!(matches!(source, Some(ModelSource::Bundled { .. })));
                 assert_eq!(*loaded, 5);
+                source.clone().unwrap()
             }
             other => panic!("{other:?}"),
-        }
-        m.loaded(info(), "bundled".into(), 10.0, 2);
+        };
+        m.loaded(info(), bundled, 10.0, 2);
         assert!(m.is_ready());
     }
 
     #[test]
     fn weights_too_large_for_the_device_warn_before_the_bytes_arrive() {
         // distilgpt2 (352 MB of F32) on a 1 GB phone, a 4 GB laptop, and where unknown.
-        assert!(memory_warning(352_000_000, Some(1.0))
-            .is_some_and(|w| w.contains("352 MB") && w.contains("704 MB") && w.contains("1 GB")));
+        assert_eq!(
+            memory_warning(352_000_000, Some(1.0)),
+            Some(MemoryWarning {
+                bytes: 352_000_000,
+                need_bytes: 704_000_000,
+                device_gb: 1.0
+            })
+        );
         assert_eq!(memory_warning(352_000_000, Some(4.0)), None);
-        assert!(memory_warning(1_100_000_000, Some(2.0)).is_some_and(|w| w.contains("2.2 GB")));
+        assert!(memory_warning(1_100_000_000, Some(2.0)).is_some());
         assert_eq!(memory_warning(352_000_000, None), None);
         let mut m = ModelState::new(None, false);
         m.device_memory_gb = Some(0.5);
@@ -531,7 +540,7 @@ pub(crate) mod tests {
                 source: ModelSource::Hub { repo }
             })
         );
-        assert!(m.memory_warning.as_deref().unwrap().contains("988 MB"));
+        assert_eq!(m.memory_warning.map(|w| w.bytes), Some(988_097_824));
         // A repo the list does not know waits for the hub's size.
         m.set_hub_repo("someone/gpt2-variant");
         assert!(m.load_hub().is_some());
@@ -565,7 +574,7 @@ pub(crate) mod tests {
                 ..
             }
         ));
-        assert!(m.memory_warning.as_deref().unwrap().contains("1400 MB"));
+        assert_eq!(m.memory_warning.map(|w| w.bytes), Some(1_400_000_000));
         m.measured("someone/big-model", None, false);
         assert!(matches!(
             m.status,

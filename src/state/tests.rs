@@ -11,7 +11,9 @@ use ntl_protocol::{LaneStart, ModelSource};
 pub(super) fn info() -> FromWorker {
     FromWorker::Loaded {
         info: model::tests::info(),
-        label: "bundled".into(),
+        source: ModelSource::Bundled {
+            base: "models/bundled".into(),
+        },
         load_ms: 1.0,
         memory_bytes: None,
         threads: 1,

@@ -59,12 +59,12 @@ impl Page {
             }
             FromWorker::Loaded {
                 info,
-                label,
+                source,
                 load_ms,
                 threads,
                 ..
             } => {
-                self.model.loaded(info, label, load_ms, threads);
+                self.model.loaded(info, source, load_ms, threads);
                 // Another model may cut the prompt into other tokens.
                 self.inspector = RcEq::default();
                 match self.pending_run.take() {

@@ -134,7 +134,7 @@ test('a share link made with a step open opens at that step', async () => {
   await page.close();
 });
 
-test('text is text: a split character shows as its bytes alike in lanes, tables and grid', async () => {
+test('text is text: a split character shows as its bytes alike in lanes, tables and grid, and every piece names it', async () => {
   const page = await env.open('?model=bundled');
   await page.setViewportSize({ width: 1440, height: 900 });
   await modelReady(page);
@@ -144,16 +144,21 @@ test('text is text: a split character shows as its bytes alike in lanes, tables 
   await page.click('[data-testid="score"]');
   await waitRunDone(page, before);
   const spans = await page.$$eval('[data-testid="lane-0"] [data-testid="token"]', (ts) => ts.map((t) => t.textContent));
-  const lead = spans.findIndex((t) => t.includes('<0xF0><0x9F>'));
+  const lead = spans.findIndex((t) => t.includes('⟨f0 9f⟩'));
   assert.ok(lead >= 0, `the split character's first token shows its bytes: ${JSON.stringify(spans)}`);
   assert.equal(spans.filter((t) => t.includes('🦙')).length, 1, 'the token completing it shows the character');
+  // Hover (and a screen reader) on any piece names the whole character and its bytes.
+  for (const at of [lead, lead + 1, lead + 2]) {
+    const title = await page.getAttribute(`[data-testid="lane-0"] [data-testid="token"][data-step="${at}"]`, 'title');
+    assert.match(title, /part of “🦙”, bytes f0 9f a6 99, over tokens \d+–\d+/, `token ${at}: ${title}`);
+  }
   // The grid and the table show the same token the same way: ␣ and bytes.
   const cell = page.locator(`[data-testid="grid-cell"][data-lane="0"][data-step="${lead}"]`);
-  assert.match(await cell.textContent(), /␣<0xF0><0x9F>/);
+  assert.match(await cell.textContent(), /␣⟨f0 9f⟩/);
   await cell.click();
   await page.waitForSelector(`[data-testid="compare"][data-step="${lead}"]`);
   const heading = page.locator('[data-testid="compare-lane"][data-lane="0"] h3');
-  assert.match(await heading.textContent(), /chose “␣<0xF0><0x9F>”/);
+  assert.match(await heading.textContent(), /chose “␣⟨f0 9f⟩”/);
   assert.deepEqual(env.errors, []);
   await page.close();
 });

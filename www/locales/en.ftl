@@ -129,3 +129,263 @@ token-watermark-green = {" "}· watermark: green
 token-watermark-red = {" "}· watermark: red
 token-split = {" "}· part of “{ $char }”, bytes { $bytes }, over tokens { $tokens }
 token-split-cut = {" "}· bytes { $bytes }: the text ends before they make a character
+list-separator = ,{" "}
+lane-list = { $count ->
+    [one] lane { $last }
+   *[other] lanes { $init } and { $last }
+}
+
+## One step in every lane (the compare view) and the tables
+
+compare-label = step { $step } in every lane
+compare-heading = Step { $step } of { $steps } in every lane
+compare-keys = ← → move the step in every lane · Home / End jump · Esc closes
+previous-step = previous step
+next-step = next step
+close = close
+compare-other-text = { $count ->
+    [one] { $lanes } has a different text before this step: each column is its own lane's context.
+   *[other] { $lanes } have a different text before this step: each column is its own lane's context.
+}
+compare-beams = { $count ->
+    [one] { $lanes } is beam search: its step is the best continuation of several beams, not one path.
+   *[other] { $lanes } are beam search: its step is the best continuation of several beams, not one path.
+}
+how-forced = given (scoring a text)
+how-draw = seeded draw, u = { $u }
+how-beam = best beam continuation
+how-contrastive = best contrastive score
+how-greedy = greedy: most probable
+step-picked = { $how } · rank { $rank } · p { $p0 } → { $p1 }
+step-spread = { $kept } kept · entropy { $e0 } → { $e1 } · nucleus 50/90/95%: { $n50 }/{ $n90 }/{ $n95 }
+step-summary-title = Picked: { $how }. Rank { $rank } by the model; p { $p0 } before the knobs, { $p1 } after; { $kept } tokens kept; entropy { $e0 } → { $e1 } nats; the top-p nucleus holds { $n50 } tokens at 50%, { $n90 } at 90%, { $n95 } at 95%.
+not-in-table = not in this lane's table
+removed = removed
+chosen-sr = {" "}(chosen)
+branch = branch
+branch-title = every lane continues from here with “{ $token }”
+branch-label = branch with “{ $token }”
+branch-column-title = branch: every lane continues from here with this token
+at-step = {" "}· step { $step }
+chose = {" "}· chose “{ $token }”
+chose-part-of = {" "}(part of “{ $char }”: { $bytes })
+chose-dangling = {" "}(bytes { $bytes }: the text ends before they make a character)
+sorted = sorted
+sort = sort
+sorted-title = the rows are in this lane's order
+sort-title = sort the rows by this lane's probabilities
+sort-sr = {" "}rows by lane { $lane }
+compare-caption = Lane { $lane }: each token's probability before and after its knobs.
+what-if = What if? Try the knobs on this step
+stopped-after = stopped after { $tokens } tokens: { $reason }
+running-so-far = running… { $tokens } tokens so far
+col-token = token
+col-logit = logit
+col-p-model-after = p model → after knobs
+col-p = p
+col-group = group
+col-from-beam = from beam
+col-sum-log-p = sum log p
+col-diversity-penalty = diversity penalty
+col-constraints-met = constraints met
+col-fate = fate
+col-max-cosine = max cosine
+col-score = score
+met-of = { $met } of { $all }
+beam-fate-pad = group done: pad
+beam-fate-pushed = kept: moves a constraint on
+beam-fate-finished = finished
+beam-fate-kept = kept
+beam-fate-dropped = dropped
+beams-title = Beam continuations this step
+beams-title-grouped = Beam continuations this step, group by group (later groups pay for tokens earlier groups just chose)
+beams-title-constrained = Beam continuations this step: the best of each level of progress on the forced words go on first
+contrastive-title = Contrastive candidates: (1 − α)·p − α·max cosine
+dola-only = its only candidate
+dola-layer-js = layer { $layer }: { $js }
+dola-furthest = the furthest from the final layer by Jensen–Shannon divergence ({ $each })
+dola-step = DoLa: contrasted with layer { $layer }, { $why }. The knobs see log p(final layer) − log p(layer { $layer }) on the { $plausible } tokens within 10% of the final layer's top probability; the rest are dropped (the funnel's dola_layers stage). The logit column is the final layer's own.
+funnel-label = filter funnel
+funnel-kept = {" "}{ $kept } kept
+funnel-removed = {" "}· removed { $mass }
+
+## What each knob does (the knob names stay as the libraries spell them)
+
+hf-help-max_new_tokens = how many tokens to generate at most
+hf-help-max_length = prompt plus new tokens, at most
+hf-help-min_new_tokens = no eos before this many new tokens
+hf-help-min_length = no eos before prompt plus new tokens reach this length
+hf-help-do_sample = draw the next token at random instead of taking the best
+hf-help-temperature = divides every logit: below 1 sharpens, above 1 flattens
+hf-help-top_k = keeps the k likeliest tokens
+hf-help-top_p = keeps the fewest likeliest tokens whose mass reaches p
+hf-help-min_p = keeps tokens at least min_p × the top probability
+hf-help-typical_p = keeps the tokens closest to the entropy until their mass reaches p
+hf-help-epsilon_cutoff = removes tokens below this probability
+hf-help-eta_cutoff = removes tokens below an entropy-scaled threshold
+hf-help-repetition_penalty = divides a seen token's positive logit (multiplies a negative one)
+hf-help-no_repeat_ngram_size = forbids any n-gram of this size from occurring twice
+hf-help-num_beams = keeps this many hypotheses and returns the best total
+hf-help-length_penalty = beam scores divide by length to this power: > 0 favours long
+hf-help-early_stopping = when beam search stops: true, false (heuristic) or "never"
+hf-help-num_return_sequences = how many finished beams to return
+hf-help-penalty_alpha = contrastive search: weight of the degeneration penalty
+hf-help-eos_token_id = token id(s) that end the text
+hf-help-stop_strings = text that ends generation once it appears
+hf-help-seed = the random stream a sampling lane draws from
+hf-help-frequency_penalty = subtracts this × a token's count so far (OpenAI-style)
+hf-help-presence_penalty = subtracts this once from every token seen (OpenAI-style)
+hf-help-top_h = keeps likely tokens while their entropy stays within top_h × the whole's
+hf-help-bad_words_ids = token sequences never to generate: [[ids], …]
+hf-help-sequence_bias = adds a bias to a token sequence's last token: [[[ids], bias], …]
+hf-help-suppress_tokens = token ids never generated
+hf-help-begin_suppress_tokens = token ids that cannot be the first generated token
+hf-help-forced_bos_token_id = the first token after a one-token prompt (an empty prompt)
+hf-help-forced_eos_token_id = token id(s) forced as the last token max_length allows
+hf-help-exponential_decay_length_penalty = [start, factor]: after start new tokens, eos grows by factor per token
+hf-help-renormalize_logits = log-softmax after every knob, so beam scores stay log-probs
+hf-help-remove_invalid_values = NaN becomes 0 and ±inf the largest finite numbers
+hf-help-watermarking_config = {"{"}"bias": 2{"}"}: seeded green tokens get a bias a key can detect
+hf-help-guidance_scale = pushes log p away from a pass without the prompt (or a negative one)
+hf-help-num_beam_groups = splits the beams into groups that search one after another
+hf-help-diversity_penalty = a group's log p loses this × the times earlier groups just chose the token
+hf-help-dola_layers = "low", "high" or [layers]: scores log p(final) − log p(an earlier layer)
+hf-help-force_words_ids = [[ids], [[ids], [ids]]]: phrases (or choices of phrases) the beams must include
+
+llama-help-temperature = divides the logits — last in llama.cpp's default chain, after the filters; 0 or less keeps only the best token (greedy)
+llama-help-top_k = keeps the k most likely tokens (0 = off); 40 by default here
+llama-help-top_p = keeps the smallest set of likely tokens whose probability reaches p, at least min_keep; 0.95 by default here
+llama-help-min_p = keeps tokens at least p times as likely as the best one; 0.05 by default here
+llama-help-typical_p = locally typical sampling: tokens whose surprise is near the entropy (1 = off)
+llama-help-top_n_sigma = keeps tokens whose logit is within n standard deviations of the best (negative = off)
+llama-help-xtc_probability = exclude top choices: how often it removes every likely token but the least likely of them (0 = off)
+llama-help-xtc_threshold = XTC: what counts as a likely token (above 0.5 turns XTC off)
+llama-help-dynatemp_range = dynamic temperature: the temperature moves within ± this range with the candidates' entropy (0 = off)
+llama-help-dynatemp_exponent = how the entropy maps to the dynamic temperature
+llama-help-min_keep = top_p, min_p, typical and XTC keep at least this many tokens
+llama-help-samplers = the chain's order, by llama.cpp's names (penalties, dry, top_n_sigma, top_k, typ_p, top_p, min_p, xtc, temperature, adaptive_p)
+llama-help-seed = the seed of the chain's draws (dist, XTC, mirostat; -1 = random)
+llama-help-repeat_penalty = divides (or multiplies, if negative) the logit of every token among the last repeat_last_n (1 = off)
+llama-help-repeat_last_n = how many recent tokens the penalties see, the prompt's included (64; 0 = off; -1 = the whole context)
+llama-help-presence_penalty = subtracted once from every token among the last repeat_last_n
+llama-help-frequency_penalty = subtracted per occurrence among the last repeat_last_n
+llama-help-dry_multiplier = DRY: penalises the token that would extend a repeated sequence, multiplier · base^(length − allowed) (0 = off)
+llama-help-dry_base = DRY: how fast the penalty grows with the repeat's length
+llama-help-dry_allowed_length = DRY: repeats up to this long go unpunished
+llama-help-dry_penalty_last_n = DRY: how far back it looks (64; 0 = off; -1 = the whole context)
+llama-help-dry_sequence_breakers = DRY: strings that end a repeat's look-back (newline, colon, quote, asterisk)
+llama-help-mirostat = 1 or 2: mirostat replaces the chain after temperature and steers each pick's surprise to mirostat_tau (0 = off)
+llama-help-mirostat_tau = mirostat: the target surprise, in bits
+llama-help-mirostat_eta = mirostat: how fast it corrects towards the target
+llama-help-adaptive_target = adaptive-p (listed in samplers): picks tokens near this probability (negative = off)
+llama-help-adaptive_decay = adaptive-p: how long its memory of recent picks is
+llama-help-n_predict = how many tokens to generate (-1 = until the context is full)
+llama-help-stop = stop when the text contains one of these strings
+llama-help-ignore_eos = bans the end-of-text token, so the lane runs to n_predict
+llama-help-logit_bias = [[token, bias], ...] or {"{"}"token": bias{"}"}; a token is an id or a text, false bans it
+llama-help-semantics = whose knobs the lane takes: "llama.cpp" here
+
+## The knobs' headings and hover text
+
+hf-group-length = length
+hf-group-strategy = strategy
+hf-group-logits_manipulation = logits manipulation
+hf-group-special_tokens = special tokens
+hf-group-watermark = watermark
+hf-group-guidance = guidance
+llama-group-sampler_chain = sampler chain
+llama-group-penalties = penalties
+llama-group-mirostat = mirostat, adaptive-p
+llama-group-length = length, stop, tokens
+knob-title = { $knob } ({ $group }): { $help }
+knob-takes = {" "}(takes { $range })
+llama-knob-title = { $knob } (llama-server): { $help }
+llama-knob-takes = {" "}(takes { $min } to { $max })
+range-any = any number
+
+## A lane's knobs (the editor)
+
+ecosystem = ecosystem
+ecosystem-title = Whose knobs this lane takes: HF transformers' generate() or llama.cpp's sampler chain (llama-server's names and defaults). The same names mean different things in each.
+mode = mode
+mode-greedy = greedy
+mode-sample = sample
+mode-beam = beam search
+mode-beam-sample = beam sampling
+mode-group-beam = diverse beam search
+mode-constrained-beam = constrained beam search
+mode-contrastive = contrastive
+token-rules = Token rules, watermark, guidance: bad words, biases, suppressed and forced tokens
+chain = chain:{" "}
+llama-fields = llama-server /completion fields
+
+## The what-if sandbox
+
+sandbox-title = What if? One distribution, your knobs
+sandbox-intro = Type a distribution's logits — the lesson's five to start — or open a step of a run with “What if?” under its table, and move a knob: the table, the funnel and the entropy follow as you type, computed by the lanes' own code in HF's order. An empty box is off (top_k too, though HF samples with 50 unless told).
+sandbox-caption = Each token's probability before and after the knobs, highest after the knobs first.
+col-removed-by = removed by
+lanes-pick-sr = {" "}(the lane's pick)
+sandbox-lanes-pick = the lane's pick
+sandbox-likeliest = likeliest after the knobs
+sandbox-pick = {" "}· { $what }: “{ $token }” at { $p }
+sandbox-kept = { $kept } of { $total } tokens kept
+sandbox-entropy = {" "}· entropy { $e0 } → { $e1 } nats
+sandbox-computing = computing…
+sandbox-answered = answered in { $ms } ms
+sandbox-lane-step = Lane { $lane } · step { $step }
+sandbox-from-beam = : beam search's row at this step — the model's whole next-token distribution after the prompt and the { $tokens } tokens of the beam that the best continuation extends ({ $context } tokens of context), starting from the lane's own knobs; the best continuation is marked ◀. As in HF's beam search the knobs act on log-probabilities (a repetition penalty multiplies every one of them), and each warper leaves at least one token more than the lane has end-of-text ids, as sampling beams do, so that a beam can go on past an end of text.{" "}
+sandbox-from-lane = : the model's whole next-token distribution after the prompt and the lane's first { $tokens } tokens ({ $context } tokens of context), starting from the lane's own knobs; the lane's pick is marked ◀.{" "}
+sandbox-guided = This lane used guidance_scale, which needs a second, unconditional pass the sandbox does not run: the table here is the model's own row before guidance, so it differs from the lane's.
+sandbox-llama = This lane ran llama.cpp's sampler chain. The sandbox starts from its temperature, top_k, top_p, min_p and typical_p but applies them as HF does, temperature first and without llama.cpp's penalties, so its table can differ from the lane's.
+sandbox-dola = This lane used DoLa, which contrasts the final layer with an earlier one the sandbox does not read: the table here is the final layer's own row, before the contrast, so it differs from the lane's.
+sandbox-back = Back to typed logits
+sandbox-logits = logits (tokens a, b, c, …)
+off = off
+sandbox-order = Order: HF applies these in one fixed order — { $order } — and offers no way to change it; llama.cpp's sampler chain can be reordered (its `samplers` list).
+sandbox-use = Use these knobs in
+
+## The model line and panel
+
+model-bundled = bundled KJV-GPT-2 (offline)
+model-hub-repo = { $repo } (model hub)
+model-local-files = local files ({ $names })
+memory-warning = These weights are { $size } and need about { $need } of memory to run; this device reports { $device } in all, so the tab may run out of memory. The bundled offline model needs about 30 MB.
+loaded-of = {" "}{ $loaded } of { $total }
+loading-model = Loading { $name }: { $file }{" "}
+file-downloaded = { $file } downloaded
+model-heads = { $heads } heads
+model-heads-kv = { $heads } heads ({ $kv } key/value)
+model-facts = {" "}· { $params } M parameters · { $layers } layers · { $heads } · { $width } wide · { $positions } positions · { $dtype } · { $size } · loaded in { $seconds } s ·{" "}
+threads = { $threads ->
+    [one] 1 thread
+   *[other] { $threads } threads
+}
+architecture-hint = The model's class in HF transformers, from its config.json: GPT2LMHeadModel (GPT-2, distilgpt2), LlamaForCausalLM (SmolLM2) or Qwen2ForCausalLM (Qwen2.5).
+threads-hint = The engine uses several threads only where the page is cross-origin isolated (served with Cross-Origin-Opener-Policy and Cross-Origin-Embedder-Policy headers, as scripts/serve.mjs does). Results are identical either way; only the speed differs.
+model-defaults-before = This model's generation_config.json sets{" "}
+model-defaults-after = . HF's generate() starts from these unless a call says otherwise, and so do the lanes here; each lane says what it takes from them and can start from the library's defaults instead.
+confirm-ask = This link asks for the model `{ $repo }` from the model hub. Nothing has been downloaded.{" "}
+confirm-asking = Asking the hub how large it is…{" "}
+confirm-cached = Its weights ({ $size }) are already in this browser's cache: nothing to download.{" "}
+confirm-size = Its weights are { $size } to download.{" "}
+confirm-unknown = The hub did not say how large it is; the size shows once the download starts (GPT-2-sized models are 250–550 MB).{" "}
+confirm-download = Download { $repo }
+confirm-bundled = Use the bundled offline model
+live-asking = asking how large the model is…
+live-cached = the model is already in this browser: nothing to download
+live-size = downloads { $size }
+live-unknown = the download's size shows once it starts
+live-offer = Showing the lesson's recorded runs: nothing was downloaded.{" "}
+run-live = Run live
+worker-starting = Starting the model worker…
+model-failed = Could not load the model: { $message }
+model-failed-file = Could not load the model ({ $file }): { $message }
+change-model = Change model
+bundled-model-button = Bundled offline model
+hub-repo-label = model hub repo
+load-hub = Load from the model hub
+local-files = Local files:{" "}
+files-hint = GPT-2, Llama (SmolLM2) and Qwen2 (Qwen2.5) checkpoints: config.json, model.safetensors (or its shards), tokenizer.json (or vocab.json with merges.txt); drop a downloaded repo's folder here or pick the files. distilgpt2 is about 350 MB; it is cached by the browser after the first download.
+worker-slow = The model worker has not started after 20 seconds. On a slow connection it may still come; if it seems stuck, restart it (it then runs on one thread).
+restart-worker = Restart the model worker

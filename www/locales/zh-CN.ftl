@@ -122,3 +122,258 @@ token-watermark-green = {" "}· 水印：绿
 token-watermark-red = {" "}· 水印：红
 token-split = {" "}· 是“{ $char }”的一部分，字节 { $bytes }，分布在第 { $tokens } 个词元
 token-split-cut = {" "}· 字节 { $bytes }：文本在它们组成一个字之前就结束了
+list-separator = 、
+lane-list = { $count ->
+    [1] 通道 { $last }
+   *[other] 通道 { $init } 和 { $last }
+}
+
+## One step in every lane (the compare view) and the tables
+
+compare-label = 各通道的第 { $step } 步
+compare-heading = 各通道的第 { $step } 步（共 { $steps } 步）
+compare-keys = ← → 在所有通道中移动步骤 · Home / End 跳到首尾 · Esc 关闭
+previous-step = 上一步
+next-step = 下一步
+close = 关闭
+compare-other-text = { $count ->
+   *[other] { $lanes } 在这一步之前的文本不同：每一列都是它自己通道的上下文。
+}
+compare-beams = { $count ->
+   *[other] { $lanes } 是束搜索：这一步是几条束中最好的延续，而不是一条路径。
+}
+how-forced = 给定（为一段文本打分）
+how-draw = 带种子的抽样，u = { $u }
+how-beam = 最好的束延续
+how-contrastive = 最高的对比分数
+how-greedy = 贪心：概率最高
+step-picked = { $how } · 排名 { $rank } · p { $p0 } → { $p1 }
+step-spread = 保留 { $kept } 个 · 熵 { $e0 } → { $e1 } · 核 50/90/95%：{ $n50 }/{ $n90 }/{ $n95 }
+step-summary-title = 选择方式：{ $how }。模型排名第 { $rank }；参数作用前 p 为 { $p0 }，作用后为 { $p1 }；保留 { $kept } 个词元；熵 { $e0 } → { $e1 } 奈特；top-p 核在 50% 时含 { $n50 } 个词元，90% 时 { $n90 } 个，95% 时 { $n95 } 个。
+not-in-table = 不在本通道的表中
+removed = 已移除
+chosen-sr = {" "}（已选）
+branch = 分支
+branch-title = 所有通道从这里以“{ $token }”继续
+branch-label = 以“{ $token }”分支
+branch-column-title = 分支：所有通道从这里以这个词元继续
+at-step = {" "}· 第 { $step } 步
+chose = {" "}· 选了“{ $token }”
+chose-part-of = {" "}（“{ $char }”的一部分：{ $bytes }）
+chose-dangling = {" "}（字节 { $bytes }：文本在它们组成一个字之前就结束了）
+sorted = 已排序
+sort = 排序
+sorted-title = 各行按本通道的顺序排列
+sort-title = 按本通道的概率给各行排序
+sort-sr = {" "}按通道 { $lane } 排列各行
+compare-caption = 通道 { $lane }：每个词元在参数作用前后的概率。
+what-if = 如果……？在这一步试试参数
+stopped-after = 生成 { $tokens } 个词元后停止：{ $reason }
+running-so-far = 运行中……已生成 { $tokens } 个词元
+col-token = 词元
+col-logit = logit
+col-p-model-after = 模型 p → 参数作用后
+col-p = p
+col-group = 组
+col-from-beam = 来自束
+col-sum-log-p = log p 之和
+col-diversity-penalty = 多样性惩罚
+col-constraints-met = 满足的约束
+col-fate = 结果
+col-max-cosine = 最大余弦
+col-score = 分数
+met-of = { $met } / { $all }
+beam-fate-pad = 该组已完成：填充
+beam-fate-pushed = 保留：推进了一个约束
+beam-fate-finished = 已完成
+beam-fate-kept = 保留
+beam-fate-dropped = 丢弃
+beams-title = 这一步的束延续
+beams-title-grouped = 这一步的束延续，按组排列（后面的组要为前面的组刚选过的词元付出代价）
+beams-title-constrained = 这一步的束延续：在强制词上每个进度层级中最好的先继续
+contrastive-title = 对比搜索候选：(1 − α)·p − α·最大余弦
+dola-only = 它唯一的候选层
+dola-layer-js = 第 { $layer } 层：{ $js }
+dola-furthest = 按 Jensen–Shannon 散度离最终层最远的一层（{ $each }）
+dola-step = DoLa：与第 { $layer } 层对比，因为它是{ $why }。参数看到的是 log p(最终层) − log p(第 { $layer } 层)，只在最终层最高概率 10% 以内的 { $plausible } 个词元上计算；其余的被丢弃（漏斗中的 dola_layers 阶段）。logit 列是最终层自己的。
+funnel-label = 过滤漏斗
+funnel-kept = {" "}保留 { $kept } 个
+funnel-removed = {" "}· 移除 { $mass }
+
+## What each knob does (the knob names stay as the libraries spell them)
+
+hf-help-max_new_tokens = 最多生成多少个词元
+hf-help-max_length = 提示词加新词元的总数上限
+hf-help-min_new_tokens = 新词元达到这个数量之前不会出现 eos
+hf-help-min_length = 提示词加新词元达到这个长度之前不会出现 eos
+hf-help-do_sample = 随机抽取下一个词元，而不是取最好的那个
+hf-help-temperature = 每个 logit 都除以它：小于 1 更尖锐，大于 1 更平坦
+hf-help-top_k = 只保留概率最高的 k 个词元
+hf-help-top_p = 保留概率总和达到 p 的最少的高概率词元
+hf-help-min_p = 保留概率至少为最高概率 × min_p 的词元
+hf-help-typical_p = 保留最接近熵的词元，直到它们的概率总和达到 p
+hf-help-epsilon_cutoff = 去掉概率低于这个值的词元
+hf-help-eta_cutoff = 去掉低于一个随熵缩放的阈值的词元
+hf-help-repetition_penalty = 已出现过的词元：正的 logit 除以它（负的乘以它）
+hf-help-no_repeat_ngram_size = 禁止任何这个长度的 n 元组出现两次
+hf-help-num_beams = 同时保留这么多个假设，返回总分最好的
+hf-help-length_penalty = 束的分数除以长度的这个次方：大于 0 偏向长文本
+hf-help-early_stopping = 束搜索何时停止：true、false（启发式）或 "never"
+hf-help-num_return_sequences = 返回多少条已完成的束
+hf-help-penalty_alpha = 对比搜索：退化惩罚的权重
+hf-help-eos_token_id = 结束文本的词元 id
+hf-help-stop_strings = 一旦出现就结束生成的文本
+hf-help-seed = 采样通道抽取所用的随机数流
+hf-help-frequency_penalty = 减去这个值 × 词元到目前为止出现的次数（OpenAI 风格）
+hf-help-presence_penalty = 对每个出现过的词元减去一次这个值（OpenAI 风格）
+hf-help-top_h = 保留高概率词元，直到它们的熵超过整体熵的 top_h 倍
+hf-help-bad_words_ids = 永远不生成的词元序列：[[ids], …]
+hf-help-sequence_bias = 给一个词元序列的最后一个词元加偏置：[[[ids], bias], …]
+hf-help-suppress_tokens = 永远不生成的词元 id
+hf-help-begin_suppress_tokens = 不能作为第一个生成词元的词元 id
+hf-help-forced_bos_token_id = 单词元提示词（空提示词）之后的第一个词元
+hf-help-forced_eos_token_id = 在 max_length 允许的最后一个位置强制出现的词元 id
+hf-help-exponential_decay_length_penalty = [start, factor]：生成 start 个新词元后，eos 每个词元增长 factor 倍
+hf-help-renormalize_logits = 每个参数之后做 log-softmax，使束的分数仍是对数概率
+hf-help-remove_invalid_values = NaN 变成 0，±inf 变成最大的有限数
+hf-help-watermarking_config = {"{"}"bias": 2{"}"}：带种子的绿色词元获得一个可用密钥检测的偏置
+hf-help-guidance_scale = 把 log p 推离一次没有提示词（或用反向提示词）的计算
+hf-help-num_beam_groups = 把束分成几组，依次搜索
+hf-help-diversity_penalty = 前面的组刚选过某个词元几次，本组该词元的 log p 就减去几倍这个值
+hf-help-dola_layers = "low"、"high" 或 [层]：分数为 log p(最终层) − log p(较早的一层)
+hf-help-force_words_ids = [[ids], [[ids], [ids]]]：束必须包含的短语（或几个可选短语之一）
+
+llama-help-temperature = 除 logit——在 llama.cpp 默认链中排最后，在过滤器之后；0 或更小只保留最好的词元（贪心）
+llama-help-top_k = 保留概率最高的 k 个词元（0 = 关闭）；这里默认 40
+llama-help-top_p = 保留概率总和达到 p 的最小高概率词元集合，至少 min_keep 个；这里默认 0.95
+llama-help-min_p = 保留概率至少是最好词元 p 倍的词元；这里默认 0.05
+llama-help-typical_p = 局部典型采样：惊讶度接近熵的词元（1 = 关闭）
+llama-help-top_n_sigma = 保留 logit 与最好者相差不超过 n 个标准差的词元（负数 = 关闭）
+llama-help-xtc_probability = 排除首选：以多大概率去掉除最不可能者之外的所有高概率词元（0 = 关闭）
+llama-help-xtc_threshold = XTC：多高的概率算高概率词元（高于 0.5 则关闭 XTC）
+llama-help-dynatemp_range = 动态温度：温度随候选词元的熵在 ± 这个范围内变化（0 = 关闭）
+llama-help-dynatemp_exponent = 熵如何映射到动态温度
+llama-help-min_keep = top_p、min_p、typical 和 XTC 至少保留这么多个词元
+llama-help-samplers = 采样链的顺序，用 llama.cpp 的名字（penalties、dry、top_n_sigma、top_k、typ_p、top_p、min_p、xtc、temperature、adaptive_p）
+llama-help-seed = 采样链抽取所用的种子（dist、XTC、mirostat；-1 = 随机）
+llama-help-repeat_penalty = 最近 repeat_last_n 个词元中每个词元的 logit 除以它（若为负则乘以它）（1 = 关闭）
+llama-help-repeat_last_n = 惩罚看多少个最近的词元，包括提示词中的（64；0 = 关闭；-1 = 整个上下文）
+llama-help-presence_penalty = 对最近 repeat_last_n 个词元中出现过的每个词元减去一次
+llama-help-frequency_penalty = 在最近 repeat_last_n 个词元中每出现一次减去一次
+llama-help-dry_multiplier = DRY：惩罚会延长重复序列的词元，multiplier · base^(长度 − 允许长度)（0 = 关闭）
+llama-help-dry_base = DRY：惩罚随重复长度增长得多快
+llama-help-dry_allowed_length = DRY：不超过这个长度的重复不受惩罚
+llama-help-dry_penalty_last_n = DRY：向前看多远（64；0 = 关闭；-1 = 整个上下文）
+llama-help-dry_sequence_breakers = DRY：终止重复回看的字符串（换行、冒号、引号、星号）
+llama-help-mirostat = 1 或 2：mirostat 取代温度之后的采样链，把每次选择的惊讶度引向 mirostat_tau（0 = 关闭）
+llama-help-mirostat_tau = mirostat：目标惊讶度，单位为比特
+llama-help-mirostat_eta = mirostat：向目标修正的速度
+llama-help-adaptive_target = adaptive-p（列在 samplers 中）：选择概率接近这个值的词元（负数 = 关闭）
+llama-help-adaptive_decay = adaptive-p：它对最近选择的记忆有多长
+llama-help-n_predict = 生成多少个词元（-1 = 直到上下文填满）
+llama-help-stop = 文本中出现这些字符串之一时停止
+llama-help-ignore_eos = 禁止文本结束词元，使通道一直运行到 n_predict
+llama-help-logit_bias = [[token, bias], ...] 或 {"{"}"token": bias{"}"}；token 可以是 id 或文本，false 表示禁止它
+llama-help-semantics = 通道采用哪一套参数：这里是 "llama.cpp"
+
+## The knobs' headings and hover text
+
+hf-group-length = 长度
+hf-group-strategy = 策略
+hf-group-logits_manipulation = logits 调整
+hf-group-special_tokens = 特殊词元
+hf-group-watermark = 水印
+hf-group-guidance = 引导
+llama-group-sampler_chain = 采样链
+llama-group-penalties = 惩罚
+llama-group-mirostat = mirostat、adaptive-p
+llama-group-length = 长度、停止、词元
+knob-title = { $knob }（{ $group }）：{ $help }
+knob-takes = {" "}（取值 { $range }）
+llama-knob-title = { $knob }（llama-server）：{ $help }
+llama-knob-takes = {" "}（取值 { $min } 到 { $max }）
+range-any = 任意数
+
+## A lane's knobs (the editor)
+
+ecosystem = 生态
+ecosystem-title = 这个通道采用谁的参数：HF transformers 的 generate() 还是 llama.cpp 的采样链（llama-server 的名字和默认值）。同样的名字在两边含义不同。
+mode = 模式
+mode-greedy = 贪心
+mode-sample = 采样
+mode-beam = 束搜索
+mode-beam-sample = 束采样
+mode-group-beam = 多样束搜索
+mode-constrained-beam = 约束束搜索
+mode-contrastive = 对比搜索
+token-rules = 词元规则、水印、引导：禁用词、偏置、被抑制和被强制的词元
+chain = 采样链：{" "}
+llama-fields = llama-server /completion 字段
+
+## The what-if sandbox
+
+sandbox-title = 如果……？一个分布，你的参数
+sandbox-intro = 输入一个分布的 logits（先用课文里的五个），或者在一次运行的某一步的表格下点“如果……？”打开那一步，然后调整参数：表格、漏斗和熵会随你的输入实时变化，由各通道自己的代码按 HF 的顺序计算。空框表示关闭（top_k 也是，尽管 HF 不加说明时会用 50 来采样）。
+sandbox-caption = 每个词元在参数作用前后的概率，按作用后概率从高到低排列。
+col-removed-by = 被谁移除
+lanes-pick-sr = {" "}（通道选中的）
+sandbox-lanes-pick = 通道选中的
+sandbox-likeliest = 参数作用后最可能的
+sandbox-pick = {" "}· { $what }：“{ $token }”，概率 { $p }
+sandbox-kept = 保留了 { $total } 个词元中的 { $kept } 个
+sandbox-entropy = {" "}· 熵 { $e0 } → { $e1 } 奈特
+sandbox-computing = 计算中……
+sandbox-answered = 用时 { $ms } 毫秒
+sandbox-lane-step = 通道 { $lane } · 第 { $step } 步
+sandbox-from-beam = ：束搜索在这一步的一行——模型在提示词和最好延续所扩展的那条束的 { $tokens } 个词元之后（共 { $context } 个词元的上下文）对下一个词元的完整分布，从通道自己的参数开始；最好的延续标有 ◀。和 HF 的束搜索一样，参数作用在对数概率上（重复惩罚会把每一个都乘上），而且每个截断器至少比通道的文本结束 id 多留一个词元，和采样束一样，这样一条束可以越过文本结束继续。{" "}
+sandbox-from-lane = ：模型在提示词和通道前 { $tokens } 个词元之后（共 { $context } 个词元的上下文）对下一个词元的完整分布，从通道自己的参数开始；通道选中的标有 ◀。{" "}
+sandbox-guided = 这个通道用了 guidance_scale，它需要沙盒不运行的第二次无条件计算：这里的表是模型在引导之前自己的那一行，所以和通道的不同。
+sandbox-llama = 这个通道运行的是 llama.cpp 的采样链。沙盒从它的 temperature、top_k、top_p、min_p 和 typical_p 开始，但按 HF 的方式应用：先温度，且没有 llama.cpp 的惩罚，所以它的表可能和通道的不同。
+sandbox-dola = 这个通道用了 DoLa，它把最终层和沙盒不读取的较早一层对比：这里的表是对比之前最终层自己的一行，所以和通道的不同。
+sandbox-back = 回到输入的 logits
+sandbox-logits = logits（词元 a、b、c……）
+off = 关闭
+sandbox-order = 顺序：HF 按一个固定的顺序应用这些参数——{ $order }——而且无法更改；llama.cpp 的采样链可以重新排序（它的 `samplers` 列表）。
+sandbox-use = 把这些参数用在
+
+## The model line and panel
+
+model-bundled = 内置 KJV-GPT-2（离线）
+model-hub-repo = { $repo }（模型仓库）
+model-local-files = 本地文件（{ $names }）
+memory-warning = 这些权重有 { $size }，运行约需 { $need } 内存；本设备报告总共只有 { $device }，所以标签页可能内存不足。内置的离线模型只需约 30 MB。
+loaded-of = {" "}{ $loaded } / { $total }
+loading-model = 正在加载 { $name }：{ $file }{" "}
+file-downloaded = { $file } 已下载
+model-heads = { $heads } 个头
+model-heads-kv = { $heads } 个头（{ $kv } 个键/值头）
+model-facts = {" "}· { $params } M 参数 · { $layers } 层 · { $heads } · 宽 { $width } · { $positions } 个位置 · { $dtype } · { $size } · 加载用时 { $seconds } 秒 ·{" "}
+threads = { $threads } 个线程
+architecture-hint = 模型在 HF transformers 中的类名，取自它的 config.json：GPT2LMHeadModel（GPT-2、distilgpt2）、LlamaForCausalLM（SmolLM2）或 Qwen2ForCausalLM（Qwen2.5）。
+threads-hint = 只有页面是跨源隔离的（带 Cross-Origin-Opener-Policy 和 Cross-Origin-Embedder-Policy 响应头，scripts/serve.mjs 就是这样提供的），引擎才会用多个线程。两种情况结果完全相同，只是速度不同。
+model-defaults-before = 这个模型的 generation_config.json 设置了{" "}
+model-defaults-after = 。HF 的 generate() 除非调用另有说明，都从这些值开始，这里的通道也一样；每个通道都会说明它从中取用了什么，也可以改为从库的默认值开始。
+confirm-ask = 这个链接要求从模型仓库获取模型 `{ $repo }`。还没有下载任何东西。{" "}
+confirm-asking = 正在询问模型仓库它有多大……{" "}
+confirm-cached = 它的权重（{ $size }）已在本浏览器的缓存中：无需下载。{" "}
+confirm-size = 它的权重需要下载 { $size }。{" "}
+confirm-unknown = 模型仓库没有说明它有多大；下载开始后会显示大小（GPT-2 大小的模型为 250–550 MB）。{" "}
+confirm-download = 下载 { $repo }
+confirm-bundled = 使用内置的离线模型
+live-asking = 正在询问模型有多大……
+live-cached = 模型已在本浏览器中：无需下载
+live-size = 需下载 { $size }
+live-unknown = 下载开始后会显示大小
+live-offer = 正在显示课程录制的运行结果：没有下载任何东西。{" "}
+run-live = 实时运行
+worker-starting = 正在启动模型工作线程……
+model-failed = 无法加载模型：{ $message }
+model-failed-file = 无法加载模型（{ $file }）：{ $message }
+change-model = 更换模型
+bundled-model-button = 内置离线模型
+hub-repo-label = 模型仓库名
+load-hub = 从模型仓库加载
+local-files = 本地文件：{" "}
+files-hint = 支持 GPT-2、Llama（SmolLM2）和 Qwen2（Qwen2.5）检查点：config.json、model.safetensors（或其分片）、tokenizer.json（或 vocab.json 加 merges.txt）；把下载好的仓库文件夹拖到这里，或选择这些文件。distilgpt2 约 350 MB；首次下载后浏览器会缓存它。
+worker-slow = 模型工作线程 20 秒后仍未启动。网络慢时它可能还会来；如果看起来卡住了，请重启它（重启后它只用一个线程）。
+restart-worker = 重启模型工作线程

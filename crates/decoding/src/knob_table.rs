@@ -1,8 +1,9 @@
 //! Every HF knob in one table: its group in HF's generation docs, the values
-//! it takes, HF's words when a value is out of range, and one line on what
-//! it does. The editor reads it (groups, help, the range in the hover
-//! text), the validator reads it (the range checks), and so does the
-//! sandbox's help. A knob added to [`Knob`] without a row here fails a test.
+//! it takes and HF's words when a value is out of range. The editor reads it
+//! (groups, the range in the hover text) and the validator reads it (the
+//! range checks). What each knob does is words for people, so it lives in
+//! the page's message catalogs (`hf-help-<knob>`), one per language. A knob
+//! added to [`Knob`] without a row here fails a test.
 
 use crate::knob::Knob;
 use std::fmt;
@@ -127,8 +128,6 @@ pub struct KnobInfo {
     /// HF's message for a value out of range, `{}` standing for the value;
     /// `None` where HF has none (the range's own words are used).
     pub hf_message: Option<&'static str>,
-    /// One line on what the knob does (HF's semantics).
-    pub help: &'static str,
 }
 
 impl KnobInfo {
@@ -152,14 +151,12 @@ const fn row(
     group: KnobGroup,
     range: Option<Range>,
     hf_message: Option<&'static str>,
-    help: &'static str,
 ) -> KnobInfo {
     KnobInfo {
         knob,
         group,
         range,
         hf_message,
-        help,
     }
 }
 
@@ -174,281 +171,146 @@ pub const HF_KNOBS: &[KnobInfo] = &[
         Length,
         COUNT,
         Some("`max_new_tokens` must be greater than 0, but is {}"),
-        "how many tokens to generate at most",
     ),
     row(
         Knob::MaxLength,
         Length,
         NON_NEGATIVE,
         Some("`max_length` must be a non-negative integer, but is {}"),
-        "prompt plus new tokens, at most",
     ),
     row(
         Knob::MinNewTokens,
         Length,
         NON_NEGATIVE,
         Some("`min_new_tokens` must be a non-negative integer, but is {}"),
-        "no eos before this many new tokens",
     ),
     row(
         Knob::MinLength,
         Length,
         NON_NEGATIVE,
         Some("`min_length` must be a non-negative integer, but is {}"),
-        "no eos before prompt plus new tokens reach this length",
     ),
-    row(
-        Knob::DoSample,
-        Strategy,
-        None,
-        None,
-        "draw the next token at random instead of taking the best",
-    ),
+    row(Knob::DoSample, Strategy, None, None),
     row(
         Knob::Temperature,
         LogitsManipulation,
         NON_NEGATIVE,
         Some("`temperature` must not be negative, but is {}"),
-        "divides every logit: below 1 sharpens, above 1 flattens",
     ),
     row(
         Knob::TopK,
         LogitsManipulation,
         NON_NEGATIVE,
         Some("`top_k` has to be a strictly positive integer, but is {}"),
-        "keeps the k likeliest tokens",
     ),
     row(
         Knob::TopP,
         LogitsManipulation,
         Some(Range::UNIT_ABOVE_ZERO),
         Some("`top_p` has to be a float > 0 and <= 1, but is {}"),
-        "keeps the fewest likeliest tokens whose mass reaches p",
     ),
     row(
         Knob::MinP,
         LogitsManipulation,
         Some(Range::UNIT),
         Some("`min_p` has to be a float in the [0, 1] interval, but is {}"),
-        "keeps tokens at least min_p × the top probability",
     ),
     row(
         Knob::TypicalP,
         LogitsManipulation,
         Some(Range::UNIT_ABOVE_ZERO),
         Some("`typical_p` has to be a float > 0 and <= 1, but is {}"),
-        "keeps the tokens closest to the entropy until their mass reaches p",
     ),
     row(
         Knob::EpsilonCutoff,
         LogitsManipulation,
         Some(Range::UNIT_BELOW_ONE),
         Some("`epsilon_cutoff` has to be a float > 0 and < 1, but is {}"),
-        "removes tokens below this probability",
     ),
     row(
         Knob::EtaCutoff,
         LogitsManipulation,
         Some(Range::UNIT_BELOW_ONE),
         Some("`eta_cutoff` has to be a float > 0 and < 1, but is {}"),
-        "removes tokens below an entropy-scaled threshold",
     ),
     row(
         Knob::RepetitionPenalty,
         LogitsManipulation,
         Some(Range::Positive),
         Some("`penalty` has to be a strictly positive float, but is {}"),
-        "divides a seen token's positive logit (multiplies a negative one)",
     ),
     row(
         Knob::NoRepeatNgramSize,
         LogitsManipulation,
         NON_NEGATIVE,
         Some("`no_repeat_ngram_size` must be a non-negative integer, but is {}"),
-        "forbids any n-gram of this size from occurring twice",
     ),
     row(
         Knob::NumBeams,
         Strategy,
         COUNT,
         Some("`num_beams` has to be a strictly positive integer, but is {}"),
-        "keeps this many hypotheses and returns the best total",
     ),
-    row(
-        Knob::LengthPenalty,
-        LogitsManipulation,
-        FINITE,
-        None,
-        "beam scores divide by length to this power: > 0 favours long",
-    ),
-    row(
-        Knob::EarlyStopping,
-        Length,
-        None,
-        None,
-        "when beam search stops: true, false (heuristic) or \"never\"",
-    ),
+    row(Knob::LengthPenalty, LogitsManipulation, FINITE, None),
+    row(Knob::EarlyStopping, Length, None, None),
     row(
         Knob::NumReturnSequences,
         Strategy,
         COUNT,
         Some("`num_return_sequences` has to be a strictly positive integer, but is {}"),
-        "how many finished beams to return",
     ),
     row(
         Knob::PenaltyAlpha,
         Strategy,
         Some(Range::UNIT),
         Some("`penalty_alpha` has to be a float in the [0, 1] interval, but is {}"),
-        "contrastive search: weight of the degeneration penalty",
     ),
-    row(
-        Knob::EosTokenId,
-        SpecialTokens,
-        None,
-        None,
-        "token id(s) that end the text",
-    ),
-    row(
-        Knob::StopStrings,
-        Length,
-        None,
-        None,
-        "text that ends generation once it appears",
-    ),
-    row(
-        Knob::Seed,
-        Strategy,
-        None,
-        None,
-        "the random stream a sampling lane draws from",
-    ),
-    row(
-        Knob::FrequencyPenalty,
-        LogitsManipulation,
-        FINITE,
-        None,
-        "subtracts this × a token's count so far (OpenAI-style)",
-    ),
-    row(
-        Knob::PresencePenalty,
-        LogitsManipulation,
-        FINITE,
-        None,
-        "subtracts this once from every token seen (OpenAI-style)",
-    ),
+    row(Knob::EosTokenId, SpecialTokens, None, None),
+    row(Knob::StopStrings, Length, None, None),
+    row(Knob::Seed, Strategy, None, None),
+    row(Knob::FrequencyPenalty, LogitsManipulation, FINITE, None),
+    row(Knob::PresencePenalty, LogitsManipulation, FINITE, None),
     row(
         Knob::TopH,
         LogitsManipulation,
         Some(Range::UNIT_ABOVE_ZERO),
         Some("`top_h` must be in the range (0, 1], but is {}"),
-        "keeps likely tokens while their entropy stays within top_h × the whole's",
     ),
-    row(
-        Knob::BadWordsIds,
-        LogitsManipulation,
-        None,
-        None,
-        "token sequences never to generate: [[ids], …]",
-    ),
-    row(
-        Knob::SequenceBias,
-        LogitsManipulation,
-        None,
-        None,
-        "adds a bias to a token sequence's last token: [[[ids], bias], …]",
-    ),
-    row(
-        Knob::SuppressTokens,
-        SpecialTokens,
-        None,
-        None,
-        "token ids never generated",
-    ),
-    row(
-        Knob::BeginSuppressTokens,
-        SpecialTokens,
-        None,
-        None,
-        "token ids that cannot be the first generated token",
-    ),
-    row(
-        Knob::ForcedBosTokenId,
-        SpecialTokens,
-        None,
-        None,
-        "the first token after a one-token prompt (an empty prompt)",
-    ),
-    row(
-        Knob::ForcedEosTokenId,
-        SpecialTokens,
-        None,
-        None,
-        "token id(s) forced as the last token max_length allows",
-    ),
+    row(Knob::BadWordsIds, LogitsManipulation, None, None),
+    row(Knob::SequenceBias, LogitsManipulation, None, None),
+    row(Knob::SuppressTokens, SpecialTokens, None, None),
+    row(Knob::BeginSuppressTokens, SpecialTokens, None, None),
+    row(Knob::ForcedBosTokenId, SpecialTokens, None, None),
+    row(Knob::ForcedEosTokenId, SpecialTokens, None, None),
     row(
         Knob::ExponentialDecayLengthPenalty,
         LogitsManipulation,
         None,
         None,
-        "[start, factor]: after start new tokens, eos grows by factor per token",
     ),
-    row(
-        Knob::RenormalizeLogits,
-        LogitsManipulation,
-        None,
-        None,
-        "log-softmax after every knob, so beam scores stay log-probs",
-    ),
-    row(
-        Knob::RemoveInvalidValues,
-        LogitsManipulation,
-        None,
-        None,
-        "NaN becomes 0 and ±inf the largest finite numbers",
-    ),
-    row(
-        Knob::WatermarkingConfig,
-        Watermark,
-        None,
-        None,
-        "{\"bias\": 2}: seeded green tokens get a bias a key can detect",
-    ),
+    row(Knob::RenormalizeLogits, LogitsManipulation, None, None),
+    row(Knob::RemoveInvalidValues, LogitsManipulation, None, None),
+    row(Knob::WatermarkingConfig, Watermark, None, None),
     row(
         Knob::GuidanceScale,
         Guidance,
         FINITE,
         Some("`guidance_scale` must be a finite number, but is {}"),
-        "pushes log p away from a pass without the prompt (or a negative one)",
     ),
     row(
         Knob::NumBeamGroups,
         Strategy,
         COUNT,
         Some("`num_beam_groups` has to be a strictly positive integer, but is {}"),
-        "splits the beams into groups that search one after another",
     ),
     row(
         Knob::DiversityPenalty,
         Strategy,
         NON_NEGATIVE,
         Some("`diversity_penalty` should be a float larger than 0.0, but is {}"),
-        "a group's log p loses this × the times earlier groups just chose the token",
     ),
-    row(
-        Knob::DolaLayers,
-        Strategy,
-        None,
-        None,
-        "\"low\", \"high\" or [layers]: scores log p(final) − log p(an earlier layer)",
-    ),
-    row(
-        Knob::ForceWordsIds,
-        Strategy,
-        None,
-        None,
-        "[[ids], [[ids], [ids]]]: phrases (or choices of phrases) the beams must include",
-    ),
+    row(Knob::DolaLayers, Strategy, None, None),
+    row(Knob::ForceWordsIds, Strategy, None, None),
 ];
 
 impl Knob {
@@ -462,11 +324,6 @@ impl Knob {
     pub fn group(self) -> KnobGroup {
         self.info().group
     }
-
-    /// One line on what the knob does (HF's semantics).
-    pub fn explain(self) -> &'static str {
-        self.info().help
-    }
 }
 
 #[cfg(test)]
@@ -478,7 +335,6 @@ mod tests {
         assert_eq!(HF_KNOBS.len(), Knob::ALL.len());
         for (row, &k) in HF_KNOBS.iter().zip(Knob::ALL) {
             assert_eq!(row.knob, k);
-            assert!(!row.help.is_empty() && row.help.chars().count() < 90, "{k}");
             if let Some(m) = row.hf_message {
                 assert!(m.contains("{}"), "{k}: the message shows the value");
             }

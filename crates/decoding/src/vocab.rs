@@ -208,7 +208,14 @@ mod tests {
 
     #[test]
     fn display_text_reads_back_to_the_same_bytes() {
-        for bytes in [&b" \xF0\x9F"[..], b"a\xE6\x88\x91b", b"\x80", b"<0x", b"<0xZZ>", b""] {
+        for bytes in [
+            &b" \xF0\x9F"[..],
+            b"a\xE6\x88\x91b",
+            b"\x80",
+            b"<0x",
+            b"<0xZZ>",
+            b"",
+        ] {
             assert_eq!(display_text_bytes(&display_bytes(bytes)), bytes);
         }
     }

@@ -83,15 +83,6 @@ pub enum ModelSource {
     Files { names: Vec<String> },
 }
 
-impl ModelSource {
-    pub fn label(&self) -> String {
-        match self {
-            ModelSource::Bundled { .. } => "bundled KJV-GPT-2 (offline)".into(),
-            ModelSource::Hub { repo } => format!("{repo} (model hub)"),
-            ModelSource::Files { names } => format!("local files ({})", names.join(", ")),
-        }
-    }
-}
 
 /// A hub repo id: `owner/name` of letters, digits, `-`, `_`, `.`; nothing that
 /// could turn a share link into a fetch of some other address.
@@ -245,7 +236,8 @@ pub enum FromWorker {
     },
     Loaded {
         info: ModelInfo,
-        label: String,
+        /// What was loaded (the page names it in the reader's language).
+        source: ModelSource,
         load_ms: f64,
         /// The worker's wasm memory after loading (it never shrinks: a peak).
         #[serde(default)]

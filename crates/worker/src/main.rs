@@ -315,7 +315,6 @@ const WHAT_IF_ROWS: usize = 20;
 
 async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>) {
     let started = now_ms();
-    let label = source.label();
     // Where downloaded files come from (and are cached under); none for picked files.
     let base = match &source {
         ModelSource::Files { .. } => None,
@@ -379,7 +378,7 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
             let threads = helpers::threads(state.helpers).await;
             post(&FromWorker::Loaded {
                 info,
-                label,
+                source,
                 load_ms,
                 memory_bytes: memory_bytes(),
                 threads,

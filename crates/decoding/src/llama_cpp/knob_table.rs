@@ -1,8 +1,9 @@
-//! Every llama.cpp knob the editor shows, in one table: its heading there,
-//! llama-server's hard limits where it has them, and one line on what it
-//! does in llama.cpp. The rows are in the editor's order. llama-server
-//! clamps most values rather than refusing them; the limits here it
-//! refuses, and so does the validator (`config.rs`), reading them here.
+//! Every llama.cpp knob the editor shows, in one table: its heading there
+//! and llama-server's hard limits where it has them (what each does is in
+//! the page's message catalogs, `llama-help-<knob>`). The rows are in the
+//! editor's order. llama-server clamps most values rather than refusing
+//! them; the limits here it refuses, and so does the validator
+//! (`config.rs`), reading them here.
 
 use super::knob::LlamaCppKnob;
 
@@ -48,31 +49,23 @@ pub struct LlamaCppKnobInfo {
     pub group: LlamaCppGroup,
     /// The lowest and highest value llama-server takes (both included).
     pub limits: Option<(f64, f64)>,
-    /// One line on what the knob does there (the editor's hover text).
-    pub help: &'static str,
 }
 
 use LlamaCppGroup::*;
 
-const fn row(knob: LlamaCppKnob, group: LlamaCppGroup, help: &'static str) -> LlamaCppKnobInfo {
+const fn row(knob: LlamaCppKnob, group: LlamaCppGroup) -> LlamaCppKnobInfo {
     LlamaCppKnobInfo {
         knob,
         group,
         limits: None,
-        help,
     }
 }
 
 /// A row with llama-server's hard limits.
-const fn limited(
-    knob: LlamaCppKnob,
-    group: LlamaCppGroup,
-    limits: (f64, f64),
-    help: &'static str,
-) -> LlamaCppKnobInfo {
+const fn limited(knob: LlamaCppKnob, group: LlamaCppGroup, limits: (f64, f64)) -> LlamaCppKnobInfo {
     LlamaCppKnobInfo {
         limits: Some(limits),
-        ..row(knob, group, help)
+        ..row(knob, group)
     }
 }
 
@@ -81,82 +74,43 @@ const I32_MAX: f64 = i32::MAX as f64;
 
 /// Every knob but `semantics` (which chooses the table), in the editor's order.
 pub const LLAMA_CPP_KNOBS: &[LlamaCppKnobInfo] = &[
-    row(LlamaCppKnob::Temperature, SamplerChain,
-        "divides the logits — last in llama.cpp's default chain, after the filters; 0 or less keeps only the best token (greedy)"),
-    row(LlamaCppKnob::TopK, SamplerChain,
-        "keeps the k most likely tokens (0 = off); 40 by default here"),
-    row(LlamaCppKnob::TopP, SamplerChain,
-        "keeps the smallest set of likely tokens whose probability reaches p, at least min_keep; 0.95 by default here"),
-    row(LlamaCppKnob::MinP, SamplerChain,
-        "keeps tokens at least p times as likely as the best one; 0.05 by default here"),
-    row(LlamaCppKnob::TypicalP, SamplerChain,
-        "locally typical sampling: tokens whose surprise is near the entropy (1 = off)"),
-    row(LlamaCppKnob::TopNSigma, SamplerChain,
-        "keeps tokens whose logit is within n standard deviations of the best (negative = off)"),
-    row(LlamaCppKnob::XtcProbability, SamplerChain,
-        "exclude top choices: how often it removes every likely token but the least likely of them (0 = off)"),
-    row(LlamaCppKnob::XtcThreshold, SamplerChain,
-        "XTC: what counts as a likely token (above 0.5 turns XTC off)"),
-    row(LlamaCppKnob::DynatempRange, SamplerChain,
-        "dynamic temperature: the temperature moves within ± this range with the candidates' entropy (0 = off)"),
-    row(LlamaCppKnob::DynatempExponent, SamplerChain,
-        "how the entropy maps to the dynamic temperature"),
-    limited(LlamaCppKnob::MinKeep, SamplerChain, (0.0, I32_MAX),
-        "top_p, min_p, typical and XTC keep at least this many tokens"),
-    row(LlamaCppKnob::Samplers, SamplerChain,
-        "the chain's order, by llama.cpp's names (penalties, dry, top_n_sigma, top_k, typ_p, top_p, min_p, xtc, temperature, adaptive_p)"),
-    row(LlamaCppKnob::Seed, SamplerChain,
-        "the seed of the chain's draws (dist, XTC, mirostat; -1 = random)"),
-    row(LlamaCppKnob::RepeatPenalty, Penalties,
-        "divides (or multiplies, if negative) the logit of every token among the last repeat_last_n (1 = off)"),
-    limited(LlamaCppKnob::RepeatLastN, Penalties, (-1.0, I32_MAX),
-        "how many recent tokens the penalties see, the prompt's included (64; 0 = off; -1 = the whole context)"),
-    row(LlamaCppKnob::PresencePenalty, Penalties,
-        "subtracted once from every token among the last repeat_last_n"),
-    row(LlamaCppKnob::FrequencyPenalty, Penalties,
-        "subtracted per occurrence among the last repeat_last_n"),
-    row(LlamaCppKnob::DryMultiplier, Penalties,
-        "DRY: penalises the token that would extend a repeated sequence, multiplier · base^(length − allowed) (0 = off)"),
-    row(LlamaCppKnob::DryBase, Penalties,
-        "DRY: how fast the penalty grows with the repeat's length"),
-    limited(LlamaCppKnob::DryAllowedLength, Penalties, (0.0, I32_MAX),
-        "DRY: repeats up to this long go unpunished"),
-    limited(LlamaCppKnob::DryPenaltyLastN, Penalties, (-1.0, I32_MAX),
-        "DRY: how far back it looks (64; 0 = off; -1 = the whole context)"),
-    row(LlamaCppKnob::DrySequenceBreakers, Penalties,
-        "DRY: strings that end a repeat's look-back (newline, colon, quote, asterisk)"),
-    row(LlamaCppKnob::Mirostat, Mirostat,
-        "1 or 2: mirostat replaces the chain after temperature and steers each pick's surprise to mirostat_tau (0 = off)"),
-    row(LlamaCppKnob::MirostatTau, Mirostat,
-        "mirostat: the target surprise, in bits"),
-    row(LlamaCppKnob::MirostatEta, Mirostat,
-        "mirostat: how fast it corrects towards the target"),
-    row(LlamaCppKnob::AdaptiveTarget, Mirostat,
-        "adaptive-p (listed in samplers): picks tokens near this probability (negative = off)"),
-    limited(LlamaCppKnob::AdaptiveDecay, Mirostat, (0.0, 0.99),
-        "adaptive-p: how long its memory of recent picks is"),
-    limited(LlamaCppKnob::NPredict, Length, (-1.0, I32_MAX),
-        "how many tokens to generate (-1 = until the context is full)"),
-    row(LlamaCppKnob::Stop, Length,
-        "stop when the text contains one of these strings"),
-    row(LlamaCppKnob::IgnoreEos, Length,
-        "bans the end-of-text token, so the lane runs to n_predict"),
-    row(LlamaCppKnob::LogitBias, Length,
-        "[[token, bias], ...] or {\"token\": bias}; a token is an id or a text, false bans it"),
+    row(LlamaCppKnob::Temperature, SamplerChain),
+    row(LlamaCppKnob::TopK, SamplerChain),
+    row(LlamaCppKnob::TopP, SamplerChain),
+    row(LlamaCppKnob::MinP, SamplerChain),
+    row(LlamaCppKnob::TypicalP, SamplerChain),
+    row(LlamaCppKnob::TopNSigma, SamplerChain),
+    row(LlamaCppKnob::XtcProbability, SamplerChain),
+    row(LlamaCppKnob::XtcThreshold, SamplerChain),
+    row(LlamaCppKnob::DynatempRange, SamplerChain),
+    row(LlamaCppKnob::DynatempExponent, SamplerChain),
+    limited(LlamaCppKnob::MinKeep, SamplerChain, (0.0, I32_MAX)),
+    row(LlamaCppKnob::Samplers, SamplerChain),
+    row(LlamaCppKnob::Seed, SamplerChain),
+    row(LlamaCppKnob::RepeatPenalty, Penalties),
+    limited(LlamaCppKnob::RepeatLastN, Penalties, (-1.0, I32_MAX)),
+    row(LlamaCppKnob::PresencePenalty, Penalties),
+    row(LlamaCppKnob::FrequencyPenalty, Penalties),
+    row(LlamaCppKnob::DryMultiplier, Penalties),
+    row(LlamaCppKnob::DryBase, Penalties),
+    limited(LlamaCppKnob::DryAllowedLength, Penalties, (0.0, I32_MAX)),
+    limited(LlamaCppKnob::DryPenaltyLastN, Penalties, (-1.0, I32_MAX)),
+    row(LlamaCppKnob::DrySequenceBreakers, Penalties),
+    row(LlamaCppKnob::Mirostat, Mirostat),
+    row(LlamaCppKnob::MirostatTau, Mirostat),
+    row(LlamaCppKnob::MirostatEta, Mirostat),
+    row(LlamaCppKnob::AdaptiveTarget, Mirostat),
+    limited(LlamaCppKnob::AdaptiveDecay, Mirostat, (0.0, 0.99)),
+    limited(LlamaCppKnob::NPredict, Length, (-1.0, I32_MAX)),
+    row(LlamaCppKnob::Stop, Length),
+    row(LlamaCppKnob::IgnoreEos, Length),
+    row(LlamaCppKnob::LogitBias, Length),
 ];
 
 impl LlamaCppKnob {
     /// The knob's row (`None` for `semantics`, which chooses the table).
     pub fn info(self) -> Option<&'static LlamaCppKnobInfo> {
         LLAMA_CPP_KNOBS.iter().find(|r| r.knob == self)
-    }
-
-    /// One line on what the knob does in llama.cpp.
-    pub fn explain(self) -> &'static str {
-        match self.info() {
-            Some(r) => r.help,
-            None => "whose knobs the lane takes: \"llama.cpp\" here",
-        }
     }
 }
 
@@ -165,12 +119,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_knob_but_semantics_has_one_row_with_help() {
+    fn every_knob_but_semantics_has_one_row() {
         for &k in LlamaCppKnob::ALL {
             let rows = LLAMA_CPP_KNOBS.iter().filter(|r| r.knob == k).count();
             let expected = usize::from(k != LlamaCppKnob::Semantics);
             assert_eq!(rows, expected, "{k}");
-            assert!(!k.explain().is_empty());
         }
         let shown: usize = LlamaCppGroup::ALL.iter().map(|g| g.knobs().count()).sum();
         assert_eq!(shown, LLAMA_CPP_KNOBS.len(), "every row is under a heading");
