@@ -4,7 +4,8 @@
 //! Everything is a form: radio buttons, a text box, Enter answers.
 
 use crate::components::prose::Prose;
-use crate::format::visible;
+use crate::format::{prob, visible};
+use crate::i18n::I18n;
 use crate::state::quiz::{Answer, Guess, QuestionAt, Score};
 use crate::state::quiz_marking::{self as marking, LaneReveal, Place};
 use crate::state::run::Results;
@@ -34,14 +35,15 @@ pub struct Props {
     pub on: Callback<QuizAction>,
 }
 
-pub(crate) fn ask(q: &Question) -> String {
+pub(crate) fn ask(q: &Question, tr: &I18n) -> String {
     match q {
         Question::NextToken { lane, step: 1, .. } => {
-            format!("Which token comes next in lane {lane}?")
+            tr.t_with("ask-next", &[("lane", (*lane).into())])
         }
-        Question::NextToken { lane, step, .. } => {
-            format!("Which token does lane {lane} write as its token {step}?")
-        }
+        Question::NextToken { lane, step, .. } => tr.t_with(
+            "ask-token-n",
+            &[("lane", (*lane).into()), ("step", (*step).into())],
+        ),
         Question::WhichLane { ask, .. } | Question::Choice { ask, .. } => ask.clone(),
     }
 }
@@ -65,7 +67,7 @@ struct FormProps {
 }
 
 /// The options a question offers: (value sent, label).
-fn options(p: &FormProps) -> Option<Vec<(QuizInput, String)>> {
+fn options(p: &FormProps, tr: &I18n) -> Option<Vec<(QuizInput, String)>> {
     match &p.question {
         Question::NextToken { lane, step, .. } => {
             let results = p.results.as_ref()?;
@@ -82,7 +84,7 @@ fn options(p: &FormProps) -> Option<Vec<(QuizInput, String)>> {
         }
         Question::WhichLane { .. } => Some(
             (1..=p.lanes)
-                .map(|l| (QuizInput::Lane(l), format!("Lane {l}")))
+                .map(|l| (QuizInput::Lane(l), tr.t_with("lane-heading", &[("lane", l.into())])))
                 .collect(),
         ),
         Question::Choice { options, .. } => Some(
@@ -97,13 +99,12 @@ fn options(p: &FormProps) -> Option<Vec<(QuizInput, String)>> {
 
 #[function_component(QuestionForm)]
 fn question_form(p: &FormProps) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
     let picked = use_state(|| None::<usize>);
     let typed = use_node_ref();
-    let Some(options) = options(p) else {
+    let Some(options) = options(p, &tr) else {
         return html! {
-            <p class="hint" data-testid="question-waiting">
-                { "Run the step, or show its recorded run, to see the candidates. The lanes stay hidden until you answer." }
-            </p>
+            <p class="hint" data-testid="question-waiting">{ tr.t("question-waiting") }</p>
         };
     };
     let name = format!("question-{}-{}", p.at.0, p.at.1);
@@ -134,7 +135,7 @@ fn question_form(p: &FormProps) -> Html {
     html! {
         <form class="question-form" {onsubmit}>
             <fieldset>
-                <legend class="visually-hidden">{ ask(&p.question) }</legend>
+                <legend class="visually-hidden">{ ask(&p.question, &tr) }</legend>
                 <div class={classes!("question-choices", is_token.then_some("tokens"))}>
                     { for options.iter().enumerate().map(|(k, (_, label))| {
                         let picked = picked.clone();
@@ -155,103 +156,117 @@ fn question_form(p: &FormProps) -> Html {
             </fieldset>
             if is_token {
                 <label class="question-typed">
-                    { "…or type it: " }
+                    { tr.t("question-type-it") }
                     <input type="text" ref={typed} data-testid="question-typed" autocomplete="off" />
                 </label>
             }
             <div class="question-buttons">
-                <button type="submit" data-testid="question-answer" disabled={p.pending}>{ "Answer" }</button>
-                <button type="button" data-testid="question-skip" onclick={skip}>{ "Show the answer" }</button>
+                <button type="submit" data-testid="question-answer" disabled={p.pending}>{ tr.t("question-answer") }</button>
+                <button type="button" data-testid="question-skip" onclick={skip}>{ tr.t("question-show") }</button>
             </div>
             if p.pending {
                 <p class="hint" data-testid="question-pending" aria-live="polite">
-                    { "Reading your text with the model's tokenizer…" }
+                    { tr.t("question-pending") }
                 </p>
             }
         </form>
     }
 }
 
-fn place(r: &LaneReveal) -> Html {
-    let pct = |x: f32| format!("{:.1}%", 100.0 * x);
-    let (rank, prob, raw) = match &r.place {
+fn place(r: &LaneReveal, tr: &I18n) -> Html {
+    let (rank, after, raw) = match &r.place {
         Place::Ranked {
             rank,
-            prob,
+            prob: p,
             raw_prob,
-        } => (format!("#{rank}"), pct(*prob), pct(*raw_prob)),
-        Place::Removed { by, raw_prob } => {
-            (format!("removed by {by}"), "0%".into(), pct(*raw_prob))
-        }
-        Place::Outside { shown } => (format!("below its top {shown}"), "—".into(), "—".into()),
-        Place::NoStep => ("no such step".into(), "—".into(), "—".into()),
+        } => (format!("#{rank}"), prob(*p), prob(*raw_prob)),
+        Place::Removed { by, raw_prob } => (
+            tr.t_with("place-removed", &[("by", by.to_string().into())]),
+            "0%".into(),
+            prob(*raw_prob),
+        ),
+        Place::Outside { shown } => (
+            tr.t_with("place-outside", &[("shown", (*shown).into())]),
+            "—".into(),
+            "—".into(),
+        ),
+        Place::NoStep => (tr.t("place-no-step"), "—".into(), "—".into()),
     };
     html! {
         <tr data-testid="reveal-lane" data-lane={r.lane.to_string()}>
-            <th scope="row">{ format!("Lane {}", r.lane + 1) }</th>
+            <th scope="row">{ tr.t_with("lane-heading", &[("lane", (r.lane + 1).into())]) }</th>
             <td class="token">{ r.chosen.as_deref().map(visible).unwrap_or_else(|| "—".into()) }</td>
             <td>{ rank }</td>
-            <td>{ prob }</td>
+            <td>{ after }</td>
             <td>{ raw }</td>
         </tr>
     }
 }
 
-fn reveal(q: &Question, a: &Answer, results: Option<&Results>, lanes: usize) -> Html {
+fn reveal(q: &Question, a: &Answer, results: Option<&Results>, lanes: usize, tr: &I18n) -> Html {
+    let option = |options: &[String], k: usize| -> String {
+        options.get(k.wrapping_sub(1)).cloned().unwrap_or_default()
+    };
     let right_answer = match q {
         Question::NextToken { lane, step, .. } => results
             .and_then(|r| marking::step_of(r, lane - 1, *step))
-            .map(|s| format!("Lane {lane} wrote {}.", visible(&s.token)))
-            .unwrap_or_else(|| format!("Run the step to see what lane {lane} writes.")),
-        Question::WhichLane { answer, .. } => format!("The answer is lane {answer}."),
+            .map(|s| {
+                tr.t_with(
+                    "answer-lane-wrote",
+                    &[("lane", (*lane).into()), ("token", visible(&s.token).into())],
+                )
+            })
+            .unwrap_or_else(|| tr.t_with("answer-run-to-see", &[("lane", (*lane).into())])),
+        Question::WhichLane { answer, .. } => {
+            tr.t_with("answer-lane", &[("lane", (*answer).into())])
+        }
         Question::Choice {
             options, answer, ..
-        } => format!(
-            "The answer is “{}”.",
-            options.get(answer - 1).map(String::as_str).unwrap_or("")
-        ),
+        } => tr.t_with("answer-option", &[("option", option(options, *answer).into())]),
     };
     let yours = match &a.guess {
         Guess::Token {
             token, typed: None, ..
-        } => format!("You picked {}.", visible(token)),
+        } => tr.t_with("yours-token", &[("token", visible(token).into())]),
         Guess::Token {
             token,
             typed: Some(t),
             ..
-        } => format!("You typed “{t}”, read as the token {}.", visible(token)),
+        } => tr.t_with(
+            "yours-typed",
+            &[("typed", t.clone().into()), ("token", visible(token).into())],
+        ),
         Guess::Unmatched { typed } => {
-            format!("You typed “{typed}”, which is none of the step's candidates.")
+            tr.t_with("yours-unmatched", &[("typed", typed.clone().into())])
         }
-        Guess::Lane(l) => format!("You picked lane {l}."),
+        Guess::Lane(l) => tr.t_with("yours-lane", &[("lane", (*l).into())]),
         Guess::Option(o) => match q {
-            Question::Choice { options, .. } => format!(
-                "You picked “{}”.",
-                options.get(o - 1).map(String::as_str).unwrap_or("")
-            ),
+            Question::Choice { options, .. } => {
+                tr.t_with("yours-option", &[("option", option(options, *o).into())])
+            }
             _ => String::new(),
         },
-        Guess::Skipped => "You looked without guessing.".into(),
+        Guess::Skipped => tr.t("yours-skipped"),
     };
-    let verdict = match (&a.guess, a.right) {
-        (Guess::Skipped, _) => "Shown",
-        (_, true) => "Right",
-        (_, false) => "Not this time",
-    };
+    let verdict = tr.t(match (&a.guess, a.right) {
+        (Guess::Skipped, _) => "verdict-shown",
+        (_, true) => "verdict-right",
+        (_, false) => "verdict-wrong",
+    });
     let table = match (q, &a.guess) {
         (Question::NextToken { step, .. }, Guess::Token { id, .. }) => results.map(|r| {
             let rows = marking::reveal_token(Some(*id), *step, lanes, r);
             html! {
                 <table class="reveal-lanes">
-                    <caption>{ "Your token in each lane at this step" }</caption>
+                    <caption>{ tr.t("reveal-caption") }</caption>
                     <thead><tr>
-                        <th scope="col">{ "Lane" }</th>
-                        <th scope="col">{ "It wrote" }</th>
-                        <th scope="col">{ "Your token's rank" }</th>
-                        <th scope="col">{ "after its knobs" }</th>
-                        <th scope="col">{ "before" }</th>
+                        <th scope="col">{ tr.t("reveal-col-lane") }</th>
+                        <th scope="col">{ tr.t("reveal-col-wrote") }</th>
+                        <th scope="col">{ tr.t("reveal-col-rank") }</th>
+                        <th scope="col">{ tr.t("reveal-col-after") }</th>
+                        <th scope="col">{ tr.t("reveal-col-before") }</th>
                     </tr></thead>
-                    <tbody>{ for rows.iter().map(place) }</tbody>
+                    <tbody>{ for rows.iter().map(|r| place(r, tr)) }</tbody>
                 </table>
             }
         }),
@@ -261,7 +276,7 @@ fn reveal(q: &Question, a: &Answer, results: Option<&Results>, lanes: usize) -> 
     html! {
         <div class="reveal" data-testid="reveal" role="status">
             <p data-testid="reveal-verdict" data-right={a.right.to_string()}>
-                <strong>{ format!("{verdict}. ") }</strong>
+                <strong>{ tr.t_with("verdict", &[("verdict", verdict.into())]) }</strong>
                 { yours } { " " } { right_answer }
             </p>
             { for table }
@@ -274,13 +289,14 @@ fn reveal(q: &Question, a: &Answer, results: Option<&Results>, lanes: usize) -> 
 
 #[function_component(QuestionPanel)]
 pub fn question_panel(p: &Props) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
     if p.questions.is_empty() && p.score.total == 0 {
         return html! {};
     }
     let score = p.score;
     let reset = p.on.reform(|_: MouseEvent| QuizAction::Reset);
     html! {
-        <section class="quiz" data-testid="quiz" aria-label="Questions">
+        <section class="quiz" data-testid="quiz" aria-label={tr.t("questions")}>
             { for p.questions.iter().enumerate().map(|(k, q)| {
                 let at = (p.step, k);
                 let answer = p.answers.get(k).cloned().flatten();
@@ -291,10 +307,10 @@ pub fn question_panel(p: &Props) -> Html {
                         data-state={if answer.is_some() { "answered" } else { "open" }}
                     >
                         <p class="question-ask" data-testid="question-ask">
-                            <strong>{ format!("Question {}: ", k + 1) }</strong>{ ask(q) }
+                            <strong>{ tr.t_with("question-n", &[("n", (k + 1).into())]) }</strong>{ ask(q, &tr) }
                         </p>
                         if let Some(a) = &answer {
-                            { reveal(q, a, p.results.as_ref(), p.lanes) }
+                            { reveal(q, a, p.results.as_ref(), p.lanes, &tr) }
                         } else {
                             <QuestionForm
                                 key={format!("{}-{k}", p.step)}
@@ -312,9 +328,13 @@ pub fn question_panel(p: &Props) -> Html {
             if score.total > 0 {
                 <p class="quiz-score" data-testid="quiz-score"
                    data-right={score.right.to_string()} data-answered={score.answered.to_string()}>
-                    { format!("Score: {} right of {} answered ({} questions in this lesson; kept in this page only). ", score.right, score.answered, score.total) }
+                    { tr.t_with("quiz-score", &[
+                        ("right", score.right.into()),
+                        ("answered", score.answered.into()),
+                        ("total", score.total.into()),
+                    ]) }
                     <button type="button" data-testid="quiz-reset" onclick={reset} disabled={score.answered == 0}>
-                        { "Start the questions again" }
+                        { tr.t("quiz-reset") }
                     </button>
                 </p>
             }

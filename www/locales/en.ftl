@@ -389,3 +389,69 @@ local-files = Local files:{" "}
 files-hint = GPT-2, Llama (SmolLM2) and Qwen2 (Qwen2.5) checkpoints: config.json, model.safetensors (or its shards), tokenizer.json (or vocab.json with merges.txt); drop a downloaded repo's folder here or pick the files. distilgpt2 is about 350 MB; it is cached by the browser after the first download.
 worker-slow = The model worker has not started after 20 seconds. On a slow connection it may still come; if it seems stuck, restart it (it then runs on one thread).
 restart-worker = Restart the model worker
+
+## A lesson's questions
+
+questions = Questions
+question-n = Question { $n }:{" "}
+ask-next = Which token comes next in lane { $lane }?
+ask-token-n = Which token does lane { $lane } write as its token { $step }?
+question-waiting = Run the step, or show its recorded run, to see the candidates. The lanes stay hidden until you answer.
+question-type-it = …or type it:{" "}
+question-answer = Answer
+question-show = Show the answer
+question-pending = Reading your text with the model's tokenizer…
+place-removed = removed by { $by }
+place-outside = below its top { $shown }
+place-no-step = no such step
+answer-lane-wrote = Lane { $lane } wrote { $token }.
+answer-run-to-see = Run the step to see what lane { $lane } writes.
+answer-lane = The answer is lane { $lane }.
+answer-option = The answer is “{ $option }”.
+yours-token = You picked { $token }.
+yours-typed = You typed “{ $typed }”, read as the token { $token }.
+yours-unmatched = You typed “{ $typed }”, which is none of the step's candidates.
+yours-lane = You picked lane { $lane }.
+yours-option = You picked “{ $option }”.
+yours-skipped = You looked without guessing.
+verdict-shown = Shown
+verdict-right = Right
+verdict-wrong = Not this time
+verdict = { $verdict }.{" "}
+reveal-caption = Your token in each lane at this step
+reveal-col-lane = Lane
+reveal-col-wrote = It wrote
+reveal-col-rank = Your token's rank
+reveal-col-after = after its knobs
+reveal-col-before = before
+quiz-score = Score: { $right } right of { $answered } answered ({ $total } questions in this lesson; kept in this page only).{" "}
+quiz-reset = Start the questions again
+
+## The printed handout
+
+handout-settings = Settings
+handout-text = Text
+handout-not-recorded = (not recorded: run it on the page)
+handout-first-token = Lane { $lane }: the first token
+handout-col-model = model
+handout-col-knobs = knobs
+handout-answer-not-recorded = (not recorded: run the step to see it)
+handout-meta = { $steps } steps · model: { $model } · recorded runs, as the page shows them · Next-token lab
+handout-step = Step { $step }
+handout-recording-failed = The recorded run could not be read: { $why }
+handout-key = Answer key
+handout-key-line = Step { $step }, question { $question }: { $answer }
+
+## What a lesson's own code printed
+
+printed-same = ✓ the same here
+printed-same-draw = the same here — this draw agreed
+printed-differs = ✗ parts at character { $at }: here “{ $here }…”
+printed-other-draw = a different draw here, as expected
+printed-other-model = {" "}— this run was on another model: load { $model } to compare
+printed-not-run = {" "}— run this lesson unchanged on { $model } to compare
+printed-tally = {" "}— { $same } of { $exact } exact lanes match
+printed-summary = What “{ $source }” printed on { $model }
+printed-why = On { $model } a lane without randomness (greedy, beam, contrastive, top_k 1) must write exactly the lesson's text. A sampled lane cannot: torch draws its own random numbers, so a seed here picks a different draw from the same distribution.
+printed-lane-exact = Lane { $lane } · exact
+printed-lane-sampled = Lane { $lane } · sampled

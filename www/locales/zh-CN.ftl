@@ -377,3 +377,69 @@ local-files = 本地文件：{" "}
 files-hint = 支持 GPT-2、Llama（SmolLM2）和 Qwen2（Qwen2.5）检查点：config.json、model.safetensors（或其分片）、tokenizer.json（或 vocab.json 加 merges.txt）；把下载好的仓库文件夹拖到这里，或选择这些文件。distilgpt2 约 350 MB；首次下载后浏览器会缓存它。
 worker-slow = 模型工作线程 20 秒后仍未启动。网络慢时它可能还会来；如果看起来卡住了，请重启它（重启后它只用一个线程）。
 restart-worker = 重启模型工作线程
+
+## A lesson's questions
+
+questions = 问题
+question-n = 问题 { $n }：{" "}
+ask-next = 通道 { $lane } 接下来会写哪个词元？
+ask-token-n = 通道 { $lane } 的第 { $step } 个词元会是哪个？
+question-waiting = 运行这一步，或显示它录制的运行结果，才能看到候选词元。在你回答之前，各通道会一直隐藏。
+question-type-it = ……或者输入它：{" "}
+question-answer = 回答
+question-show = 显示答案
+question-pending = 正在用模型的分词器读取你的文本……
+place-removed = 被 { $by } 移除
+place-outside = 不在它的前 { $shown } 名之内
+place-no-step = 没有这一步
+answer-lane-wrote = 通道 { $lane } 写的是 { $token }。
+answer-run-to-see = 运行这一步，看看通道 { $lane } 会写什么。
+answer-lane = 答案是通道 { $lane }。
+answer-option = 答案是“{ $option }”。
+yours-token = 你选了 { $token }。
+yours-typed = 你输入了“{ $typed }”，读作词元 { $token }。
+yours-unmatched = 你输入了“{ $typed }”，它不是这一步的任何候选词元。
+yours-lane = 你选了通道 { $lane }。
+yours-option = 你选了“{ $option }”。
+yours-skipped = 你没有猜就看了答案。
+verdict-shown = 已显示
+verdict-right = 答对了
+verdict-wrong = 这次没猜中
+verdict = { $verdict }。{" "}
+reveal-caption = 你的词元在这一步各通道中的位置
+reveal-col-lane = 通道
+reveal-col-wrote = 它写的
+reveal-col-rank = 你的词元的排名
+reveal-col-after = 参数作用后
+reveal-col-before = 作用前
+quiz-score = 得分：答了 { $answered } 题，对了 { $right } 题（本课共 { $total } 题；只保存在本页面中）。{" "}
+quiz-reset = 重新开始答题
+
+## The printed handout
+
+handout-settings = 设置
+handout-text = 文本
+handout-not-recorded = （未录制：请在页面上运行）
+handout-first-token = 通道 { $lane }：第一个词元
+handout-col-model = 模型
+handout-col-knobs = 参数后
+handout-answer-not-recorded = （未录制：运行这一步才能看到）
+handout-meta = 共 { $steps } 步 · 模型：{ $model } · 录制的运行结果，与页面显示的一致 · Next-token lab
+handout-step = 第 { $step } 步
+handout-recording-failed = 无法读取录制的运行结果：{ $why }
+handout-key = 答案
+handout-key-line = 第 { $step } 步，问题 { $question }：{ $answer }
+
+## What a lesson's own code printed
+
+printed-same = ✓ 这里结果相同
+printed-same-draw = 这里结果相同——这次抽样恰好一致
+printed-differs = ✗ 在第 { $at } 个字符处分岔：这里是“{ $here }……”
+printed-other-draw = 这里抽到了不同的结果，这是预期的
+printed-other-model = {" "}——这次运行用的是另一个模型：加载 { $model } 才能比较
+printed-not-run = {" "}——在 { $model } 上不加改动地运行这节课才能比较
+printed-tally = {" "}——{ $exact } 个确定性通道中有 { $same } 个一致
+printed-summary = “{ $source }”在 { $model } 上打印的结果
+printed-why = 在 { $model } 上，没有随机性的通道（贪心、束搜索、对比搜索、top_k 1）必须写出和课文完全相同的文本。采样通道做不到：torch 用它自己的随机数，所以这里的种子会从同一个分布中抽到不同的结果。
+printed-lane-exact = 通道 { $lane } · 确定性
+printed-lane-sampled = 通道 { $lane } · 采样
