@@ -8,6 +8,7 @@
 //! lane's series is drawn again only when that lane changed. Once the run is
 //! done, the axes fit the data exactly.
 
+use crate::i18n::I18n;
 use crate::lane_result::LaneResult;
 use crate::rc_eq::RcEq;
 use crate::state::run::Results;
@@ -27,6 +28,7 @@ pub struct Props {
 }
 
 struct Metric {
+    /// The catalog's id for its title.
     title: &'static str,
     value: fn(&Step) -> f64,
     /// Plot on a log10 axis (counts spanning 1 .. vocabulary size).
@@ -38,28 +40,28 @@ struct Metric {
 
 const METRICS: [Metric; 4] = [
     Metric {
-        title: "entropy after the knobs (nats)",
+        title: "plot-entropy",
         value: |s| s.entropy as f64,
         log: false,
         fmt: |v| format!("{v:.2}"),
         cap: None,
     },
     Metric {
-        title: "probability of the chosen token",
+        title: "plot-chosen",
         value: |s| s.chosen_prob as f64,
         log: false,
         fmt: |v| format!("{:.0}%", v * 100.0),
         cap: Some(1.0),
     },
     Metric {
-        title: "tokens for 90% of the model's mass",
+        title: "plot-nucleus",
         value: |s| s.nucleus[1] as f64,
         log: true,
         fmt: |v| format!("{v:.0}"),
         cap: None,
     },
     Metric {
-        title: "tokens kept by the knobs",
+        title: "plot-kept",
         value: |s| s.kept as f64,
         log: true,
         fmt: |v| format!("{v:.0}"),
@@ -205,15 +207,19 @@ struct PointProps {
 /// A step's point: hovering or clicking it opens the step's table.
 #[function_component(Point)]
 fn point(p: &PointProps) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
     let m = &METRICS[p.metric];
     let (lane, i) = (p.lane, p.index);
     let (click, hover) = (p.on_select.clone(), p.on_select.clone());
     let value = (m.fmt)((m.value)(&p.step));
-    let title = format!(
-        "lane {} · step {} · {} · {value}",
-        lane + 1,
-        i + 1,
-        p.step.token
+    let title = tr.t_with(
+        "plot-point",
+        &[
+            ("lane", (lane + 1).into()),
+            ("step", (i + 1).into()),
+            ("token", crate::format::visible(&p.step.token).into()),
+            ("value", value.into()),
+        ],
     );
     html! {
         <circle
@@ -229,8 +235,9 @@ fn point(p: &PointProps) -> Html {
     }
 }
 
-fn chart(metric: usize, p: &Props) -> Html {
+fn chart(metric: usize, p: &Props, tr: &I18n) -> Html {
     let m = &METRICS[metric];
+    let title = tr.t(m.title);
     let lanes = || {
         p.results
             .iter()
@@ -253,8 +260,8 @@ fn chart(metric: usize, p: &Props) -> Html {
     let label_x = (PAD_L - 4.0).to_string();
     html! {
         <figure class="plot" data-testid="plot">
-            <figcaption>{ m.title }</figcaption>
-            <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={m.title}>
+            <figcaption>{ title.clone() }</figcaption>
+            <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={title}>
                 <line
                     x1={left.clone()}
                     y1={bottom.clone()}
@@ -276,7 +283,7 @@ fn chart(metric: usize, p: &Props) -> Html {
                     { if m.log { "1" } else { "0" } }
                 </text>
                 <text x={right} y={(H - 4.0).to_string()} class="tick" text-anchor="end">
-                    { format!("step {longest}") }
+                    { tr.t_with("plot-step", &[("step", longest.into())]) }
                 </text>
                 { for lanes().map(|(lane, r)| html! {
                     <Series
@@ -295,6 +302,7 @@ fn chart(metric: usize, p: &Props) -> Html {
 
 #[function_component(Plots)]
 pub fn plots(p: &Props) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
     if p.results
         .iter()
         .all(|r| r.as_ref().is_none_or(|r| r.steps.is_empty()))
@@ -302,16 +310,16 @@ pub fn plots(p: &Props) -> Html {
         return html! {};
     }
     html! {
-        <section class="plots" aria-label="per-step plots">
+        <section class="plots" aria-label={tr.t("plots-label")}>
             <div class="legend">
                 { for (0..p.results.len()).filter(|&i| p.results[i].is_some()).map(|i| html! {
                     <span style={format!("color: {}", lane_color(i))}>
-                        { format!("● Lane {}", i + 1) }
+                        { "● " }{ tr.t_with("lane-heading", &[("lane", (i + 1).into())]) }
                     </span>
                 }) }
-                <span class="hint">{ "Hover or click a point to open that step's table." }</span>
+                <span class="hint">{ tr.t("plots-hint") }</span>
             </div>
-            <div class="charts">{ for (0..METRICS.len()).map(|m| chart(m, p)) }</div>
+            <div class="charts">{ for (0..METRICS.len()).map(|m| chart(m, p, &tr)) }</div>
         </section>
     }
 }

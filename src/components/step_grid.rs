@@ -2,6 +2,7 @@
 //! token chosen there with a bar for its probability (and its rank under the
 //! model when it was not the favourite). A cell opens that step everywhere.
 
+use crate::i18n::I18n;
 use crate::format::{prob, visible};
 use crate::lane_result::LaneResult;
 use crate::rc_eq::RcEq;
@@ -37,6 +38,7 @@ struct RowProps {
 /// again while a run streams.
 #[function_component(GridRow)]
 fn grid_row(p: &RowProps) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
     let step = p.step;
     let cell = |lane: usize, s: &Option<RcEq<Step>>| {
         let Some(s) = s else {
@@ -44,13 +46,15 @@ fn grid_row(p: &RowProps) -> Html {
         };
         let cb = p.on_select.clone();
         let rank = (s.rank > 1).then_some(s.rank);
+        let at = tr.t_with(
+            "grid-cell-at",
+            &[("lane", (lane + 1).into()), ("step", (step + 1).into())],
+        );
+        let p_chosen = tr.t_with("grid-cell-p", &[("p", prob(s.chosen_prob).into())]);
         let label = format!(
-            "lane {} step {}: “{}”, p {}{}",
-            lane + 1,
-            step + 1,
+            "{at}“{}”{p_chosen}{}",
             visible(&s.token),
-            prob(s.chosen_prob),
-            rank.map(|r| format!(", model rank {r}"))
+            rank.map(|r| tr.t_with("grid-cell-rank", &[("rank", r.into())]))
                 .unwrap_or_default()
         );
         html! {
@@ -63,10 +67,10 @@ fn grid_row(p: &RowProps) -> Html {
                     onclick={Callback::from(move |_| cb.emit((lane, step)))}
                 >
                     // What shows is part of the name a screen reader says.
-                    <span class="sr-only">{ format!("lane {} step {}: ", lane + 1, step + 1) }</span>
+                    <span class="sr-only">{ at }</span>
                     <span class="tok">{ visible(&s.token) }</span>
                     <span class="pbar" style={format!("width: {:.0}%", s.chosen_prob * 100.0)}></span>
-                    <span class="sr-only">{ format!(", p {}", prob(s.chosen_prob)) }</span>
+                    <span class="sr-only">{ p_chosen }</span>
                     if let Some(r) = rank { <span class="rank">{ format!(" #{r}") }</span> }
                 </button>
             </td>
@@ -87,6 +91,7 @@ fn grid_row(p: &RowProps) -> Html {
 
 #[function_component(StepGrid)]
 pub fn step_grid(p: &Props) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
     let longest = p
         .results
         .iter()
@@ -111,16 +116,16 @@ pub fn step_grid(p: &Props) -> Html {
         ran.iter().map(|&l| (l, at(&p.results[l]))).collect()
     };
     html! {
-        <section class="step-grid" aria-label="every step of every lane">
-            <h2>{ "Every step" }</h2>
+        <section class="step-grid" aria-label={tr.t("grid-label")}>
+            <h2>{ tr.t("grid-heading") }</h2>
             <div class="grid-scroll">
                 <table data-testid="step-grid">
                     <thead>
                         <tr>
-                            <th scope="col">{ "step" }</th>
+                            <th scope="col">{ tr.t("grid-col-step") }</th>
                             { for ran.iter().map(|&lane| html! {
                                 <th scope="col" style={format!("color: {}", lane_color(lane))}>
-                                    { format!("Lane {}", lane + 1) }
+                                    { tr.t_with("lane-heading", &[("lane", (lane + 1).into())]) }
                                 </th>
                             }) }
                         </tr>

@@ -455,3 +455,47 @@ printed-summary = What “{ $source }” printed on { $model }
 printed-why = On { $model } a lane without randomness (greedy, beam, contrastive, top_k 1) must write exactly the lesson's text. A sampled lane cannot: torch draws its own random numbers, so a seed here picks a different draw from the same distribution.
 printed-lane-exact = Lane { $lane } · exact
 printed-lane-sampled = Lane { $lane } · sampled
+
+## Every step (the grid)
+
+grid-label = every step of every lane
+grid-heading = Every step
+grid-col-step = step
+grid-cell-at = lane { $lane } step { $step }:{" "}
+grid-cell-p = , p { $p }
+grid-cell-rank = , model rank { $rank }
+
+## The plots
+
+plots-label = per-step plots
+plots-hint = Hover or click a point to open that step's table.
+plot-entropy = entropy after the knobs (nats)
+plot-chosen = probability of the chosen token
+plot-nucleus = tokens for 90% of the model's mass
+plot-kept = tokens kept by the knobs
+plot-point = lane { $lane } · step { $step } · { $token } · { $value }
+plot-step = step { $step }
+
+## Where the lanes part ways
+
+diverge-heading = ◆ The lanes first part ways at step { $step }:
+diverge-lane-chose = Lane { $lane } chose “{ $token }”
+diverge-reasons = : { $reasons }.
+reason-separator = ;{" "}
+why-knobs-removed = { $kept ->
+    [one] the knobs ({ $knobs }) removed { $theirs }: this lane kept only { $kept } token
+   *[other] the knobs ({ $knobs }) removed { $theirs }: this lane kept only { $kept } tokens
+}
+why-below-table = { $theirs } was not even among this lane's top { $shown } (p below { $floor }); { $mine } { $pick ->
+    [given] was given
+    [drawn] was drawn
+   *[highest] scored highest
+} at { $p_mine }
+why-removed-by = `{ $knob }` removed { $theirs } (model p { $raw })
+why-impossible = { $theirs } was impossible here
+why-given = { $mine } was given (scoring a text)
+why-drawn = both were possible ({ $theirs } { $p_theirs } vs { $mine } { $p_mine }); the random draw picked { $mine }
+why-llama-drawn = both survived llama.cpp's chain ({ $theirs } { $p_theirs } vs { $mine } { $p_mine }); its seeded draw picked { $mine }
+why-degeneration = the degeneration penalty favoured { $mine } over { $theirs }
+why-lowered = { $knobs } lowered { $theirs } below { $mine } (model p { $p_theirs } vs { $p_mine })
+why-greedy = greedy takes the highest score: { $mine } { $p_mine } vs { $theirs } { $p_theirs }

@@ -443,3 +443,46 @@ printed-summary = “{ $source }”在 { $model } 上打印的结果
 printed-why = 在 { $model } 上，没有随机性的通道（贪心、束搜索、对比搜索、top_k 1）必须写出和课文完全相同的文本。采样通道做不到：torch 用它自己的随机数，所以这里的种子会从同一个分布中抽到不同的结果。
 printed-lane-exact = 通道 { $lane } · 确定性
 printed-lane-sampled = 通道 { $lane } · 采样
+
+## Every step (the grid)
+
+grid-label = 所有通道的每一步
+grid-heading = 每一步
+grid-col-step = 步
+grid-cell-at = 通道 { $lane } 第 { $step } 步：{" "}
+grid-cell-p = ，p { $p }
+grid-cell-rank = ，模型排名 { $rank }
+
+## The plots
+
+plots-label = 逐步图表
+plots-hint = 把鼠标悬停在某个点上或点击它，打开那一步的表。
+plot-entropy = 参数作用后的熵（奈特）
+plot-chosen = 所选词元的概率
+plot-nucleus = 占模型 90% 概率的词元数
+plot-kept = 参数保留的词元数
+plot-point = 通道 { $lane } · 第 { $step } 步 · { $token } · { $value }
+plot-step = 第 { $step } 步
+
+## Where the lanes part ways
+
+diverge-heading = ◆ 各通道在第 { $step } 步第一次分岔：
+diverge-lane-chose = 通道 { $lane } 选了“{ $token }”
+diverge-reasons = ：{ $reasons }。
+reason-separator = ；
+why-knobs-removed = { $kept ->
+   *[other] 参数（{ $knobs }）移除了 { $theirs }：这个通道只保留了 { $kept } 个词元
+}
+why-below-table = { $theirs } 甚至不在这个通道的前 { $shown } 名之中（p 低于 { $floor }）；{ $mine } { $pick ->
+    [given] 是给定的
+    [drawn] 是抽到的
+   *[highest] 得分最高
+}，概率 { $p_mine }
+why-removed-by = `{ $knob }` 移除了 { $theirs }（模型 p { $raw }）
+why-impossible = { $theirs } 在这里不可能出现
+why-given = { $mine } 是给定的（为一段文本打分）
+why-drawn = 两个都有可能（{ $theirs } { $p_theirs } 对 { $mine } { $p_mine }）；随机抽样选中了 { $mine }
+why-llama-drawn = 两个都通过了 llama.cpp 的采样链（{ $theirs } { $p_theirs } 对 { $mine } { $p_mine }）；它带种子的抽样选中了 { $mine }
+why-degeneration = 退化惩罚让 { $mine } 胜过了 { $theirs }
+why-lowered = { $knobs } 把 { $theirs } 压到了 { $mine } 之下（模型 p { $p_theirs } 对 { $p_mine }）
+why-greedy = 贪心取得分最高的：{ $mine } { $p_mine } 对 { $theirs } { $p_theirs }

@@ -20,7 +20,8 @@ pub struct LanePath<'a, S: Borrow<Step> = Step> {
 pub struct LaneReason {
     pub lane: usize,
     pub token: String,
-    pub reason: String,
+    /// One reason per other token chosen at the step.
+    pub why: Vec<Why>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -65,7 +66,7 @@ pub fn first_divergence<S: Borrow<Step>>(paths: &[LanePath<S>]) -> Option<Diverg
                 LaneReason {
                     lane: p.lane,
                     token: s.token.clone(),
-                    reason: explain(p.mode, s, &others),
+                    why: explain(p.mode, s, &others),
                 }
             })
             .collect();
@@ -84,46 +85,109 @@ fn unique<'a>(tokens: impl Iterator<Item = (u32, &'a str)>) -> Vec<(u32, &'a str
     out
 }
 
-fn pct(p: f32) -> String {
-    if p > 0.0 && p < 0.001 {
-        "<0.1%".into()
-    } else {
-        format!("{:.1}%", p * 100.0)
-    }
+/// How the lane picked its own token, when another lane's was outside its table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Pick {
+    /// Scoring a text: the token was given.
+    Given,
+    Drawn,
+    Highest,
+}
+
+/// Why a lane did not choose another lane's token at the step where they
+/// part ways. Tokens are as tables show them; probabilities in 0..=1. The
+/// page words each case in its reader's language.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Why {
+    /// The knobs (those that removed mass) removed `theirs`: the lane kept
+    /// only `kept` tokens.
+    KnobsRemoved {
+        knobs: Vec<Stage>,
+        theirs: String,
+        kept: usize,
+    },
+    /// `theirs` was less likely than every row of the lane's table (`shown`
+    /// rows, the least likely at `floor`); the lane's token won as `pick`.
+    BelowTable {
+        theirs: String,
+        shown: usize,
+        floor: f32,
+        pick: Pick,
+        mine: String,
+        p_mine: f32,
+    },
+    /// One knob removed `theirs`, which the model gave `raw`.
+    RemovedBy {
+        knob: Stage,
+        theirs: String,
+        raw: f32,
+    },
+    /// `theirs` had no score at all here.
+    Impossible { theirs: String },
+    /// Scoring a text: the lane's token was given.
+    Given { mine: String },
+    /// Both were possible; the lane's random draw picked its token.
+    Drawn {
+        theirs: String,
+        p_theirs: f32,
+        mine: String,
+        p_mine: f32,
+    },
+    /// Both survived llama.cpp's chain; its own seeded draw picked.
+    LlamaCppDrawn {
+        theirs: String,
+        p_theirs: f32,
+        mine: String,
+        p_mine: f32,
+    },
+    /// Contrastive search's degeneration penalty preferred the lane's token.
+    Degeneration { mine: String, theirs: String },
+    /// The knobs lowered `theirs` (more likely to the model) below the lane's.
+    Lowered {
+        knobs: Vec<Stage>,
+        theirs: String,
+        mine: String,
+        raw_theirs: f32,
+        raw_mine: f32,
+    },
+    /// Greedy took the higher score.
+    Greedy {
+        mine: String,
+        p_mine: f32,
+        theirs: String,
+        p_theirs: f32,
+    },
 }
 
 /// Why this lane chose `step.token_id` over each of `others`.
-fn explain(mode: Mode, step: &Step, others: &[(u32, &str)]) -> String {
-    let mine = format!("“{}”", step.token);
-    let parts: Vec<String> = others
+fn explain(mode: Mode, step: &Step, others: &[(u32, &str)]) -> Vec<Why> {
+    others
         .iter()
         .map(|&(o, token)| match step.top.iter().find(|c| c.id == o) {
-            Some(c) => beaten_in_table(mode, step, c, &mine),
-            None => missing_from_table(step, token, &mine),
+            Some(c) => beaten_in_table(mode, step, c),
+            None => missing_from_table(step, token),
         })
-        .collect();
-    parts.join("; ")
+        .collect()
 }
 
 /// Another lane's token that is not in this lane's table.
-fn missing_from_table(step: &Step, token: &str, mine: &str) -> String {
+fn missing_from_table(step: &Step, token: &str) -> Why {
     // Every kept token is in the table: one missing from it was removed.
     let kept_rows = step.top.iter().filter(|c| c.score.is_some()).count();
     if kept_rows >= step.kept && step.funnel.len() > 1 {
-        let cutters = stage_names(step, |f| f.removed_mass > 0.0);
-        let noun = if step.kept == 1 { "token" } else { "tokens" };
-        return format!(
-            "the knobs ({cutters}) removed “{token}”: this lane kept only {} {noun}",
-            step.kept
-        );
+        return Why::KnobsRemoved {
+            knobs: stages(step, |f| f.removed_mass > 0.0),
+            theirs: token.to_string(),
+            kept: step.kept,
+        };
     }
     // Outside the table: less likely than every row shown, so also below the chosen token.
-    let how = if step.forced {
-        "was given"
+    let pick = if step.forced {
+        Pick::Given
     } else if step.draw.is_some() {
-        "was drawn"
+        Pick::Drawn
     } else {
-        "scored highest"
+        Pick::Highest
     };
     let floor = step
         .top
@@ -131,69 +195,81 @@ fn missing_from_table(step: &Step, token: &str, mine: &str) -> String {
         .map(|c| c.prob)
         .filter(|p| *p > 0.0)
         .fold(1.0, f32::min);
-    format!(
-        "“{token}” was not even among this lane's top {} (p below {}); {mine} {how} at {}",
-        step.top.len(),
-        pct(floor),
-        pct(step.chosen_prob)
-    )
+    Why::BelowTable {
+        theirs: token.to_string(),
+        shown: step.top.len(),
+        floor,
+        pick,
+        mine: step.token.clone(),
+        p_mine: step.chosen_prob,
+    }
 }
 
 /// Another lane's token `c`, which this lane's table holds.
-fn beaten_in_table(mode: Mode, step: &Step, c: &Candidate, mine: &str) -> String {
-    let theirs = format!("“{}”", c.token);
-    if let Some(knob) = &c.removed_by {
-        return format!("`{knob}` removed {theirs} (model p {})", pct(c.raw_prob));
+fn beaten_in_table(mode: Mode, step: &Step, c: &Candidate) -> Why {
+    let (theirs, mine) = (c.token.clone(), step.token.clone());
+    if let Some(knob) = c.removed_by {
+        return Why::RemovedBy {
+            knob,
+            theirs,
+            raw: c.raw_prob,
+        };
     }
     if c.score.is_none() {
-        return format!("{theirs} was impossible here");
+        return Why::Impossible { theirs };
     }
     if step.forced {
-        return format!("{mine} was given (scoring a text)");
+        return Why::Given { mine };
     }
+    let (p_theirs, p_mine) = (c.prob, step.chosen_prob);
     if step.draw.is_some() {
-        let (p_theirs, p_mine) = (pct(c.prob), pct(step.chosen_prob));
-        return format!(
-            "both were possible ({theirs} {p_theirs} vs {mine} {p_mine}); \
-             the random draw picked {mine}"
-        );
+        return Why::Drawn {
+            theirs,
+            p_theirs,
+            mine,
+            p_mine,
+        };
     }
     if mode == Mode::LlamaCpp && step.kept > 1 {
         // llama.cpp's chain ends in its own seeded draw (an mt19937, not the
         // other lanes' stream), over the survivors.
-        let (p_theirs, p_mine) = (pct(c.prob), pct(step.chosen_prob));
-        return format!(
-            "both survived llama.cpp's chain ({theirs} {p_theirs} vs {mine} {p_mine}); \
-             its seeded draw picked {mine}"
-        );
+        return Why::LlamaCppDrawn {
+            theirs,
+            p_theirs,
+            mine,
+            p_mine,
+        };
     }
     if step.contrastive.is_some() || mode == Mode::Contrastive {
-        return format!("the degeneration penalty favoured {mine} over {theirs}");
+        return Why::Degeneration { mine, theirs };
     }
-    let knobs = stage_names(step, |_| true);
+    let knobs = stages(step, |_| true);
     if c.raw_prob > step.chosen_raw_prob && !knobs.is_empty() {
-        let (p_theirs, p_mine) = (pct(c.raw_prob), pct(step.chosen_raw_prob));
-        format!("{knobs} lowered {theirs} below {mine} (model p {p_theirs} vs {p_mine})")
+        Why::Lowered {
+            knobs,
+            theirs,
+            mine,
+            raw_theirs: c.raw_prob,
+            raw_mine: step.chosen_raw_prob,
+        }
     } else {
-        let (p_mine, p_theirs) = (pct(step.chosen_prob), pct(c.prob));
-        format!("greedy takes the highest score: {mine} {p_mine} vs {theirs} {p_theirs}")
+        Why::Greedy {
+            mine,
+            p_mine,
+            theirs,
+            p_theirs,
+        }
     }
 }
 
-/// The names of the step's knob stages that pass `keep`, comma-separated.
-fn stage_names(step: &Step, keep: impl Fn(&crate::record::FunnelStage) -> bool) -> String {
-    let names: Vec<Stage> = step
-        .funnel
+/// The step's knob stages that pass `keep`, in the funnel's order.
+fn stages(step: &Step, keep: impl Fn(&crate::record::FunnelStage) -> bool) -> Vec<Stage> {
+    step.funnel
         .iter()
         .skip(1)
         .filter(|f| keep(f))
         .map(|f| f.name)
-        .collect();
-    names
-        .iter()
-        .map(|n| n.name())
-        .collect::<Vec<_>>()
-        .join(", ")
+        .collect()
 }
 
 #[cfg(test)]
@@ -302,15 +378,19 @@ mod tests {
         assert_eq!(d.step, 1);
         assert_eq!(d.lanes[0].lane, 0);
         assert!(
-            d.lanes[0].reason.contains("greedy takes the highest score"),
-            "{}",
-            d.lanes[0].reason
+            matches!(d.lanes[0].why[..], [Why::Greedy { .. }, ..]),
+            "{:?}",
+            d.lanes[0].why
         );
         assert_eq!(d.lanes[1].lane, 2);
         assert!(
-            d.lanes[1].reason.contains("`top_k` removed “t2”"),
-            "{}",
-            d.lanes[1].reason
+            d.lanes[1].why.contains(&Why::RemovedBy {
+                knob: Stage::Knob(crate::knob::Knob::TopK),
+                theirs: "t2".into(),
+                raw: 0.5
+            }),
+            "{:?}",
+            d.lanes[1].why
         );
     }
 
@@ -344,7 +424,7 @@ mod tests {
         assert!(
             d.lanes
                 .iter()
-                .all(|l| l.reason.contains("the random draw picked")),
+                .all(|l| matches!(l.why[..], [Why::Drawn { .. }])),
             "{:?}",
             d
         );
@@ -377,12 +457,15 @@ mod tests {
             },
         ])
         .unwrap();
-        assert!(
-            d.lanes[1]
-                .reason
-                .starts_with("repetition_penalty lowered “t1” below “t2”"),
-            "{}",
-            d.lanes[1].reason
+        assert_eq!(
+            d.lanes[1].why,
+            [Why::Lowered {
+                knobs: vec![Stage::Knob(crate::knob::Knob::RepetitionPenalty)],
+                theirs: "t1".into(),
+                mine: "t2".into(),
+                raw_theirs: 0.5,
+                raw_mine: 0.4
+            }]
         );
     }
 
@@ -436,8 +519,12 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(
-            d.lanes[1].reason,
-            "the knobs (top_k) removed “t1”: this lane kept only 1 token"
+            d.lanes[1].why,
+            [Why::KnobsRemoved {
+                knobs: vec![Stage::Knob(crate::knob::Knob::TopK)],
+                theirs: "t1".into(),
+                kept: 1
+            }]
         );
     }
 
@@ -468,6 +555,16 @@ mod tests {
             },
         ])
         .unwrap();
-        assert_eq!(d.lanes[0].reason, "“t9” was not even among this lane's top 2 (p below 30.0%); “t1” scored highest at 50.0%");
+        assert_eq!(
+            d.lanes[0].why,
+            [Why::BelowTable {
+                theirs: "t9".into(),
+                shown: 2,
+                floor: 0.3,
+                pick: Pick::Highest,
+                mine: "t1".into(),
+                p_mine: 0.5
+            }]
+        );
     }
 }
