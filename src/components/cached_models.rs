@@ -2,6 +2,7 @@
 //! and a button to forget each (a class laptop fills up).
 
 use crate::format;
+use crate::i18n::I18n;
 use crate::model_cache::{self, CachedModel};
 use yew::prelude::*;
 
@@ -31,6 +32,7 @@ fn refresh(listing: UseStateHandle<Listing>) {
 
 #[function_component(CachedModels)]
 pub fn cached_models(p: &Props) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
     let listing = use_state(|| Listing::NotLooked);
     let on_toggle = {
         let listing = listing.clone();
@@ -54,9 +56,9 @@ pub fn cached_models(p: &Props) -> Html {
         })
     };
     let body = match &*listing {
-        Listing::NotLooked | Listing::Looking => html! { <p>{ "Looking…" }</p> },
+        Listing::NotLooked | Listing::Looking => html! { <p>{ tr.t("cache-looking") }</p> },
         Listing::Found(None, _) => html! {
-            <p>{ "This page cannot keep models here (the browser offers no storage to it), so each visit downloads again." }</p>
+            <p>{ tr.t("cache-none") }</p>
         },
         Listing::Found(Some(models), estimate) => {
             let rows = models.iter().map(|m| {
@@ -64,15 +66,15 @@ pub fn cached_models(p: &Props) -> Html {
                 html! {
                     <li data-testid="cached-model" data-name={m.name.clone()} data-bytes={m.bytes.to_string()}>
                         <span class="name">{ m.name.clone() }</span>
-                        { format!(" · {} in {} files", format::bytes(m.bytes), m.files) }
-                        if in_use { <span class="hint">{ " · in use (it stays loaded until you switch)" }</span> }
+                        { tr.t_with("cache-size", &[("size", format::bytes(m.bytes).into()), ("files", m.files.into())]) }
+                        if in_use { <span class="hint">{ tr.t("cache-in-use") }</span> }
                         { " " }
                         <button
                             data-testid="forget-model"
-                            aria-label={format!("Forget {}", m.name)}
+                            aria-label={tr.t_with("cache-forget-label", &[("name", m.name.clone().into())])}
                             onclick={forget(m.base.clone())}
                         >
-                            { "Forget" }
+                            { tr.t("cache-forget") }
                         </button>
                     </li>
                 }
@@ -80,12 +82,12 @@ pub fn cached_models(p: &Props) -> Html {
             html! {
                 <>
                     if models.is_empty() {
-                        <p data-testid="no-cached-models">{ "No models are kept in this browser." }</p>
+                        <p data-testid="no-cached-models">{ tr.t("cache-empty") }</p>
                     } else {
                         <ul class="cached-list">{ for rows }</ul>
                     }
                     if let Some((used, quota)) = estimate {
-                        <p class="hint">{ format!("This site uses {} of the {} the browser allows it.", format::bytes(*used), format::bytes(*quota)) }</p>
+                        <p class="hint">{ tr.t_with("cache-quota", &[("used", format::bytes(*used).into()), ("quota", format::bytes(*quota).into())]) }</p>
                     }
                 </>
             }
@@ -93,7 +95,7 @@ pub fn cached_models(p: &Props) -> Html {
     };
     html! {
         <details class="cached-models" data-testid="cached-models" ontoggle={on_toggle}>
-            <summary>{ "Cached models" }</summary>
+            <summary>{ tr.t("cache-title") }</summary>
             { body }
         </details>
     }

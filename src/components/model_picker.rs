@@ -3,6 +3,7 @@
 //! Instruct model.
 
 use crate::format;
+use crate::i18n::I18n;
 use crate::state::model_catalog::{CatalogModel, CATALOG};
 use yew::prelude::*;
 
@@ -15,22 +16,22 @@ pub struct Props {
     pub on_pick: Callback<&'static str>,
 }
 
-const INSTRUCT_HINT: &str = "Tuned to follow a conversation: its generation_config.json samples \
-(HF's generate() does too unless told otherwise) and it stops at the end of its turn.";
-
 fn row(
     m: &'static CatalogModel,
     in_use: bool,
     idle: bool,
     on_pick: &Callback<&'static str>,
+    tr: &I18n,
 ) -> Html {
-    let facts = format!(
-        "{} · {:.0} M parameters · {} download ({}) · needs about {} of memory",
-        m.architecture,
-        m.parameters as f64 / 1e6,
-        format::bytes(m.download_bytes),
-        m.stored_as.name(),
-        format::bytes(m.memory_bytes()),
+    let facts = tr.t_with(
+        "catalog-facts",
+        &[
+            ("architecture", m.architecture.into()),
+            ("params", format!("{:.0}", m.parameters as f64 / 1e6).into()),
+            ("download", format::bytes(m.download_bytes).into()),
+            ("dtype", m.stored_as.name().into()),
+            ("memory", format::bytes(m.memory_bytes()).into()),
+        ],
     );
     let repo = m.repo;
     html! {
@@ -38,18 +39,18 @@ fn row(
             <button
                 data-testid="pick-model"
                 disabled={!idle || in_use}
-                aria-label={format!("Load {repo}")}
+                aria-label={tr.t_with("catalog-load-label", &[("repo", repo.into())])}
                 onclick={on_pick.reform(move |_: MouseEvent| repo)}
             >
-                { if in_use { "In use" } else { "Load" } }
+                { tr.t(if in_use { "catalog-in-use" } else { "catalog-load" }) }
             </button>
             { " " }
             <code>{ repo }</code>
             if m.is_default() {
-                <span class="badge">{ "default" }</span>
+                <span class="badge">{ tr.t("catalog-default") }</span>
             }
             if m.instruct {
-                <span class="badge" data-testid="instruct" title={INSTRUCT_HINT}>{ "instruct" }</span>
+                <span class="badge" data-testid="instruct" title={tr.t("instruct-hint")}>{ "instruct" }</span>
             }
             <span class="facts" data-testid="catalog-facts">{ facts }</span>
         </li>
@@ -58,11 +59,12 @@ fn row(
 
 #[function_component(ModelPicker)]
 pub fn model_picker(p: &Props) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
     html! {
-        <ul class="model-picker" data-testid="model-picker" aria-label="models to load from the hub">
+        <ul class="model-picker" data-testid="model-picker" aria-label={tr.t("catalog-label")}>
             { for CATALOG.iter().map(|m| {
                 let in_use = p.in_use.as_deref() == Some(m.repo);
-                row(m, in_use, p.idle, &p.on_pick)
+                row(m, in_use, p.idle, &p.on_pick, &tr)
             }) }
         </ul>
     }

@@ -4,6 +4,8 @@
 
 use super::lane_buttons::lane_buttons;
 use crate::format::{prob, visible};
+use crate::i18n::I18n;
+use crate::token_bytes;
 use crate::rc_eq::RcEq;
 use crate::state::inspector::Inspector;
 use crate::state::page_actions::InspectorAction;
@@ -19,7 +21,7 @@ pub struct Props {
 }
 
 /// Text to ids: what a stop word or an eos token really is.
-fn lookup(s: &Inspector, p: &Props) -> Html {
+fn lookup(s: &Inspector, p: &Props, tr: &I18n) -> Html {
     let oninput = p.on.reform(|e: InputEvent| {
         InspectorAction::LookUp(e.target_unchecked_into::<HtmlInputElement>().value())
     });
@@ -41,11 +43,11 @@ fn lookup(s: &Inspector, p: &Props) -> Html {
     };
     html! {
         <div class="lookup">
-            <label for="token-lookup">{ "Text → ids" }</label>
+            <label for="token-lookup">{ tr.t("lookup-label") }</label>
             <input
                 id="token-lookup"
                 data-testid="token-lookup"
-                placeholder=". (a full stop)"
+                placeholder={tr.t("lookup-placeholder")}
                 spellcheck="false"
                 value={s.lookup_text.clone()}
                 {oninput}
@@ -53,21 +55,21 @@ fn lookup(s: &Inspector, p: &Props) -> Html {
             { result }
             if s.lookup_single().is_some() {
                 <span class="use">
-                    { "eos_token_id in" }
+                    { tr.t_with("use-in", &[("knob", "eos_token_id".into())]) }
                     { lane_buttons("lookup-eos", false, &p.on.reform(InspectorAction::UseAsEos)) }
                 </span>
             }
             if matches!(&s.lookup, Some(Ok(t)) if !t.is_empty()) {
                 <span class="use">
-                    { "stop_strings in" }
+                    { tr.t_with("use-in", &[("knob", "stop_strings".into())]) }
                     { lane_buttons("lookup-stop", false, &p.on.reform(InspectorAction::StopAt)) }
                 </span>
                 <span class="use">
-                    { "bad_words_ids in" }
+                    { tr.t_with("use-in", &[("knob", "bad_words_ids".into())]) }
                     { lane_buttons("lookup-bad-words", false, &p.on.reform(InspectorAction::BadWords)) }
                 </span>
                 <span class="use">
-                    { "must include (force_words_ids) in" }
+                    { tr.t("use-in-force-words") }
                     { lane_buttons("lookup-force-words", false, &p.on.reform(InspectorAction::ForceWords)) }
                 </span>
             }
@@ -75,27 +77,36 @@ fn lookup(s: &Inspector, p: &Props) -> Html {
     }
 }
 
-const INTRO: &str = "A model reads tokens, not letters. Under each token: the model's five \
-     likeliest next tokens at that position, and the rank and probability of the token that \
-     really came next. Training scores every one of these rows; generation uses only the last.";
-
-fn hex(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|b| format!("{b:02X}"))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn chip(i: usize, t: &PromptToken, p: Option<&Prediction>) -> Html {
-    let title = format!("token {} · id {} · bytes {}", i + 1, t.id, hex(&t.bytes));
+/// A prompt token's chip; `split` names the character it holds part of.
+fn chip(
+    i: usize,
+    t: &PromptToken,
+    p: Option<&Prediction>,
+    split: Option<&token_bytes::Split>,
+    tr: &I18n,
+) -> Html {
+    let mut title = tr.t_with(
+        "prompt-chip-title",
+        &[
+            ("n", (i + 1).into()),
+            ("id", t.id.into()),
+            ("bytes", token_bytes::hex(&t.bytes).into()),
+        ],
+    );
+    if let Some(s) = split {
+        let whole = s.character.map(String::from).unwrap_or_else(|| "?".into());
+        title += &tr.t_with(
+            "prompt-chip-part-of",
+            &[("char", whole.into()), ("bytes", token_bytes::hex(&s.bytes).into())],
+        );
+    }
     let next = match p.and_then(|p| p.actual) {
         Some(a) => html! {
             <p class="actual" data-rank={a.rank.to_string()}>
-                { format!("next: #{} · {}", a.rank, prob(a.prob)) }
+                { tr.t_with("prompt-next", &[("rank", a.rank.into()), ("p", prob(a.prob).into())]) }
             </p>
         },
-        None => html! { <p class="actual last">{ "next: generation starts here" }</p> },
+        None => html! { <p class="actual last">{ tr.t("prompt-next-last") }</p> },
     };
     let actual = p.and_then(|p| p.actual).map(|a| a.id);
     html! {
@@ -104,7 +115,7 @@ fn chip(i: usize, t: &PromptToken, p: Option<&Prediction>) -> Html {
             <span class="id">{ t.id }</span>
             { next }
             if let Some(p) = p {
-                <ol class="guesses" aria-label="the model's five likeliest next tokens">
+                <ol class="guesses" aria-label={tr.t("guesses-label")}>
                     { for p.top.iter().map(|g| html! {
                         <li
                             class={classes!((Some(g.id) == actual).then_some("hit"))}
@@ -123,42 +134,57 @@ fn chip(i: usize, t: &PromptToken, p: Option<&Prediction>) -> Html {
 
 #[function_component(TokenInspector)]
 pub fn token_inspector(p: &Props) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
     let s = &*p.inspector;
     let count = if s.tokens.is_empty() && s.text.is_none() {
-        if p.model_ready {
-            "reading the prompt…".to_string()
+        tr.t(if p.model_ready {
+            "prompt-reading"
         } else {
-            "the tokens show once a model is loaded".to_string()
-        }
+            "prompt-no-model"
+        })
     } else {
         let cropped = if s.cropped > 0 {
-            format!(
-                " ({} more cut from the start: the context is full)",
-                s.cropped
-            )
+            tr.t_with("prompt-cut", &[("cut", s.cropped.into())])
         } else {
             String::new()
         };
-        format!(
-            "{} tokens of {} positions{cropped}",
-            s.tokens.len(),
-            s.context
-        )
+        // Characters per token: why one sentence costs GPT-2 several times
+        // more tokens in Chinese than a vocabulary built for it.
+        let chars = s.text.as_deref().map_or(0, |t| t.chars().count());
+        let per = if s.tokens.is_empty() {
+            String::new()
+        } else {
+            tr.t_with(
+                "prompt-chars-per-token",
+                &[
+                    ("chars", chars.into()),
+                    ("per", format!("{:.2}", chars as f64 / s.tokens.len() as f64).into()),
+                ],
+            )
+        };
+        tr.t_with(
+            "prompt-token-count",
+            &[("tokens", s.tokens.len().into()), ("positions", s.context.into())],
+        ) + &per
+            + &cropped
     };
+    let splits = token_bytes::splits(s.tokens.iter().map(|t| t.token.as_str()));
     html! {
         <section class="inspector" data-testid="inspector" aria-labelledby="inspector-title">
             <h2 id="inspector-title">
-                { "The prompt as the model sees it " }
+                { tr.t("inspector-title") }
                 <span class="count" data-testid="prompt-token-count">{ count }</span>
             </h2>
-            <p class="hint">{ INTRO }</p>
+            <p class="hint">{ tr.t("inspector-intro") }</p>
             if let Some(e) = &s.error {
                 <p class="error-line">{ e.clone() }</p>
             }
             <ol class="prompt-chips">
-                { for s.tokens.iter().enumerate().map(|(i, t)| chip(i, t, s.predictions.get(i))) }
+                { for s.tokens.iter().enumerate().map(|(i, t)| {
+                    chip(i, t, s.predictions.get(i), splits.get(i).and_then(|x| x.as_deref()), &tr)
+                }) }
             </ol>
-            { lookup(s, p) }
+            { lookup(s, p, &tr) }
         </section>
     }
 }

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import AxeBuilder from '@axe-core/playwright';
-import { start, modelReady } from './harness.mjs';
+import { start, modelReady, waitRunDone } from './harness.mjs';
 
 let env;
 before(async () => { env = await start({ isolated: false }); });
@@ -94,4 +94,76 @@ test('a browser that asks for Chinese first gets Chinese with no ?lang= and no e
   } finally {
     await zh.close();
   }
+});
+
+// What a Chinese reader sees that is English page chrome: visible text,
+// less what is not the page's words — the model's output and tokens, the
+// lesson's own (English) prose, prompts, identifiers people search for.
+const NOT_CHROME = [
+  '[data-testid="lane-text"]', '.token', '.tok', '.piece', 'code', '.prose', 'q',
+  '[data-testid="lesson-title"]', '[data-testid="lesson-step"]', '[data-testid="question-ask"]',
+  '.question-choice', '[data-testid="embed-prompt"]', '[data-testid="lane-summary"]',
+  '[data-testid="architecture"]', '.chain', '.model-status strong', '[data-testid="lang-picker"]',
+  '.lesson-line q', 'option', '.knob > span', 'h5', '.mode > span', '.plot .tick', '.prompt-row .shown',
+];
+// Identifiers and names that stay as they are in every language.
+const NAMES = new Set(['HF', 'KJV', 'GPT', 'JSON', 'CSV', 'SVG', 'Markdown', 'Qwen', 'Llama', 'SmolLM',
+  'llama', 'cpp', 'server', 'transformers', 'generate', 'logit', 'logits', 'DoLa', 'XTC', 'DRY', 'mirostat',
+  'eos', 'nats', 'Home', 'End', 'Esc', 'Space', 'Page', 'Down', 'Up', 'MB', 'kB', 'GB', 'id', 'ids', 'F32', 'BF16', 'F16',
+  'safetensors', 'config', 'tokenizer', 'vocab', 'merges', 'txt', 'json', 'dist', 'distilgpt2', 'iframe']);
+
+async function englishChrome(page) {
+  const words = await page.evaluate((skip) => {
+    const out = new Set();
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!el || el.closest(skip.join(',')) || !el.checkVisibility({ visibilityProperty: true })) continue;
+      for (const w of n.textContent.match(/[A-Za-z][A-Za-z0-9_'.-]*/g) || []) {
+        if (!/[_0-9.]/.test(w) && w.length > 1) out.add(w.replace(/[.'-]+$/, ''));
+      }
+    }
+    return [...out];
+  }, NOT_CHROME);
+  return words.filter((w) => !NAMES.has(w)).sort();
+}
+
+test('in Chinese, a Chinese prompt shows split characters as bytes, never U+FFFD, and no English chrome shows on the page, its model panel, the compare view or a lesson in projector mode', async () => {
+  const page = await env.open('?model=bundled&lang=zh-CN');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await modelReady(page);
+  await page.fill('[data-testid="prompt"]', '我们今天学习');
+  const before = Number(await page.getAttribute('.page', 'data-run'));
+  await page.click('[data-testid="run"]');
+  await waitRunDone(page, before);
+  // GPT-2's byte-level tokens cut the characters: the inspector shows the
+  // pieces' bytes, and a piece names its character.
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="prompt-token"]').length > 0);
+  const chips = await page.$$eval('[data-testid="prompt-token"]', (cs) => cs.map((c) => [c.querySelector('.piece').textContent, c.title]));
+  assert.ok(chips.some(([piece]) => /⟨[0-9a-f]{2}( [0-9a-f]{2})*⟩/.test(piece)), JSON.stringify(chips));
+  assert.ok(chips.some(([, title]) => /“[我们今天学习]”/.test(title)), JSON.stringify(chips));
+  assert.match(await page.innerText('[data-testid="prompt-token-count"]'), /6 个字符/);
+  assert.equal((await page.innerText('body')).includes('\uFFFD'), false, 'no replacement character anywhere');
+  assert.deepEqual(await englishChrome(page), [], 'the main page after a run');
+
+  await page.click('.model-choice summary');
+  assert.deepEqual(await englishChrome(page), [], 'the model panel');
+  await page.click('[data-testid="lane-0"] [data-testid="token"]');
+  await page.waitForSelector('[data-testid="compare"]');
+  assert.deepEqual(await englishChrome(page), [], 'the compare view');
+  assert.equal((await page.innerText('body')).includes('\uFFFD'), false);
+  await page.close();
+
+  const lesson = await env.open('?lesson=lessons/walk-003-four-knobs.json&present=1&lang=zh-CN');
+  await lesson.setViewportSize({ width: 1024, height: 768 });
+  await lesson.waitForSelector('[data-testid="lesson-recorded"]');
+  await lesson.waitForSelector('[data-testid="question"]');
+  assert.deepEqual(await englishChrome(lesson), [], 'a lesson with a question, projected');
+  await lesson.click('[data-testid="question-skip"]');
+  await lesson.waitForSelector('[data-testid="reveal"]');
+  assert.deepEqual(await englishChrome(lesson), [], 'the revealed answer');
+  const result = await new AxeBuilder({ page: lesson }).analyze();
+  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(serious.map((v) => v.id), [], 'axe, in Chinese');
+  await lesson.close();
 });

@@ -499,3 +499,41 @@ why-llama-drawn = both survived llama.cpp's chain ({ $theirs } { $p_theirs } vs 
 why-degeneration = the degeneration penalty favoured { $mine } over { $theirs }
 why-lowered = { $knobs } lowered { $theirs } below { $mine } (model p { $p_theirs } vs { $p_mine })
 why-greedy = greedy takes the highest score: { $mine } { $p_mine } vs { $theirs } { $p_theirs }
+
+## The token inspector
+
+inspector-title = The prompt as the model sees it{" "}
+inspector-intro = A model reads tokens, not letters. Under each token: the model's five likeliest next tokens at that position, and the rank and probability of the token that really came next. Training scores every one of these rows; generation uses only the last.
+prompt-reading = reading the prompt…
+prompt-no-model = the tokens show once a model is loaded
+prompt-cut = {" "}({ $cut } more cut from the start: the context is full)
+prompt-token-count = { $tokens } tokens of { $positions } positions
+prompt-chars-per-token = {" "}· { $chars } characters, { $per } per token
+prompt-chip-title = token { $n } · id { $id } · bytes { $bytes }
+prompt-chip-part-of = {" "}· part of “{ $char }” ({ $bytes })
+prompt-next = next: #{ $rank } · { $p }
+prompt-next-last = next: generation starts here
+guesses-label = the model's five likeliest next tokens
+lookup-label = Text → ids
+lookup-placeholder = . (a full stop)
+use-in = { $knob } in
+use-in-force-words = must include (force_words_ids) in
+
+## Models to pick, models kept
+
+catalog-label = models to load from the hub
+catalog-facts = { $architecture } · { $params } M parameters · { $download } download ({ $dtype }) · needs about { $memory } of memory
+catalog-load-label = Load { $repo }
+catalog-in-use = In use
+catalog-load = Load
+catalog-default = default
+instruct-hint = Tuned to follow a conversation: its generation_config.json samples (HF's generate() does too unless told otherwise) and it stops at the end of its turn.
+cache-title = Cached models
+cache-looking = Looking…
+cache-none = This page cannot keep models here (the browser offers no storage to it), so each visit downloads again.
+cache-size = {" "}· { $size } in { $files } files
+cache-in-use = {" "}· in use (it stays loaded until you switch)
+cache-forget-label = Forget { $name }
+cache-forget = Forget
+cache-empty = No models are kept in this browser.
+cache-quota = This site uses { $used } of the { $quota } the browser allows it.

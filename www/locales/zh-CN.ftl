@@ -486,3 +486,41 @@ why-llama-drawn = 两个都通过了 llama.cpp 的采样链（{ $theirs } { $p_t
 why-degeneration = 退化惩罚让 { $mine } 胜过了 { $theirs }
 why-lowered = { $knobs } 把 { $theirs } 压到了 { $mine } 之下（模型 p { $p_theirs } 对 { $p_mine }）
 why-greedy = 贪心取得分最高的：{ $mine } { $p_mine } 对 { $theirs } { $p_theirs }
+
+## The token inspector
+
+inspector-title = 模型眼中的提示词{" "}
+inspector-intro = 模型读的是词元，不是字母。每个词元下面：模型在那个位置认为最可能的五个下一个词元，以及真正跟在后面的词元的排名和概率。训练会给每一行打分；生成只用最后一行。
+prompt-reading = 正在读取提示词……
+prompt-no-model = 加载模型后才会显示词元
+prompt-cut = {" "}（另有 { $cut } 个从开头被截掉：上下文已满）
+prompt-token-count = { $tokens } 个词元，上下文共 { $positions } 个位置
+prompt-chars-per-token = {" "}· { $chars } 个字符，每个词元 { $per } 个
+prompt-chip-title = 第 { $n } 个词元 · id { $id } · 字节 { $bytes }
+prompt-chip-part-of = {" "}· 是“{ $char }”的一部分（{ $bytes }）
+prompt-next = 下一个：第 { $rank } 名 · { $p }
+prompt-next-last = 下一个：从这里开始生成
+guesses-label = 模型认为最可能的五个下一个词元
+lookup-label = 文本 → id
+lookup-placeholder = 。（句号）
+use-in = { $knob } 用于
+use-in-force-words = 必须包含（force_words_ids）用于
+
+## Models to pick, models kept
+
+catalog-label = 可从模型仓库加载的模型
+catalog-facts = { $architecture } · { $params } M 参数 · 下载 { $download }（{ $dtype }）· 约需 { $memory } 内存
+catalog-load-label = 加载 { $repo }
+catalog-in-use = 使用中
+catalog-load = 加载
+catalog-default = 默认
+instruct-hint = 经过调优，能跟随对话：它的 generation_config.json 会采样（除非另有说明，HF 的 generate() 也会），并在它的回合结束时停止。
+cache-title = 已缓存的模型
+cache-looking = 正在查看……
+cache-none = 本页面无法在这里保存模型（浏览器没有给它存储空间），所以每次访问都要重新下载。
+cache-size = {" "}· { $size }，共 { $files } 个文件
+cache-in-use = {" "}· 使用中（切换之前会一直保持加载）
+cache-forget-label = 删除 { $name }
+cache-forget = 删除
+cache-empty = 本浏览器没有保存任何模型。
+cache-quota = 本站使用了浏览器允许的 { $quota } 中的 { $used }。
