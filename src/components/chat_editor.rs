@@ -5,6 +5,7 @@
 use crate::state::chat::{Chat, Role};
 use crate::state::page_actions::ChatAction;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use crate::i18n::I18n;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -14,13 +15,7 @@ pub struct Props {
     pub on: Callback<ChatAction>,
 }
 
-const HINT: &str = "An Instruct model was trained on conversations laid out by its chat \
-template, with special tokens around each turn. This renders yours exactly as HF's \
-apply_chat_template does and puts the text in the prompt box; the token inspector shows its \
-special tokens, and the lanes stop at the end of the assistant's turn (the model's \
-generation_config.json names that token).";
-
-fn turn(i: usize, role: Role, content: &str, on: &Callback<ChatAction>) -> Html {
+fn turn(i: usize, role: Role, content: &str, on: &Callback<ChatAction>, tr: &I18n) -> Html {
     let on_role = on.reform(move |e: Event| {
         let value = e.target_unchecked_into::<HtmlSelectElement>().value();
         ChatAction::Role(i, Role::parse(&value).unwrap_or(Role::User))
@@ -32,7 +27,7 @@ fn turn(i: usize, role: Role, content: &str, on: &Callback<ChatAction>) -> Html 
         <li class="chat-turn" data-testid="chat-turn">
             <select
                 data-testid="chat-role"
-                aria-label={format!("turn {} role", i + 1)}
+                aria-label={tr.t_with("chat-role-label", &[("turn", (i + 1).into())])}
                 onchange={on_role}
             >
                 { for Role::ALL.iter().map(|r| html! {
@@ -41,14 +36,14 @@ fn turn(i: usize, role: Role, content: &str, on: &Callback<ChatAction>) -> Html 
             </select>
             <textarea
                 data-testid="chat-content"
-                aria-label={format!("turn {} text", i + 1)}
+                aria-label={tr.t_with("chat-text-label", &[("turn", (i + 1).into())])}
                 rows="2"
                 value={content.to_string()}
                 oninput={on_content}
             />
             <button
                 data-testid="chat-remove"
-                aria-label={format!("remove turn {}", i + 1)}
+                aria-label={tr.t_with("chat-remove-label", &[("turn", (i + 1).into())])}
                 onclick={on.reform(move |_: MouseEvent| ChatAction::Remove(i))}
             >
                 { "×" }
@@ -59,19 +54,20 @@ fn turn(i: usize, role: Role, content: &str, on: &Callback<ChatAction>) -> Html 
 
 #[function_component(ChatEditor)]
 pub fn chat_editor(p: &Props) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
     let c = &p.chat;
     let on_generation = p.on.reform(|e: Event| {
         ChatAction::GenerationPrompt(e.target_unchecked_into::<HtmlInputElement>().checked())
     });
     html! {
         <details class="chat-editor" data-testid="chat-editor">
-            <summary title={HINT}>{ "Write the prompt as a conversation (this model's chat template)" }</summary>
+            <summary title={tr.t("chat-hint")}>{ tr.t("chat-title") }</summary>
             <ol class="chat-turns">
-                { for c.turns.iter().enumerate().map(|(i, t)| turn(i, t.role, &t.content, &p.on)) }
+                { for c.turns.iter().enumerate().map(|(i, t)| turn(i, t.role, &t.content, &p.on, &tr)) }
             </ol>
             <div class="row">
                 <button data-testid="chat-add" onclick={p.on.reform(|_: MouseEvent| ChatAction::Add)}>
-                    { "Add a turn" }
+                    { tr.t("chat-add") }
                 </button>
                 <label>
                     <input
@@ -80,7 +76,7 @@ pub fn chat_editor(p: &Props) -> Html {
                         checked={c.add_generation_prompt}
                         onchange={on_generation}
                     />
-                    { " Open the assistant's turn (add_generation_prompt)" }
+                    { tr.t("chat-generation-prompt") }
                 </label>
                 <button
                     class="primary"
@@ -88,7 +84,7 @@ pub fn chat_editor(p: &Props) -> Html {
                     disabled={!p.model_ready || c.rendering}
                     onclick={p.on.reform(|_: MouseEvent| ChatAction::Render)}
                 >
-                    { "Put it in the prompt" }
+                    { tr.t("chat-render") }
                 </button>
             </div>
             if let Some(e) = &c.error {

@@ -104,7 +104,10 @@ const NOT_CHROME = [
   '[data-testid="lesson-title"]', '[data-testid="lesson-step"]', '[data-testid="question-ask"]',
   '.question-choice', '[data-testid="embed-prompt"]', '[data-testid="lane-summary"]',
   '[data-testid="architecture"]', '.chain', '.model-status strong', '[data-testid="lang-picker"]',
-  '.lesson-line q', 'option', '.knob > span', 'h5', '.mode > span', '.plot .tick', '.prompt-row .shown',
+  '.lesson-line q', 'option', '.knob > span', '.plot .tick', '.prompt-row .shown',
+  // Not yet from the catalogs: the engine's "does nothing here" notes are
+  // still English strings (the next step of the language issue).
+  '[data-testid="lane-warnings"]', '[data-testid="run-warnings"]',
 ];
 // Identifiers and names that stay as they are in every language.
 const NAMES = new Set(['HF', 'KJV', 'GPT', 'JSON', 'CSV', 'SVG', 'Markdown', 'Qwen', 'Llama', 'SmolLM',

@@ -537,3 +537,14 @@ cache-forget-label = Forget { $name }
 cache-forget = Forget
 cache-empty = No models are kept in this browser.
 cache-quota = This site uses { $used } of the { $quota } the browser allows it.
+
+## The prompt as a conversation
+
+chat-hint = An Instruct model was trained on conversations laid out by its chat template, with special tokens around each turn. This renders yours exactly as HF's apply_chat_template does and puts the text in the prompt box; the token inspector shows its special tokens, and the lanes stop at the end of the assistant's turn (the model's generation_config.json names that token).
+chat-title = Write the prompt as a conversation (this model's chat template)
+chat-role-label = turn { $turn } role
+chat-text-label = turn { $turn } text
+chat-remove-label = remove turn { $turn }
+chat-add = Add a turn
+chat-generation-prompt = {" "}Open the assistant's turn (add_generation_prompt)
+chat-render = Put it in the prompt

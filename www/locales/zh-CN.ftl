@@ -524,3 +524,14 @@ cache-forget-label = 删除 { $name }
 cache-forget = 删除
 cache-empty = 本浏览器没有保存任何模型。
 cache-quota = 本站使用了浏览器允许的 { $quota } 中的 { $used }。
+
+## The prompt as a conversation
+
+chat-hint = Instruct 模型是在按它的聊天模板排好的对话上训练的，每一轮前后都有特殊词元。这里会完全按 HF 的 apply_chat_template 的方式渲染你的对话，并把文本放进提示词框；词元检查器会显示其中的特殊词元，各通道会在助手回合结束处停止（模型的 generation_config.json 指明了那个词元）。
+chat-title = 把提示词写成对话（使用这个模型的聊天模板）
+chat-role-label = 第 { $turn } 轮的角色
+chat-text-label = 第 { $turn } 轮的文本
+chat-remove-label = 删除第 { $turn } 轮
+chat-add = 添加一轮
+chat-generation-prompt = {" "}开启助手的回合（add_generation_prompt）
+chat-render = 放进提示词
