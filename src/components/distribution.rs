@@ -43,7 +43,7 @@ pub fn funnel(step: &Step, tr: &I18n) -> Html {
         <ol class="funnel" aria-label={tr.t("funnel-label")}>
             { for step.funnel.iter().map(|f| html! {
                 <li data-stage={f.name.name()}>
-                    <strong>{ f.name.name() }</strong>
+                    <strong>{ tr.stage(f.name) }</strong>
                     { tr.t_with("funnel-kept", &[("kept", f.kept.into())]) }
                     if f.removed_mass > 0.0 {
                         { tr.t_with("funnel-removed", &[("mass", prob(f.removed_mass).into())]) }

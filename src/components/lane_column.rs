@@ -57,7 +57,7 @@ fn starts_from_line(s: &StartsFrom, on: &Callback<Defaults>, tr: &I18n) -> Html 
     } else {
         s.taken.join(" · ")
     };
-    let mode = s.mode.to_string();
+    let mode = tr.mode(s.mode);
     let outcome = match s.other_mode {
         Some(other) => tr.t_with(
             if from_model {
@@ -65,7 +65,7 @@ fn starts_from_line(s: &StartsFrom, on: &Callback<Defaults>, tr: &I18n) -> Html 
             } else {
                 "starts-from-runs-as-model-other"
             },
-            &[("mode", mode.into()), ("other", other.to_string().into())],
+            &[("mode", mode.into()), ("other", tr.mode(other).into())],
         ),
         None => tr.t_with("starts-from-runs-as", &[("mode", mode.into())]),
     };
@@ -93,7 +93,7 @@ fn status(result: &Option<RcEq<LaneResult>>, config: &LaneKnobs, tr: &I18n) -> S
     let Some(r) = result else {
         return tr.t("lane-not-run");
     };
-    let mode = r.mode.unwrap_or_else(|| config.mode());
+    let mode = tr.mode(r.mode.unwrap_or_else(|| config.mode()));
     let speed = r
         .tokens_per_s()
         .map(|t| tr.t_with("lane-speed", &[("speed", format!("{t:.1}").into())]))
@@ -109,10 +109,7 @@ fn status(result: &Option<RcEq<LaneResult>>, config: &LaneKnobs, tr: &I18n) -> S
 /// Warnings by the knob (or funnel stage) they are about. Each keeps to one
 /// line until pointed at or focused (the style sheet's), so it is focusable
 /// and carries its whole text as hover text too.
-fn warning_list<'a>(
-    testid: &'static str,
-    items: impl Iterator<Item = (&'static str, &'a String)>,
-) -> Html {
+fn warning_list(testid: &'static str, items: impl Iterator<Item = (&'static str, String)>) -> Html {
     let items: Vec<Html> = items
         .map(|(field, message)| {
             html! {
@@ -287,7 +284,15 @@ pub fn lane_column(p: &Props) -> Html {
                     />
                 </div>
             }
-            { warning_list("lane-warnings", warnings.iter().map(|(field, message)| (*field, message))) }
+            { warning_list("lane-warnings", warnings.iter().map(|n| {
+                let words = tr.note(&n.note);
+                let words = if n.from_file {
+                    words + &tr.t_with("note-from-file", &[("knob", n.field.into())])
+                } else {
+                    words
+                };
+                (n.field, words)
+            })) }
             if p.veiled {
                 <p class="veil" data-testid="lane-veiled">
                     { tr.t("lane-veiled") }
@@ -311,7 +316,7 @@ pub fn lane_column(p: &Props) -> Html {
                 { if p.veiled { "—".to_string() } else { status(&p.result, &p.config, &tr) } }
             </div>
             if !p.veiled {
-                { warning_list("run-warnings", run_notes.iter().map(|w| (w.field.name(), &w.message))) }
+                { warning_list("run-warnings", run_notes.iter().map(|w| (w.field.name(), tr.note(&w.note)))) }
                 { sequences(&p.result, &tr) }
             }
         </section>

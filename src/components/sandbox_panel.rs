@@ -223,7 +223,7 @@ pub fn sandbox_panel(p: &Props) -> Html {
             }
             <div class="sandbox-use">
                 <span>{ tr.t("sandbox-use") }</span>
-                { lane_buttons("sandbox-use", s.error.is_some(), &p.on.reform(SandboxAction::UseInLane)) }
+                { lane_buttons("sandbox-use", s.error.is_some(), &p.on.reform(SandboxAction::UseInLane), &tr) }
             </div>
         </section>
     }

@@ -56,21 +56,21 @@ fn lookup(s: &Inspector, p: &Props, tr: &I18n) -> Html {
             if s.lookup_single().is_some() {
                 <span class="use">
                     { tr.t_with("use-in", &[("knob", "eos_token_id".into())]) }
-                    { lane_buttons("lookup-eos", false, &p.on.reform(InspectorAction::UseAsEos)) }
+                    { lane_buttons("lookup-eos", false, &p.on.reform(InspectorAction::UseAsEos), tr) }
                 </span>
             }
             if matches!(&s.lookup, Some(Ok(t)) if !t.is_empty()) {
                 <span class="use">
                     { tr.t_with("use-in", &[("knob", "stop_strings".into())]) }
-                    { lane_buttons("lookup-stop", false, &p.on.reform(InspectorAction::StopAt)) }
+                    { lane_buttons("lookup-stop", false, &p.on.reform(InspectorAction::StopAt), tr) }
                 </span>
                 <span class="use">
                     { tr.t_with("use-in", &[("knob", "bad_words_ids".into())]) }
-                    { lane_buttons("lookup-bad-words", false, &p.on.reform(InspectorAction::BadWords)) }
+                    { lane_buttons("lookup-bad-words", false, &p.on.reform(InspectorAction::BadWords), tr) }
                 </span>
                 <span class="use">
                     { tr.t("use-in-force-words") }
-                    { lane_buttons("lookup-force-words", false, &p.on.reform(InspectorAction::ForceWords)) }
+                    { lane_buttons("lookup-force-words", false, &p.on.reform(InspectorAction::ForceWords), tr) }
                 </span>
             }
         </div>

@@ -6,9 +6,11 @@
 //!
 //! - `choose`: which language a visit opens in.
 //! - `knobs`: the knobs' help and headings.
+//! - `notes`: the engine's "does nothing here" notes.
 
 pub mod choose;
 pub mod knobs;
+pub mod notes;
 #[cfg(test)]
 mod tests;
 

@@ -8,7 +8,7 @@
 use crate::lane_config::LaneKnobs;
 use crate::lanes::LANES;
 use crate::rc_eq::RcEq;
-use ntl_decoding::warnings::lane_warnings;
+use ntl_decoding::warnings::{lane_warnings, Note};
 use ntl_decoding::{ConfigError, Defaults, Mode, ModelDefaults, Semantics};
 use std::cell::RefCell;
 use std::fmt;
@@ -29,8 +29,17 @@ pub struct StartsFrom {
 pub struct LaneOutlook {
     /// Shown when the model's file sets knobs beyond its end-of-text ids.
     pub starts_from: Option<StartsFrom>,
-    /// `(knob, message)` on the config as it runs.
-    pub warnings: Vec<(&'static str, String)>,
+    /// Notes on the config as it runs.
+    pub warnings: Vec<LaneNote>,
+}
+
+/// A "does nothing here" note on one of the lane's knobs as it runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LaneNote {
+    pub field: &'static str,
+    pub note: Note,
+    /// The knob comes from the model's generation_config.json, not the lane.
+    pub from_file: bool,
 }
 
 /// A lane's config as it runs: its own knobs over the model's, or alone.
@@ -60,15 +69,10 @@ pub fn outlook(own: &LaneKnobs, choice: Defaults, model: Option<&ModelDefaults>)
     };
     let warnings = lane_warnings(&runs)
         .into_iter()
-        .map(|(knob, message)| {
-            if from_file(knob) {
-                (
-                    knob,
-                    format!("{message} (`{knob}` comes from the model's generation_config.json)"),
-                )
-            } else {
-                (knob, message)
-            }
+        .map(|(field, note)| LaneNote {
+            field,
+            note,
+            from_file: from_file(field),
         })
         .collect();
     LaneOutlook {

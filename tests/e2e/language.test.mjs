@@ -105,30 +105,38 @@ const NOT_CHROME = [
   '.question-choice', '[data-testid="embed-prompt"]', '[data-testid="lane-summary"]',
   '[data-testid="architecture"]', '.chain', '.model-status strong', '[data-testid="lang-picker"]',
   '.lesson-line q', 'option', '.knob > span', '.plot .tick', '.prompt-row .shown',
-  // Not yet from the catalogs: the engine's "does nothing here" notes are
-  // still English strings (the next step of the language issue).
-  '[data-testid="lane-warnings"]', '[data-testid="run-warnings"]',
+  '[data-testid="preset-notice"] > strong',
 ];
 // Identifiers and names that stay as they are in every language.
 const NAMES = new Set(['HF', 'KJV', 'GPT', 'JSON', 'CSV', 'SVG', 'Markdown', 'Qwen', 'Llama', 'SmolLM',
   'llama', 'cpp', 'server', 'transformers', 'generate', 'logit', 'logits', 'DoLa', 'XTC', 'DRY', 'mirostat',
   'eos', 'nats', 'Home', 'End', 'Esc', 'Space', 'Page', 'Down', 'Up', 'MB', 'kB', 'GB', 'id', 'ids', 'F32', 'BF16', 'F16',
-  'safetensors', 'config', 'tokenizer', 'vocab', 'merges', 'txt', 'json', 'dist', 'distilgpt2', 'iframe']);
+  'safetensors', 'config', 'tokenizer', 'vocab', 'merges', 'txt', 'json', 'dist', 'distilgpt2', 'iframe',
+  // Knob and sampler names of one word, as the libraries spell them.
+  'temperature', 'seed', 'samplers', 'stop', 'penalties', 'dry', 'xtc', 'typ']);
 
+/// English words in the page's chrome, each with where it was (for the failure message).
 async function englishChrome(page) {
-  const words = await page.evaluate((skip) => {
-    const out = new Set();
+  const found = await page.evaluate((skip) => {
+    const out = [];
+    const where = (el) => {
+      const id = el.closest('[data-testid]')?.dataset.testid;
+      return `${el.tagName.toLowerCase()}${el.className ? '.' + String(el.className).split(' ')[0] : ''}${id ? ' in ' + id : ''}`;
+    };
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const el = n.parentElement;
       if (!el || el.closest(skip.join(',')) || !el.checkVisibility({ visibilityProperty: true })) continue;
-      for (const w of n.textContent.match(/[A-Za-z][A-Za-z0-9_'.-]*/g) || []) {
-        if (!/[_0-9.]/.test(w) && w.length > 1) out.add(w.replace(/[.'-]+$/, ''));
+      // Quoted tokens (“…”) and `identifiers` are the model's and the libraries' words.
+      const text = n.textContent.replace(/“[^”]*”/g, ' ').replace(/`[^`]*`/g, ' ');
+      for (const w of text.match(/[A-Za-z][A-Za-z0-9_'.-]*/g) || []) {
+        if (!/[_0-9.]/.test(w) && w.length > 1) out.push([w.replace(/[.'-]+$/, ''), where(el)]);
       }
     }
-    return [...out];
+    return out;
   }, NOT_CHROME);
-  return words.filter((w) => !NAMES.has(w)).sort();
+  const words = found.filter(([w]) => !NAMES.has(w));
+  return [...new Set(words.map(([w, at]) => `${w} (${at})`))].sort();
 }
 
 test('in Chinese, a Chinese prompt shows split characters as bytes, never U+FFFD, and no English chrome shows on the page, its model panel, the compare view or a lesson in projector mode', async () => {

@@ -548,3 +548,54 @@ chat-remove-label = remove turn { $turn }
 chat-add = Add a turn
 chat-generation-prompt = {" "}Open the assistant's turn (add_generation_prompt)
 chat-render = Put it in the prompt
+
+## "Does nothing here" notes on a lane's knobs
+
+note-from-file = {" "}(`{ $knob }` comes from the model's generation_config.json)
+note-does-not-sample = `{ $knob }` does nothing: { $why ->
+    [beam] beam search does not sample
+    [contrastive] contrastive search does not sample
+   *[greedy] greedy decoding does not sample (do_sample=false)
+}
+note-seed-unused = `seed` does nothing: nothing in this lane is random
+note-top-k-50 = `top_k=50` is active: it is HF's default even when you do not set it; set `top_k` to 0 to sample from the whole distribution
+note-beam-only = `{ $knob }` only matters for beam search (`num_beams` > 1)
+note-dola-wrong-mode = `dola_layers` does nothing here: DoLa works with greedy decoding and sampling, not { $mode } (HF ignores it too)
+note-dola-repeats = DoLa tends to repeat itself: HF recommends `repetition_penalty` ≥ 1.2 with `dola_layers`
+note-needs-beams = `{ $knob }` does nothing without beams: diverse beam search needs `num_beams` > 1
+note-penalty-alpha = `penalty_alpha` does nothing: contrastive search needs `top_k` > 1, `do_sample=false` and `num_beams=1`
+note-repetition-rewarded = `repetition_penalty` below 1 rewards repetition instead of penalising it
+note-no-repeat-one = `no_repeat_ngram_size=1` forbids every token that already appeared, prompt included
+note-min-new-tokens-no-eos = `min_new_tokens` does nothing without an eos token
+note-decay-no-eos = `exponential_decay_length_penalty` does nothing without an eos token to boost
+note-forced-bos = `forced_bos_token_id` acts only after a one-token prompt (an empty prompt is bos alone); after a longer prompt it does nothing
+note-begin-suppress = `begin_suppress_tokens` acts at the first generated token only; `suppress_tokens` acts at every step
+note-renormalize = `renormalize_logits` changes no choice here: softmax and argmax ignore a shift; it matters where scores are summed, in beam search
+note-remove-invalid = `remove_invalid_values` only matters if the model outputs NaN or ±inf; it also turns other knobs' -inf into the lowest finite number (probability still 0, but 'kept' counts it)
+note-removed-nothing = `{ $knob }` removed nothing in this run
+note-earlier-cut-more = {" "}— `{ $knob }` had already cut more
+note-changed-no-choice = `{ $knob }` changed no choice in this run: every token was the model's own first choice
+note-mirostat-alone = with mirostat, llama.cpp builds no other samplers: top_k, top_p, min_p, the penalties, DRY and `samplers` do nothing — only logit_bias, temperature and mirostat act
+note-temperature-after = temperature acts after { $filters } here, on the tokens they kept; HF divides the logits first, so the same numbers keep different tokens there
+note-temperature-not-listed = `temperature` is not in `samplers`: it does nothing
+note-penalties-off = repeat_last_n 0 turns the penalties off
+note-penalty-window = the penalties here count the last { $last } tokens (repeat_last_n), the prompt's included; HF's repetition_penalty sees the whole text
+note-penalty-window-context = the penalties here count the whole context (repeat_last_n), the prompt's included; HF's repetition_penalty sees the whole text
+note-llama-defaults = llama-server samples with top_k 40, top_p 0.95 and min_p 0.05 unless told otherwise; HF's defaults are top_k 50 alone
+note-xtc-off = an xtc_threshold above 0.5 turns XTC off
+note-dry-base = llama-server replaces a dry_base below 1 with 1.75
+note-random-seed = seed -1 is a new random seed every run in llama.cpp; here it is 4294967295, so runs repeat — give a seed to compare with a llama.cpp run
+note-until-context-full = n_predict -1 runs until the context is full — set a number of tokens
+lane-button = lane { $lane }
+stage-model = model
+mode-name = { $mode ->
+    [greedy] greedy
+    [sample] sample
+    [beam] beam
+    [beam_sample] beam_sample
+    [group_beam] group_beam
+    [constrained_beam] constrained_beam
+    [contrastive] contrastive
+    [llama_cpp] llama_cpp
+   *[other] { $mode }
+}

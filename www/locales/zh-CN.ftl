@@ -535,3 +535,54 @@ chat-remove-label = 删除第 { $turn } 轮
 chat-add = 添加一轮
 chat-generation-prompt = {" "}开启助手的回合（add_generation_prompt）
 chat-render = 放进提示词
+
+## "Does nothing here" notes on a lane's knobs
+
+note-from-file = {" "}（`{ $knob }` 来自模型的 generation_config.json）
+note-does-not-sample = `{ $knob }` 不起作用：{ $why ->
+    [beam] 束搜索不采样
+    [contrastive] 对比搜索不采样
+   *[greedy] 贪心解码不采样（do_sample=false）
+}
+note-seed-unused = `seed` 不起作用：这个通道里没有任何随机的东西
+note-top-k-50 = `top_k=50` 正在起作用：即使你不设置，它也是 HF 的默认值；把 `top_k` 设为 0 才能从整个分布中采样
+note-beam-only = `{ $knob }` 只对束搜索有意义（`num_beams` > 1）
+note-dola-wrong-mode = `dola_layers` 在这里不起作用：DoLa 只用于贪心解码和采样，不用于 { $mode }（HF 也会忽略它）
+note-dola-repeats = DoLa 容易重复自己：HF 建议和 `dola_layers` 一起使用 `repetition_penalty` ≥ 1.2
+note-needs-beams = `{ $knob }` 没有束就不起作用：多样束搜索需要 `num_beams` > 1
+note-penalty-alpha = `penalty_alpha` 不起作用：对比搜索需要 `top_k` > 1、`do_sample=false` 和 `num_beams=1`
+note-repetition-rewarded = `repetition_penalty` 小于 1 会奖励重复，而不是惩罚它
+note-no-repeat-one = `no_repeat_ngram_size=1` 禁止所有已经出现过的词元，包括提示词中的
+note-min-new-tokens-no-eos = 没有 eos 词元时，`min_new_tokens` 不起作用
+note-decay-no-eos = 没有可以提升的 eos 词元时，`exponential_decay_length_penalty` 不起作用
+note-forced-bos = `forced_bos_token_id` 只在单词元提示词之后起作用（空提示词就是只有 bos）；提示词更长时它不起作用
+note-begin-suppress = `begin_suppress_tokens` 只作用于第一个生成的词元；`suppress_tokens` 作用于每一步
+note-renormalize = `renormalize_logits` 在这里不改变任何选择：softmax 和 argmax 不受平移影响；它只在分数相加的地方，也就是束搜索中才有意义
+note-remove-invalid = `remove_invalid_values` 只在模型输出 NaN 或 ±inf 时才有意义；它还会把其他参数产生的 -inf 变成最小的有限数（概率仍为 0，但会被算进“保留”）
+note-removed-nothing = `{ $knob }` 在这次运行中什么也没移除
+note-earlier-cut-more = {" "}——`{ $knob }` 已经截掉了更多
+note-changed-no-choice = `{ $knob }` 在这次运行中没有改变任何选择：每个词元都是模型自己的第一选择
+note-mirostat-alone = 使用 mirostat 时，llama.cpp 不构建其他采样器：top_k、top_p、min_p、各种惩罚、DRY 和 `samplers` 都不起作用——只有 logit_bias、temperature 和 mirostat 起作用
+note-temperature-after = 这里 temperature 在 { $filters } 之后作用于它们保留的词元；HF 先除 logits，所以同样的数字在那边保留的词元不同
+note-temperature-not-listed = `temperature` 不在 `samplers` 中：它不起作用
+note-penalties-off = repeat_last_n 为 0 会关闭各种惩罚
+note-penalty-window = 这里的惩罚只统计最近 { $last } 个词元（repeat_last_n），包括提示词中的；HF 的 repetition_penalty 看的是整段文本
+note-penalty-window-context = 这里的惩罚统计整个上下文（repeat_last_n），包括提示词中的；HF 的 repetition_penalty 看的是整段文本
+note-llama-defaults = 除非另有说明，llama-server 采样时用 top_k 40、top_p 0.95 和 min_p 0.05；HF 的默认值只有 top_k 50
+note-xtc-off = xtc_threshold 大于 0.5 会关闭 XTC
+note-dry-base = llama-server 会把小于 1 的 dry_base 换成 1.75
+note-random-seed = 在 llama.cpp 中，seed -1 每次运行都是新的随机种子；这里它是 4294967295，所以运行结果会重复——要和 llama.cpp 的运行比较，请给一个种子
+note-until-context-full = n_predict -1 会一直运行到上下文填满——请设一个词元数
+lane-button = 通道 { $lane }
+stage-model = 模型
+mode-name = { $mode ->
+    [greedy] 贪心
+    [sample] 采样
+    [beam] 束搜索
+    [beam_sample] 束采样
+    [group_beam] 多样束搜索
+    [constrained_beam] 约束束搜索
+    [contrastive] 对比搜索
+    [llama_cpp] llama.cpp 采样链
+   *[other] { $mode }
+}

@@ -4,7 +4,7 @@
 
 use super::config::{LastN, LlamaCppConfig, LlamaCppKnob, RANDOM_SEED};
 use super::sampler::SamplerName;
-use crate::warnings::warning::Warning;
+use crate::warnings::{Note, Warning};
 
 pub fn llama_cpp_warnings(c: &LlamaCppConfig) -> Vec<Warning<LlamaCppKnob>> {
     let Ok(s) = c.validate() else {
@@ -12,7 +12,7 @@ pub fn llama_cpp_warnings(c: &LlamaCppConfig) -> Vec<Warning<LlamaCppKnob>> {
     };
     let d = LlamaCppConfig::default();
     let mut out = Vec::new();
-    let mut w = |field, message: String| out.push(Warning { field, message });
+    let mut w = |field, note: Note| out.push(Warning { field, note });
     let listed = |name| s.samplers.contains(&name);
     let mirostat = s.mirostat != 0;
     if mirostat {
@@ -25,95 +25,57 @@ pub fn llama_cpp_warnings(c: &LlamaCppConfig) -> Vec<Warning<LlamaCppKnob>> {
             || c.min_p != d.min_p
             || c.samplers.is_some();
         if dropped {
-            w(
-                LlamaCppKnob::Mirostat,
-                "with mirostat, llama.cpp builds no other samplers: top_k, top_p, min_p, the \
-                 penalties, DRY and `samplers` do nothing — only logit_bias, temperature and mirostat act"
-                    .into(),
-            );
+            w(LlamaCppKnob::Mirostat, Note::MirostatAlone);
         }
     }
     if !mirostat && s.temperature > 0.0 && s.temperature != 1.0 && listed(SamplerName::Temperature)
     {
-        let before: Vec<&str> = s
+        let filters: Vec<String> = s
             .samplers
             .iter()
             .take_while(|n| **n != SamplerName::Temperature)
             .filter(|n| matches!(n, SamplerName::TopK | SamplerName::TopP | SamplerName::MinP))
-            .map(|n| n.name())
+            .map(|n| n.name().to_string())
             .collect();
-        if !before.is_empty() {
+        if !filters.is_empty() {
             w(
                 LlamaCppKnob::Temperature,
-                format!(
-                    "temperature acts after {} here, on the tokens they kept; HF divides the \
-                     logits first, so the same numbers keep different tokens there",
-                    before.join(", ")
-                ),
+                Note::TemperatureAfter { filters },
             );
         }
     }
     if !mirostat && !listed(SamplerName::Temperature) && s.temperature != d.temperature as f32 {
-        w(
-            LlamaCppKnob::Temperature,
-            "`temperature` is not in `samplers`: it does nothing".into(),
-        );
+        w(LlamaCppKnob::Temperature, Note::TemperatureNotListed);
     }
     if s.repeat_penalty != 1.0 || s.frequency_penalty != 0.0 || s.presence_penalty != 0.0 {
-        let window = match s.repeat_last_n {
-            LastN::Tokens(0) => {
-                w(
-                    LlamaCppKnob::RepeatLastN,
-                    "repeat_last_n 0 turns the penalties off".into(),
-                );
-                None
-            }
-            LastN::Tokens(n) => Some(format!("the last {n} tokens")),
-            LastN::Context => Some("the whole context".into()),
-        };
-        if let Some(window) = window {
-            w(
+        match s.repeat_last_n {
+            LastN::Tokens(0) => w(LlamaCppKnob::RepeatLastN, Note::PenaltiesOff),
+            LastN::Tokens(n) => w(
                 LlamaCppKnob::RepeatPenalty,
-                format!(
-                    "the penalties here count {window} (repeat_last_n), the prompt's included; \
-                     HF's repetition_penalty sees the whole text"
-                ),
-            );
+                Note::PenaltyWindow {
+                    last: Some(n as u32),
+                },
+            ),
+            LastN::Context => w(
+                LlamaCppKnob::RepeatPenalty,
+                Note::PenaltyWindow { last: None },
+            ),
         }
     }
     if c.top_p == d.top_p && c.min_p == d.min_p && c.top_k == d.top_k && !mirostat {
-        w(
-            LlamaCppKnob::MinP,
-            "llama-server samples with top_k 40, top_p 0.95 and min_p 0.05 unless told \
-             otherwise; HF's defaults are top_k 50 alone"
-                .into(),
-        );
+        w(LlamaCppKnob::MinP, Note::LlamaCppDefaults);
     }
     if s.xtc_probability > 0.0 && s.xtc_threshold > 0.5 {
-        w(
-            LlamaCppKnob::XtcThreshold,
-            "an xtc_threshold above 0.5 turns XTC off".into(),
-        );
+        w(LlamaCppKnob::XtcThreshold, Note::XtcOff);
     }
     if c.dry_base < 1.0 {
-        w(
-            LlamaCppKnob::DryBase,
-            "llama-server replaces a dry_base below 1 with 1.75".into(),
-        );
+        w(LlamaCppKnob::DryBase, Note::DryBaseReplaced);
     }
     if s.seed == RANDOM_SEED && c.seed == -1 && (s.temperature > 0.0 || mirostat) {
-        w(
-            LlamaCppKnob::Seed,
-            "seed -1 is a new random seed every run in llama.cpp; here it is 4294967295, so \
-             runs repeat — give a seed to compare with a llama.cpp run"
-                .into(),
-        );
+        w(LlamaCppKnob::Seed, Note::RandomSeed);
     }
     if s.n_predict.is_none() {
-        w(
-            LlamaCppKnob::NPredict,
-            "n_predict -1 runs until the context is full — set a number of tokens".into(),
-        );
+        w(LlamaCppKnob::NPredict, Note::UntilContextFull);
     }
     out
 }

@@ -1,6 +1,7 @@
 //! "This knob does nothing here": the pitfalls the lessons warn about, found
 //! from the config alone (HF silently ignores these).
 
+use super::note::{NotSampling, Note};
 use super::warning::Warning;
 use crate::config::{EarlyStopping, GenerationConfig, TokenIds};
 use crate::knob::{Knob, Stage};
@@ -8,11 +9,8 @@ use crate::mode::Mode;
 use crate::record::Step;
 use std::borrow::Borrow;
 
-fn w<About>(field: About, message: impl Into<String>) -> Warning<About> {
-    Warning {
-        field,
-        message: message.into(),
-    }
+fn w<About>(field: About, note: Note) -> Warning<About> {
+    Warning { field, note }
 }
 
 pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning<Knob>> {
@@ -21,9 +19,9 @@ pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning<Knob>> {
     let sampling = mode.is_sampling();
     if !sampling {
         let why = match mode {
-            Mode::Beam | Mode::GroupBeam | Mode::ConstrainedBeam => "beam search does not sample",
-            Mode::Contrastive => "contrastive search does not sample",
-            _ => "greedy decoding does not sample (do_sample=false)",
+            Mode::Beam | Mode::GroupBeam | Mode::ConstrainedBeam => NotSampling::Beam,
+            Mode::Contrastive => NotSampling::Contrastive,
+            _ => NotSampling::Greedy,
         };
         let ignored = [
             (Knob::Temperature, c.temperature != 1.0),
@@ -36,50 +34,47 @@ pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning<Knob>> {
         ];
         for (field, set) in ignored {
             if set {
-                out.push(w(field, format!("`{field}` does nothing: {why}")));
+                out.push(w(field, Note::DoesNotSample { knob: field, why }));
             }
         }
         if mode != Mode::Contrastive && c.top_k != Some(50) && c.top_k.is_some_and(|k| k > 0) {
-            out.push(w(Knob::TopK, format!("`top_k` does nothing: {why}")));
-        }
-        if c.seed.is_some() {
             out.push(w(
-                Knob::Seed,
-                "`seed` does nothing: nothing in this lane is random",
+                Knob::TopK,
+                Note::DoesNotSample {
+                    knob: Knob::TopK,
+                    why,
+                },
             ));
         }
+        if c.seed.is_some() {
+            out.push(w(Knob::Seed, Note::SeedUnused));
+        }
     } else if c.top_k == Some(50) {
-        out.push(w(
-            Knob::TopK,
-            "`top_k=50` is active: it is HF's default even when you do not set it; \
-             set `top_k` to 0 to sample from the whole distribution",
-        ));
+        out.push(w(Knob::TopK, Note::TopK50Active));
     }
     if !mode.is_beam() {
         if c.early_stopping != EarlyStopping::Heuristic {
             out.push(w(
                 Knob::EarlyStopping,
-                "`early_stopping` only matters for beam search (`num_beams` > 1)",
+                Note::BeamOnly {
+                    knob: Knob::EarlyStopping,
+                },
             ));
         }
         if c.length_penalty != 1.0 {
             out.push(w(
                 Knob::LengthPenalty,
-                "`length_penalty` only matters for beam search (`num_beams` > 1)",
+                Note::BeamOnly {
+                    knob: Knob::LengthPenalty,
+                },
             ));
         }
     }
     if c.dola_layers.is_some() {
         if !matches!(mode, Mode::Greedy | Mode::Sample) {
-            out.push(w(
-                Knob::DolaLayers,
-                format!("`dola_layers` does nothing here: DoLa works with greedy decoding and sampling, not {mode} (HF ignores it too)"),
-            ));
+            out.push(w(Knob::DolaLayers, Note::DolaWrongMode { mode }));
         } else if c.repetition_penalty < 1.2 {
-            out.push(w(
-                Knob::DolaLayers,
-                "DoLa tends to repeat itself: HF recommends `repetition_penalty` ≥ 1.2 with `dola_layers`",
-            ));
+            out.push(w(Knob::DolaLayers, Note::DolaRepeats));
         }
     }
     if c.num_beams <= 1 && (c.num_beam_groups > 1 || c.diversity_penalty != 0.0) {
@@ -88,73 +83,35 @@ pub fn config_warnings(c: &GenerationConfig) -> Vec<Warning<Knob>> {
         } else {
             Knob::DiversityPenalty
         };
-        out.push(w(
-            knob,
-            format!(
-                "`{knob}` does nothing without beams: diverse beam search needs `num_beams` > 1"
-            ),
-        ));
+        out.push(w(knob, Note::NeedsBeams { knob }));
     }
     if c.penalty_alpha.is_some_and(|a| a > 0.0) && mode != Mode::Contrastive {
-        out.push(w(
-            Knob::PenaltyAlpha,
-            "`penalty_alpha` does nothing: contrastive search needs `top_k` > 1, \
-             `do_sample=false` and `num_beams=1`",
-        ));
+        out.push(w(Knob::PenaltyAlpha, Note::PenaltyAlphaUnused));
     }
     if c.repetition_penalty < 1.0 {
-        out.push(w(
-            Knob::RepetitionPenalty,
-            "`repetition_penalty` below 1 rewards repetition instead of penalising it",
-        ));
+        out.push(w(Knob::RepetitionPenalty, Note::RepetitionRewarded));
     }
     if c.no_repeat_ngram_size == 1 {
-        out.push(w(
-            Knob::NoRepeatNgramSize,
-            "`no_repeat_ngram_size=1` forbids every token that already appeared, prompt included",
-        ));
+        out.push(w(Knob::NoRepeatNgramSize, Note::NoRepeatOne));
     }
     let no_eos = matches!(&c.eos_token_id, Some(TokenIds::Many(v)) if v.is_empty());
     if no_eos && c.min_new_tokens.is_some() {
-        out.push(w(
-            Knob::MinNewTokens,
-            "`min_new_tokens` does nothing without an eos token",
-        ));
+        out.push(w(Knob::MinNewTokens, Note::MinNewTokensNoEos));
     }
     if no_eos && c.exponential_decay_length_penalty.is_some() {
-        out.push(w(
-            Knob::ExponentialDecayLengthPenalty,
-            "`exponential_decay_length_penalty` does nothing without an eos token to boost",
-        ));
+        out.push(w(Knob::ExponentialDecayLengthPenalty, Note::DecayNoEos));
     }
     if c.forced_bos_token_id.is_some() {
-        out.push(w(
-            Knob::ForcedBosTokenId,
-            "`forced_bos_token_id` acts only after a one-token prompt (an empty prompt is bos \
-             alone); after a longer prompt it does nothing",
-        ));
+        out.push(w(Knob::ForcedBosTokenId, Note::ForcedBosOneTokenPrompt));
     }
     if c.begin_suppress_tokens.is_some() {
-        out.push(w(
-            Knob::BeginSuppressTokens,
-            "`begin_suppress_tokens` acts at the first generated token only; \
-             `suppress_tokens` acts at every step",
-        ));
+        out.push(w(Knob::BeginSuppressTokens, Note::BeginSuppressFirstOnly));
     }
     if c.renormalize_logits && !mode.is_beam() {
-        out.push(w(
-            Knob::RenormalizeLogits,
-            "`renormalize_logits` changes no choice here: softmax and argmax ignore a shift; \
-             it matters where scores are summed, in beam search",
-        ));
+        out.push(w(Knob::RenormalizeLogits, Note::RenormalizeNoChoice));
     }
     if c.remove_invalid_values {
-        out.push(w(
-            Knob::RemoveInvalidValues,
-            "`remove_invalid_values` only matters if the model outputs NaN or ±inf; it also \
-             turns other knobs' -inf into the lowest finite number (probability still 0, \
-             but 'kept' counts it)",
-        ));
+        out.push(w(Knob::RemoveInvalidValues, Note::RemoveInvalidValues));
     }
     out
 }
@@ -182,22 +139,18 @@ pub fn run_warnings<S: Borrow<Step>>(mode: Mode, steps: &[S]) -> Vec<Warning<Sta
                 .iter()
                 .rev()
                 .find(|e| !e.name.reshapes());
-            let why = earlier
-                .map(|e| format!(" — `{}` had already cut more", e.name))
-                .unwrap_or_default();
             out.push(w(
                 name,
-                format!("`{name}` removed nothing in this run{why}"),
+                Note::RemovedNothing {
+                    stage: name,
+                    earlier: earlier.map(|e| e.name),
+                },
             ));
         }
     }
     if mode == Mode::Greedy && steps.iter().all(|s| s.borrow().rank == 1) {
         for f in first.funnel.iter().filter(|f| f.name.is_penalty()) {
-            let message = format!(
-                "`{}` changed no choice in this run: every token was the model's own first choice",
-                f.name
-            );
-            out.push(w(f.name, message));
+            out.push(w(f.name, Note::ChangedNoChoice { stage: f.name }));
         }
     }
     out
@@ -255,8 +208,11 @@ mod tests {
         let ws = notes(Mode::Sample, vec![f(), f()], 2);
         assert_eq!(ws.len(), 1);
         assert_eq!(
-            ws[0].message,
-            "`top_p` removed nothing in this run — `top_k` had already cut more"
+            ws[0].note,
+            Note::RemovedNothing {
+                stage: "top_p".parse().unwrap(),
+                earlier: Some("top_k".parse().unwrap())
+            }
         );
     }
 
@@ -277,7 +233,7 @@ mod tests {
         };
         let ws = notes(Mode::Greedy, vec![f(), f()], 1);
         assert_eq!(ws.len(), 1);
-        assert!(ws[0].message.contains("changed no choice"));
+        assert!(matches!(ws[0].note, Note::ChangedNoChoice { .. }));
         assert!(notes(Mode::Greedy, vec![f(), f()], 2).is_empty());
     }
 

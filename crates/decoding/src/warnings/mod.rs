@@ -3,24 +3,26 @@
 //! from what a finished run's funnel shows.
 
 pub mod hf;
+pub mod note;
 pub mod warning;
 
 pub use hf::{config_warnings, run_warnings};
+pub use note::{NotSampling, Note};
 pub use warning::Warning;
 
 use crate::llama_cpp::warnings::llama_cpp_warnings;
 use crate::semantics::LaneConfig;
 
-/// A lane's config warnings in either ecosystem, as (field name, message).
-pub fn lane_warnings(c: &LaneConfig) -> Vec<(&'static str, String)> {
+/// A lane's config warnings in either ecosystem, as (field name, note).
+pub fn lane_warnings(c: &LaneConfig) -> Vec<(&'static str, Note)> {
     match c {
         LaneConfig::Transformers(c) => config_warnings(c)
             .into_iter()
-            .map(|w| (w.field.name(), w.message))
+            .map(|w| (w.field.name(), w.note))
             .collect(),
         LaneConfig::LlamaCpp(c) => llama_cpp_warnings(c)
             .into_iter()
-            .map(|w| (w.field.name(), w.message))
+            .map(|w| (w.field.name(), w.note))
             .collect(),
     }
 }
