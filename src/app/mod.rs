@@ -42,6 +42,8 @@ pub struct App {
     scroll_after: Option<present_keys::ScrollTo>,
     /// The page's language, given to every view as a context.
     i18n: I18n,
+    /// The link said `?lang=`: a lesson file's own language does not override it.
+    lang_from_link: bool,
 }
 
 impl Component for App {
@@ -56,8 +58,11 @@ impl Component for App {
             &browser::browser_languages(),
         );
         browser::use_language(lang, false);
-        let (mut page, commands) = Page::new(requested, crate::worker_link::threads_available());
+        let lang_from_link = requested.lang.is_some();
+        let (mut page, mut commands) =
+            Page::new(requested, crate::worker_link::threads_available());
         page.model.device_memory_gb = browser::device_memory_gb();
+        commands.extend(page.lesson_in_language(lang).commands);
         let mut app = App {
             page,
             link: None,
@@ -68,6 +73,7 @@ impl Component for App {
             scroll_after: None,
             print_after: false,
             i18n: I18n::new(lang),
+            lang_from_link,
         };
         let _ = app.perform(
             ctx,
@@ -108,6 +114,24 @@ impl Component for App {
         if std::mem::take(&mut self.print_after) {
             if let Some(window) = web_sys::window() {
                 let _ = window.print();
+            }
+        }
+    }
+}
+
+impl App {
+    /// A lesson opened from `?lesson=` is written in a language: the page
+    /// speaks it too (when it has that catalog), unless the link chose one.
+    /// Not remembered as the reader's pick.
+    fn speak_the_lessons_language(&mut self) {
+        if self.lang_from_link {
+            return;
+        }
+        let lang = &self.page.lessons.open.lesson.language;
+        if let Some(tag) = crate::i18n::tags().find(|t| t.eq_ignore_ascii_case(lang)) {
+            if tag != self.i18n.tag() {
+                self.i18n = I18n::new(tag);
+                browser::use_language(tag, false);
             }
         }
     }
@@ -183,7 +207,8 @@ impl App {
                 let tag = self.i18n.tag();
                 browser::use_language(tag, true);
                 page_url::set_param("lang", Some(tag));
-                true
+                let outcome = self.page.lesson_in_language(tag);
+                self.perform(ctx, outcome) || true
             }
             Msg::PresentKey(key) => {
                 let outcome = self.page.present_key(key);
@@ -206,12 +231,14 @@ impl App {
             }
             Msg::LessonArrived(from, bytes) => {
                 let outcome = self.page.lesson_arrived(from, bytes);
-                self.perform(ctx, outcome)
+                self.speak_the_lessons_language();
+                self.perform(ctx, outcome) || true
             }
             Msg::LessonPicked(Ok((name, bytes))) => {
                 let from = crate::lessons::LessonFrom::File(name);
                 let outcome = self.page.lesson_arrived(from, Ok(bytes));
-                self.perform(ctx, outcome)
+                self.speak_the_lessons_language();
+                self.perform(ctx, outcome) || true
             }
             Msg::LessonPicked(Err(e)) => {
                 self.page.lessons.error = Some(e.to_string());

@@ -2,10 +2,10 @@
 //! model's own chat template into the prompt box (and so into the token
 //! inspector, special tokens and all).
 
+use crate::i18n::I18n;
 use crate::state::chat::{Chat, Role};
 use crate::state::page_actions::ChatAction;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
-use crate::i18n::I18n;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -15,7 +15,11 @@ pub struct Props {
 
 /// Knob stages as a list of their names (identifiers, not words).
 fn names(knobs: &[Stage]) -> String {
-    knobs.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
+    knobs
+        .iter()
+        .map(|k| k.name())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// One reason in the reader's language.
@@ -207,6 +211,9 @@ mod tests {
             "the knobs (top_k) removed “t1”: this lane kept only 1 token"
         );
         let zh = why_words(&removed, &I18n::new("zh-CN"));
-        assert!(zh.contains("top_k") && zh.contains("只保留了 1 个词元"), "{zh}");
+        assert!(
+            zh.contains("top_k") && zh.contains("只保留了 1 个词元"),
+            "{zh}"
+        );
     }
 }

@@ -108,7 +108,9 @@ fn answer(q: &Question, doc: Option<&Document>, tr: &I18n) -> String {
             .and_then(|d| d.runs.get(lane - 1)?.steps.get(step - 1))
             .map(|s| format!("“{}”", visible(&s.token)))
             .unwrap_or_else(|| tr.t("handout-answer-not-recorded")),
-        Question::WhichLane { answer, .. } => tr.t_with("lane-heading", &[("lane", (*answer).into())]),
+        Question::WhichLane { answer, .. } => {
+            tr.t_with("lane-heading", &[("lane", (*answer).into())])
+        }
         Question::Choice {
             options, answer, ..
         } => {

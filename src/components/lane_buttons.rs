@@ -8,12 +8,7 @@ use crate::theme::lane_color;
 use yew::prelude::*;
 
 /// The four buttons; `on` gets the lane clicked.
-pub fn lane_buttons(
-    testid: &'static str,
-    disabled: bool,
-    on: &Callback<usize>,
-    tr: &I18n,
-) -> Html {
+pub fn lane_buttons(testid: &'static str, disabled: bool, on: &Callback<usize>, tr: &I18n) -> Html {
     html! {
         { for (0..LANES).map(|lane| html! {
             <button

@@ -83,7 +83,10 @@ fn loading(
     let bytes = match total {
         Some(t) => tr.t_with(
             "loaded-of",
-            &[("loaded", format::bytes(loaded).into()), ("total", format::bytes(t).into())],
+            &[
+                ("loaded", format::bytes(loaded).into()),
+                ("total", format::bytes(t).into()),
+            ],
         ),
         None => format!(" {}", format::bytes(loaded)),
     };
@@ -105,13 +108,19 @@ fn loading(
 
 fn ready(info: &ModelInfo, name: &str, load_ms: f64, threads: u32, tr: &I18n) -> Html {
     let heads = match info.n_kv_head {
-        Some(kv) => tr.t_with("model-heads-kv", &[("heads", info.n_head.into()), ("kv", kv.into())]),
+        Some(kv) => tr.t_with(
+            "model-heads-kv",
+            &[("heads", info.n_head.into()), ("kv", kv.into())],
+        ),
         None => tr.t_with("model-heads", &[("heads", info.n_head.into())]),
     };
     let facts = tr.t_with(
         "model-facts",
         &[
-            ("params", format!("{:.1}", info.parameters as f64 / 1e6).into()),
+            (
+                "params",
+                format!("{:.1}", info.parameters as f64 / 1e6).into(),
+            ),
             ("layers", info.n_layer.into()),
             ("heads", heads.into()),
             ("width", info.n_embd.into()),
@@ -260,7 +269,10 @@ pub fn model_panel(p: &Props) -> Html {
             total,
             retry,
         } => {
-            let name = source.as_ref().map(|s| source_name(s, &tr)).unwrap_or_default();
+            let name = source
+                .as_ref()
+                .map(|s| source_name(s, &tr))
+                .unwrap_or_default();
             (
                 loading(&name, file, *loaded, *total, retry.as_deref(), &tr),
                 "loading",
@@ -281,7 +293,10 @@ pub fn model_panel(p: &Props) -> Html {
             let text = match file {
                 Some(file) => tr.t_with(
                     "model-failed-file",
-                    &[("file", file.clone().into()), ("message", message.clone().into())],
+                    &[
+                        ("file", file.clone().into()),
+                        ("message", message.clone().into()),
+                    ],
                 ),
                 None => tr.t_with("model-failed", &[("message", message.clone().into())]),
             };

@@ -50,7 +50,7 @@ fn row(
                 <span class="badge">{ tr.t("catalog-default") }</span>
             }
             if m.instruct {
-                <span class="badge" data-testid="instruct" title={tr.t("instruct-hint")}>{ "instruct" }</span>
+                <span class="badge" data-testid="instruct" title={tr.t("instruct-hint")}>{ tr.t("catalog-instruct") }</span>
             }
             <span class="facts" data-testid="catalog-facts">{ facts }</span>
         </li>

@@ -193,7 +193,14 @@ pub fn prompt_row(p: &Props) -> Html {
         LessonFrom::BuiltIn(i) => Some(i),
         _ => None,
     };
-    let titles: Vec<String> = built_in(|all| all.iter().map(|b| b.lesson.title.clone()).collect());
+    // The built-in lessons in the reader's language (each in English where
+    // it is not translated); the value is the lesson's place in the list of all.
+    let titles: Vec<(usize, String)> = built_in(|all| {
+        crate::lessons::offered(tr.tag())
+            .into_iter()
+            .map(|i| (i, all[i].lesson.title.clone()))
+            .collect()
+    });
     let value = p.prompt.clone();
     html! {
         <section class="prompt-row">
@@ -221,7 +228,7 @@ pub fn prompt_row(p: &Props) -> Html {
                                 { p.player.open.lesson.title.clone() }
                             </option>
                         }
-                        { for titles.into_iter().enumerate().map(|(i, title)| html! {
+                        { for titles.into_iter().map(|(i, title)| html! {
                             <option value={i.to_string()} selected={Some(i) == selected}>
                                 { title }
                             </option>

@@ -84,7 +84,12 @@ fn options(p: &FormProps, tr: &I18n) -> Option<Vec<(QuizInput, String)>> {
         }
         Question::WhichLane { .. } => Some(
             (1..=p.lanes)
-                .map(|l| (QuizInput::Lane(l), tr.t_with("lane-heading", &[("lane", l.into())])))
+                .map(|l| {
+                    (
+                        QuizInput::Lane(l),
+                        tr.t_with("lane-heading", &[("lane", l.into())]),
+                    )
+                })
                 .collect(),
         ),
         Question::Choice { options, .. } => Some(
@@ -213,7 +218,10 @@ fn reveal(q: &Question, a: &Answer, results: Option<&Results>, lanes: usize, tr:
             .map(|s| {
                 tr.t_with(
                     "answer-lane-wrote",
-                    &[("lane", (*lane).into()), ("token", visible(&s.token).into())],
+                    &[
+                        ("lane", (*lane).into()),
+                        ("token", visible(&s.token).into()),
+                    ],
                 )
             })
             .unwrap_or_else(|| tr.t_with("answer-run-to-see", &[("lane", (*lane).into())])),
@@ -222,7 +230,10 @@ fn reveal(q: &Question, a: &Answer, results: Option<&Results>, lanes: usize, tr:
         }
         Question::Choice {
             options, answer, ..
-        } => tr.t_with("answer-option", &[("option", option(options, *answer).into())]),
+        } => tr.t_with(
+            "answer-option",
+            &[("option", option(options, *answer).into())],
+        ),
     };
     let yours = match &a.guess {
         Guess::Token {
@@ -234,7 +245,10 @@ fn reveal(q: &Question, a: &Answer, results: Option<&Results>, lanes: usize, tr:
             ..
         } => tr.t_with(
             "yours-typed",
-            &[("typed", t.clone().into()), ("token", visible(token).into())],
+            &[
+                ("typed", t.clone().into()),
+                ("token", visible(token).into()),
+            ],
         ),
         Guess::Unmatched { typed } => {
             tr.t_with("yours-unmatched", &[("typed", typed.clone().into())])

@@ -2,8 +2,8 @@
 //! token chosen there with a bar for its probability (and its rank under the
 //! model when it was not the favourite). A cell opens that step everywhere.
 
-use crate::i18n::I18n;
 use crate::format::{prob, visible};
+use crate::i18n::I18n;
 use crate::lane_result::LaneResult;
 use crate::rc_eq::RcEq;
 use crate::state::run::Results;

@@ -5,10 +5,10 @@
 use super::lane_buttons::lane_buttons;
 use crate::format::{prob, visible};
 use crate::i18n::I18n;
-use crate::token_bytes;
 use crate::rc_eq::RcEq;
 use crate::state::inspector::Inspector;
 use crate::state::page_actions::InspectorAction;
+use crate::token_bytes;
 use ntl_decoding::inspect::{Prediction, PromptToken};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -97,7 +97,10 @@ fn chip(
         let whole = s.character.map(String::from).unwrap_or_else(|| "?".into());
         title += &tr.t_with(
             "prompt-chip-part-of",
-            &[("char", whole.into()), ("bytes", token_bytes::hex(&s.bytes).into())],
+            &[
+                ("char", whole.into()),
+                ("bytes", token_bytes::hex(&s.bytes).into()),
+            ],
         );
     }
     let next = match p.and_then(|p| p.actual) {
@@ -158,13 +161,19 @@ pub fn token_inspector(p: &Props) -> Html {
                 "prompt-chars-per-token",
                 &[
                     ("chars", chars.into()),
-                    ("per", format!("{:.2}", chars as f64 / s.tokens.len() as f64).into()),
+                    (
+                        "per",
+                        format!("{:.2}", chars as f64 / s.tokens.len() as f64).into(),
+                    ),
                 ],
             )
         };
         tr.t_with(
             "prompt-token-count",
-            &[("tokens", s.tokens.len().into()), ("positions", s.context.into())],
+            &[
+                ("tokens", s.tokens.len().into()),
+                ("positions", s.context.into()),
+            ],
         ) + &per
             + &cropped
     };

@@ -64,9 +64,10 @@ impl I18n {
             }
             Note::ChangedNoChoice { stage } => knob("note-changed-no-choice", stage),
             Note::MirostatAlone => self.t("note-mirostat-alone"),
-            Note::TemperatureAfter { filters } => {
-                self.t_with("note-temperature-after", &[("filters", filters.join(", ").into())])
-            }
+            Note::TemperatureAfter { filters } => self.t_with(
+                "note-temperature-after",
+                &[("filters", filters.join(", ").into())],
+            ),
             Note::TemperatureNotListed => self.t("note-temperature-not-listed"),
             Note::PenaltiesOff => self.t("note-penalties-off"),
             Note::PenaltyWindow { last: Some(n) } => {

@@ -20,6 +20,10 @@ pub const BUILT_IN_DIR: &str = "lessons/";
 const BUILT_IN_FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/built_in_lessons.rs"));
 
 pub struct BuiltIn {
+    /// Its file under `www/lessons/`: `four-runs.json`, and its Chinese
+    /// version `four-runs.zh-CN.json` (a translation is named after its
+    /// original and has the same steps, prompts, lanes and recordings).
+    pub file: &'static str,
     pub lesson: RcEq<Lesson>,
 }
 
@@ -27,7 +31,8 @@ pub struct BuiltIn {
 thread_local! {
     static BUILT_IN: Vec<BuiltIn> = BUILT_IN_FILES
         .iter()
-        .map(|(file, text)| BuiltIn {
+        .map(|&(file, text)| BuiltIn {
+            file,
             lesson: RcEq::new(
                 lesson::parse(text.as_bytes())
                     .unwrap_or_else(|e| panic!("built-in lesson {file}: {e}")),
@@ -39,6 +44,50 @@ thread_local! {
 /// The built-in lessons (a test proves every file parses).
 pub fn built_in<R>(f: impl FnOnce(&[BuiltIn]) -> R) -> R {
     BUILT_IN.with(|all| f(all))
+}
+
+/// The file name a built-in lesson's version in `lang` has: the original's
+/// for English, `<original>.<lang>.json` for another language.
+fn file_in(file: &str, lang: &str) -> String {
+    let stem = original_stem(file);
+    if lang == crate::i18n::ENGLISH {
+        format!("{stem}.json")
+    } else {
+        format!("{stem}.{lang}.json")
+    }
+}
+
+/// `four-runs` for `four-runs.json` and `four-runs.zh-CN.json`.
+fn original_stem(file: &str) -> &str {
+    let stem = file.strip_suffix(".json").unwrap_or(file);
+    crate::i18n::tags()
+        .find_map(|tag| stem.strip_suffix(&format!(".{tag}")))
+        .unwrap_or(stem)
+}
+
+/// Built-in lesson `i` in `lang`: its translation, or itself where there is none.
+pub fn counterpart(i: usize, lang: &str) -> usize {
+    built_in(|all| {
+        let Some(b) = all.get(i) else {
+            return i;
+        };
+        let want = file_in(b.file, lang);
+        all.iter().position(|o| o.file == want).unwrap_or(i)
+    })
+}
+
+/// The built-in lessons a reader of `lang` is offered, in the originals'
+/// order: each in `lang` where it is translated, else as written.
+pub fn offered(lang: &str) -> Vec<usize> {
+    let originals: Vec<usize> = built_in(|all| {
+        (0..all.len())
+            .filter(|&i| original_stem(all[i].file) == all[i].file.trim_end_matches(".json"))
+            .collect()
+    });
+    originals
+        .into_iter()
+        .map(|i| counterpart(i, lang))
+        .collect()
 }
 
 /// Where an open lesson came from.

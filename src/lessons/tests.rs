@@ -72,3 +72,70 @@ fn a_lesson_address_is_a_path_on_this_site() {
         Err(LessonAddressError::NotJson(_))
     ));
 }
+
+#[test]
+fn a_chinese_reader_is_offered_every_built_in_lesson_in_chinese_and_an_english_one_in_english() {
+    let title = |i: usize| built_in(|all| all[i].lesson.title.clone());
+    let language = |i: usize| built_in(|all| all[i].lesson.language.clone());
+    let english = offered("en");
+    let chinese = offered("zh-CN");
+    assert_eq!(english.len(), chinese.len());
+    assert_eq!(english[0], 0, "the first is four-runs, in English");
+    assert_eq!(title(chinese[0]), "一个提示词，四次运行");
+    assert!(english.iter().all(|&i| language(i) == "en"));
+    assert!(
+        chinese.iter().all(|&i| language(i) == "zh-CN"),
+        "every lesson is translated"
+    );
+    for (&en, &zh) in english.iter().zip(&chinese) {
+        assert_eq!(counterpart(en, "zh-CN"), zh);
+        assert_eq!(counterpart(zh, "en"), en);
+        assert_eq!(counterpart(zh, "zh-CN"), zh);
+    }
+}
+
+/// What a question's answer is fixed by (the words aside).
+fn answer(q: &ntl_protocol::lesson::Question) -> (usize, usize, usize) {
+    use ntl_protocol::lesson::Question;
+    match q {
+        Question::NextToken { lane, step, .. } => (*lane, *step, 0),
+        Question::WhichLane { answer, .. } => (0, 0, *answer),
+        Question::Choice {
+            answer, options, ..
+        } => (options.len(), 0, *answer),
+    }
+}
+
+/// A translation changes words only: a class switching language mid-lesson
+/// keeps its step, its lanes, its recorded runs and its answers.
+#[test]
+fn a_translated_lesson_has_its_originals_steps_prompts_lanes_recordings_and_answers() {
+    built_in(|all| {
+        for (i, b) in all.iter().enumerate() {
+            if b.lesson.language == "en" {
+                continue;
+            }
+            let original = &all[counterpart(i, "en")].lesson;
+            assert_ne!(counterpart(i, "en"), i, "{} translates a lesson", b.file);
+            assert_eq!(b.lesson.model, original.model, "{}", b.file);
+            assert_eq!(b.lesson.steps.len(), original.steps.len(), "{}", b.file);
+            for (s, o) in b.lesson.steps.iter().zip(&original.steps) {
+                assert_eq!(s.prompt, o.prompt, "{}", b.file);
+                assert_eq!(s.lanes, o.lanes, "{}", b.file);
+                assert_eq!(s.recording, o.recording, "{}", b.file);
+                assert_eq!(s.printed, o.printed, "{}", b.file);
+                assert_eq!(s.questions.len(), o.questions.len(), "{}", b.file);
+                for (q, oq) in s.questions.iter().zip(&o.questions) {
+                    assert_eq!(
+                        std::mem::discriminant(q),
+                        std::mem::discriminant(oq),
+                        "{}",
+                        b.file
+                    );
+                    assert_eq!(answer(q), answer(oq), "{}", b.file);
+                }
+                assert_ne!(s.prose, o.prose, "{}: the prose is translated", b.file);
+            }
+        }
+    });
+}

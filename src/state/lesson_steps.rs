@@ -72,6 +72,27 @@ impl Page {
     /// A step's recording arrived (or could not be read): for the handout,
     /// or for the screen. One for a step no longer open, one not asked for
     /// on screen, or one while a live run goes on, is set aside.
+    /// The reader's language changed: a built-in lesson follows it. Its
+    /// translation has the same steps, prompts and lanes, so the step, the
+    /// editor, the run on screen and the answers stay as they are.
+    pub fn lesson_in_language(&mut self, lang: &str) -> Outcome {
+        let LessonFrom::BuiltIn(i) = self.lessons.open.from else {
+            return Outcome::unchanged();
+        };
+        let Some(open) = OpenLesson::built_in(crate::lessons::counterpart(i, lang)) else {
+            return Outcome::unchanged();
+        };
+        if open == self.lessons.open {
+            return Outcome::unchanged();
+        }
+        self.lessons.open = open;
+        // A recording on its way was asked for under the other lesson's name.
+        if self.lessons.recorded == Recorded::Fetching {
+            return self.show_recording();
+        }
+        Outcome::redraw()
+    }
+
     pub fn recording_arrived(&mut self, at: StepRef, doc: Result<Document, PageError>) -> Outcome {
         if self.handout_waits_for(&at) {
             return self.handout_recording(&at, doc);
@@ -80,10 +101,12 @@ impl Page {
         if at != self.lessons.here() || !asked || self.run.running.is_some() {
             return Outcome::unchanged();
         }
+        // No words of the page's own: the title is the lesson's language.
         let name = format!(
-            "{} — step {}",
+            "{} — {}/{}",
             self.lessons.open.lesson.title,
-            self.lessons.step + 1
+            self.lessons.step + 1,
+            self.lessons.open.lesson.steps.len()
         );
         let doc = doc.and_then(|d| {
             lesson::validate::recording_fits("recording", self.lessons.current(), &d)

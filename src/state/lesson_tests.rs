@@ -310,3 +310,31 @@ fn an_embedded_lesson_on_a_hub_model_asks_its_size_and_an_address_model_waits_to
         model::ModelStatus::OnRequest { .. }
     ));
 }
+
+#[test]
+fn a_built_in_lesson_follows_the_readers_language_on_the_same_step_with_the_same_lanes() {
+    let (mut page, _) = Page::new(Requested::default(), false);
+    let walk = crate::lessons::built_in(|all| {
+        all.iter()
+            .position(|b| b.file == "walk-003-four-knobs.json")
+            .unwrap()
+    });
+    let _ = page.open_built_in(walk);
+    let _ = page.lesson_step(2);
+    let lanes = page.editor.lanes.clone();
+    let _ = page.lesson_in_language("zh-CN");
+    assert_eq!(page.lessons.open.lesson.language, "zh-CN");
+    assert_eq!(page.lessons.step, 2, "the step stays");
+    assert_eq!(page.editor.lanes, lanes, "and so do the lanes");
+    let _ = page.lesson_in_language("en");
+    assert_eq!(page.lessons.open.from, LessonFrom::BuiltIn(walk));
+    // A lesson from the site is the file it is, in its own language.
+    let _ = page.lesson_arrived(
+        LessonFrom::Site("mine.json".into()),
+        Ok(lesson_json(
+            "bundled",
+            r#"[{"prose": "p", "prompt": "The", "lanes": [{}]}]"#,
+        )),
+    );
+    assert_eq!(page.lesson_in_language("zh-CN").redraw, false);
+}

@@ -111,7 +111,7 @@ const NOT_CHROME = [
 const NAMES = new Set(['HF', 'KJV', 'GPT', 'JSON', 'CSV', 'SVG', 'Markdown', 'Qwen', 'Llama', 'SmolLM',
   'llama', 'cpp', 'server', 'transformers', 'generate', 'logit', 'logits', 'DoLa', 'XTC', 'DRY', 'mirostat',
   'eos', 'nats', 'Home', 'End', 'Esc', 'Space', 'Page', 'Down', 'Up', 'MB', 'kB', 'GB', 'id', 'ids', 'F32', 'BF16', 'F16',
-  'safetensors', 'config', 'tokenizer', 'vocab', 'merges', 'txt', 'json', 'dist', 'distilgpt2', 'iframe',
+  'LlamaForCausalLM', 'safetensors', 'config', 'tokenizer', 'vocab', 'merges', 'txt', 'json', 'dist', 'distilgpt2', 'iframe',
   // Knob and sampler names of one word, as the libraries spell them.
   'temperature', 'seed', 'samplers', 'stop', 'penalties', 'dry', 'xtc', 'typ']);
 
@@ -155,26 +155,55 @@ test('in Chinese, a Chinese prompt shows split characters as bytes, never U+FFFD
   assert.ok(chips.some(([, title]) => /“[我们今天学习]”/.test(title)), JSON.stringify(chips));
   assert.match(await page.innerText('[data-testid="prompt-token-count"]'), /6 个字符/);
   assert.equal((await page.innerText('body')).includes('\uFFFD'), false, 'no replacement character anywhere');
-  assert.deepEqual(await englishChrome(page), [], 'the main page after a run');
-
+  // The lessons offered are the Chinese ones, the open one first.
+  const offered = await page.$$eval('[data-testid="preset"] option', (os) => os.map((o) => o.textContent));
+  assert.equal(offered[0], '一个提示词，四次运行');
+  assert.ok(offered.every((t) => !/^[A-Za-z ,:'-]+$/.test(t)), JSON.stringify(offered));
+  // Every view's leftovers at once, so one failure shows them all.
+  const left = {};
+  left.page = await englishChrome(page);
   await page.click('.model-choice summary');
-  assert.deepEqual(await englishChrome(page), [], 'the model panel');
+  left.modelPanel = await englishChrome(page);
   await page.click('[data-testid="lane-0"] [data-testid="token"]');
   await page.waitForSelector('[data-testid="compare"]');
-  assert.deepEqual(await englishChrome(page), [], 'the compare view');
+  left.compare = await englishChrome(page);
   assert.equal((await page.innerText('body')).includes('\uFFFD'), false);
   await page.close();
 
-  const lesson = await env.open('?lesson=lessons/walk-003-four-knobs.json&present=1&lang=zh-CN');
+  // A lesson file in Chinese, with no ?lang=: the page speaks the lesson's language.
+  const lesson = await env.open('?lesson=lessons/walk-003-four-knobs.zh-CN.json&present=1');
   await lesson.setViewportSize({ width: 1024, height: 768 });
   await lesson.waitForSelector('[data-testid="lesson-recorded"]');
   await lesson.waitForSelector('[data-testid="question"]');
-  assert.deepEqual(await englishChrome(lesson), [], 'a lesson with a question, projected');
+  assert.equal(await lang(lesson), 'zh-CN');
+  assert.match(await lesson.innerText('[data-testid="lesson-prose"]'), /模型/);
+  left.projectedQuestion = await englishChrome(lesson);
   await lesson.click('[data-testid="question-skip"]');
   await lesson.waitForSelector('[data-testid="reveal"]');
-  assert.deepEqual(await englishChrome(lesson), [], 'the revealed answer');
+  left.revealed = await englishChrome(lesson);
+  assert.deepEqual(left, { page: [], modelPanel: [], compare: [], projectedQuestion: [], revealed: [] });
   const result = await new AxeBuilder({ page: lesson }).analyze();
   const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.deepEqual(serious.map((v) => v.id), [], 'axe, in Chinese');
   await lesson.close();
+});
+
+test('switching the language mid-lesson keeps the step and its run, and swaps the built-in lesson for its translation', async () => {
+  const page = await env.open('?model=bundled&lang=en');
+  await modelReady(page);
+  const walk = await page.$$eval('[data-testid="preset"] option', (os) => os.find((o) => o.textContent.startsWith('Logits and the four knobs')).value);
+  await page.selectOption('[data-testid="preset"]', walk);
+  await page.click('[data-testid="lesson-next"]');
+  await page.click('[data-testid="lesson-next"]');
+  assert.match(await text(page, 'lesson-step'), /^Step 3 of 8/);
+  const prompt = await page.inputValue('[data-testid="prompt"]');
+  await page.selectOption('[data-testid="lang-picker"]', 'zh-CN');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  assert.match(await text(page, 'lesson-step'), /^第 3 步，共 8 步：参数 1：温度/);
+  assert.match(await text(page, 'lesson-prose'), /温度在 softmax 之前除 logits/);
+  assert.equal(await page.inputValue('[data-testid="prompt"]'), prompt, 'the step stays');
+  await page.selectOption('[data-testid="lang-picker"]', 'en');
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  assert.match(await text(page, 'lesson-step'), /^Step 3 of 8: Knob 1: temperature/);
+  await page.close();
 });

@@ -599,3 +599,4 @@ mode-name = { $mode ->
     [llama_cpp] llama_cpp
    *[other] { $mode }
 }
+catalog-instruct = instruct

@@ -586,3 +586,4 @@ mode-name = { $mode ->
     [llama_cpp] llama.cpp 采样链
    *[other] { $mode }
 }
+catalog-instruct = 指令版

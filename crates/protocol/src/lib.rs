@@ -83,7 +83,6 @@ pub enum ModelSource {
     Files { names: Vec<String> },
 }
 
-
 /// A hub repo id: `owner/name` of letters, digits, `-`, `_`, `.`; nothing that
 /// could turn a share link into a fetch of some other address.
 pub fn valid_repo_id(repo: &str) -> bool {
