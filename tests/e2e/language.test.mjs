@@ -176,7 +176,7 @@ test('in Chinese, a Chinese prompt shows split characters as bytes, never U+FFFD
   await lesson.waitForSelector('[data-testid="lesson-recorded"]');
   await lesson.waitForSelector('[data-testid="question"]');
   assert.equal(await lang(lesson), 'zh-CN');
-  assert.match(await lesson.innerText('[data-testid="lesson-prose"]'), /模型/);
+  assert.match(await lesson.innerText('[data-testid="lesson-prose"]'), /词元/);
   left.projectedQuestion = await englishChrome(lesson);
   await lesson.click('[data-testid="question-skip"]');
   await lesson.waitForSelector('[data-testid="reveal"]');
