@@ -54,3 +54,10 @@ if [ "$need_browser" = 1 ] && ! command -v firefox-esr >/dev/null; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr >/dev/null
 fi
+# A system font with Chinese glyphs, as a Chinese reader's machine has: the
+# layout tests at 390 px measure real CJK text, and the screenshots show it.
+if [ "$need_browser" = 1 ] && [ ! -d /usr/share/fonts/opentype/noto ]; then
+  log "fonts-noto-cjk (Debian), for the Chinese page's layout"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null
+fi

@@ -23,21 +23,17 @@ pub struct Props {
     pub on_json: Callback<String>,
 }
 
-/// The modes in the menu: the option's value (stable, English) and the
-/// catalog's words for it.
-const MODES: [(Mode, &str, &str); 7] = [
-    (Mode::Greedy, "greedy", "mode-greedy"),
-    (Mode::Sample, "sample", "mode-sample"),
-    (Mode::Beam, "beam search", "mode-beam"),
-    (Mode::BeamSample, "beam sampling", "mode-beam-sample"),
-    (Mode::GroupBeam, "diverse beam search", "mode-group-beam"),
+/// The modes in the menu, by the option's value (stable, English; the
+/// words shown are the catalog's).
+const MODES: [(Mode, &str); 7] = [
+    (Mode::Greedy, "greedy"),
+    (Mode::Sample, "sample"),
+    (Mode::Beam, "beam search"),
+    (Mode::BeamSample, "beam sampling"),
+    (Mode::GroupBeam, "diverse beam search"),
     // Listed only for a lane that already has `force_words_ids`.
-    (
-        Mode::ConstrainedBeam,
-        "constrained beam search",
-        "mode-constrained-beam",
-    ),
-    (Mode::Contrastive, "contrastive", "mode-contrastive"),
+    (Mode::ConstrainedBeam, "constrained beam search"),
+    (Mode::Contrastive, "contrastive"),
 ];
 
 /// HF's groups of `GenerationConfig` parameters, in the order its docs list them.
@@ -75,7 +71,7 @@ pub fn config_editor(p: &Props) -> Html {
         let cb = p.on_mode.clone();
         Callback::from(move |e: Event| {
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            if let Some((m, _, _)) = MODES.iter().find(|(_, n, _)| *n == v) {
+            if let Some((m, _)) = MODES.iter().find(|(_, n)| *n == v) {
                 cb.emit(*m);
             }
         })
@@ -132,8 +128,8 @@ pub fn config_editor(p: &Props) -> Html {
             <label class="mode">
                 <span>{ tr.t("mode") }</span>
                 <select data-knob="mode" onchange={on_mode}>
-                    { for MODES.iter().filter(|(m, _, _)| *m != Mode::ConstrainedBeam || mode == *m).map(|(m, n, words)| html! {
-                        <option value={*n} selected={*m == mode}>{ tr.t(words) }</option>
+                    { for MODES.iter().filter(|(m, _)| *m != Mode::ConstrainedBeam || mode == *m).map(|(m, n)| html! {
+                        <option value={*n} selected={*m == mode}>{ tr.mode_words(*m) }</option>
                     }) }
                 </select>
             </label>

@@ -38,7 +38,7 @@ fn lanes(step: &LessonStep, doc: Option<&Document>, tr: &I18n) -> Html {
                     html! {
                         <tr data-testid="handout-lane">
                             <th scope="row">{ i + 1 }</th>
-                            <td><code>{ configs[i].summary() }</code></td>
+                            <td><code>{ configs[i].summary(tr) }</code></td>
                             <td class="text">{ text.unwrap_or_else(|| tr.t("handout-not-recorded")) }</td>
                         </tr>
                     }

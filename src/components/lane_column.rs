@@ -259,7 +259,7 @@ pub fn lane_column(p: &Props) -> Html {
                 }
             } else {
                 <div class="lane-summary" data-testid="lane-summary">
-                    <code>{ p.config.summary() }</code>
+                    <code>{ p.config.summary(&tr) }</code>
                     <button
                         data-testid="lane-edit"
                         aria-expanded={p.open.to_string()}

@@ -10,6 +10,21 @@ impl I18n {
         self.t_with("mode-name", &[("mode", mode.as_str().into())])
     }
 
+    /// A decoding mode in words, as the knob editor's menu and a lane's
+    /// folded summary say it.
+    pub fn mode_words(&self, mode: Mode) -> String {
+        self.t(match mode {
+            Mode::Greedy => "mode-greedy",
+            Mode::Sample => "mode-sample",
+            Mode::Beam => "mode-beam",
+            Mode::BeamSample => "mode-beam-sample",
+            Mode::GroupBeam => "mode-group-beam",
+            Mode::ConstrainedBeam => "mode-constrained-beam",
+            Mode::Contrastive => "mode-contrastive",
+            Mode::LlamaCpp => "mode-llama-cpp",
+        })
+    }
+
     /// A funnel stage's name: a knob's stays as the library spells it; the
     /// model's own distribution is a word.
     pub fn stage(&self, stage: Stage) -> String {

@@ -3,6 +3,7 @@
 //! needs — what a knob's box shows, what typing into it means, its
 //! placeholder, and a folded lane's one-line summary.
 
+use crate::i18n::I18n;
 use ntl_decoding::config_rule::LlamaCppRule;
 use ntl_decoding::llama_cpp::{LlamaCppConfig, LlamaCppKnob};
 use ntl_decoding::{ConfigError, GenerationConfig, Knob, Mode};
@@ -27,7 +28,7 @@ pub trait KnobText {
     fn text_of(&self, name: &str) -> String;
     /// One line for a folded lane: the mode, then every knob set, by name
     /// ("sample · temperature 0.7 · top_p 0.9 · seed 1").
-    fn summary(&self) -> String;
+    fn summary(&self, tr: &I18n) -> String;
     /// Sets an HF knob from what the user typed; empty means "the default".
     fn set_text(&mut self, knob: Knob, text: &str) -> Result<(), ConfigError>;
     /// Sets a llama.cpp knob from what the user typed.
@@ -47,17 +48,8 @@ impl KnobText for LaneKnobs {
         }
     }
 
-    fn summary(&self) -> String {
-        let mode = match self.mode() {
-            Mode::LlamaCpp => "llama.cpp",
-            Mode::Greedy => "greedy",
-            Mode::Sample => "sample",
-            Mode::Beam => "beam search",
-            Mode::BeamSample => "beam sampling",
-            Mode::GroupBeam => "diverse beam search",
-            Mode::ConstrainedBeam => "constrained beam search",
-            Mode::Contrastive => "contrastive",
-        };
+    fn summary(&self, tr: &I18n) -> String {
+        let mode = tr.mode_words(self.mode());
         // The knobs that choose the mode say nothing the mode does not.
         let implied = [Knob::DoSample.name(), "semantics"];
         let value = self.to_value();
@@ -66,7 +58,7 @@ impl KnobText for LaneKnobs {
             .into_iter()
             .filter(|k| !implied.contains(k))
             .map(|k| format!("{k} {}", value[k]));
-        std::iter::once(mode.to_string())
+        std::iter::once(mode)
             .chain(knobs)
             .collect::<Vec<_>>()
             .join(" · ")

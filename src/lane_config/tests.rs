@@ -1,4 +1,5 @@
 use super::*;
+use crate::i18n::I18n;
 use ntl_decoding::Semantics;
 use serde_json::json;
 
@@ -61,11 +62,14 @@ fn a_folded_lane_reads_as_its_mode_and_the_knobs_set() {
     let c =
         LaneKnobs::from_json(r#"{"do_sample": true, "temperature": 0.7, "top_p": 0.9, "seed": 1}"#)
             .unwrap();
-    assert_eq!(c.summary(), "sample · seed 1 · temperature 0.7 · top_p 0.9");
-    assert_eq!(LaneKnobs::default().summary(), "greedy");
+    assert_eq!(
+        c.summary(&I18n::default()),
+        "sample · seed 1 · temperature 0.7 · top_p 0.9"
+    );
+    assert_eq!(LaneKnobs::default().summary(&I18n::default()), "greedy");
     let c = LaneKnobs::from_json(r#"{"stop_strings": ".", "num_beams": 4}"#).unwrap();
     assert_eq!(
-        c.summary(),
+        c.summary(&I18n::default()),
         r#"beam search · num_beams 4 · stop_strings ".""#
     );
 }
@@ -87,7 +91,7 @@ fn a_llama_lanes_knobs_take_llama_server_names_and_refuse_hf_ones() {
         .unwrap_err();
     assert_eq!(e.field(), Some("top_k"));
     assert_eq!(
-        c.summary(),
+        c.summary(&I18n::default()),
         r#"llama.cpp · repeat_last_n -1 · samplers ["top_k","temperature"] · stop "\n" · temperature 0.0"#
     );
     assert_eq!(llama_cpp_default_text(LlamaCppKnob::TopK), "40");

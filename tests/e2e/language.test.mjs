@@ -207,3 +207,28 @@ test('switching the language mid-lesson keeps the step and its run, and swaps th
   assert.match(await text(page, 'lesson-step'), /^Step 3 of 8: Knob 1: temperature/);
   await page.close();
 });
+
+test('on a phone, in Chinese, nothing is wider than the screen, with a step open and in projector mode', async () => {
+  const page = await env.open('?model=bundled&lang=zh-CN');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await modelReady(page);
+  const before = Number(await page.getAttribute('.page', 'data-run'));
+  await page.click('[data-testid="run"]');
+  await waitRunDone(page, before);
+  await page.click('[data-testid="lane-0"] [data-testid="token"] >> nth=1');
+  await page.waitForSelector('[data-testid="compare"]');
+  const overflow = () => page.evaluate(() => {
+    const out = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      // Inside the sideways scrollers is where wide content belongs.
+      if (r.width > 0 && r.right > innerWidth + 1 && !el.closest('.compare-lanes, .grid-scroll, .prompt-chips')) out.push(el.outerHTML.slice(0, 80));
+    }
+    return { page: document.documentElement.scrollWidth, out };
+  });
+  assert.deepEqual(await overflow(), { page: 390, out: [] });
+  await page.click('[data-testid="present-toggle"]');
+  await page.waitForSelector('.page.present');
+  assert.deepEqual(await overflow(), { page: 390, out: [] }, 'projector mode');
+  await page.close();
+});

@@ -600,3 +600,4 @@ mode-name = { $mode ->
    *[other] { $mode }
 }
 catalog-instruct = instruct
+mode-llama-cpp = llama.cpp

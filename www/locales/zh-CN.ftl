@@ -587,3 +587,4 @@ mode-name = { $mode ->
    *[other] { $mode }
 }
 catalog-instruct = 指令版
+mode-llama-cpp = llama.cpp 采样链
