@@ -208,7 +208,9 @@ impl App {
                 browser::use_language(tag, true);
                 page_url::set_param("lang", Some(tag));
                 let outcome = self.page.lesson_in_language(tag);
-                self.perform(ctx, outcome) || true
+                // Every view redraws in the new language.
+                let _ = self.perform(ctx, outcome);
+                true
             }
             Msg::PresentKey(key) => {
                 let outcome = self.page.present_key(key);
@@ -232,13 +234,17 @@ impl App {
             Msg::LessonArrived(from, bytes) => {
                 let outcome = self.page.lesson_arrived(from, bytes);
                 self.speak_the_lessons_language();
-                self.perform(ctx, outcome) || true
+                // The page's language may have changed: every view redraws.
+                let _ = self.perform(ctx, outcome);
+                true
             }
             Msg::LessonPicked(Ok((name, bytes))) => {
                 let from = crate::lessons::LessonFrom::File(name);
                 let outcome = self.page.lesson_arrived(from, Ok(bytes));
                 self.speak_the_lessons_language();
-                self.perform(ctx, outcome) || true
+                // The page's language may have changed: every view redraws.
+                let _ = self.perform(ctx, outcome);
+                true
             }
             Msg::LessonPicked(Err(e)) => {
                 self.page.lessons.error = Some(e.to_string());

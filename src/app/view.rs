@@ -135,7 +135,7 @@ impl App {
                     <ModelPanel
                         model={page.model.status.clone()}
                         notice={page.notice.clone()}
-                        memory_warning={page.model.memory_warning.clone()}
+                        memory_warning={page.model.memory_warning}
                         hub_repo={page.model.hub_repo.clone()}
                         worker_alive={page.worker.alive}
                         worker_slow={page.worker.slow}

@@ -6,7 +6,7 @@
 use crate::i18n::I18n;
 use ntl_decoding::config_rule::LlamaCppRule;
 use ntl_decoding::llama_cpp::{LlamaCppConfig, LlamaCppKnob};
-use ntl_decoding::{ConfigError, GenerationConfig, Knob, Mode};
+use ntl_decoding::{ConfigError, GenerationConfig, Knob};
 use serde_json::Value;
 
 mod knob_lists;

@@ -1,6 +1,6 @@
 use super::*;
 use crate::i18n::I18n;
-use ntl_decoding::Semantics;
+use ntl_decoding::{Mode, Semantics};
 use serde_json::json;
 
 #[test]

@@ -4,7 +4,8 @@
 
 use super::config::{LastN, LlamaCppConfig, LlamaCppKnob, RANDOM_SEED};
 use super::sampler::SamplerName;
-use crate::warnings::{Note, Warning};
+use crate::warnings::note::Note;
+use crate::warnings::warning::Warning;
 
 pub fn llama_cpp_warnings(c: &LlamaCppConfig) -> Vec<Warning<LlamaCppKnob>> {
     let Ok(s) = c.validate() else {
