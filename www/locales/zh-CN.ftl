@@ -1,7 +1,9 @@
 # 页面的中文用语。每个键都与英文目录（en.ftl）一一对应，变量相同（有测试检查）。
 # HF 和 llama.cpp 的参数名（temperature、top_p……）是人们搜索用的标识符，保持英文。
 
-language-name = 中文（简体）
+# Short: the picker sits beside the model line in the page head, and a
+# wider menu would wrap that line on a 1440 px screen.
+language-name = 简体中文
 language-picker = 语言
 language-picker-title = 页面语言（?lang=），在本站记住
 
