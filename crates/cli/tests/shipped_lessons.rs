@@ -67,6 +67,11 @@ fn every_shipped_recording_is_what_the_bundled_model_writes() {
             "{}: recorded on the bundled model",
             path.display()
         );
+        // A translation runs its original's steps and recordings (the page's
+        // unit tests check they are the same): each is run once, in English.
+        if l.language != "en" {
+            continue;
+        }
         for (i, step) in l.steps.iter().enumerate() {
             let recorded: Document = match &step.recording {
                 None => {
