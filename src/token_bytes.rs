@@ -4,7 +4,7 @@
 //! whole character as `<0xE6>` (and exports keep that), the page shows a run
 //! of them as `⟨e6 88⟩` and names the character the bytes make.
 
-use ntl_decoding::vocab::display_text_bytes;
+use ntl_decoding::vocab::{display_text_bytes, utf8_len};
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -109,16 +109,6 @@ pub fn splits<'a>(tokens: impl IntoIterator<Item = &'a str>) -> Vec<Option<Rc<Sp
         at += len;
     }
     out
-}
-
-/// The length a UTF-8 sequence's first byte announces (1 for a stray byte).
-fn utf8_len(lead: u8) -> usize {
-    match lead {
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        0xF0..=0xF7 => 4,
-        _ => 1,
-    }
 }
 
 #[cfg(test)]

@@ -164,15 +164,19 @@ fn incomplete_tail(bytes: &[u8]) -> usize {
         if b & 0xC0 == 0x80 {
             continue; // continuation byte: look further back for the lead
         }
-        let need = match b {
-            0xC0..=0xDF => 2,
-            0xE0..=0xEF => 3,
-            0xF0..=0xF7 => 4,
-            _ => 1,
-        };
-        return if need > back { back } else { 0 };
+        return if utf8_len(b) > back { back } else { 0 };
     }
     0
+}
+
+/// The length a UTF-8 sequence's first byte announces (1 for a stray byte).
+pub fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
+    }
 }
 
 #[cfg(test)]
