@@ -34,7 +34,7 @@ fn lanes(step: &LessonStep, doc: Option<&Document>, tr: &I18n) -> Html {
             </tr></thead>
             <tbody>
                 { for (0..step.lanes.len()).map(|i| {
-                    let text = doc.and_then(|d| d.runs.get(i)).map(crate::lane_result::shown_text);
+                    let text = doc.and_then(|d| d.runs.get(i)).map(|r| crate::token_bytes::byte_form(&crate::lane_result::shown_text(r)));
                     html! {
                         <tr data-testid="handout-lane">
                             <th scope="row">{ i + 1 }</th>

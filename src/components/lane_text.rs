@@ -27,7 +27,7 @@ pub struct Props {
 fn chips(r: &LaneResult, p: &Props) -> Html {
     html! {
         <div class="lane-text" data-testid="lane-text">
-            <span class="plain">{ r.text.clone() }</span>
+            <span class="plain">{ token_bytes::byte_form(&r.text) }</span>
             <div class="chips">
                 { for r.steps.iter().enumerate().map(|(i, s)| {
                     let cb = p.on_select.clone();
