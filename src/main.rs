@@ -19,6 +19,7 @@ mod model_files;
 mod page_error;
 mod page_url;
 mod rc_eq;
+mod said;
 mod state;
 mod theme;
 mod token_bytes;

@@ -35,6 +35,13 @@ pub enum PageError {
     /// A lesson or a recording on this site could not be fetched.
     #[error("could not fetch `{url}`: {why}")]
     Fetch { url: String, why: String },
+    /// The site answered, but not with the file.
+    #[error("could not fetch `{url}`: the site answered {status} {text}")]
+    FetchStatus {
+        url: String,
+        status: u16,
+        text: String,
+    },
     #[error("`{url}` is larger than {max_mb} MB")]
     FetchTooLarge { url: String, max_mb: usize },
     /// A lesson step's recording that does not belong to it.

@@ -31,7 +31,7 @@ impl App {
                 Outcome::redraw()
             }
             ModelAction::Files(Err(e)) => {
-                self.page.model.failed(e.to_string());
+                self.page.model.failed(e.into());
                 Outcome::redraw()
             }
         };
@@ -113,14 +113,14 @@ impl App {
             LessonAction::Export(kind) => {
                 if let Some(doc) = &self.page.run.document {
                     if let Err(e) = download::export(kind, doc) {
-                        self.page.error = Some(e.to_string());
+                        self.page.error = Some(e.into());
                     }
                 }
             }
             LessonAction::Replay(file) => {
                 let done = ctx.link().callback(Msg::Replayed);
                 if let Err(e) = browser::read_recording(file, done) {
-                    self.page.error = Some(e.to_string());
+                    self.page.error = Some(e.into());
                 }
             }
         }

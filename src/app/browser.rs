@@ -118,11 +118,11 @@ async fn fetch(url: &str, max: usize) -> Result<Vec<u8>, PageError> {
         .dyn_into()
         .map_err(|_| failed("not a response".into()))?;
     if !response.ok() {
-        return Err(failed(format!(
-            "the site answered {} {}",
-            response.status(),
-            response.status_text()
-        )));
+        return Err(PageError::FetchStatus {
+            url: url.to_string(),
+            status: response.status(),
+            text: response.status_text(),
+        });
     }
     let too_large = || PageError::FetchTooLarge {
         url: url.to_string(),

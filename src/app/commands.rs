@@ -40,8 +40,12 @@ impl App {
                         .link()
                         .callback(|(kind, detail)| Msg::WorkerUnreadable { kind, detail });
                     let spawned = WorkerLink::spawn(threaded, on_message, on_crash, on_unreadable);
-                    self.page.worker_spawned(spawned.as_ref().map(drop));
-                    self.link = spawned.ok();
+                    let (link, spawned) = match spawned {
+                        Ok(link) => (Some(link), Ok(())),
+                        Err(e) => (None, Err(e)),
+                    };
+                    self.page.worker_spawned(spawned);
+                    self.link = link;
                     let spawned = self.page.worker.spawned;
                     let overdue = ctx
                         .link()

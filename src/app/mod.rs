@@ -247,7 +247,7 @@ impl App {
                 true
             }
             Msg::LessonPicked(Err(e)) => {
-                self.page.lessons.error = Some(e.to_string());
+                self.page.lessons.error = Some(e.into());
                 true
             }
             Msg::RecordingArrived(at, doc) => {
@@ -259,7 +259,7 @@ impl App {
                 true
             }
             Msg::Replayed(Err(e)) => {
-                self.page.error = Some(e.to_string());
+                self.page.error = Some(e.into());
                 true
             }
         }

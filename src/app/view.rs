@@ -174,7 +174,7 @@ impl App {
                     <ChatEditor chat={page.chat.clone()} {model_ready} on={cb.chat.clone()} />
                 }
                 if let Some(e) = &page.error {
-                    <div class="error" data-testid="error" role="alert">{ e }</div>
+                    <div class="error" data-testid="error" role="alert">{ self.i18n.said(e) }</div>
                 }
                 if let Some(d) = divergence.clone().filter(|_| show_lanes) {
                     <DivergenceNote divergence={d} on_select={cb.select.clone()} />

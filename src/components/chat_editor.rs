@@ -88,7 +88,7 @@ pub fn chat_editor(p: &Props) -> Html {
                 </button>
             </div>
             if let Some(e) = &c.error {
-                <p class="error" data-testid="chat-error" role="alert">{ e.clone() }</p>
+                <p class="error" data-testid="chat-error" role="alert">{ tr.said(e) }</p>
             }
         </details>
     }

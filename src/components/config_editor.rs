@@ -142,7 +142,7 @@ pub fn config_editor(p: &Props) -> Html {
                 <summary>{ tr.t("token-rules") }</summary>
                 { grouped(TOKEN_KNOBS, &knob, &tr) }
             </details>
-            { error_and_json(p, "generation_config.json".into()) }
+            { error_and_json(p, "generation_config.json".into(), &tr) }
         </div>
     }
 }
@@ -207,18 +207,18 @@ fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>, tr: &I18n) 
                     </div>
                 }) }
             </div>
-            { error_and_json(p, tr.t("llama-fields")) }
+            { error_and_json(p, tr.t("llama-fields"), tr) }
         </div>
     }
 }
 
 /// The lane's error, then its config as JSON text to read or paste.
-fn error_and_json(p: &Props, title: String) -> Html {
+fn error_and_json(p: &Props, title: String, tr: &I18n) -> Html {
     html! {
         <>
             if let Some(e) = &p.error {
                 <div class="lane-error" data-testid="lane-error" role="alert">
-                    { e.message.clone() }
+                    { tr.said(&e.message) }
                 </div>
             }
             <details class="json">

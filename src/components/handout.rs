@@ -157,7 +157,7 @@ pub fn handout_view(p: &Props) -> Html {
                     <Prose text={step.prose.clone()} />
                     <p class="handout-prompt"><strong>{ tr.t("prompt-label") }</strong><q>{ step.prompt.clone() }</q></p>
                     if let Some(StepRecording::Failed(why)) = p.handout.recordings.get(i) {
-                        <p class="error">{ tr.t_with("handout-recording-failed", &[("why", why.clone().into())]) }</p>
+                        <p class="error">{ tr.t_with("handout-recording-failed", &[("why", tr.said(why).into())]) }</p>
                     }
                     { lanes(step, doc(i), &tr) }
                     if let Some(d) = doc(i) { { first_tables(d, &tr) } }

@@ -255,7 +255,7 @@ pub fn lane_column(p: &Props) -> Html {
             if p.compact {
                 <p class="config-summary" data-testid="config-summary"><code>{ summary }</code></p>
                 if let Some(e) = &p.error {
-                    <p class="error" data-testid="lane-error">{ e.message.clone() }</p>
+                    <p class="error" data-testid="lane-error">{ tr.said(&e.message) }</p>
                 }
             } else {
                 <div class="lane-summary" data-testid="lane-summary">

@@ -80,7 +80,7 @@ fn recording(p: &Props, tr: &I18n) -> Html {
         },
         Recorded::Failed(why) => html! {
             <p class="error" role="alert" data-testid="lesson-recording-error">
-                { tr.t_with("lesson-recording-error", &[("why", why.as_str().into())]) }
+                { tr.t_with("lesson-recording-error", &[("why", tr.said(why).into())]) }
             </p>
         },
         Recorded::NotShown => html! {
@@ -178,7 +178,7 @@ pub fn lesson_player(p: &Props) -> Html {
                 />
             }
             if let Some(e) = &player.error {
-                <div class="error" role="alert" data-testid="lesson-error">{ e.clone() }</div>
+                <div class="error" role="alert" data-testid="lesson-error">{ tr.said(e) }</div>
             }
             <div class="lesson-tools">
                 { recording(p, &tr) }

@@ -5,6 +5,7 @@ use crate::components::model_picker::ModelPicker;
 use crate::format;
 use crate::i18n::I18n;
 use crate::model_files::{read_model_files, PickedFiles};
+use crate::said::Said;
 use crate::state::model::{DownloadSize, MemoryWarning, ModelStatus};
 use ntl_protocol::{ModelInfo, ModelSource};
 use web_sys::HtmlInputElement;
@@ -28,7 +29,7 @@ pub enum ModelAction {
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub model: ModelStatus,
-    pub notice: Option<String>,
+    pub notice: Option<Said>,
     /// The weights may not fit this device's memory.
     pub memory_warning: Option<MemoryWarning>,
     pub hub_repo: String,
@@ -295,10 +296,10 @@ pub fn model_panel(p: &Props) -> Html {
                     "model-failed-file",
                     &[
                         ("file", file.clone().into()),
-                        ("message", message.clone().into()),
+                        ("message", tr.said(message).into()),
                     ],
                 ),
-                None => tr.t_with("model-failed", &[("message", message.clone().into())]),
+                None => tr.t_with("model-failed", &[("message", tr.said(message).into())]),
             };
             let failed = html! {
                 <span class="failed" data-testid="model-error">{ text }</span>
@@ -340,7 +341,7 @@ pub fn model_panel(p: &Props) -> Html {
                 <div class="notice" data-testid="memory-warning" role="alert">{ memory_words(w, &tr) }</div>
             }
             if let Some(n) = &p.notice {
-                <div class="notice" data-testid="model-notice">{ n.clone() }</div>
+                <div class="notice" data-testid="model-notice">{ tr.said(n) }</div>
             }
             if !p.compact {
                 <details class="model-choice">

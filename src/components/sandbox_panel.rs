@@ -214,7 +214,7 @@ pub fn sandbox_panel(p: &Props) -> Html {
                 )]) }
             </p>
             <p class="sandbox-error" data-testid="sandbox-error" aria-live="polite">
-                { s.error.as_ref().map(|e| e.message.clone()).unwrap_or_default() }
+                { s.error.as_ref().map(|e| tr.said(&e.message)).unwrap_or_default() }
             </p>
             if let Some(step) = &s.shown {
                 { summary(step, s.vocab, marked, &tr) }

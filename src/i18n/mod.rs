@@ -7,10 +7,16 @@
 //! - `choose`: which language a visit opens in.
 //! - `knobs`: the knobs' help and headings.
 //! - `notes`: the engine's "does nothing here" notes.
+//! - `errors`: typed errors (engine, lesson format, page) worded.
+//! - `said`: what the page says above the lanes and beside knobs.
 
 pub mod choose;
+pub mod errors;
+#[cfg(test)]
+mod errors_tests;
 pub mod knobs;
 pub mod notes;
+pub mod said;
 #[cfg(test)]
 mod tests;
 

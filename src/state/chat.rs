@@ -4,6 +4,7 @@
 //! and the text goes into the prompt box, special tokens and all, so every
 //! lane, link and table takes it as any prompt.
 
+use crate::said::Said;
 use ntl_decoding::chat::ChatMessage;
 use ntl_protocol::{ToWorker, Unanswered};
 
@@ -45,7 +46,7 @@ pub struct Chat {
     /// Asked the worker; its answer not back yet.
     pub rendering: bool,
     /// Why the last conversation could not be rendered.
-    pub error: Option<String>,
+    pub error: Option<Said>,
 }
 
 impl Default for Chat {
@@ -103,7 +104,7 @@ impl Chat {
     /// `None` (and why, shown) when there is nothing to render.
     pub fn render(&mut self) -> Option<ToWorker> {
         if self.turns.is_empty() {
-            self.error = Some("add a turn first".into());
+            self.error = Some(Said::ChatNeedsTurn);
             return None;
         }
         self.error = None;
@@ -131,7 +132,10 @@ impl Chat {
                 Some(text)
             }
             Err(why) => {
-                self.error = Some(why.to_string());
+                self.error = Some(match why {
+                    Unanswered::NoModel => Said::ModelNotReady,
+                    Unanswered::Engine { message } => Said::Verbatim(message),
+                });
                 None
             }
         }
@@ -176,7 +180,7 @@ mod tests {
             message: refused.into(),
         };
         assert_eq!(c.rendered(Err(why)), None);
-        assert_eq!(c.error.as_deref(), Some(refused));
+        assert_eq!(c.error, Some(Said::Verbatim(refused.into())));
         assert!(!c.rendering);
         assert_eq!(
             c.rendered(Ok("<|im_start|>user".into())).as_deref(),
@@ -186,7 +190,7 @@ mod tests {
         c.remove_turn(1);
         c.remove_turn(0);
         assert_eq!(c.render(), None);
-        assert_eq!(c.error.as_deref(), Some("add a turn first"));
+        assert_eq!(c.error, Some(Said::ChatNeedsTurn));
     }
 
     #[test]

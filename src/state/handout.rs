@@ -7,6 +7,7 @@
 use crate::lessons::OpenLesson;
 use crate::page_error::PageError;
 use crate::rc_eq::RcEq;
+use crate::said::Said;
 use ntl_decoding::Document;
 use ntl_protocol::lesson;
 
@@ -18,7 +19,7 @@ pub enum StepRecording {
     None,
     Fetching,
     Ready(RcEq<Document>),
-    Failed(String),
+    Failed(Said),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -47,13 +48,13 @@ pub(super) fn checked(
     step: &lesson::LessonStep,
     doc: Result<Document, PageError>,
 ) -> StepRecording {
-    let fits = doc.map_err(|e| e.to_string()).and_then(|d| {
+    let fits = doc.and_then(|d| {
         lesson::validate::recording_fits("recording", step, &d)
             .map(|()| d)
-            .map_err(|e| e.to_string())
+            .map_err(PageError::from)
     });
     match fits {
         Ok(d) => StepRecording::Ready(RcEq::new(d)),
-        Err(why) => StepRecording::Failed(why),
+        Err(why) => StepRecording::Failed(why.into()),
     }
 }

@@ -156,7 +156,9 @@ mod tests {
         assert!(last.commands.contains(&Command::Print));
         let r = &page.handout.as_ref().unwrap().recordings;
         assert!(matches!(r[1], StepRecording::Ready(_)));
-        assert!(matches!(r[0], StepRecording::Failed(ref why) if why.contains("recording")));
+        assert!(
+            matches!(r[0], StepRecording::Failed(ref why) if why.to_string().contains("recording"))
+        );
     }
 
     #[test]

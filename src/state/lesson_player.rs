@@ -7,6 +7,7 @@
 use super::quiz::Quiz;
 use crate::lesson_check::StepRef;
 use crate::lessons::OpenLesson;
+use crate::said::Said;
 use ntl_protocol::lesson::{self, Recording};
 
 /// Whether the open step's recorded run is on screen.
@@ -16,7 +17,7 @@ pub enum Recorded {
     NotShown,
     Fetching,
     Shown,
-    Failed(String),
+    Failed(Said),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -29,7 +30,7 @@ pub struct LessonPlayer {
     /// The model is not chosen until that lesson arrives.
     pub model_waits: bool,
     /// The last lesson refused, and why (the open lesson stays).
-    pub error: Option<String>,
+    pub error: Option<Said>,
     pub recorded: Recorded,
     /// The open lesson's answers and score.
     pub quiz: Quiz,

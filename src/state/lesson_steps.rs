@@ -122,7 +122,7 @@ impl Page {
                 self.run.check_watermarks(self.model.vocab_size());
                 Recorded::Shown
             }
-            Err(e) => Recorded::Failed(e.to_string()),
+            Err(e) => Recorded::Failed(e.into()),
         };
         Outcome::redraw()
     }
@@ -135,9 +135,7 @@ impl Page {
         bytes: Result<Vec<u8>, PageError>,
     ) -> Outcome {
         let was_waiting = self.lessons.waiting.take().is_some();
-        let parsed = bytes
-            .map_err(|e| e.to_string())
-            .and_then(|b| lesson::parse(&b).map_err(|e| e.to_string()));
+        let parsed = bytes.and_then(|b| lesson::parse(&b).map_err(PageError::from));
         let mut outcome = match parsed {
             Ok(l) => {
                 let model = l.model.clone();
@@ -159,7 +157,7 @@ impl Page {
                 open
             }
             Err(e) => {
-                self.lessons.error = Some(e);
+                self.lessons.error = Some(e.into());
                 Outcome::redraw()
             }
         };

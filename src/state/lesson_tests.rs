@@ -133,7 +133,7 @@ fn a_refused_lesson_names_the_field_and_leaves_the_page_as_it_was() {
         Ok(lesson_json("bundled", &bad)),
     );
     let error = page.lessons.error.clone().expect("refused");
-    assert!(error.contains("steps[1].lanes[1]"), "{error}");
+    assert!(error.to_string().contains("steps[1].lanes[1]"), "{error}");
     assert_eq!(page.editor, before);
     assert_eq!(page.lessons.open.from, LessonFrom::BuiltIn(0));
     assert!(
@@ -151,7 +151,12 @@ fn a_refused_lesson_names_the_field_and_leaves_the_page_as_it_was() {
         false,
     );
     assert_eq!(commands.len(), 1, "nothing fetched");
-    assert!(page.lessons.error.unwrap().contains("another site"));
+    assert!(page
+        .lessons
+        .error
+        .unwrap()
+        .to_string()
+        .contains("another site"));
 }
 
 #[test]
@@ -195,7 +200,7 @@ fn a_built_in_steps_recording_shows_only_until_a_model_is_ready_and_must_fit_its
     wrong.prompt = "Another prompt".into();
     let _ = page.recording_arrived(at.clone(), Ok(wrong));
     assert!(
-        matches!(&page.lessons.recorded, Recorded::Failed(e) if e.contains("not the step's prompt")),
+        matches!(&page.lessons.recorded, Recorded::Failed(e) if e.to_string().contains("not the step's prompt")),
         "{:?}",
         page.lessons.recorded
     );

@@ -40,6 +40,7 @@ use crate::lesson_check::{self, LessonRun};
 use crate::page_error::PageError;
 use crate::page_url::Requested;
 use crate::rc_eq::RcEq;
+use crate::said::Said;
 use editor::Editor;
 use inspector::Inspector;
 use model::ModelState;
@@ -86,8 +87,8 @@ pub struct Page {
     pub present: bool,
     /// The open lesson's handout, gathered to print.
     pub handout: Option<handout::Handout>,
-    pub notice: Option<String>,
-    pub error: Option<String>,
+    pub notice: Option<Said>,
+    pub error: Option<Said>,
     /// Run as soon as the model is ready (a share link, an embed).
     pending_run: Option<RunKind>,
     /// Open the compare view at this step once that run is done (a link).
@@ -109,7 +110,7 @@ impl Page {
     pub fn new(requested: Requested, threads: bool) -> (Page, Vec<Command>) {
         let (shared, link_error) = match requested.shared {
             Some(Ok(s)) => (Some(s), None),
-            Some(Err(e)) => (None, Some(e.to_string())),
+            Some(Err(e)) => (None, Some(Said::from(e))),
             None => (None, None),
         };
         let model_name = shared
@@ -158,7 +159,7 @@ impl Page {
                 page.lessons.waiting = Some(path.clone());
                 commands.push(Command::FetchLesson { path });
             }
-            Some(Err(e)) => page.lessons.error = Some(e.to_string()),
+            Some(Err(e)) => page.lessons.error = Some(Said::from(e)),
             None => {}
         }
         if let Some(s) = shared {
@@ -174,7 +175,7 @@ impl Page {
     }
 
     /// The worker asked for exists (or could not be created).
-    pub fn worker_spawned(&mut self, result: Result<(), &PageError>) {
+    pub fn worker_spawned(&mut self, result: Result<(), PageError>) {
         self.worker.ready = false;
         self.worker.slow = false;
         self.worker.spawned = self.worker.spawned.wrapping_add(1);
@@ -182,7 +183,7 @@ impl Page {
             Ok(()) => self.worker.alive = true,
             Err(e) => {
                 self.worker.alive = false;
-                self.error = Some(e.to_string());
+                self.error = Some(e.into());
             }
         }
     }
@@ -198,7 +199,7 @@ impl Page {
     pub fn start_run(&mut self, kind: RunKind) -> Outcome {
         let forced_text = match kind {
             RunKind::Score if self.editor.score_text.is_empty() => {
-                self.error = Some("type a continuation to score first".into());
+                self.error = Some(Said::ScoreNeedsText);
                 return Outcome::redraw();
             }
             RunKind::Score => Some(self.editor.score_text.clone()),
@@ -208,7 +209,7 @@ impl Page {
             return Outcome::redraw();
         };
         if !self.worker.alive {
-            self.error = Some("the model worker is not running; restart it first".into());
+            self.error = Some(Said::WorkerDown);
             return Outcome::redraw();
         }
         self.error = None;
@@ -256,14 +257,12 @@ impl Page {
         let Some(b) = self.run.branch(lane, step, token_id) else {
             return Outcome::unchanged();
         };
-        self.notice = Some(format!(
-            "Branched from lane {} at step {} with “{}”: every lane continues from these \
-             exact {} tokens. Editing the prompt starts afresh.",
-            lane + 1,
-            step + 1,
-            crate::format::visible(&b.token),
-            b.ids.len()
-        ));
+        self.notice = Some(Said::Branched {
+            lane: lane + 1,
+            step: step + 1,
+            token: crate::format::visible(&b.token),
+            tokens: b.ids.len(),
+        });
         self.editor.branch_to(b.prompt, b.ids);
         self.run.close_table();
         self.start_run(RunKind::Generate)
@@ -287,7 +286,7 @@ impl Page {
                 }
                 self.editor.show_recorded(&prompt, lanes);
             }
-            Err(e) => self.error = Some(e.to_string()),
+            Err(e) => self.error = Some(e.into()),
         }
     }
 
@@ -342,7 +341,7 @@ impl Page {
         self.notice = None;
         let message = self.model.load_files(names);
         if !self.worker.alive {
-            self.error = Some("the model worker is not running; restart it first".into());
+            self.error = Some(Said::WorkerDown);
             return None;
         }
         Some(message)
@@ -366,7 +365,7 @@ impl Page {
     /// The conversation through the model's chat template, into the prompt box.
     pub fn render_chat(&mut self) -> Outcome {
         if !self.model.is_ready() || !self.worker.alive {
-            self.chat.error = Some("the model is not ready yet".into());
+            self.chat.error = Some(Said::ModelNotReady);
             return Outcome::redraw();
         }
         let request = self.chat.render();

@@ -1,6 +1,7 @@
 //! Which model the page uses: where it comes from, how far its download is,
 //! and what happens when the hub cannot be reached.
 
+use crate::said::Said;
 use ntl_protocol::share::BUNDLED;
 use ntl_protocol::{ModelInfo, ModelSource, ToWorker};
 
@@ -30,7 +31,7 @@ pub enum ModelStatus {
         threads: u32,
     },
     Failed {
-        message: String,
+        message: Said,
         file: Option<String>,
         network: bool,
     },
@@ -220,12 +221,8 @@ impl ModelState {
     /// Loads the repo in the box, or says why it is not a repo id.
     pub fn load_hub(&mut self) -> Option<ToWorker> {
         if !ntl_protocol::valid_repo_id(&self.hub_repo) {
-            let message = format!(
-                "`{}` is not a hub repo id like distilbert/distilgpt2",
-                self.hub_repo
-            );
             self.status = ModelStatus::Failed {
-                message,
+                message: Said::NotARepoId(self.hub_repo.clone()),
                 file: None,
                 network: false,
             };
@@ -256,7 +253,7 @@ impl ModelState {
         ToWorker::Load { source }
     }
 
-    pub fn failed(&mut self, message: String) {
+    pub fn failed(&mut self, message: Said) {
         self.status = ModelStatus::Failed {
             message,
             file: None,
@@ -326,18 +323,14 @@ impl ModelState {
         file: Option<String>,
         message: String,
         network: bool,
-    ) -> Option<(ToWorker, String)> {
+    ) -> Option<(ToWorker, Said)> {
         let hub = matches!(self.source, Some(ModelSource::Hub { .. }));
         if network && hub && self.hub_is_default {
             self.hub_is_default = false;
-            let notice = format!(
-                "The model hub could not be reached ({message}). \
-                 Running the bundled offline model instead."
-            );
-            return Some((self.load_bundled(), notice));
+            return Some((self.load_bundled(), Said::HubOffline(message)));
         }
         self.status = ModelStatus::Failed {
-            message,
+            message: Said::Verbatim(message),
             file,
             network,
         };
@@ -417,7 +410,7 @@ pub(crate) mod tests {
             .load_failed(None, "offline".into(), true)
             .expect("falls back");
         assert_eq!(msg, ToWorker::Load { source: bundled() });
-        assert!(notice.contains("(offline)"), "{notice}");
+        assert!(notice.to_string().contains("(offline)"), "{notice}");
         assert_eq!(m.link_name().as_deref(), Some(BUNDLED));
         // The bundled model failing too is reported, not retried.
         assert!(m.load_failed(None, "gone".into(), true).is_none());

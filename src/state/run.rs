@@ -6,6 +6,7 @@ use crate::lanes::LANES;
 use crate::lesson_check::LessonRun;
 use crate::page_error::PageError;
 use crate::rc_eq::RcEq;
+use crate::said::Said;
 use crate::watermark_check::LaneCheck;
 use ntl_decoding::divergence::{first_divergence, Divergence, LanePath};
 use ntl_decoding::{Document, Mode, Step, StopReason};
@@ -236,15 +237,13 @@ impl RunState {
 
     /// Shows a recorded run: texts, tables, plots, no model needed. Returns
     /// a notice when the file holds more runs than the page has lanes.
-    pub fn replay(&mut self, name: String, doc: Document) -> Result<Option<String>, PageError> {
+    pub fn replay(&mut self, name: String, doc: Document) -> Result<Option<Said>, PageError> {
         if doc.runs.is_empty() {
             return Err(PageError::EmptyRecording { name });
         }
-        let notice = (doc.runs.len() > LANES).then(|| {
-            format!(
-                "`{name}` holds {} runs; the first {LANES} are shown.",
-                doc.runs.len()
-            )
+        let notice = (doc.runs.len() > LANES).then(|| Said::FirstRunsShown {
+            name: name.clone(),
+            runs: doc.runs.len(),
         });
         self.latest += 1;
         self.running = None;
@@ -540,7 +539,7 @@ pub(crate) mod tests {
             runs: vec![one_step_run(1, " a"); 6],
         };
         let notice = s.replay("big.json".into(), doc).unwrap();
-        assert!(notice.unwrap().contains("holds 6 runs"));
+        assert!(notice.unwrap().to_string().contains("holds 6 runs"));
         assert!(s.results.iter().all(Option::is_some));
         assert_eq!(s.replay.as_deref(), Some("big.json"));
     }

@@ -4,6 +4,7 @@
 //! recomputes with the decoding crate's own processors (here for typed
 //! logits, in the worker for a step), so the numbers are a lane's.
 
+use crate::said::Said;
 use ntl_decoding::observe::Input;
 use ntl_decoding::processors::Context;
 use ntl_decoding::sandbox::{self, knobs, Keeping};
@@ -22,7 +23,7 @@ const TOP_N: usize = 20;
 pub struct SandboxError {
     /// The knob at fault; `None` for the typed logits.
     pub knob: Option<Knob>,
-    pub message: String,
+    pub message: Said,
 }
 
 /// One step of a lane, as the sandbox holds it.
@@ -147,7 +148,10 @@ impl Sandbox {
             return false;
         }
         self.pending = None;
-        self.error = Some(SandboxError { knob, message });
+        self.error = Some(SandboxError {
+            knob,
+            message: Said::Verbatim(message),
+        });
         true
     }
 
@@ -163,7 +167,10 @@ impl Sandbox {
                     .map(|v| (*k, v))
                     .ok_or_else(|| SandboxError {
                         knob: Some(*k),
-                        message: format!("`{k}`: `{t}` is not a number (leave it empty for off)"),
+                        message: Said::SandboxNotANumber {
+                            knob: k.to_string(),
+                            text: t.clone(),
+                        },
                     })
             })
             .collect()
@@ -195,7 +202,7 @@ impl Sandbox {
                 .map(|_| set)
                 .map_err(|e| SandboxError {
                     knob: e.knob(),
-                    message: e.to_string(),
+                    message: Said::Config(e),
                 })
         });
         match checked {
@@ -225,11 +232,11 @@ impl Sandbox {
     fn compute(&self) -> Result<(usize, Step), SandboxError> {
         let logits = sandbox::parse_logits(&self.logits_text).map_err(|e| SandboxError {
             knob: None,
-            message: e.to_string(),
+            message: Said::Toy(e),
         })?;
         let cfg = sandbox::config(&self.settings()?, &Keeping::One).map_err(|e| SandboxError {
             knob: e.knob(),
-            message: e.to_string(),
+            message: Said::Config(e),
         })?;
         let vocab = sandbox::toy_vocab(logits.len());
         let ctx = Context::new(&[], 0);
@@ -349,7 +356,13 @@ mod tests {
         assert_eq!(s.error, None);
         s.set_logits("1, x".into());
         assert_eq!(s.error.as_ref().unwrap().knob, None);
-        assert!(s.error.as_ref().unwrap().message.contains("`x`"));
+        assert!(s
+            .error
+            .as_ref()
+            .unwrap()
+            .message
+            .to_string()
+            .contains("`x`"));
         assert_eq!(s.lane_knobs(), None, "nothing to copy while input is wrong");
     }
 

@@ -314,7 +314,7 @@ fn a_broken_share_link_is_reported_and_the_page_opens_normally() {
         ..Default::default()
     };
     let (page, _) = Page::new(requested, false);
-    assert!(page.error.as_deref().unwrap().contains("another version"));
+    assert!(page.error.unwrap().to_string().contains("another version"));
     assert_eq!(page.editor, Editor::default());
 }
 
@@ -377,8 +377,9 @@ fn a_crashed_worker_keeps_the_prompt_and_knobs_and_a_restart_reloads_the_model()
     assert_eq!(page.run.running, None);
     assert!(page
         .error
-        .as_deref()
+        .as_ref()
         .unwrap()
+        .to_string()
         .contains("restart the worker"));
     assert_eq!(page.editor.prompt, "my prompt");
     assert!(
@@ -486,7 +487,7 @@ fn an_unreadable_worker_message_ends_the_run_but_keeps_the_worker_and_model() {
     let out = page.worker_message_unreadable(Some("step".into()), "invalid type: null".into());
     assert_eq!(out.commands, [Command::Send(ToWorker::Cancel { run_id })]);
     assert!(page.run.running.is_none());
-    let error = page.error.clone().unwrap();
+    let error = page.error.clone().unwrap().to_string();
     assert!(
         error.contains("`step`") && error.contains("model stays loaded"),
         "{error}"

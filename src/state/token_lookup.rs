@@ -4,6 +4,7 @@
 use super::outcome::{Command, Outcome};
 use super::Page;
 use crate::lanes::LANES;
+use crate::said::Said;
 use ntl_decoding::llama_cpp::LlamaCppKnob;
 use ntl_decoding::{Knob, Mode, Semantics};
 
@@ -102,13 +103,8 @@ impl Page {
                     return Outcome::unchanged();
                 }
                 let Some(config) = self.editor.lanes[lane].hf().cloned() else {
-                    self.editor.lane_failed(
-                        lane,
-                        None,
-                        "llama.cpp has no constrained beam search: switch the lane to \
-                         transformers to make it include a phrase"
-                            .into(),
-                    );
+                    self.editor
+                        .lane_failed(lane, None, Said::NoConstrainedSearchInLlama);
                     return Outcome::redraw();
                 };
                 let mut words = config.force_words_ids.clone().unwrap_or_default();

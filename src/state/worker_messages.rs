@@ -7,6 +7,7 @@ use super::outcome::{Command, Outcome};
 use super::quiz::Quiz;
 use super::Page;
 use crate::rc_eq::RcEq;
+use crate::said::Said;
 use ntl_protocol::{FromWorker, ToWorker};
 
 impl Page {
@@ -54,7 +55,7 @@ impl Page {
                 Outcome::redraw()
             }
             FromWorker::Notice { message } => {
-                self.notice = Some(message);
+                self.notice = Some(Said::Verbatim(message));
                 Outcome::redraw()
             }
             FromWorker::Loaded {
@@ -134,8 +135,8 @@ impl Page {
             } => {
                 self.run.failed(run_id);
                 match lane {
-                    Some(l) => self.editor.lane_failed(l, field, message),
-                    None => self.error = Some(message),
+                    Some(l) => self.editor.lane_failed(l, field, Said::Verbatim(message)),
+                    None => self.error = Some(Said::Verbatim(message)),
                 }
                 Outcome::redraw()
             }
@@ -200,10 +201,8 @@ impl Page {
         // Its answers are lost with it.
         self.inspector = RcEq::default();
         self.sandbox.make_mut().pending = None;
-        self.error = Some(format!(
-            "{message}. Your prompt and settings are kept; restart the worker to go on."
-        ));
-        self.model.failed(message);
+        self.error = Some(Said::WorkerCrashed(message.clone()));
+        self.model.failed(Said::Verbatim(message));
         Outcome::redraw()
     }
 
@@ -212,16 +211,12 @@ impl Page {
     /// in progress ends here and in the worker, every unfinished lane says it
     /// stopped, and the model stays loaded.
     pub fn worker_message_unreadable(&mut self, kind: Option<String>, detail: String) -> Outcome {
-        let kind = kind.map_or_else(|| "a".to_string(), |k| format!("a `{k}`"));
         let cancel = self.run.abandon().map(|run_id| ToWorker::Cancel { run_id });
-        let ended = if cancel.is_some() {
-            " The run was stopped; the model stays loaded, so Run starts it again."
-        } else {
-            ""
-        };
-        self.error = Some(format!(
-            "The worker sent {kind} message this page could not read ({detail}).{ended}"
-        ));
+        self.error = Some(Said::WorkerUnreadable {
+            kind,
+            detail,
+            stopped: cancel.is_some(),
+        });
         Outcome::redraw().and_send(cancel)
     }
 

@@ -601,3 +601,182 @@ mode-name = { $mode ->
 }
 catalog-instruct = instruct
 mode-llama-cpp = llama.cpp
+
+## Errors: a lane's knobs refused (English is HF's and llama-server's own words)
+
+err-config-json = config is not valid JSON: { $detail }
+err-config-not-object = config must be a JSON object of HF generation_config fields
+err-unknown-field = unknown generation config field `{ $field }`{ $hint }
+err-did-you-mean = ; did you mean `{ $name }`?
+err-unsupported = `{ $field }` is a knob of HF generate() that this lab does not apply ({ $why }); remove it — a lane that kept it would not decode as HF does
+err-unsupported-why = { $field ->
+    [constraints] it holds Python `Constraint` objects; give the words as `force_words_ids`
+    [token_healing] token healing is not implemented
+    [max_time] a wall-clock limit would make runs unrepeatable
+    [encoder_repetition_penalty] it acts on an encoder's input, and GPT-2 has no encoder
+    [encoder_no_repeat_ngram_size] it acts on an encoder's input, and GPT-2 has no encoder
+    [use_mtp] multi-token prediction is not implemented
+   *[other] speculative decoding is not implemented
+}
+err-bad-value = `{ $knob }`: { $detail }
+err-not-a-number = `{ $knob }`: `{ $text }` is not a number
+err-out-of-range = { $knob ->
+    [max_new_tokens] `max_new_tokens` must be greater than 0, but is { $value }
+    [max_length] `max_length` must be a non-negative integer, but is { $value }
+    [min_new_tokens] `min_new_tokens` must be a non-negative integer, but is { $value }
+    [min_length] `min_length` must be a non-negative integer, but is { $value }
+    [temperature] `temperature` must not be negative, but is { $value }
+    [top_k] `top_k` has to be a strictly positive integer, but is { $value }
+    [top_p] `top_p` has to be a float > 0 and <= 1, but is { $value }
+    [min_p] `min_p` has to be a float in the [0, 1] interval, but is { $value }
+    [typical_p] `typical_p` has to be a float > 0 and <= 1, but is { $value }
+    [epsilon_cutoff] `epsilon_cutoff` has to be a float > 0 and < 1, but is { $value }
+    [eta_cutoff] `eta_cutoff` has to be a float > 0 and < 1, but is { $value }
+    [repetition_penalty] `penalty` has to be a strictly positive float, but is { $value }
+    [no_repeat_ngram_size] `no_repeat_ngram_size` must be a non-negative integer, but is { $value }
+    [num_beams] `num_beams` has to be a strictly positive integer, but is { $value }
+    [num_return_sequences] `num_return_sequences` has to be a strictly positive integer, but is { $value }
+    [penalty_alpha] `penalty_alpha` has to be a float in the [0, 1] interval, but is { $value }
+    [top_h] `top_h` must be in the range (0, 1], but is { $value }
+    [guidance_scale] `guidance_scale` must be a finite number, but is { $value }
+    [num_beam_groups] `num_beam_groups` has to be a strictly positive integer, but is { $value }
+    [diversity_penalty] `diversity_penalty` should be a float larger than 0.0, but is { $value }
+   *[other] `{ $knob }` must be { $range }, but is { $value }
+}
+range-finite = any number
+err-not-finite = `{ $knob }` must be a finite number, but is { $value }
+err-cannot-be = `{ $knob }` cannot be { $value }
+err-force-words-shape = `force_words_ids` has to either be a `list[list[list[int]]]` or `list[list[int]]` of positive integers
+err-force-words-subset = Each list in `nested_token_ids` can't be a complete subset of another list, but is { $phrases }.
+err-watermark-ratio = `watermarking_config.greenlist_ratio` has to be between 0 and 1, exclusively, but is { $value }
+err-watermark-bias = `watermarking_config.bias` must be a finite number, but is { $value }
+err-watermark-context = `watermarking_config.context_width` must be at least 1, but is { $value }
+err-bad-semantics = `semantics` must be "transformers" or "llama.cpp", got { $got }
+err-llama-unknown-field = unknown llama.cpp field `{ $field }`{ $hint }
+
+rule-temperature = `temperature` (={ $value }) has to be a strictly positive float, otherwise your next token scores will be invalid. If you're looking for greedy decoding strategies, set `do_sample=False`.
+rule-too-many-beams = `num_beams` is { $asked }; this page allows at most { $max } beams per lane
+rule-diverse-beams-sample = Diverse beam search cannot be used in sampling mode. Make sure that `do_sample` is set to `False`.
+rule-more-sequences-than-beams = `num_return_sequences` has to be smaller or equal to `num_beams`.
+rule-greedy-returns-one = Greedy methods without beam search do not support `num_return_sequences` different than 1 (got { $got }).
+rule-too-many-samples = `num_return_sequences` is { $asked }; this page allows at most { $max } samples per lane
+rule-samples-with-guidance = `num_return_sequences` > 1 with `guidance_scale` is not supported here: one unconditional pass follows one sample
+rule-guidance-one-sequence = `guidance_scale` works with greedy and sampling lanes here (HF's unbatched guidance follows one sequence, not beams or contrastive candidates)
+rule-empty-stop-string = `stop_strings` must not contain an empty string
+rule-dola-layers = `dola_layers` must be "low", "high" or a non-empty list of layer indices from 0 (the embeddings)
+rule-no-dola-candidates = `dola_layers` { $asked } leaves no layer to contrast with on this model ({ $layers } layers{ $tied ->
+    [yes] , tied head
+   *[no] {""}
+}); name layers from 0 to { $last }
+rule-constrained-conflict = `force_words_ids` triggers constrained beam search. However, `{ $knob }` is set to `{ $value }`, which is incompatible with this generation mode.
+rule-constrained-needs-beams = `num_beams` has to be an integer strictly greater than 1 for constrained beam search (`force_words_ids`), but is { $got }
+rule-groups-divide-beams = `num_beam_groups` has to be an integer smaller or equal than `num_beams` and `num_beams` has to be divisible by `num_beam_groups`, but is { $groups } with `num_beams` being { $beams }.
+rule-groups-need-penalty = `diversity_penalty` should be greater than `0.0`, otherwise your groups will be identical.
+rule-penalty-needs-groups = `diversity_penalty` needs `num_beam_groups` > 1: the penalty acts on the tokens earlier groups chose, and one group has none before it
+rule-nan-bias = `sequence_bias` biases must be numbers, not NaN
+rule-exponential-decay = `{ $knob }` is [start_index, decay_factor] with start_index >= 0 and a positive decay_factor, but is [{ $start }, { $factor }]
+rule-not-a-token-id = `{ $knob }` must hold non-negative token ids, but has { $id }
+rule-no-id-lists = `{ $knob }` has to be a non-empty list of token-id lists
+rule-empty-id-list = `{ $knob }` must not hold an empty token-id list
+rule-outside-vocabulary = `{ $knob }` names token { $id }, outside the vocabulary of { $size } tokens
+
+llama-rule-between = `{ $knob }`: value must be between { $min } <= value <= { $max }, but got { $got }
+llama-rule-infill = `infill` needs a fill-in-the-middle model's special tokens, which GPT-2 does not have; remove it from `samplers`
+llama-rule-nothing-to-predict = `n_predict` 0 only evaluates the prompt in llama-server; give -1 (until the context is full) or a number of tokens
+llama-rule-seed = `seed` is a 32-bit unsigned number (or -1), but got { $got }
+llama-rule-repeat-penalty = penalty_repeat must be finite and greater than 0, but `repeat_penalty` is { $got }
+llama-rule-no-breakers = Error: dry_sequence_breakers must be a non-empty array of strings
+llama-rule-unknown-sampler = `samplers`: `{ $name }` is not a llama.cpp sampler{ $hint }; llama.cpp would skip it with a warning — the samplers are { $samplers }
+llama-sampler-hint = {" "}(did you mean `{ $name }`?)
+llama-rule-logit-bias = `logit_bias`: { $problem }
+logit-bias-not-a-bias = a bias is a number or false, not { $value }
+logit-bias-not-a-token-id = token { $value } is not a token id
+logit-bias-not-a-token = a token is an id or a text, not { $value }
+logit-bias-not-a-pair = each entry is [token, bias], not { $value }
+logit-bias-not-list-or-object = give [[token, bias], ...] or {"{"}"token": bias{"}"}, not { $value }
+llama-rule-outside-vocabulary = `logit_bias` names token { $id }, outside the vocabulary of { $size } tokens
+
+toy-too-few = type at least two numbers, separated by commas (e.g. 2, 1, 0.1, -1, -2)
+toy-too-many = at most { $max } numbers, please
+toy-not-a-number = number { $position } (`{ $text }`) is not a number
+
+## Errors: a lesson file refused
+
+lesson-refused = this lesson cannot be opened: { $why }
+lesson-at = at `{ $path }`: { $why }
+lesson-too-large = it is { $bytes } bytes; a lesson file may be at most { $max } MB (keep long recorded runs in files of their own beside it)
+lesson-not-json = it is not JSON: { $detail }
+lesson-not-object = it is not a JSON object with a `version` and `steps`
+lesson-no-version = it has no `version` (this page reads lesson format { $version })
+lesson-other-version = it is lesson format { $got }; this page reads format { $version } (a newer page may open it)
+problem-empty = it is empty
+problem-too-long = it is longer than { $max } characters
+problem-too-many = it holds { $found }; at most { $max } are read
+problem-language = `{ $got }` is not a language tag such as `en` or `zh-CN`
+problem-model = `{ $got }` is neither `bundled` (the page's offline model) nor a hub repo id (`owner/name`)
+problem-no-such-lane = lane { $lane } does not exist: this step has lanes 1 to { $lanes }
+problem-no-such-option = option { $answer } does not exist: this question has options 1 to { $options }
+problem-option-count = a multiple-choice question needs 2 to { $max } options; it has { $found }
+problem-step-zero = steps are counted from 1
+problem-recording-path = `{ $got }` is not a path to a `.json` file beside the lesson (no `..`, no leading `/`, no other site)
+problem-recording-lanes = the recorded run has { $runs } lanes and the step { $lanes }
+problem-recording-prompt = the recorded run's prompt is not the step's prompt
+
+## Errors: the page's own
+
+pick-no-config = pick config.json with the model's other files (config.json, model.safetensors, tokenizer.json)
+pick-no-tokenizer = pick tokenizer.json too (or vocab.json with merges.txt)
+pick-pickle-only = pytorch_model.bin is a PyTorch pickle a browser cannot read; convert it with transformers (save_pretrained(..., safe_serialization=True)) and pick the model.safetensors it writes
+pick-no-weights = pick model.safetensors too (or all its shards)
+pick-whole-and-shards = pick either model.safetensors or its shards, not both
+page-read-file = could not read { $name }
+page-save = could not save { $name }: { $what }
+page-no-plots = there are no plots to save yet
+page-worker-start = could not start the worker: { $detail }
+page-recording-too-large = `{ $name }` is { $mb } MB; a recorded run is at most { $max } MB
+page-not-a-recording = `{ $name }` is not a run exported by this page (JSON export or `decode --json`): { $detail }
+page-empty-recording = `{ $name }` holds no runs to replay
+page-fetch = could not fetch `{ $url }`: { $why }
+page-fetch-status = could not fetch `{ $url }`: the site answered { $status } { $text }
+page-fetch-too-large = `{ $url }` is larger than { $max } MB
+page-recording-misfit = the recorded run `{ $name }` does not fit its step: { $why }
+
+## What the page says above the lanes and beside knobs
+
+said-no-knob = this lane has no knob named `{ $name }`
+said-sandbox-not-a-number = `{ $knob }`: `{ $text }` is not a number (leave it empty for off)
+said-score-needs-text = type a continuation to score first
+said-worker-down = the model worker is not running; restart it first
+said-model-not-ready = the model is not ready yet
+said-chat-needs-turn = add a turn first
+said-worker-crashed = { $why }. Your prompt and settings are kept; restart the worker to go on.
+said-worker-unreadable = The worker sent { $known ->
+    [yes] a `{ $kind }`
+   *[no] a
+} message this page could not read ({ $detail }).{ $stopped ->
+    [yes] {" "}The run was stopped; the model stays loaded, so Run starts it again.
+   *[no] {""}
+}
+said-branched = Branched from lane { $lane } at step { $step } with “{ $token }”: every lane continues from these exact { $tokens } tokens. Editing the prompt starts afresh.
+said-hub-offline = The model hub could not be reached ({ $why }). Running the bundled offline model instead.
+said-first-runs-shown = `{ $name }` holds { $runs } runs; the first { $lanes } are shown.
+said-not-a-repo-id = `{ $text }` is not a hub repo id like distilbert/distilgpt2
+
+## Errors: a share link or a lesson address refused
+
+link-refused = this share link cannot be opened: { $why }
+link-too-long = it is { $length } characters long; at most { $max } are read
+link-no-version = it has no version prefix (expected `1.`)
+link-other-version = it was made by another version of this page (link format `{ $got }`; this page reads `{ $version }`)
+link-not-base64 = its data is not base64url (was it cut off when copied?)
+link-damaged = its data is damaged or too large (was it cut off when copied?)
+link-not-page-state = its contents are not a page state: { $detail }
+link-prompt-too-long = its prompt is longer than { $max } characters
+link-score-too-long = its text to score is longer than { $max } characters
+link-lane-count = it holds { $lanes } lanes; the page has 1 to { $max }
+link-lane = lane { $lane }: { $why }
+link-model = it names the model `{ $got }`, which is neither the bundled model nor a hub repo id (owner/name)
+lesson-address-empty = `?lesson=` is empty: give a lesson file's path on this site, e.g. `?lesson=lessons/four-runs.json`
+lesson-address-other-site = `?lesson={ $path }` points to another site; a lesson opens only from this page's own site (a path such as `lessons/mine.json`) — download it and pick the file instead
+lesson-address-not-json = `?lesson={ $path }` is not a `.json` file's path
+said-no-constrained-search-in-llama = llama.cpp has no constrained beam search: switch the lane to transformers to make it include a phrase

@@ -175,7 +175,7 @@ impl PartialEq for ConfigError {
 
 /// serde's message without " at line 1 column 17": the page shows the error
 /// next to one knob, where a position in a JSON text means nothing.
-pub(crate) fn without_position(e: &serde_json::Error) -> String {
+pub fn without_position(e: &serde_json::Error) -> String {
     let msg = e.to_string();
     match msg.find(" at line ") {
         Some(i) => msg[..i].to_string(),

@@ -29,12 +29,18 @@ pub enum DolaPart {
 
 /// Why a model has no layer to contrast with.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`dola_layers` {asked} leaves no layer to contrast with on this model ({n_layers} layers{tied}); name layers from 0 to {last}")]
+#[error(
+    "`dola_layers` {asked} leaves no layer to contrast with on this model ({n_layers} layers{}); \
+     name layers from 0 to {last}",
+    if *.tied_head { ", tied head" } else { "" }
+)]
 pub struct NoCandidates {
-    asked: String,
-    n_layers: usize,
-    tied: &'static str,
-    last: usize,
+    /// `dola_layers` as JSON.
+    pub asked: String,
+    pub n_layers: usize,
+    pub tied_head: bool,
+    /// The last layer a list may name.
+    pub last: usize,
 }
 
 /// The candidate premature layers for a model of `n_layers` layers (HF's rule:
@@ -70,7 +76,7 @@ pub fn candidate_layers(
         return Err(NoCandidates {
             asked: serde_json::to_string(layers).unwrap_or_default(),
             n_layers,
-            tied: if tied_head { ", tied head" } else { "" },
+            tied_head,
             last: last.saturating_sub(1),
         });
     }

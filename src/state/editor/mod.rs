@@ -6,6 +6,7 @@ use crate::lane_config::{KnobText, LaneKnobs};
 use crate::lanes::LANES;
 use crate::lessons;
 use crate::rc_eq::RcEq;
+use crate::said::Said;
 use ntl_decoding::llama_cpp::LlamaCppKnob;
 use ntl_decoding::{ConfigError, Defaults, Knob, LaneRequest, Mode, ModelDefaults, Semantics};
 use ntl_protocol::lesson::LessonStep;
@@ -17,14 +18,14 @@ pub struct LaneError {
     /// The field at fault as the lane names it (an HF knob or a llama.cpp
     /// one), when one is (its box is marked).
     pub field: Option<String>,
-    pub message: String,
+    pub message: Said,
 }
 
 impl From<ConfigError> for LaneError {
     fn from(e: ConfigError) -> Self {
         LaneError {
             field: e.field().map(String::from),
-            message: e.to_string(),
+            message: Said::Config(e),
         }
     }
 }
@@ -138,7 +139,7 @@ impl Editor {
     fn unknown_field(&mut self, lane: usize, name: &str) {
         self.errors[lane] = Some(LaneError {
             field: None,
-            message: format!("this lane has no knob named `{name}`"),
+            message: Said::NoKnob(name.to_string()),
         });
     }
 
@@ -303,7 +304,7 @@ impl Editor {
     }
 
     /// A lane the worker refused (a knob valid here but not for this model).
-    pub fn lane_failed(&mut self, lane: usize, field: Option<String>, message: String) {
+    pub fn lane_failed(&mut self, lane: usize, field: Option<String>, message: Said) {
         if lane < LANES {
             self.errors[lane] = Some(LaneError { field, message });
             self.open[lane] = true;

@@ -8,7 +8,11 @@ fn a_refused_knob_is_reported_next_to_it_and_blocks_the_run() {
     let err = e.errors[1].clone().expect("temperature 0 while sampling");
     assert!(e.open[1], "the editor unfolds to show the knob at fault");
     assert_eq!(err.field.as_deref(), Some("temperature"));
-    assert!(err.message.contains("strictly positive"), "{}", err.message);
+    assert!(
+        err.message.to_string().contains("strictly positive"),
+        "{}",
+        err.message
+    );
     assert_eq!(e.lane_requests(None), None);
     e.set_knob(1, Knob::Temperature, "0.5");
     assert_eq!(e.errors[1], None);
@@ -348,6 +352,7 @@ fn a_pasted_config_that_is_not_json_is_reported_and_the_lane_kept() {
         .as_ref()
         .unwrap()
         .message
+        .to_string()
         .contains("not valid JSON"));
     assert_eq!(e.lanes[2], before);
 }

@@ -34,7 +34,7 @@ pub(crate) const IGNORED_KEYS: &[&str] = &[
 
 /// Keys of HF's `GenerationConfig` (5.24, and 4.55's strategies) that change
 /// decoding there and are not applied here: refused by name, with why.
-pub(crate) const UNSUPPORTED_KEYS: &[(&str, &str)] = &[
+pub const UNSUPPORTED_KEYS: &[(&str, &str)] = &[
     (
         "constraints",
         "it holds Python `Constraint` objects; give the words as `force_words_ids`",

@@ -1,0 +1,107 @@
+//! What the page tells the reader — above the lanes, beside a knob, in a
+//! panel — as a value: the state keeps it typed, and it is worded in the
+//! reader's language where it shows (`I18n::said`), so switching language
+//! rewords what is already on the page.
+
+use crate::lessons::address::LessonAddressError;
+use crate::page_error::PageError;
+use crate::rc_eq::RcEq;
+use ntl_decoding::sandbox::ToyError;
+use ntl_decoding::ConfigError;
+use ntl_protocol::share::ShareError;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Said {
+    /// Words that came as text — the worker's, the browser's — shown as
+    /// given (the worker speaks English; its messages name files and knobs).
+    Verbatim(String),
+    /// A lane's or the sandbox's knobs refused.
+    Config(ConfigError),
+    /// The sandbox's typed logits refused.
+    Toy(ToyError),
+    Page(RcEq<PageError>),
+    /// A share link refused.
+    Link(RcEq<ShareError>),
+    /// A `?lesson=` address refused.
+    LessonAddress(LessonAddressError),
+    /// A lane has no knob of this name.
+    NoKnob(String),
+    /// A sandbox knob's box holds no number.
+    SandboxNotANumber {
+        knob: String,
+        text: String,
+    },
+    /// *Score* with no continuation typed.
+    ScoreNeedsText,
+    /// The worker is gone and the action needs it.
+    WorkerDown,
+    /// The chat template needs a loaded model.
+    ModelNotReady,
+    /// The chat template needs a turn.
+    ChatNeedsTurn,
+    /// The worker stopped (its or the browser's words); nothing was lost.
+    WorkerCrashed(String),
+    /// The worker sent a message the page could not read.
+    WorkerUnreadable {
+        kind: Option<String>,
+        detail: String,
+        /// A run was going and was stopped.
+        stopped: bool,
+    },
+    /// Every lane continues from a branch (1-based lane and step).
+    Branched {
+        lane: usize,
+        step: usize,
+        token: String,
+        tokens: usize,
+    },
+    /// The default hub model was unreachable; the bundled one runs.
+    HubOffline(String),
+    /// A recording with more runs than lanes.
+    FirstRunsShown {
+        name: String,
+        runs: usize,
+    },
+    /// A phrase to include, asked of a llama.cpp lane.
+    NoConstrainedSearchInLlama,
+    /// What was typed into the model box is not a repo id.
+    NotARepoId(String),
+}
+
+impl From<ConfigError> for Said {
+    fn from(e: ConfigError) -> Self {
+        Said::Config(e)
+    }
+}
+
+impl From<PageError> for Said {
+    fn from(e: PageError) -> Self {
+        Said::Page(RcEq::new(e))
+    }
+}
+
+impl From<ShareError> for Said {
+    fn from(e: ShareError) -> Self {
+        Said::Link(RcEq::new(e))
+    }
+}
+
+impl From<LessonAddressError> for Said {
+    fn from(e: LessonAddressError) -> Self {
+        Said::LessonAddress(e)
+    }
+}
+
+impl From<ToyError> for Said {
+    fn from(e: ToyError) -> Self {
+        Said::Toy(e)
+    }
+}
+
+/// Tests read what the page says in English.
+#[cfg(test)]
+impl std::fmt::Display for Said {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&crate::i18n::I18n::default().said(self))
+    }
+}
