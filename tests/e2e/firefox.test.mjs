@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, recordWorkers } from './harness.mjs';
 import { REQUESTS } from './worker_requests.mjs';
+import { englishChrome } from './chrome_words.mjs';
 
 let ff;
 before(async () => { ff = await startFirefox(); });
@@ -230,4 +231,37 @@ test('Firefox: ?lesson= opens a lesson, its question hides the lanes until a typ
   assert.match((await laneTexts(page))[0], /the/);
   assert.deepEqual(ff.errors, []);
   await page.close();
+});
+
+test('Firefox, in Chinese: a Chinese lesson file opens in Chinese with no English chrome, its question takes a typed guess, and a Chinese prompt shows no U+FFFD', async () => {
+  const page = await ff.open(ff.plain, '?lesson=lessons/walk-003-four-knobs.zh-CN.json');
+  await page.waitForSelector('[data-testid="question"]');
+  await modelReady(page);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  await page.waitForSelector('[data-testid="lesson-recorded"], [data-testid="lesson-show-recording"]');
+  if (!(await page.$('[data-testid="lesson-recorded"]'))) await page.click('[data-testid="lesson-show-recording"]');
+  await page.waitForSelector('[data-testid="question-choice"]');
+  const left = { question: await englishChrome(page) };
+  await page.focus('[data-testid="question-typed"]');
+  await page.keyboard.type('the');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid="reveal"]');
+  assert.equal(await page.$eval('[data-testid="reveal-verdict"]', (e) => e.dataset.right), 'true');
+  assert.match(await page.$eval('[data-testid="quiz-score"]', (e) => e.innerText), /1/);
+  left.revealed = await englishChrome(page);
+  assert.deepEqual(left, { question: [], revealed: [] });
+  await page.close();
+
+  const typed = await ff.open(ff.plain, '?model=bundled&lang=zh-CN');
+  await modelReady(typed);
+  await typed.$eval('[data-testid="prompt"]', (e) => { e.value = ''; });
+  await typed.focus('[data-testid="prompt"]');
+  await typed.keyboard.type('我们今天学习');
+  await runAll(typed);
+  assert.equal((await typed.$eval('body', (b) => b.innerText)).includes('\uFFFD'), false, 'no replacement character anywhere');
+  const texts = await laneTexts(typed);
+  assert.equal(texts.length, 4, JSON.stringify(texts));
+  assert.ok(texts.every((t) => t.length > 0), JSON.stringify(texts));
+  assert.deepEqual(ff.errors, []);
+  await typed.close();
 });

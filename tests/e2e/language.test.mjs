@@ -5,7 +5,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import AxeBuilder from '@axe-core/playwright';
-import { start, modelReady, waitRunDone } from './harness.mjs';
+import { start, modelReady, waitRunDone, setKnob } from './harness.mjs';
+import { englishChrome } from './chrome_words.mjs';
 
 let env;
 before(async () => { env = await start({ isolated: false }); });
@@ -96,49 +97,6 @@ test('a browser that asks for Chinese first gets Chinese with no ?lang= and no e
   }
 });
 
-// What a Chinese reader sees that is English page chrome: visible text,
-// less what is not the page's words — the model's output and tokens, the
-// lesson's own (English) prose, prompts, identifiers people search for.
-const NOT_CHROME = [
-  '[data-testid="lane-text"]', '.token', '.tok', '.piece', 'code', '.prose', 'q',
-  '[data-testid="lesson-title"]', '[data-testid="lesson-step"]', '[data-testid="question-ask"]',
-  '.question-choice', '[data-testid="embed-prompt"]', '[data-testid="lane-summary"]',
-  '[data-testid="architecture"]', '.chain', '.model-status strong', '[data-testid="lang-picker"]',
-  '.lesson-line q', 'option', '.knob > span', '.plot .tick', '.prompt-row .shown',
-  '[data-testid="preset-notice"] > strong',
-];
-// Identifiers and names that stay as they are in every language.
-const NAMES = new Set(['HF', 'KJV', 'GPT', 'JSON', 'CSV', 'SVG', 'Markdown', 'Qwen', 'Llama', 'SmolLM',
-  'llama', 'cpp', 'server', 'transformers', 'generate', 'logit', 'logits', 'DoLa', 'XTC', 'DRY', 'mirostat',
-  'eos', 'nats', 'Home', 'End', 'Esc', 'Space', 'Page', 'Down', 'Up', 'MB', 'kB', 'GB', 'id', 'ids', 'F32', 'BF16', 'F16',
-  'LlamaForCausalLM', 'safetensors', 'config', 'tokenizer', 'vocab', 'merges', 'txt', 'json', 'dist', 'distilgpt2', 'iframe',
-  // Knob and sampler names of one word, as the libraries spell them.
-  'temperature', 'seed', 'samplers', 'stop', 'penalties', 'dry', 'xtc', 'typ']);
-
-/// English words in the page's chrome, each with where it was (for the failure message).
-async function englishChrome(page) {
-  const found = await page.evaluate((skip) => {
-    const out = [];
-    const where = (el) => {
-      const id = el.closest('[data-testid]')?.dataset.testid;
-      return `${el.tagName.toLowerCase()}${el.className ? '.' + String(el.className).split(' ')[0] : ''}${id ? ' in ' + id : ''}`;
-    };
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const el = n.parentElement;
-      if (!el || el.closest(skip.join(',')) || !el.checkVisibility({ visibilityProperty: true })) continue;
-      // Quoted tokens (“…”) and `identifiers` are the model's and the libraries' words.
-      const text = n.textContent.replace(/“[^”]*”/g, ' ').replace(/`[^`]*`/g, ' ');
-      for (const w of text.match(/[A-Za-z][A-Za-z0-9_'.-]*/g) || []) {
-        if (!/[_0-9.]/.test(w) && w.length > 1) out.push([w.replace(/[.'-]+$/, ''), where(el)]);
-      }
-    }
-    return out;
-  }, NOT_CHROME);
-  const words = found.filter(([w]) => !NAMES.has(w));
-  return [...new Set(words.map(([w, at]) => `${w} (${at})`))].sort();
-}
-
 test('in Chinese, a Chinese prompt shows split characters as bytes, never U+FFFD, and no English chrome shows on the page, its model panel, the compare view or a lesson in projector mode', async () => {
   const page = await env.open('?model=bundled&lang=zh-CN');
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -186,6 +144,26 @@ test('in Chinese, a Chinese prompt shows split characters as bytes, never U+FFFD
   const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.deepEqual(serious.map((v) => v.id), [], 'axe, in Chinese');
   await lesson.close();
+});
+
+test('in Chinese, what the page refuses is said in Chinese — a knob out of range, a damaged share link, a lesson on another site — and English rewords it in HF\'s words', async () => {
+  const page = await env.open('?model=bundled&lang=zh-CN');
+  await modelReady(page);
+  await setKnob(page, 0, 'top_p', '1.5');
+  const refused = page.locator('[data-testid="lane-0"] [data-testid="lane-error"]').first();
+  assert.equal(await refused.innerText(), '`top_p` 应在 (0, 1] 范围内，但现在是 1.5');
+  await page.selectOption('[data-testid="lang-picker"]', 'en');
+  assert.equal(await refused.innerText(), '`top_p` has to be a float > 0 and <= 1, but is 1.5');
+  await page.close();
+
+  const link = await env.open('?model=bundled&lang=zh-CN#run=1.%%%');
+  assert.match(await text(link, 'error'), /^无法打开这个分享链接：它的数据不是 base64url/);
+  await link.close();
+
+  const away = await env.open('?model=bundled&lang=zh-CN&lesson=https://evil.example/lesson.json');
+  await away.waitForSelector('[data-testid="lesson-error"]');
+  assert.match(await text(away, 'lesson-error'), /指向另一个网站/);
+  await away.close();
 });
 
 test('switching the language mid-lesson keeps the step and its run, and swaps the built-in lesson for its translation', async () => {

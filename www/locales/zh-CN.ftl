@@ -591,20 +591,20 @@ mode-name = { $mode ->
 catalog-instruct = 指令版
 mode-llama-cpp = llama.cpp 采样链
 
-## 错误：车道的参数被拒绝（HF 与 llama-server 的原话在英文版中保留）
+## 错误：通道的参数被拒绝（HF 与 llama-server 的原话在英文版中保留）
 
 err-config-json = 配置不是有效的 JSON：{ $detail }
 err-config-not-object = 配置必须是由 HF generation_config 字段组成的 JSON 对象
 err-unknown-field = 没有名为 `{ $field }` 的生成配置字段{ $hint }
 err-did-you-mean = ；你是想写 `{ $name }` 吗？
-err-unsupported = `{ $field }` 是 HF generate() 的参数，但本实验室不执行它（{ $why }）；请删除它——保留它的车道不会像 HF 那样解码
+err-unsupported = `{ $field }` 是 HF generate() 的参数，但本实验室不执行它（{ $why }）；请删除它——保留它的通道不会像 HF 那样解码
 err-unsupported-why = { $field ->
     [constraints] 它保存的是 Python 的 `Constraint` 对象；请把要出现的词写成 `force_words_ids`
-    [token_healing] 尚未实现 token healing
+    [token_healing] 尚未实现词元修复
     [max_time] 按墙上时钟计时的上限会让运行无法重现
     [encoder_repetition_penalty] 它作用于编码器的输入，而 GPT-2 没有编码器
     [encoder_no_repeat_ngram_size] 它作用于编码器的输入，而 GPT-2 没有编码器
-    [use_mtp] 尚未实现多 token 预测
+    [use_mtp] 尚未实现多词元预测
    *[other] 尚未实现推测解码
 }
 err-bad-value = `{ $knob }`：值的类型或形式不对（{ $detail }）
@@ -621,14 +621,14 @@ err-watermark-context = `watermarking_config.context_width` 至少为 1，但现
 err-bad-semantics = `semantics` 必须是 "transformers" 或 "llama.cpp"，现在是 { $got }
 err-llama-unknown-field = 没有名为 `{ $field }` 的 llama.cpp 字段{ $hint }
 
-rule-temperature = `temperature`（={ $value }）必须是严格大于 0 的数，否则下一个 token 的分数会无效。如果你想要贪心解码，请设置 `do_sample=False`。
-rule-too-many-beams = `num_beams` 是 { $asked }；本页面每条车道最多 { $max } 个束
+rule-temperature = `temperature`（={ $value }）必须是严格大于 0 的数，否则下一个词元的分数会无效。如果你想要贪心解码，请设置 `do_sample=False`。
+rule-too-many-beams = `num_beams` 是 { $asked }；本页面每条通道最多 { $max } 个束
 rule-diverse-beams-sample = 多样化束搜索不能在采样模式下使用。请确保 `do_sample` 为 `False`。
 rule-more-sequences-than-beams = `num_return_sequences` 必须小于或等于 `num_beams`。
 rule-greedy-returns-one = 不带束搜索的贪心方法只支持 `num_return_sequences` 为 1（现在是 { $got }）。
-rule-too-many-samples = `num_return_sequences` 是 { $asked }；本页面每条车道最多抽 { $max } 个样本
+rule-too-many-samples = `num_return_sequences` 是 { $asked }；本页面每条通道最多抽 { $max } 个样本
 rule-samples-with-guidance = 这里不支持 `num_return_sequences` > 1 与 `guidance_scale` 同用：一次无条件计算只跟随一个样本
-rule-guidance-one-sequence = 这里的 `guidance_scale` 只用于贪心和采样车道（HF 的非批量引导只跟随一条序列，不跟随多个束或对比搜索的候选）
+rule-guidance-one-sequence = 这里的 `guidance_scale` 只用于贪心和采样通道（HF 的非批量引导只跟随一条序列，不跟随多个束或对比搜索的候选）
 rule-empty-stop-string = `stop_strings` 不能包含空字符串
 rule-dola-layers = `dola_layers` 必须是 "low"、"high"，或从 0（嵌入层）数起的非空层号列表
 rule-no-dola-candidates = `dola_layers` { $asked } 在这个模型上没有留下可对比的层（{ $layers } 层{ $tied ->
@@ -639,17 +639,17 @@ rule-constrained-conflict = `force_words_ids` 会启用约束束搜索，但 `{ 
 rule-constrained-needs-beams = 约束束搜索（`force_words_ids`）要求 `num_beams` 是大于 1 的整数，但现在是 { $got }
 rule-groups-divide-beams = `num_beam_groups` 必须是不大于 `num_beams` 的整数，且 `num_beams` 必须能被 `num_beam_groups` 整除，但现在是 { $groups }，而 `num_beams` 是 { $beams }。
 rule-groups-need-penalty = `diversity_penalty` 应大于 `0.0`，否则各组会完全相同。
-rule-penalty-needs-groups = `diversity_penalty` 需要 `num_beam_groups` > 1：惩罚作用于前面各组选过的 token，只有一组时前面没有组
+rule-penalty-needs-groups = `diversity_penalty` 需要 `num_beam_groups` > 1：惩罚作用于前面各组选过的词元，只有一组时前面没有组
 rule-nan-bias = `sequence_bias` 的偏置必须是数字，不能是 NaN
 rule-exponential-decay = `{ $knob }` 是 [start_index, decay_factor]，要求 start_index >= 0 且 decay_factor 为正，但现在是 [{ $start }, { $factor }]
-rule-not-a-token-id = `{ $knob }` 只能包含非负的 token id，但其中有 { $id }
-rule-no-id-lists = `{ $knob }` 必须是非空的 token id 列表的列表
-rule-empty-id-list = `{ $knob }` 不能包含空的 token id 列表
-rule-outside-vocabulary = `{ $knob }` 提到了 token { $id }，超出了 { $size } 个 token 的词表
+rule-not-a-token-id = `{ $knob }` 只能包含非负的词元 id，但其中有 { $id }
+rule-no-id-lists = `{ $knob }` 必须是非空的词元 id 列表的列表
+rule-empty-id-list = `{ $knob }` 不能包含空的词元 id 列表
+rule-outside-vocabulary = `{ $knob }` 提到了词元 { $id }，超出了 { $size } 个词元的词表
 
 llama-rule-between = `{ $knob }`：值必须满足 { $min } <= 值 <= { $max }，但现在是 { $got }
-llama-rule-infill = `infill` 需要“中间填充”模型的特殊 token，而 GPT-2 没有；请把它从 `samplers` 中删除
-llama-rule-nothing-to-predict = 在 llama-server 中 `n_predict` 为 0 只读取提示词；请写 -1（直到上下文写满）或一个 token 数
+llama-rule-infill = `infill` 需要“中间填充”模型的特殊词元，而 GPT-2 没有；请把它从 `samplers` 中删除
+llama-rule-nothing-to-predict = 在 llama-server 中 `n_predict` 为 0 只读取提示词；请写 -1（直到上下文写满）或要生成的词元数
 llama-rule-seed = `seed` 是 32 位无符号数（或 -1），但现在是 { $got }
 llama-rule-repeat-penalty = penalty_repeat 必须是大于 0 的有限数，但 `repeat_penalty` 是 { $got }
 llama-rule-no-breakers = 错误：dry_sequence_breakers 必须是非空的字符串数组
@@ -657,11 +657,11 @@ llama-rule-unknown-sampler = `samplers`：`{ $name }` 不是 llama.cpp 的采样
 llama-sampler-hint = （你是想写 `{ $name }` 吗？）
 llama-rule-logit-bias = `logit_bias`：{ $problem }
 logit-bias-not-a-bias = 偏置是数字或 false，不能是 { $value }
-logit-bias-not-a-token-id = token { $value } 不是 token id
-logit-bias-not-a-token = token 是一个 id 或一段文本，不能是 { $value }
-logit-bias-not-a-pair = 每一项都是 [token, 偏置]，不能是 { $value }
-logit-bias-not-list-or-object = 请写 [[token, 偏置], ...] 或 {"{"}"token": 偏置{"}"}，不能是 { $value }
-llama-rule-outside-vocabulary = `logit_bias` 提到了 token { $id }，超出了 { $size } 个 token 的词表
+logit-bias-not-a-token-id = { $value } 不是词元 id
+logit-bias-not-a-token = 词元是一个 id 或一段文本，不能是 { $value }
+logit-bias-not-a-pair = 每一项都是 [词元, 偏置]，不能是 { $value }
+logit-bias-not-list-or-object = 请写 [[词元, 偏置], ...] 或 {"{"}"词元": 偏置{"}"}，不能是 { $value }
+llama-rule-outside-vocabulary = `logit_bias` 提到了词元 { $id }，超出了 { $size } 个词元的词表
 
 toy-too-few = 请至少输入两个数，用逗号分隔（例如 2, 1, 0.1, -1, -2）
 toy-too-many = 最多 { $max } 个数
@@ -680,13 +680,13 @@ problem-empty = 它是空的
 problem-too-long = 它超过了 { $max } 个字符
 problem-too-many = 它有 { $found } 个；最多读取 { $max } 个
 problem-language = `{ $got }` 不是 `en` 或 `zh-CN` 这样的语言标签
-problem-model = `{ $got }` 既不是 `bundled`（页面自带的离线模型），也不是 Hub 仓库 id（`owner/name`）
-problem-no-such-lane = 没有第 { $lane } 条车道：这一步只有第 1 到第 { $lanes } 条
+problem-model = `{ $got }` 既不是 `bundled`（页面自带的离线模型），也不是模型仓库 id（`owner/name`）
+problem-no-such-lane = 没有第 { $lane } 条通道：这一步只有第 1 到第 { $lanes } 条
 problem-no-such-option = 没有第 { $answer } 个选项：这道题只有第 1 到第 { $options } 个选项
 problem-option-count = 选择题需要 2 到 { $max } 个选项；这里有 { $found } 个
 problem-step-zero = 步骤从 1 开始计数
 problem-recording-path = `{ $got }` 不是课程旁边 `.json` 文件的路径（不能有 `..`、不能以 `/` 开头、不能指向其他网站）
-problem-recording-lanes = 录制的运行有 { $runs } 条车道，而这一步有 { $lanes } 条
+problem-recording-lanes = 录制的运行有 { $runs } 条通道，而这一步有 { $lanes } 条
 problem-recording-prompt = 录制的运行的提示词与这一步的提示词不同
 
 ## 错误：页面本身
@@ -708,9 +708,9 @@ page-fetch-status = 无法获取 `{ $url }`：网站返回 { $status } { $text }
 page-fetch-too-large = `{ $url }` 超过了 { $max } MB
 page-recording-misfit = 录制的运行 `{ $name }` 与它所在的步骤不符：{ $why }
 
-## 页面在车道上方和参数旁说的话
+## 页面在通道上方和参数旁说的话
 
-said-no-knob = 这条车道没有名为 `{ $name }` 的参数
+said-no-knob = 这条通道没有名为 `{ $name }` 的参数
 said-sandbox-not-a-number = `{ $knob }`：`{ $text }` 不是数字（留空表示关闭）
 said-score-needs-text = 请先输入要评分的续写
 said-worker-down = 模型工作线程没有运行；请先重启它
@@ -724,10 +724,10 @@ said-worker-unreadable = 工作线程发来了{ $known ->
     [yes] 运行已停止；模型仍已加载，点“运行”即可重新开始。
    *[no] {""}
 }
-said-branched = 已从第 { $lane } 条车道的第 { $step } 步以“{ $token }”分支：每条车道都从这 { $tokens } 个 token 继续。修改提示词会重新开始。
-said-hub-offline = 无法连接模型 Hub（{ $why }）。改为运行页面自带的离线模型。
+said-branched = 已从第 { $lane } 条通道的第 { $step } 步以“{ $token }”分支：每条通道都从这 { $tokens } 个词元继续。修改提示词会重新开始。
+said-hub-offline = 无法连接模型仓库网站（{ $why }）。改为运行页面自带的离线模型。
 said-first-runs-shown = `{ $name }` 中有 { $runs } 次运行；只显示前 { $lanes } 次。
-said-not-a-repo-id = `{ $text }` 不是 distilbert/distilgpt2 这样的 Hub 仓库 id
+said-not-a-repo-id = `{ $text }` 不是 distilbert/distilgpt2 这样的 模型仓库 id
 
 ## 错误：分享链接或课程地址被拒绝
 
@@ -740,10 +740,10 @@ link-damaged = 它的数据已损坏或过大（复制时是否被截断了？�
 link-not-page-state = 它的内容不是页面状态：{ $detail }
 link-prompt-too-long = 它的提示词超过了 { $max } 个字符
 link-score-too-long = 它要评分的文本超过了 { $max } 个字符
-link-lane-count = 它有 { $lanes } 条车道；页面只有 1 到 { $max } 条
-link-lane = 第 { $lane } 条车道：{ $why }
-link-model = 它指定的模型 `{ $got }` 既不是自带模型，也不是 Hub 仓库 id（owner/name）
+link-lane-count = 它有 { $lanes } 条通道；页面只有 1 到 { $max } 条
+link-lane = 第 { $lane } 条通道：{ $why }
+link-model = 它指定的模型 `{ $got }` 既不是自带模型，也不是模型仓库 id（owner/name）
 lesson-address-empty = `?lesson=` 是空的：请写本网站上课程文件的路径，例如 `?lesson=lessons/four-runs.json`
 lesson-address-other-site = `?lesson={ $path }` 指向另一个网站；课程只能从本页面所在的网站打开（例如 `lessons/mine.json`）——请下载它，再选择该文件
 lesson-address-not-json = `?lesson={ $path }` 不是 `.json` 文件的路径
-said-no-constrained-search-in-llama = llama.cpp 没有约束束搜索：要让车道包含某个短语，请把它切换到 transformers
+said-no-constrained-search-in-llama = llama.cpp 没有约束束搜索：要让通道包含某个短语，请把它切换到 transformers
