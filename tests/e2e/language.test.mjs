@@ -149,8 +149,8 @@ test('in Chinese, a Chinese prompt shows split characters as bytes, never U+FFFD
 test('in Chinese, what the page refuses is said in Chinese — a knob out of range, a damaged share link, a lesson on another site — and English rewords it in HF\'s words', async () => {
   const page = await env.open('?model=bundled&lang=zh-CN');
   await modelReady(page);
-  await setKnob(page, 0, 'top_p', '1.5');
-  const refused = page.locator('[data-testid="lane-0"] [data-testid="lane-error"]').first();
+  await setKnob(page, 1, 'top_p', '1.5');
+  const refused = page.locator('[data-testid="lane-1"] [data-testid="lane-error"]').first();
   assert.equal(await refused.innerText(), '`top_p` 应在 (0, 1] 范围内，但现在是 1.5');
   await page.selectOption('[data-testid="lang-picker"]', 'en');
   assert.equal(await refused.innerText(), '`top_p` has to be a float > 0 and <= 1, but is 1.5');
