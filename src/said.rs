@@ -9,6 +9,7 @@ use crate::rc_eq::RcEq;
 use ntl_decoding::sandbox::ToyError;
 use ntl_decoding::ConfigError;
 use ntl_protocol::share::ShareError;
+use ntl_protocol::trouble::{LoadTrouble, NetTrouble, WorkerNotice};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Said {
@@ -55,8 +56,12 @@ pub enum Said {
         token: String,
         tokens: usize,
     },
+    /// A model did not load (the worker's reason).
+    Load(LoadTrouble),
+    /// The worker's word while a model loads or runs.
+    Notice(WorkerNotice),
     /// The default hub model was unreachable; the bundled one runs.
-    HubOffline(String),
+    HubOffline(LoadTrouble),
     /// A recording with more runs than lanes.
     FirstRunsShown {
         name: String,
@@ -66,6 +71,20 @@ pub enum Said {
     NoConstrainedSearchInLlama,
     /// What was typed into the model box is not a repo id.
     NotARepoId(String),
+}
+
+/// Why a download's bar stands still.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Retry {
+    /// Trying again in `seconds` (try `attempt` of `of`).
+    Countdown {
+        why: NetTrouble,
+        seconds: u32,
+        attempt: u32,
+        of: u32,
+    },
+    /// Another tab is downloading the file; this one reads it from the cache after.
+    OtherTab { file: String },
 }
 
 impl From<ConfigError> for Said {

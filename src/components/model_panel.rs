@@ -5,7 +5,7 @@ use crate::components::model_picker::ModelPicker;
 use crate::format;
 use crate::i18n::I18n;
 use crate::model_files::{read_model_files, PickedFiles};
-use crate::said::Said;
+use crate::said::{Retry, Said};
 use crate::state::model::{DownloadSize, MemoryWarning, ModelStatus};
 use ntl_protocol::{ModelInfo, ModelSource};
 use web_sys::HtmlInputElement;
@@ -75,7 +75,7 @@ fn loading(
     file: &str,
     loaded: u64,
     total: Option<u64>,
-    retry: Option<&str>,
+    retry: Option<&Retry>,
     tr: &I18n,
 ) -> Html {
     let pct = total
@@ -101,7 +101,7 @@ fn loading(
             />
             { bytes }
             if let Some(retry) = retry {
-                <span class="retry" data-testid="retry" role="status">{ format!(" · {retry}") }</span>
+                <span class="retry" data-testid="retry" role="status">{ format!(" · {}", tr.retry(retry)) }</span>
             }
         </span>
     }
@@ -275,7 +275,7 @@ pub fn model_panel(p: &Props) -> Html {
                 .map(|s| source_name(s, &tr))
                 .unwrap_or_default();
             (
-                loading(&name, file, *loaded, *total, retry.as_deref(), &tr),
+                loading(&name, file, *loaded, *total, retry.as_ref(), &tr),
                 "loading",
             )
         }

@@ -5,7 +5,7 @@
 use super::I18n;
 use crate::lessons::address::LessonAddressError;
 use crate::page_error::PageError;
-use crate::said::Said;
+use crate::said::{Retry, Said};
 use ntl_decoding::config::intake::UNSUPPORTED_KEYS;
 use ntl_decoding::config_rule::{LlamaCppRule, LogitBiasProblem, Rule};
 use ntl_decoding::constraints::ConstraintError;
@@ -18,6 +18,7 @@ use ntl_decoding::{ConfigError, GenerationConfig, Knob};
 use ntl_protocol::lesson::{self, LessonError, Problem};
 use ntl_protocol::picked::PickError;
 use ntl_protocol::share::{self, ShareError};
+use ntl_protocol::trouble::{LoadTrouble, NetTrouble, WorkerNotice};
 
 fn config_errors() -> Vec<ConfigError> {
     let parse = |json: &str| GenerationConfig::from_json(json).unwrap_err();
@@ -343,7 +344,9 @@ fn what_the_page_says_is_chinese_on_a_chinese_page() {
             token: " the".into(),
             tokens: 9,
         },
-        Said::HubOffline("TypeError: Failed to fetch".into()),
+        Said::HubOffline(LoadTrouble::Unreachable {
+            url: "https://huggingface.co/x/y/resolve/main/config.json".into(),
+        }),
         Said::FirstRunsShown {
             name: "x.json".into(),
             runs: 6,
@@ -369,4 +372,110 @@ fn what_the_page_says_is_chinese_on_a_chinese_page() {
     // The worker's own words are shown as they came, in any language.
     let verbatim = Said::Verbatim("tokenizer.json: bad merges".into());
     assert_eq!(zh.said(&verbatim), "tokenizer.json: bad merges");
+}
+
+#[test]
+fn the_workers_words_about_a_download_are_english_as_it_logs_them_and_chinese_otherwise() {
+    let (en, zh) = (I18n::new("en"), I18n::new("zh-CN"));
+    let url = || "https://huggingface.co/o/m/resolve/main/config.json".to_string();
+    let repo = || "o/m".to_string();
+    let index = || "model.safetensors.index.json".to_string();
+    let broke = |total_mb, resuming| NetTrouble::BrokeOff {
+        file: "model.safetensors".into(),
+        loaded_mb: 210,
+        total_mb,
+        resuming,
+    };
+    let nets = [
+        NetTrouble::ConnectionFailed,
+        NetTrouble::HubAnswered {
+            status: 503,
+            text: "Service Unavailable".into(),
+        },
+        NetTrouble::HubAnswered {
+            status: 429,
+            text: String::new(),
+        },
+        broke(Some(353), true),
+        broke(None, false),
+    ];
+    for n in &nets {
+        check(&en.net_trouble(n), n.to_string(), zh.net_trouble(n));
+    }
+    let loads = [
+        LoadTrouble::Unreachable { url: url() },
+        LoadTrouble::GaveUp {
+            why: nets[1].clone(),
+            attempts: 5,
+        },
+        LoadTrouble::WaitTooLong {
+            why: nets[2].clone(),
+            seconds: 600,
+        },
+        LoadTrouble::Private {
+            url: url(),
+            status: 401,
+        },
+        LoadTrouble::Answered {
+            url: url(),
+            status: 418,
+            text: "I'm a teapot".into(),
+        },
+        LoadTrouble::NoConfig { repo: repo() },
+        LoadTrouble::NoTokenizer { repo: repo() },
+        LoadTrouble::PickleOnly { repo: repo() },
+        LoadTrouble::NoWeights {
+            repo: repo(),
+            index: index(),
+        },
+        LoadTrouble::ShardMissing {
+            repo: repo(),
+            index: index(),
+            name: "model-00002-of-00002.safetensors".into(),
+        },
+        LoadTrouble::AlreadyLoading,
+        LoadTrouble::NothingToLoad,
+    ];
+    for t in &loads {
+        check(&en.load_trouble(t), t.to_string(), zh.load_trouble(t));
+    }
+    let notices = [
+        WorkerNotice::StorageFull,
+        WorkerNotice::StorageRefused,
+        WorkerNotice::NoResume {
+            file: "model.safetensors".into(),
+        },
+        WorkerNotice::PlainPrompts {
+            why: "tokenizer_config.json: no chat_template".into(),
+        },
+    ];
+    for n in &notices {
+        check(&en.worker_notice(n), n.to_string(), zh.worker_notice(n));
+    }
+    let countdown = Retry::Countdown {
+        why: nets[1].clone(),
+        seconds: 2,
+        attempt: 3,
+        of: 5,
+    };
+    check(
+        &en.retry(&countdown),
+        "the hub answered 503 Service Unavailable; trying again in 2 s (try 3 of 5)".into(),
+        zh.retry(&countdown),
+    );
+    let other_tab = Retry::OtherTab {
+        file: "model.safetensors".into(),
+    };
+    check(
+        &en.retry(&other_tab),
+        "another tab is downloading model.safetensors; this one reads it from the cache when \
+         it is done"
+            .into(),
+        zh.retry(&other_tab),
+    );
+    // Files' own faults stay in the worker's words, in any language.
+    let other = LoadTrouble::Other {
+        message: "config.json: n_embd is 0".into(),
+    };
+    assert_eq!(zh.load_trouble(&other), "config.json: n_embd is 0");
 }

@@ -1,14 +1,120 @@
 //! What the page says ([`Said`]) in the reader's language.
 
 use super::I18n;
-use crate::said::Said;
+use crate::said::{Retry, Said};
 use fluent_bundle::FluentValue;
+use ntl_protocol::trouble::{LoadTrouble, NetTrouble, WorkerNotice};
 
 fn v(x: impl ToString) -> FluentValue<'static> {
     FluentValue::from(x.to_string())
 }
 
 impl I18n {
+    /// Why a download waits or gave up.
+    pub fn net_trouble(&self, why: &NetTrouble) -> String {
+        match why {
+            NetTrouble::ConnectionFailed => self.t("net-connection-failed"),
+            NetTrouble::HubAnswered { status, text } => self
+                .t_with(
+                    "net-hub-answered",
+                    &[("status", v(status)), ("text", v(text))],
+                )
+                .trim_end()
+                .to_string(),
+            NetTrouble::BrokeOff {
+                file,
+                loaded_mb,
+                total_mb,
+                resuming,
+            } => self.t_with(
+                "net-broke-off",
+                &[
+                    ("file", v(file)),
+                    ("loaded", v(loaded_mb)),
+                    (
+                        "total",
+                        v(total_mb.map(|t| t.to_string()).unwrap_or_default()),
+                    ),
+                    ("known", v(if total_mb.is_some() { "yes" } else { "no" })),
+                    ("resuming", v(if *resuming { "yes" } else { "no" })),
+                ],
+            ),
+        }
+    }
+
+    /// Why a model did not load.
+    pub fn load_trouble(&self, t: &LoadTrouble) -> String {
+        match t {
+            LoadTrouble::Unreachable { url } => self.t_with("load-unreachable", &[("url", v(url))]),
+            LoadTrouble::GaveUp { why, attempts } => self.t_with(
+                "load-gave-up",
+                &[("why", v(self.net_trouble(why))), ("attempts", v(attempts))],
+            ),
+            LoadTrouble::WaitTooLong { why, seconds } => self.t_with(
+                "load-wait-too-long",
+                &[("why", v(self.net_trouble(why))), ("seconds", v(seconds))],
+            ),
+            LoadTrouble::Private { url, status } => {
+                self.t_with("load-private", &[("url", v(url)), ("status", v(status))])
+            }
+            LoadTrouble::Answered { url, status, text } => self.t_with(
+                "load-answered",
+                &[("url", v(url)), ("status", v(status)), ("text", v(text))],
+            ),
+            LoadTrouble::NoConfig { repo } => self.t_with("load-no-config", &[("repo", v(repo))]),
+            LoadTrouble::NoTokenizer { repo } => {
+                self.t_with("load-no-tokenizer", &[("repo", v(repo))])
+            }
+            LoadTrouble::PickleOnly { repo } => {
+                self.t_with("load-pickle-only", &[("repo", v(repo))])
+            }
+            LoadTrouble::NoWeights { repo, index } => {
+                self.t_with("load-no-weights", &[("repo", v(repo)), ("index", v(index))])
+            }
+            LoadTrouble::ShardMissing { repo, index, name } => self.t_with(
+                "load-shard-missing",
+                &[("repo", v(repo)), ("index", v(index)), ("name", v(name))],
+            ),
+            LoadTrouble::AlreadyLoading => self.t("load-already-loading"),
+            LoadTrouble::NothingToLoad => self.t("load-nothing-to-load"),
+            LoadTrouble::Other { message } => message.clone(),
+        }
+    }
+
+    pub fn worker_notice(&self, n: &WorkerNotice) -> String {
+        match n {
+            WorkerNotice::StorageFull => self.t("notice-storage-full"),
+            WorkerNotice::StorageRefused => self.t("notice-storage-refused"),
+            WorkerNotice::NoResume { file } => {
+                self.t_with("notice-no-resume", &[("file", v(file))])
+            }
+            WorkerNotice::PlainPrompts { why } => {
+                self.t_with("notice-plain-prompts", &[("why", v(why))])
+            }
+        }
+    }
+
+    /// Beside a download's bar: why it stands still.
+    pub fn retry(&self, r: &Retry) -> String {
+        match r {
+            Retry::Countdown {
+                why,
+                seconds,
+                attempt,
+                of,
+            } => self.t_with(
+                "retry-countdown",
+                &[
+                    ("why", v(self.net_trouble(why))),
+                    ("seconds", v(seconds)),
+                    ("attempt", v(attempt)),
+                    ("of", v(of)),
+                ],
+            ),
+            Retry::OtherTab { file } => self.t_with("retry-other-tab", &[("file", v(file))]),
+        }
+    }
+
     pub fn said(&self, said: &Said) -> String {
         match said {
             Said::Verbatim(text) => text.clone(),
@@ -54,7 +160,11 @@ impl I18n {
                     ("tokens", (*tokens).into()),
                 ],
             ),
-            Said::HubOffline(why) => self.t_with("said-hub-offline", &[("why", v(why))]),
+            Said::Load(trouble) => self.load_trouble(trouble),
+            Said::Notice(notice) => self.worker_notice(notice),
+            Said::HubOffline(why) => {
+                self.t_with("said-hub-offline", &[("why", v(self.load_trouble(why)))])
+            }
             Said::FirstRunsShown { name, runs } => self.t_with(
                 "said-first-runs-shown",
                 &[

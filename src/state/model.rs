@@ -1,8 +1,9 @@
 //! Which model the page uses: where it comes from, how far its download is,
 //! and what happens when the hub cannot be reached.
 
-use crate::said::Said;
+use crate::said::{Retry, Said};
 use ntl_protocol::share::BUNDLED;
+use ntl_protocol::trouble::{LoadTrouble, NetTrouble};
 use ntl_protocol::{ModelInfo, ModelSource, ToWorker};
 
 pub use super::model_catalog::DEFAULT_HUB_REPO;
@@ -22,7 +23,7 @@ pub enum ModelStatus {
         total: Option<u64>,
         /// Why the bar stands still: a retry's reason and the seconds
         /// left, or another tab downloading the same file.
-        retry: Option<String>,
+        retry: Option<Retry>,
     },
     Ready {
         info: ModelInfo,
@@ -280,8 +281,13 @@ impl ModelState {
 
     /// The download waits `seconds` before its `attempt`-th try: the bar
     /// stays where it was, with the countdown beside it.
-    pub fn retrying(&mut self, file: String, reason: &str, seconds: u32, attempt: u32, of: u32) {
-        let countdown = format!("{reason}; trying again in {seconds} s (try {attempt} of {of})");
+    pub fn retrying(&mut self, file: String, why: NetTrouble, seconds: u32, attempt: u32, of: u32) {
+        let countdown = Retry::Countdown {
+            why,
+            seconds,
+            attempt,
+            of,
+        };
         match &mut self.status {
             ModelStatus::Loading { file: f, retry, .. } => {
                 *f = file;
@@ -300,10 +306,10 @@ impl ModelState {
     }
 
     /// Another tab is downloading `file`; the bar waits until it is done.
-    pub fn waiting(&mut self, file: String, reason: String) {
+    pub fn waiting(&mut self, file: String) {
         if let ModelStatus::Loading { file: f, retry, .. } = &mut self.status {
+            *retry = Some(Retry::OtherTab { file: file.clone() });
             *f = file;
-            *retry = Some(reason);
         }
     }
 
@@ -321,16 +327,16 @@ impl ModelState {
     pub fn load_failed(
         &mut self,
         file: Option<String>,
-        message: String,
+        trouble: LoadTrouble,
         network: bool,
     ) -> Option<(ToWorker, Said)> {
         let hub = matches!(self.source, Some(ModelSource::Hub { .. }));
         if network && hub && self.hub_is_default {
             self.hub_is_default = false;
-            return Some((self.load_bundled(), Said::HubOffline(message)));
+            return Some((self.load_bundled(), Said::HubOffline(trouble)));
         }
         self.status = ModelStatus::Failed {
-            message: Said::Verbatim(message),
+            message: Said::Load(trouble),
             file,
             network,
         };
@@ -407,13 +413,27 @@ pub(crate) mod tests {
         assert_eq!(m.link_name().as_deref(), Some(DEFAULT_HUB_REPO));
         m.reload();
         let (msg, notice) = m
-            .load_failed(None, "offline".into(), true)
+            .load_failed(
+                None,
+                LoadTrouble::Other {
+                    message: "offline".into(),
+                },
+                true,
+            )
             .expect("falls back");
         assert_eq!(msg, ToWorker::Load { source: bundled() });
         assert!(notice.to_string().contains("(offline)"), "{notice}");
         assert_eq!(m.link_name().as_deref(), Some(BUNDLED));
         // The bundled model failing too is reported, not retried.
-        assert!(m.load_failed(None, "gone".into(), true).is_none());
+        assert!(m
+            .load_failed(
+                None,
+                LoadTrouble::Other {
+                    message: "gone".into()
+                },
+                true
+            )
+            .is_none());
         assert!(matches!(m.status, ModelStatus::Failed { .. }));
     }
 
@@ -422,12 +442,26 @@ pub(crate) mod tests {
         let mut m = ModelState::new(Some("openai-community/gpt2"), false);
         assert_eq!(m.status, ModelStatus::Starting);
         assert!(m
-            .load_failed(Some("model.safetensors".into()), "cut".into(), true)
+            .load_failed(
+                Some("model.safetensors".into()),
+                LoadTrouble::Other {
+                    message: "cut".into()
+                },
+                true
+            )
             .is_none());
         let mut m = ModelState::new(None, false);
         m.set_hub_repo(" openai-community/gpt2 ");
         assert!(m.load_hub().is_some());
-        assert!(m.load_failed(None, "offline".into(), true).is_none());
+        assert!(m
+            .load_failed(
+                None,
+                LoadTrouble::Other {
+                    message: "offline".into()
+                },
+                true
+            )
+            .is_none());
     }
 
     #[test]
@@ -590,13 +624,10 @@ pub(crate) mod tests {
     fn waiting_for_another_tab_is_said_until_bytes_flow() {
         let mut m = ModelState::new(Some("bundled"), false);
         m.reload();
-        m.waiting(
-            "model.safetensors".into(),
-            "another tab is downloading it".into(),
-        );
+        m.waiting("model.safetensors".into());
         assert!(
-            matches!(&m.status, ModelStatus::Loading { retry: Some(r), file, .. }
-            if r == "another tab is downloading it" && file == "model.safetensors")
+            matches!(&m.status, ModelStatus::Loading { retry: Some(Retry::OtherTab { file: f }), file, .. }
+            if f == "model.safetensors" && file == "model.safetensors")
         );
         m.progress("model.safetensors".into(), 10, Some(100));
         assert!(matches!(
@@ -610,7 +641,11 @@ pub(crate) mod tests {
         let mut m = ModelState::new(Some("bundled"), false);
         m.reload();
         m.progress("model.safetensors".into(), 60, Some(100));
-        m.retrying("model.safetensors".into(), "the hub answered 503", 2, 2, 5);
+        let why = NetTrouble::HubAnswered {
+            status: 503,
+            text: String::new(),
+        };
+        m.retrying("model.safetensors".into(), why, 2, 2, 5);
         match &m.status {
             ModelStatus::Loading {
                 loaded,
@@ -619,8 +654,11 @@ pub(crate) mod tests {
                 ..
             } => {
                 assert_eq!((*loaded, *total), (60, Some(100)));
+                let shown = retry
+                    .as_ref()
+                    .map(|r| crate::i18n::I18n::default().retry(r));
                 assert_eq!(
-                    retry.as_deref(),
+                    shown.as_deref(),
                     Some("the hub answered 503; trying again in 2 s (try 2 of 5)")
                 );
             }

@@ -33,13 +33,12 @@ impl Page {
             }
             FromWorker::Retrying {
                 file,
-                reason,
+                why,
                 seconds,
                 attempt,
                 attempts,
             } => {
-                self.model
-                    .retrying(file, &reason, seconds, attempt, attempts);
+                self.model.retrying(file, why, seconds, attempt, attempts);
                 Outcome::redraw()
             }
             FromWorker::Measured {
@@ -50,12 +49,12 @@ impl Page {
                 self.model.measured(&repo, bytes, cached);
                 Outcome::redraw()
             }
-            FromWorker::Waiting { file, reason } => {
-                self.model.waiting(file, reason);
+            FromWorker::Waiting { file } => {
+                self.model.waiting(file);
                 Outcome::redraw()
             }
-            FromWorker::Notice { message } => {
-                self.notice = Some(Said::Verbatim(message));
+            FromWorker::Notice { notice } => {
+                self.notice = Some(Said::Notice(notice));
                 Outcome::redraw()
             }
             FromWorker::Loaded {
@@ -75,9 +74,9 @@ impl Page {
             }
             FromWorker::LoadFailed {
                 file,
-                message,
+                trouble,
                 network,
-            } => match self.model.load_failed(file, message, network) {
+            } => match self.model.load_failed(file, trouble, network) {
                 Some((fallback, notice)) => {
                     self.notice = Some(notice);
                     self.load(fallback)

@@ -50,7 +50,7 @@ export async function driveWorker({ loader, modelBase, requests, whatIf = null, 
     const weightBytes = buffers[1].byteLength;
     worker.postMessage({ json: JSON.stringify({ type: 'load', source: { kind: 'files', names } }), buffers }, buffers);
     const loaded = await next(['loaded', 'load_failed'], 'loading the model');
-    if (loaded.type !== 'loaded') throw new Error('load failed: ' + loaded.message);
+    if (loaded.type !== 'loaded') throw new Error('load failed: ' + JSON.stringify(loaded.trouble));
     const finished = [];
     for (const [i, request] of requests.entries()) {
       queue.length = 0;

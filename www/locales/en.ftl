@@ -780,3 +780,33 @@ lesson-address-empty = `?lesson=` is empty: give a lesson file's path on this si
 lesson-address-other-site = `?lesson={ $path }` points to another site; a lesson opens only from this page's own site (a path such as `lessons/mine.json`) — download it and pick the file instead
 lesson-address-not-json = `?lesson={ $path }` is not a `.json` file's path
 said-no-constrained-search-in-llama = llama.cpp has no constrained beam search: switch the lane to transformers to make it include a phrase
+
+## What the worker says about fetching a model
+
+net-connection-failed = the connection to the hub failed
+net-hub-answered = the hub answered { $status } { $text }
+net-broke-off = the download of { $file } broke off{ $known ->
+    [yes] {" "}at { $loaded } of { $total } MB
+   *[no] {""}
+}{ $resuming ->
+    [yes] ; resuming where it stopped
+   *[no] {""}
+}
+load-unreachable = could not reach { $url } (offline, or the host is blocked)
+load-gave-up = { $why }, { $attempts } times in a row; try again later
+load-wait-too-long = { $why } and asks to wait { $seconds } s; try again later
+load-private = { $url } answered HTTP { $status }: the repo is private, gated or does not exist. This page downloads without signing in; for a gated model, download its files where you accepted its terms and pick them here
+load-answered = { $url } answered HTTP { $status } { $text }
+load-no-config = { $repo } has no config.json: is it a transformers model repo?
+load-no-tokenizer = { $repo } has neither tokenizer.json nor vocab.json with merges.txt
+load-pickle-only = { $repo } has only pytorch_model.bin, a PyTorch pickle a browser cannot read (and should not: a pickle can run code). Convert it once with transformers (`AutoModelForCausalLM.from_pretrained("{ $repo }").save_pretrained("out", safe_serialization=True)`) and pick the files in out/, or choose a repo that has model.safetensors
+load-no-weights = { $repo } has no model.safetensors (nor { $index })
+load-shard-missing = { $repo }'s { $index } lists { $name }, which the repo does not have
+load-already-loading = a model is already loading
+load-nothing-to-load = nothing to load from
+notice-storage-full = the browser's storage for this site is full, so the model runs from memory and will download again on your next visit (free space under the model's “Cached models”, or in the browser's site settings)
+notice-storage-refused = the browser would not store it, so the model runs from memory and will download again on your next visit (free space under the model's “Cached models”, or in the browser's site settings)
+notice-no-resume = the server cannot resume downloads (it ignored the Range request), so { $file } downloads again from the start
+notice-plain-prompts = { $why }; prompts stay plain text
+retry-countdown = { $why }; trying again in { $seconds } s (try { $attempt } of { $of })
+retry-other-tab = another tab is downloading { $file }; this one reads it from the cache when it is done

@@ -747,3 +747,33 @@ lesson-address-empty = `?lesson=` 是空的：请写本网站上课程文件的�
 lesson-address-other-site = `?lesson={ $path }` 指向另一个网站；课程只能从本页面所在的网站打开（例如 `lessons/mine.json`）——请下载它，再选择该文件
 lesson-address-not-json = `?lesson={ $path }` 不是 `.json` 文件的路径
 said-no-constrained-search-in-llama = llama.cpp 没有约束束搜索：要让通道包含某个短语，请把它切换到 transformers
+
+## 工作线程关于下载模型的话
+
+net-connection-failed = 与模型仓库网站的连接断开了
+net-hub-answered = 模型仓库网站返回 { $status } { $text }
+net-broke-off = { $file } 的下载中断了{ $known ->
+    [yes] （已下载 { $loaded } / { $total } MB）
+   *[no] {""}
+}{ $resuming ->
+    [yes] ；将从中断处继续
+   *[no] {""}
+}
+load-unreachable = 无法连接 { $url }（离线，或该网站被屏蔽）
+load-gave-up = { $why }，已连续 { $attempts } 次；请稍后再试
+load-wait-too-long = { $why }，并要求等待 { $seconds } 秒；请稍后再试
+load-private = { $url } 返回 HTTP { $status }：这个仓库是私有的、需要申请访问，或不存在。本页面下载时不登录；需要申请的模型，请在你已同意其条款的地方下载文件，再在这里选择它们
+load-answered = { $url } 返回 HTTP { $status } { $text }
+load-no-config = { $repo } 没有 config.json：它是 transformers 的模型仓库吗？
+load-no-tokenizer = { $repo } 既没有 tokenizer.json，也没有 vocab.json 加 merges.txt
+load-pickle-only = { $repo } 只有 pytorch_model.bin，这是浏览器无法读取（也不应读取：pickle 可以运行代码）的 PyTorch pickle 文件。请用 transformers 转换一次（`AutoModelForCausalLM.from_pretrained("{ $repo }").save_pretrained("out", safe_serialization=True)`），然后选择 out/ 中的文件，或换一个有 model.safetensors 的仓库
+load-no-weights = { $repo } 没有 model.safetensors（也没有 { $index }）
+load-shard-missing = { $repo } 的 { $index } 列出了 { $name }，但仓库里没有这个文件
+load-already-loading = 已经有一个模型正在加载
+load-nothing-to-load = 没有可加载的来源
+notice-storage-full = 浏览器为本网站留的存储空间已满，所以模型只在内存中运行，下次访问时会重新下载（可在模型的“已缓存的模型”中或浏览器的网站设置里释放空间）
+notice-storage-refused = 浏览器不肯保存它，所以模型只在内存中运行，下次访问时会重新下载（可在模型的“已缓存的模型”中或浏览器的网站设置里释放空间）
+notice-no-resume = 服务器不支持断点续传（它忽略了 Range 请求），所以 { $file } 会从头重新下载
+notice-plain-prompts = { $why }；提示词保持为纯文本
+retry-countdown = { $why }；{ $seconds } 秒后重试（第 { $attempt } 次，共 { $of } 次）
+retry-other-tab = 另一个标签页正在下载 { $file }；完成后这个标签页会从缓存中读取

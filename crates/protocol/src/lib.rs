@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 pub mod lesson;
 pub mod picked;
 pub mod share;
+pub mod trouble;
 
 /// The threaded worker's helper threads are started by the page, not by the
 /// worker: Firefox ESR's `Worker` constructor, called inside a worker just
@@ -209,8 +210,8 @@ pub enum FromWorker {
     /// connection dropped): posted once a second with the seconds left.
     Retrying {
         file: String,
-        /// What happened, in words ("the hub answered 503 Service Unavailable").
-        reason: String,
+        /// What happened (the hub answered 503, the connection dropped).
+        why: trouble::NetTrouble,
         seconds: u32,
         attempt: u32,
         attempts: u32,
@@ -219,12 +220,11 @@ pub enum FromWorker {
     /// (a Web Lock per file), then reads it from the cache.
     Waiting {
         file: String,
-        reason: String,
     },
     /// Something the page should say while the model still loads or runs
     /// (the browser's storage is full, so the model will not be kept).
     Notice {
-        message: String,
+        notice: trouble::WorkerNotice,
     },
     /// The answer to `Measure`: the weights' bytes (`None`: the hub would
     /// not say), and whether they are already whole in this browser's cache.
@@ -248,7 +248,7 @@ pub enum FromWorker {
     LoadFailed {
         /// Which file was at fault, when one was.
         file: Option<String>,
-        message: String,
+        trouble: trouble::LoadTrouble,
         /// The network could not be reached (offer the bundled model).
         network: bool,
     },

@@ -7,6 +7,7 @@
 
 use crate::post::post;
 use js_sys::Uint8Array;
+use ntl_protocol::trouble::{LoadTrouble, NetTrouble, WorkerNotice};
 use ntl_protocol::FromWorker;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -14,16 +15,25 @@ use web_sys::{Cache, Headers, ReadableStreamDefaultReader, RequestInit, Response
 
 pub struct LoadFailure {
     pub file: Option<String>,
-    pub message: String,
+    pub trouble: LoadTrouble,
     /// The network could not be reached at all.
     pub network: bool,
 }
 
-pub fn fail(file: &str, message: String, network: bool) -> LoadFailure {
+pub fn fail(file: &str, trouble: LoadTrouble, network: bool) -> LoadFailure {
     LoadFailure {
         file: Some(file.into()),
-        message,
+        trouble,
         network,
+    }
+}
+
+/// A failure in the worker's own words (a file that is not what it should be).
+pub fn refused(file: Option<&str>, message: String) -> LoadFailure {
+    LoadFailure {
+        file: file.map(String::from),
+        trouble: LoadTrouble::Other { message },
+        network: false,
     }
 }
 
@@ -113,10 +123,6 @@ pub async fn fetch_file(url: &str, shown: &Shown) -> Result<Fetched, LoadFailure
     let lock = FileLock::take(url, || {
         post(&FromWorker::Waiting {
             file: shown.file.clone(),
-            reason: format!(
-                "another tab is downloading {}; this one reads it from the cache when it is done",
-                shown.file
-            ),
         })
     })
     .await;
@@ -300,18 +306,12 @@ async fn keep(cache: &Cache, url: &str, bytes: &Uint8Array) {
             .ok()
             .and_then(|n| n.as_string())
             .unwrap_or_default();
-        let why = if name == "QuotaExceededError" {
-            "the browser's storage for this site is full"
+        let notice = if name == "QuotaExceededError" {
+            WorkerNotice::StorageFull
         } else {
-            "the browser would not store it"
+            WorkerNotice::StorageRefused
         };
-        post(&FromWorker::Notice {
-            message: format!(
-                "{why}, so the model runs from memory and will download again on your next \
-                 visit (free space under the model's “Cached models”, or in the browser's \
-                 site settings)"
-            ),
-        });
+        post(&FromWorker::Notice { notice });
     }
 }
 
@@ -336,11 +336,11 @@ async fn sleep(ms: u32) {
 }
 
 /// Waits `seconds`, telling the page each second what it waits for.
-async fn wait(shown: &Shown, reason: &str, seconds: u32, attempt: u32) {
+async fn wait(shown: &Shown, why: &NetTrouble, seconds: u32, attempt: u32) {
     for left in (1..=seconds).rev() {
         post(&FromWorker::Retrying {
             file: shown.file.clone(),
-            reason: reason.into(),
+            why: why.clone(),
             seconds: left,
             attempt,
             attempts: ATTEMPTS,
@@ -369,11 +369,14 @@ async fn download(url: &str, shown: &Shown) -> Result<Fetched, LoadFailure> {
     // Failed tries in a row; a try that brings bytes resets it.
     let mut failures = 0u32;
     loop {
-        let give_up = |failures: u32, why: String| -> Result<(), LoadFailure> {
+        let give_up = |failures: u32, why: NetTrouble| -> Result<(), LoadFailure> {
             if failures >= ATTEMPTS {
                 Err(fail(
                     name,
-                    format!("{why}, {ATTEMPTS} times in a row; try again later"),
+                    LoadTrouble::GaveUp {
+                        why,
+                        attempts: ATTEMPTS,
+                    },
                     true,
                 ))
             } else {
@@ -388,13 +391,13 @@ async fn download(url: &str, shown: &Shown) -> Result<Fetched, LoadFailure> {
             Err(_) if failures == 0 && body.loaded == 0 && etag.is_none() => {
                 return Err(fail(
                     name,
-                    format!("could not reach {url} (offline, or the host is blocked)"),
+                    LoadTrouble::Unreachable { url: url.into() },
                     true,
                 ))
             }
             Err(_) => {
                 failures += 1;
-                let why = "the connection to the hub failed".to_string();
+                let why = NetTrouble::ConnectionFailed;
                 give_up(failures, why.clone())?;
                 wait(shown, &why, backoff(failures), failures + 1).await;
                 continue;
@@ -407,28 +410,28 @@ async fn download(url: &str, shown: &Shown) -> Result<Fetched, LoadFailure> {
             401 | 403 => {
                 return Err(fail(
                     name,
-                    format!(
-                        "{url} answered HTTP {status}: the repo is private, gated or does not \
-                         exist. This page downloads without signing in; for a gated model, \
-                         download its files where you accepted its terms and pick them here"
-                    ),
+                    LoadTrouble::Private {
+                        url: url.into(),
+                        status,
+                    },
                     false,
                 ))
             }
             429 | 500..=599 => {
                 failures += 1;
-                let why = format!("the hub answered {status} {}", resp.status_text())
-                    .trim_end()
-                    .to_string();
+                let why = NetTrouble::HubAnswered {
+                    status,
+                    text: resp.status_text(),
+                };
                 give_up(failures, why.clone())?;
                 let asked = header(&resp, "retry-after").and_then(|v| v.trim().parse::<u32>().ok());
                 if asked.is_some_and(|s| s > MAX_WAIT_S) {
                     return Err(fail(
                         name,
-                        format!(
-                            "{why} and asks to wait {} s; try again later",
-                            asked.unwrap_or(0)
-                        ),
+                        LoadTrouble::WaitTooLong {
+                            why,
+                            seconds: asked.unwrap_or(0),
+                        },
                         true,
                     ));
                 }
@@ -444,7 +447,11 @@ async fn download(url: &str, shown: &Shown) -> Result<Fetched, LoadFailure> {
             _ => {
                 return Err(fail(
                     name,
-                    format!("{url} answered HTTP {status} {}", resp.status_text()),
+                    LoadTrouble::Answered {
+                        url: url.into(),
+                        status,
+                        text: resp.status_text(),
+                    },
                     false,
                 ))
             }
@@ -465,10 +472,7 @@ async fn download(url: &str, shown: &Shown) -> Result<Fetched, LoadFailure> {
             // A whole file: the first answer, or a server that cannot resume.
             if body.loaded > 0 {
                 post(&FromWorker::Notice {
-                    message: format!(
-                        "the server cannot resume downloads (it ignored the Range request), so \
-                         {name} downloads again from the start"
-                    ),
+                    notice: WorkerNotice::NoResume { file: name.into() },
                 });
             }
             body = Body::new(length);
@@ -487,21 +491,14 @@ async fn download(url: &str, shown: &Shown) -> Result<Fetched, LoadFailure> {
             return Ok(Fetched::Bytes(body.bytes()));
         }
         failures += 1;
-        let why = match body.total {
-            Some(t) => format!(
-                "the download of {name} broke off at {} of {} MB",
-                body.loaded >> 20,
-                t >> 20
-            ),
-            None => format!("the download of {name} broke off"),
+        let broke = |resuming| NetTrouble::BrokeOff {
+            file: name.into(),
+            loaded_mb: body.loaded >> 20,
+            total_mb: body.total.map(|t| t >> 20),
+            resuming,
         };
-        give_up(failures, why.clone())?;
-        let resume = if body.loaded > 0 {
-            "; resuming where it stopped"
-        } else {
-            ""
-        };
-        wait(shown, &format!("{why}{resume}"), 1, failures + 1).await;
+        give_up(failures, broke(false))?;
+        wait(shown, &broke(body.loaded > 0), 1, failures + 1).await;
     }
 }
 

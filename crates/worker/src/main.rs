@@ -15,6 +15,7 @@ use ntl_decoding::sandbox::{self, Keeping};
 use ntl_decoding::{Event, Knob, Options};
 use ntl_engine::error::FORCED_IDS;
 use ntl_engine::{Engine, RunError, RunInput, WeightSource};
+use ntl_protocol::trouble::{LoadTrouble, WorkerNotice};
 use ntl_protocol::{FromWorker, LaneStart, ModelSource, RunRequest, ToWorker, Unanswered};
 use post::post;
 use std::cell::{Cell, RefCell};
@@ -109,7 +110,7 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
             if state.loading.replace(true) {
                 post(&FromWorker::LoadFailed {
                     file: None,
-                    message: "a model is already loading".into(),
+                    trouble: LoadTrouble::AlreadyLoading,
                     network: false,
                 });
                 return;
@@ -323,18 +324,17 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
     };
     let files = match (&source, &base) {
         (ModelSource::Hub { repo }, _) if !ntl_protocol::valid_repo_id(repo) => {
-            Err(fetch::LoadFailure {
-                file: None,
-                message: format!("`{repo}` is not a model hub repo id (owner/name)"),
-                network: false,
-            })
+            Err(fetch::refused(
+                None,
+                format!("`{repo}` is not a model hub repo id (owner/name)"),
+            ))
         }
         (ModelSource::Files { names }, _) => repo::picked_files(names, buffers),
         (ModelSource::Hub { repo }, Some(base)) => repo::repo_files(base, repo).await,
         (_, Some(base)) => repo::repo_files(base, "the bundled model").await,
         (_, None) => Err(fetch::LoadFailure {
             file: None,
-            message: "nothing to load from".into(),
+            trouble: LoadTrouble::NothingToLoad,
             network: false,
         }),
     };
@@ -343,7 +343,7 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
         Err(e) => {
             return post(&FromWorker::LoadFailed {
                 file: e.file,
-                message: e.message,
+                trouble: e.trouble,
                 network: e.network,
             })
         }
@@ -365,7 +365,9 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
                 .map(|t| e.read_tokenizer_config(t))
             {
                 post(&FromWorker::Notice {
-                    message: format!("{err}; prompts stay plain text"),
+                    notice: WorkerNotice::PlainPrompts {
+                        why: err.to_string(),
+                    },
                 });
             }
             e
@@ -391,7 +393,9 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
             }
             post(&FromWorker::LoadFailed {
                 file: Some(e.file().into()),
-                message: e.to_string(),
+                trouble: LoadTrouble::Other {
+                    message: e.to_string(),
+                },
                 network: false,
             })
         }

@@ -5,11 +5,12 @@
 //! `tokenizer_config.json` when there is one (an Instruct model's chat template);
 //! and a clear word when a repo has only `pytorch_model.bin`.
 
-use crate::fetch::{fail, fetch_file, file_url, head, Fetched, LoadFailure, Shown};
+use crate::fetch::{fail, fetch_file, file_url, head, refused, Fetched, LoadFailure, Shown};
 use js_sys::Uint8Array;
 use ntl_engine::shard_index::shard_names;
 use ntl_engine::tokenizer_files::gpt2_tokenizer_json;
 use ntl_protocol::picked::{picked_layout, PickedTokenizer};
+use ntl_protocol::trouble::LoadTrouble;
 
 pub struct RepoFiles {
     pub config: Vec<u8>,
@@ -33,7 +34,7 @@ pub async fn repo_files(base: &str, repo: &str) -> Result<RepoFiles, LoadFailure
     let config = get(base, "config.json").await?.ok_or_else(|| {
         fail(
             "config.json",
-            format!("{repo} has no config.json: is it a transformers model repo?"),
+            LoadTrouble::NoConfig { repo: repo.into() },
             false,
         )
     })?;
@@ -65,17 +66,14 @@ async fn tokenizer_from_vocab(base: &str, repo: &str) -> Result<Vec<u8>, LoadFai
     let missing = || {
         fail(
             "tokenizer.json",
-            format!("{repo} has neither tokenizer.json nor vocab.json with merges.txt"),
+            LoadTrouble::NoTokenizer { repo: repo.into() },
             false,
         )
     };
     let vocab = get(base, "vocab.json").await?.ok_or_else(missing)?;
     let merges = get(base, "merges.txt").await?.ok_or_else(missing)?;
-    gpt2_tokenizer_json(&vocab.to_vec(), &merges.to_vec()).map_err(|e| LoadFailure {
-        file: Some("tokenizer.json".into()),
-        message: e.to_string(),
-        network: false,
-    })
+    gpt2_tokenizer_json(&vocab.to_vec(), &merges.to_vec())
+        .map_err(|e| refused(Some("tokenizer.json"), e.to_string()))
 }
 
 pub const INDEX: &str = "model.safetensors.index.json";
@@ -84,8 +82,8 @@ async fn shards(base: &str, repo: &str) -> Result<Vec<Uint8Array>, LoadFailure> 
     let Some(index) = get(base, INDEX).await? else {
         return Err(no_safetensors(base, repo).await);
     };
-    let (names, total) =
-        shard_names(&index.to_vec()).map_err(|why| fail(INDEX, format!("{INDEX} {why}"), false))?;
+    let (names, total) = shard_names(&index.to_vec())
+        .map_err(|why| refused(Some(INDEX), format!("{INDEX} {why}")))?;
     let n = names.len();
     let mut out = Vec::with_capacity(n);
     let mut before = 0u64;
@@ -104,7 +102,11 @@ async fn shards(base: &str, repo: &str) -> Result<Vec<Uint8Array>, LoadFailure> 
             Fetched::Missing => {
                 return Err(fail(
                     name,
-                    format!("{repo}'s {INDEX} lists {name}, which the repo does not have"),
+                    LoadTrouble::ShardMissing {
+                        repo: repo.into(),
+                        index: INDEX.into(),
+                        name: name.clone(),
+                    },
                     false,
                 ))
             }
@@ -118,18 +120,16 @@ async fn no_safetensors(base: &str, repo: &str) -> LoadFailure {
     let has_bin = head(&file_url(base, "pytorch_model.bin"))
         .await
         .is_some_and(|r| r.ok());
-    let message = if has_bin {
-        format!(
-            "{repo} has only pytorch_model.bin, a PyTorch pickle a browser cannot read (and \
-             should not: a pickle can run code). Convert it once with transformers \
-             (`AutoModelForCausalLM.from_pretrained(\"{repo}\").save_pretrained(\"out\", \
-             safe_serialization=True)`) and pick the files in out/, or choose a repo that has \
-             model.safetensors"
-        )
+    let repo = repo.to_string();
+    let trouble = if has_bin {
+        LoadTrouble::PickleOnly { repo }
     } else {
-        format!("{repo} has no model.safetensors (nor {INDEX})")
+        LoadTrouble::NoWeights {
+            repo,
+            index: INDEX.into(),
+        }
     };
-    fail("model.safetensors", message, false)
+    fail("model.safetensors", trouble, false)
 }
 
 /// Files the user picked, in `picked_layout`'s order (the page sent them so).
@@ -137,11 +137,7 @@ pub fn picked_files(
     names: &[String],
     buffers: Option<js_sys::Array>,
 ) -> Result<RepoFiles, LoadFailure> {
-    let refuse = |message: String| LoadFailure {
-        file: None,
-        message,
-        network: false,
-    };
+    let refuse = |message: String| refused(None, message);
     let layout = picked_layout(names).map_err(|e| refuse(e.to_string()))?;
     let buffers = buffers
         .filter(|b| b.length() as usize == names.len())
@@ -150,13 +146,8 @@ pub fn picked_files(
     let tokenizer = match layout.tokenizer {
         PickedTokenizer::Json(t) => bytes(t).to_vec(),
         PickedTokenizer::VocabMerges { vocab, merges } => {
-            gpt2_tokenizer_json(&bytes(vocab).to_vec(), &bytes(merges).to_vec()).map_err(|e| {
-                LoadFailure {
-                    file: Some("tokenizer.json".into()),
-                    message: e.to_string(),
-                    network: false,
-                }
-            })?
+            gpt2_tokenizer_json(&bytes(vocab).to_vec(), &bytes(merges).to_vec())
+                .map_err(|e| refused(Some("tokenizer.json"), e.to_string()))?
         }
     };
     Ok(RepoFiles {
