@@ -40,6 +40,7 @@ before(async () => {
     'teacher/sharded-gpt2': { ...config, 'tokenizer.json': tokenizer, ...SHARDS },
     'teacher/pickle-only-gpt2': { ...config, 'tokenizer.json': tokenizer, 'pytorch_model.bin': Buffer.alloc(1000) },
     'teacher/busy-gpt2': FILES,
+    'teacher/busy-zh-gpt2': FILES,
     'teacher/two-tabs-gpt2': FILES,
     'teacher/full-disk-gpt2': FILES,
     'teacher/no-resume-gpt2': FILES,
@@ -137,6 +138,19 @@ test('a busy hub (503, then 429 with Retry-After) is retried with a visible coun
   assert.match(await status(page), /teacher\/busy-gpt2/);
   assert.equal(await page.$('[data-testid="retry"]'), null, 'the countdown is gone once loaded');
   await page.close();
+});
+
+test('in Chinese, a busy hub\'s countdown and a gated repo\'s refusal are said in Chinese', async () => {
+  hub.fault('teacher/busy-zh-gpt2', 'config.json', { status: 503 });
+  const page = await env.open('?model=teacher/busy-zh-gpt2&lang=zh-CN');
+  await page.waitForSelector('[data-testid="retry"]', { timeout: 30_000 });
+  assert.match(await page.textContent('[data-testid="retry"]'), /模型仓库网站返回 503.*；1 秒后重试（第 2 次，共 5 次）/);
+  await modelReady(page);
+  await page.close();
+  const gated = await env.open('?model=meta-llama/gated-model&lang=zh-CN');
+  await gated.waitForSelector('[data-testid="model-status"][data-state="failed"]', { timeout: 60_000 });
+  assert.match(await status(gated), /无法加载模型.*返回 HTTP 401：这个仓库是私有的、需要申请访问，或不存在/);
+  await gated.close();
 });
 
 test('a repo with vocab.json + merges.txt instead of tokenizer.json loads the same tokenizer', async () => {
