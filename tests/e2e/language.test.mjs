@@ -166,6 +166,30 @@ test('in Chinese, what the page refuses is said in Chinese — a knob out of ran
   await away.close();
 });
 
+test('the two-tokenizer lesson in Chinese: GPT-2 cuts 13 characters into 24 tokens shown as bytes, the class guesses the count, and no U+FFFD shows', async () => {
+  const page = await env.open('?lesson=lessons/chinese-two-tokenizers.zh-CN.json');
+  await modelReady(page);
+  assert.equal(await lang(page), 'zh-CN');
+  await page.click('[data-testid="lesson-next"]');
+  assert.match(await text(page, 'lesson-step'), /2/);
+  assert.equal(await page.inputValue('[data-testid="prompt"]'), '学生们在课堂上猜下一个词。');
+  await page.waitForSelector('[data-testid="question"][data-state="open"]');
+  // The guess: 24 is the third option.
+  await page.locator('[data-testid="question-choice"] >> nth=2').check();
+  await page.click('[data-testid="question-answer"]');
+  await page.waitForSelector('[data-testid="reveal"]');
+  assert.equal(await page.getAttribute('[data-testid="reveal-verdict"]', 'data-right'), 'true');
+  assert.match(await text(page, 'reveal-explanation'), /学生们 · 在 · 课堂/);
+  // Revealed, the inspector lists the prompt's tokens from the model's own tokenizer.
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="prompt-token"]').length === 24);
+  assert.match(await text(page, 'prompt-token-count'), /^24 个词元.*13 个字符/);
+  const pieces = await page.$$eval('[data-testid="prompt-token"] .piece', (ps) => ps.map((p) => p.textContent));
+  assert.ok(pieces.filter((p) => /^⟨[0-9a-f]{2}( [0-9a-f]{2})*⟩$/.test(p)).length >= 15, JSON.stringify(pieces));
+  assert.deepEqual(await englishChrome(page), []);
+  assert.equal((await page.innerText('body')).includes('\uFFFD'), false);
+  await page.close();
+});
+
 test('switching the language mid-lesson keeps the step and its run, and swaps the built-in lesson for its translation', async () => {
   const page = await env.open('?model=bundled&lang=en');
   await modelReady(page);
