@@ -6,10 +6,14 @@
 use crate::lessons::address::LessonAddressError;
 use crate::page_error::PageError;
 use crate::rc_eq::RcEq;
+use ntl_decoding::config_rule::{LlamaCppRule, Rule};
+use ntl_decoding::dola::NoCandidates;
+use ntl_decoding::llama_cpp::LlamaCppKnob;
 use ntl_decoding::sandbox::ToyError;
 use ntl_decoding::ConfigError;
+use ntl_decoding::Knob;
 use ntl_protocol::share::ShareError;
-use ntl_protocol::trouble::{LoadTrouble, NetTrouble, WorkerNotice};
+use ntl_protocol::trouble::{LoadTrouble, NetTrouble, RunTrouble, WorkerNotice};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Said {
@@ -67,6 +71,15 @@ pub enum Said {
         name: String,
         runs: usize,
     },
+    /// The text to score holds no token of this vocabulary.
+    NothingToScore,
+    /// A guided lane's negative prompt overflows the context (lane from 1).
+    NegativePromptTooLong {
+        lane: usize,
+        tokens: usize,
+        new_tokens: usize,
+        positions: usize,
+    },
     /// A phrase to include, asked of a llama.cpp lane.
     NoConstrainedSearchInLlama,
     /// What was typed into the model box is not a repo id.
@@ -85,6 +98,57 @@ pub enum Retry {
     },
     /// Another tab is downloading the file; this one reads it from the cache after.
     OtherTab { file: String },
+}
+
+impl Said {
+    /// A run the worker refused, said as the page's own checks say it:
+    /// a knob's refusal is the knob's `ConfigError`.
+    pub fn from_run(trouble: RunTrouble) -> Said {
+        match trouble {
+            RunTrouble::NoModel => Said::ModelNotReady,
+            RunTrouble::OutsideVocabulary {
+                knob,
+                id,
+                vocab_size,
+            } => match (knob.parse::<Knob>(), knob.parse::<LlamaCppKnob>()) {
+                (Ok(knob), _) => Said::Config(ConfigError::Invalid {
+                    knob,
+                    rule: Rule::OutsideVocabulary { id, vocab_size },
+                }),
+                (_, Ok(knob)) => Said::Config(ConfigError::LlamaCpp {
+                    knob,
+                    rule: LlamaCppRule::OutsideVocabulary { id, vocab_size },
+                }),
+                _ => Said::Verbatim(format!("`{knob}`: token {id} / {vocab_size}")),
+            },
+            RunTrouble::NoDolaLayers {
+                asked,
+                n_layers,
+                tied_head,
+                last,
+            } => Said::Config(ConfigError::Invalid {
+                knob: Knob::DolaLayers,
+                rule: Rule::NoDolaCandidates(NoCandidates {
+                    asked,
+                    n_layers,
+                    tied_head,
+                    last,
+                }),
+            }),
+            RunTrouble::NothingToScore => Said::NothingToScore,
+            RunTrouble::NegativePromptTooLong {
+                lane,
+                tokens,
+                new_tokens,
+                positions,
+            } => Said::NegativePromptTooLong {
+                lane: lane + 1,
+                tokens,
+                new_tokens,
+                positions,
+            },
+        }
+    }
 }
 
 impl From<ConfigError> for Said {

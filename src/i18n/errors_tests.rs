@@ -353,6 +353,13 @@ fn what_the_page_says_is_chinese_on_a_chinese_page() {
         },
         Said::NoConstrainedSearchInLlama,
         Said::NotARepoId("not a repo".into()),
+        Said::NothingToScore,
+        Said::NegativePromptTooLong {
+            lane: 2,
+            tokens: 900,
+            new_tokens: 200,
+            positions: 1024,
+        },
     ];
     for s in &said {
         let (e, z) = (en.said(s), zh.said(s));
@@ -369,6 +376,16 @@ fn what_the_page_says_is_chinese_on_a_chinese_page() {
     assert!(en
         .said(&said[7])
         .starts_with("The worker sent a `step` message"));
+    // The engine's words for what only the model can refuse (RunError's).
+    assert_eq!(
+        en.said(&said[14]),
+        "the text to score must hold at least one token of this vocabulary"
+    );
+    assert_eq!(
+        en.said(&said[15]),
+        "lane 2: the negative prompt (900 tokens) and up to 200 new tokens do not fit the \
+         model's 1024 positions; shorten it or ask for fewer tokens"
+    );
     // The worker's own words are shown as they came, in any language.
     let verbatim = Said::Verbatim("tokenizer.json: bad merges".into());
     assert_eq!(zh.said(&verbatim), "tokenizer.json: bad merges");

@@ -173,6 +173,21 @@ impl I18n {
                     ("lanes", v(crate::lanes::LANES)),
                 ],
             ),
+            Said::NothingToScore => self.t("said-nothing-to-score"),
+            Said::NegativePromptTooLong {
+                lane,
+                tokens,
+                new_tokens,
+                positions,
+            } => self.t_with(
+                "said-negative-prompt-too-long",
+                &[
+                    ("lane", v(lane)),
+                    ("tokens", v(tokens)),
+                    ("new", v(new_tokens)),
+                    ("positions", v(positions)),
+                ],
+            ),
             Said::NoConstrainedSearchInLlama => self.t("said-no-constrained-search-in-llama"),
             Said::NotARepoId(text) => self.t_with("said-not-a-repo-id", &[("text", v(text))]),
         }

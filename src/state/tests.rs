@@ -4,6 +4,7 @@ use crate::lane_config::KnobText;
 use ntl_decoding::Knob;
 use ntl_decoding::{GenerationConfig, Mode};
 use ntl_protocol::share;
+use ntl_protocol::trouble::RunTrouble;
 use ntl_protocol::FromWorker;
 use ntl_protocol::{LaneStart, ModelSource};
 
@@ -237,13 +238,31 @@ fn an_invalid_knob_blocks_the_run_and_a_knob_the_worker_refuses_shows_next_to_it
         run_id,
         lane: Some(3),
         field: Some(Knob::EosTokenId.name().into()),
-        message: "outside the vocabulary".into(),
+        message: "`eos_token_id` names token 60000, outside the vocabulary of 50257 tokens".into(),
+        trouble: Some(RunTrouble::OutsideVocabulary {
+            knob: Knob::EosTokenId.name().into(),
+            id: 60000,
+            vocab_size: 50257,
+        }),
     };
     let _ = page.on_worker(failed, 0.0);
     assert_eq!(page.run.running, None);
+    let error = page.editor.errors[3].clone().unwrap();
+    assert_eq!(error.field.as_deref(), Some("eos_token_id"));
+    // Worded as the page's own checks word it, in the reader's language.
     assert_eq!(
-        page.editor.errors[3].as_ref().unwrap().field.as_deref(),
-        Some("eos_token_id")
+        error.message,
+        Said::Config(ntl_decoding::ConfigError::Invalid {
+            knob: Knob::EosTokenId,
+            rule: ntl_decoding::config_rule::Rule::OutsideVocabulary {
+                id: 60000,
+                vocab_size: 50257
+            },
+        })
+    );
+    assert_eq!(
+        error.message.to_string(),
+        "`eos_token_id` names token 60000, outside the vocabulary of 50257 tokens"
     );
 }
 

@@ -131,11 +131,13 @@ impl Page {
                 lane,
                 field,
                 message,
+                trouble,
             } => {
                 self.run.failed(run_id);
+                let said = trouble.map_or(Said::Verbatim(message), Said::from_run);
                 match lane {
-                    Some(l) => self.editor.lane_failed(l, field, Said::Verbatim(message)),
-                    None => self.error = Some(Said::Verbatim(message)),
+                    Some(l) => self.editor.lane_failed(l, field, said),
+                    None => self.error = Some(said),
                 }
                 Outcome::redraw()
             }

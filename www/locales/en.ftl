@@ -810,3 +810,5 @@ notice-no-resume = the server cannot resume downloads (it ignored the Range requ
 notice-plain-prompts = { $why }; prompts stay plain text
 retry-countdown = { $why }; trying again in { $seconds } s (try { $attempt } of { $of })
 retry-other-tab = another tab is downloading { $file }; this one reads it from the cache when it is done
+said-nothing-to-score = the text to score must hold at least one token of this vocabulary
+said-negative-prompt-too-long = lane { $lane }: the negative prompt ({ $tokens } tokens) and up to { $new } new tokens do not fit the model's { $positions } positions; shorten it or ask for fewer tokens

@@ -777,3 +777,5 @@ notice-no-resume = 服务器不支持断点续传（它忽略了 Range 请求）
 notice-plain-prompts = { $why }；提示词保持为纯文本
 retry-countdown = { $why }；{ $seconds } 秒后重试（第 { $attempt } 次，共 { $of } 次）
 retry-other-tab = 另一个标签页正在下载 { $file }；完成后这个标签页会从缓存中读取
+said-nothing-to-score = 要评分的文本至少要包含一个这个词表里的词元
+said-negative-prompt-too-long = 通道 { $lane }：反向提示词（{ $tokens } 个词元）加上最多 { $new } 个新词元，超出了模型的 { $positions } 个位置；请缩短它，或少要一些词元

@@ -291,7 +291,10 @@ pub enum FromWorker {
         /// knob, or a llama.cpp one), when they are known.
         lane: Option<usize>,
         field: Option<String>,
+        /// The worker's words (its log; the page words `trouble` when there is one).
         message: String,
+        #[serde(default)]
+        trouble: Option<trouble::RunTrouble>,
     },
     /// A what-if answer: the step as the knobs leave it, over `vocab` tokens.
     WhatIf {
@@ -412,6 +415,7 @@ mod tests {
             lane: Some(2),
             field: Some(Knob::TopP.name().into()),
             message: "bad".into(),
+            trouble: None,
         };
         assert!(
             failed.to_json().contains(r#""field":"top_p""#),

@@ -132,3 +132,35 @@ pub enum WorkerNotice {
     #[error("{why}; prompts stay plain text")]
     PlainPrompts { why: String },
 }
+
+/// Why the worker refused a run the page had already checked: what only the
+/// model knows (its vocabulary, its layers, its context).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RunTrouble {
+    NoModel,
+    /// A token id a knob names (`knob` as the lane names it) is past the
+    /// model's vocabulary.
+    OutsideVocabulary {
+        knob: String,
+        id: u32,
+        vocab_size: usize,
+    },
+    /// `dola_layers` (as JSON) leave no layer to contrast with.
+    NoDolaLayers {
+        asked: String,
+        n_layers: usize,
+        tied_head: bool,
+        last: usize,
+    },
+    /// The text to score holds no token of this vocabulary.
+    NothingToScore,
+    /// A guided lane's negative prompt and new tokens overflow the context
+    /// (`lane` from 0).
+    NegativePromptTooLong {
+        lane: usize,
+        tokens: usize,
+        new_tokens: usize,
+        positions: usize,
+    },
+}

@@ -15,7 +15,7 @@ use ntl_decoding::sandbox::{self, Keeping};
 use ntl_decoding::{Event, Knob, Options};
 use ntl_engine::error::FORCED_IDS;
 use ntl_engine::{Engine, RunError, RunInput, WeightSource};
-use ntl_protocol::trouble::{LoadTrouble, WorkerNotice};
+use ntl_protocol::trouble::{LoadTrouble, RunTrouble, WorkerNotice};
 use ntl_protocol::{FromWorker, LaneStart, ModelSource, RunRequest, ToWorker, Unanswered};
 use post::post;
 use std::cell::{Cell, RefCell};
@@ -96,6 +96,7 @@ fn main() {
                 lane: None,
                 field: None,
                 message: format!("bad message to the worker: {e}"),
+                trouble: None,
             }),
         }
     });
@@ -145,6 +146,7 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
                     lane: None,
                     field: None,
                     message: "no model is loaded yet".into(),
+                    trouble: Some(RunTrouble::NoModel),
                 });
                 return;
             };
@@ -505,6 +507,7 @@ fn run_input(r: RunRequest) -> RunInput {
 /// A failed run as the page shows it: next to the lane and knob at fault
 /// when there is one, else above the lanes.
 fn run_failed(run_id: u64, e: RunError) -> FromWorker {
+    let trouble = run_trouble(&e);
     let (lane, field, message) = match e {
         RunError::Config { lane, source } => (
             Some(lane),
@@ -521,7 +524,57 @@ fn run_failed(run_id: u64, e: RunError) -> FromWorker {
         lane,
         field,
         message,
+        trouble,
     }
+}
+
+/// What only the model could refuse, typed for the page to word.
+fn run_trouble(e: &RunError) -> Option<RunTrouble> {
+    use ntl_decoding::config_rule::{LlamaCppRule, Rule};
+    use ntl_decoding::ConfigError;
+    Some(match e {
+        RunError::Config { source, .. } => match source {
+            ConfigError::Invalid {
+                knob,
+                rule: Rule::OutsideVocabulary { id, vocab_size },
+            } => RunTrouble::OutsideVocabulary {
+                knob: knob.name().into(),
+                id: *id,
+                vocab_size: *vocab_size,
+            },
+            ConfigError::LlamaCpp {
+                knob,
+                rule: LlamaCppRule::OutsideVocabulary { id, vocab_size },
+            } => RunTrouble::OutsideVocabulary {
+                knob: knob.name().into(),
+                id: *id,
+                vocab_size: *vocab_size,
+            },
+            ConfigError::Invalid {
+                rule: Rule::NoDolaCandidates(c),
+                ..
+            } => RunTrouble::NoDolaLayers {
+                asked: c.asked.clone(),
+                n_layers: c.n_layers,
+                tied_head: c.tied_head,
+                last: c.last,
+            },
+            _ => return None,
+        },
+        RunError::ForcedIds { .. } => RunTrouble::NothingToScore,
+        RunError::NegativePromptTooLong {
+            lane,
+            tokens,
+            new_tokens,
+            positions,
+        } => RunTrouble::NegativePromptTooLong {
+            lane: *lane,
+            tokens: *tokens,
+            new_tokens: *new_tokens,
+            positions: *positions,
+        },
+        _ => return None,
+    })
 }
 
 /// Size of the worker's wasm linear memory (it only grows, so this is its peak).
