@@ -1,6 +1,8 @@
 //! The page's address: what it asks for (`?embed=1`, `?model=`, `?lesson=`,
 //! a share link in `#run=`) and the links it hands out (share, embed, full page).
 
+use ntl_protocol::lesson::link::{self as lesson_link, LessonLinkError};
+use ntl_protocol::lesson::Lesson;
 use ntl_protocol::share::{self, Shared};
 
 /// What the address asks for, read once at start.
@@ -13,6 +15,8 @@ pub struct Requested {
     pub shared: Option<Result<Shared, share::ShareError>>,
     /// `?lesson=`: a lesson file's path on this site.
     pub lesson: Option<Result<String, crate::lessons::address::LessonAddressError>>,
+    /// `#lesson=`: a whole lesson in the link.
+    pub lesson_link: Option<Result<Lesson, LessonLinkError>>,
     /// `?lang=`: the page's language (a catalog's tag).
     pub lang: Option<String>,
 }
@@ -37,6 +41,7 @@ pub fn read() -> Requested {
         model: get("model"),
         shared: hash.strip_prefix("#run=").map(share::decode),
         lesson: get("lesson").map(|p| crate::lessons::address::check(&p)),
+        lesson_link: hash.strip_prefix("#lesson=").map(lesson_link::decode),
         lang: get("lang"),
     }
 }
@@ -98,6 +103,11 @@ pub fn share_url(s: &Shared, lang: &str) -> String {
         lang_param(lang, true),
         share::encode(s)
     )
+}
+
+/// The page opening a lesson carried whole in the link (`#lesson=`).
+pub fn lesson_url(link: &str, lang: &str) -> String {
+    format!("{}{}#lesson={link}", base(), lang_param(lang, true))
 }
 
 pub fn embed_url(s: &Shared, lang: &str) -> String {

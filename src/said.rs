@@ -12,6 +12,7 @@ use ntl_decoding::llama_cpp::LlamaCppKnob;
 use ntl_decoding::sandbox::ToyError;
 use ntl_decoding::ConfigError;
 use ntl_decoding::Knob;
+use ntl_protocol::lesson::link::{LessonLinkError, TooLongForALink};
 use ntl_protocol::share::ShareError;
 use ntl_protocol::trouble::{LoadTrouble, NetTrouble, RunTrouble, WorkerNotice};
 
@@ -29,6 +30,10 @@ pub enum Said {
     Link(RcEq<ShareError>),
     /// A `?lesson=` address refused.
     LessonAddress(LessonAddressError),
+    /// A `#lesson=` link refused.
+    LessonLink(RcEq<LessonLinkError>),
+    /// The open lesson does not fit in a link.
+    TooLongForALink(TooLongForALink),
     /// A lane has no knob of this name.
     NoKnob(String),
     /// A sandbox knob's box holds no number.
@@ -166,6 +171,12 @@ impl From<PageError> for Said {
 impl From<ShareError> for Said {
     fn from(e: ShareError) -> Self {
         Said::Link(RcEq::new(e))
+    }
+}
+
+impl From<LessonLinkError> for Said {
+    fn from(e: LessonLinkError) -> Self {
+        Said::LessonLink(RcEq::new(e))
     }
 }
 

@@ -75,6 +75,10 @@ impl Component for App {
             i18n: I18n::new(lang),
             lang_from_link,
         };
+        // A lesson carried in the link speaks its language, as a fetched one does.
+        if app.page.lessons.open.from == crate::lessons::LessonFrom::Link {
+            app.speak_the_lessons_language();
+        }
         let _ = app.perform(
             ctx,
             Outcome {

@@ -17,6 +17,7 @@ use ntl_decoding::llama_cpp::LlamaCppKnob;
 use ntl_decoding::sandbox::{ToyError, MAX_TOY_LOGITS};
 use ntl_decoding::watermark::WatermarkError;
 use ntl_decoding::{ConfigError, Knob};
+use ntl_protocol::lesson::link::{LessonLinkError, LINK_VERSION, MAX_LESSON_LINK_CHARS};
 use ntl_protocol::lesson::{LessonError, Problem, FORMAT_VERSION, MAX_LESSON_BYTES};
 use ntl_protocol::picked::PickError;
 use ntl_protocol::share::{ShareError, MAX_LANES, MAX_LINK_CHARS, MAX_PROMPT_CHARS, VERSION};
@@ -341,6 +342,25 @@ impl I18n {
             ShareError::Model(m) => self.t_with("link-model", &[("got", v(m))]),
         };
         self.t_with("link-refused", &[("why", v(why))])
+    }
+
+    /// Why a `#lesson=` link is refused.
+    pub fn lesson_link_error(&self, e: &LessonLinkError) -> String {
+        let why = match e {
+            LessonLinkError::Lesson(l) => return self.lesson_error(l),
+            LessonLinkError::TooLong(n) => self.t_with(
+                "link-too-long",
+                &[("length", v(n)), ("max", v(MAX_LESSON_LINK_CHARS))],
+            ),
+            LessonLinkError::NoVersion => self.t("link-no-version"),
+            LessonLinkError::OtherVersion(got) => self.t_with(
+                "link-other-version",
+                &[("got", v(got)), ("version", v(LINK_VERSION))],
+            ),
+            LessonLinkError::NotBase64 => self.t("link-not-base64"),
+            LessonLinkError::Damaged => self.t("link-damaged"),
+        };
+        self.t_with("lesson-link-refused", &[("why", v(why))])
     }
 
     /// Why a `?lesson=` address is refused.

@@ -15,6 +15,7 @@ use ntl_decoding::llama_cpp::LlamaCppKnob;
 use ntl_decoding::sandbox::ToyError;
 use ntl_decoding::watermark::WatermarkError;
 use ntl_decoding::{ConfigError, GenerationConfig, Knob};
+use ntl_protocol::lesson::link::{self, LessonLinkError};
 use ntl_protocol::lesson::{self, LessonError, Problem};
 use ntl_protocol::picked::PickError;
 use ntl_protocol::share::{self, ShareError};
@@ -299,6 +300,27 @@ fn every_error_is_worded_in_english_as_it_displays_and_in_chinese_otherwise() {
         );
         seen += 1;
     }
+    for e in [
+        link::decode(&"x".repeat(link::MAX_LESSON_LINK_CHARS + 1)).unwrap_err(),
+        link::decode("abc").unwrap_err(),
+        link::decode("7.abc").unwrap_err(),
+        link::decode("1.%%%").unwrap_err(),
+        link::decode("1.AAAA").unwrap_err(),
+        LessonLinkError::Lesson(LessonError::NoVersion),
+    ] {
+        check(
+            &en.lesson_link_error(&e),
+            e.to_string(),
+            zh.lesson_link_error(&e),
+        );
+        seen += 1;
+    }
+    let long = link::TooLongForALink { chars: 40_000 };
+    check(
+        &en.said(&Said::TooLongForALink(long.clone())),
+        long.to_string(),
+        zh.said(&Said::TooLongForALink(long)),
+    );
     for e in [
         ToyError::TooFew,
         ToyError::TooMany,

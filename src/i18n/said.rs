@@ -123,6 +123,14 @@ impl I18n {
             Said::Page(e) => self.page_error(e),
             Said::Link(e) => self.share_error(e),
             Said::LessonAddress(e) => self.lesson_address_error(e),
+            Said::LessonLink(e) => self.lesson_link_error(e),
+            Said::TooLongForALink(e) => self.t_with(
+                "lesson-link-too-long",
+                &[
+                    ("chars", v(e.chars)),
+                    ("max", v(ntl_protocol::lesson::link::MAX_LESSON_LINK_CHARS)),
+                ],
+            ),
             Said::NoKnob(name) => self.t_with("said-no-knob", &[("name", v(name))]),
             Said::SandboxNotANumber { knob, text } => self.t_with(
                 "said-sandbox-not-a-number",

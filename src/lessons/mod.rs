@@ -6,7 +6,7 @@
 use crate::lane_config::LaneKnobs;
 use crate::lanes::LANES;
 use crate::rc_eq::RcEq;
-use ntl_protocol::lesson::{self, Lesson, LessonStep, Recording};
+use ntl_protocol::lesson::{self, link, Lesson, LessonStep, Recording};
 
 pub mod address;
 
@@ -99,6 +99,9 @@ pub enum LessonFrom {
     Site(String),
     /// A file the user picked or dropped (its name).
     File(String),
+    /// A lesson link (`#lesson=`): its recordings are paths on this site,
+    /// relative to the page.
+    Link,
 }
 
 /// A lesson the page holds.
@@ -130,8 +133,29 @@ impl OpenLesson {
         match &self.from {
             LessonFrom::BuiltIn(_) => Some(format!("{BUILT_IN_DIR}{path}")),
             LessonFrom::Site(lesson) => Some(address::beside(lesson, path)),
+            LessonFrom::Link => Some(path.clone()),
             LessonFrom::File(_) => None,
         }
+    }
+
+    /// The lesson as a `#lesson=` value, and how many recordings stay
+    /// behind: a recording file keeps travelling as its path from the page
+    /// (the link opens on the same site); inline recordings and a picked
+    /// file's neighbours do not.
+    pub fn as_link(&self) -> Result<(String, usize), link::TooLongForALink> {
+        let mut lesson = (*self.lesson).clone();
+        let mut left = 0;
+        for (i, step) in lesson.steps.iter_mut().enumerate() {
+            if let Some(Recording::File(_)) = step.recording {
+                step.recording = self
+                    .recording_url(i)
+                    .filter(|p| lesson::validate::recording_path(p))
+                    .map(Recording::File);
+                left += usize::from(step.recording.is_none());
+            }
+        }
+        let (text, inline) = link::encode(&lesson)?;
+        Ok((text, left + inline))
     }
 }
 

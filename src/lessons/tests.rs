@@ -139,3 +139,38 @@ fn a_translated_lesson_has_its_originals_steps_prompts_lanes_recordings_and_answ
         }
     });
 }
+
+#[test]
+fn every_built_in_lesson_fits_a_link_that_opens_it_with_its_recordings_on_the_site() {
+    let count = built_in(|all| all.len());
+    for i in 0..count {
+        let open = OpenLesson::built_in(i).unwrap();
+        let (value, left) = open.as_link().unwrap();
+        assert_eq!(left, 0, "{}", open.lesson.title);
+        // The README says every built-in lesson fits in 5,000 characters.
+        assert!(
+            value.len() < 5_000,
+            "{}: {} characters",
+            open.lesson.title,
+            value.len()
+        );
+        let back = OpenLesson {
+            lesson: RcEq::new(link::decode(&value).unwrap()),
+            from: LessonFrom::Link,
+        };
+        assert_eq!(back.lesson.steps.len(), open.lesson.steps.len());
+        for s in 0..open.lesson.steps.len() {
+            assert_eq!(
+                back.recording_url(s),
+                open.recording_url(s),
+                "{}",
+                open.lesson.title
+            );
+            assert_eq!(back.lesson.steps[s].prompt, open.lesson.steps[s].prompt);
+            assert_eq!(
+                back.lesson.steps[s].questions,
+                open.lesson.steps[s].questions
+            );
+        }
+    }
+}

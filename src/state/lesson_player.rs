@@ -8,6 +8,7 @@ use super::quiz::Quiz;
 use crate::lesson_check::StepRef;
 use crate::lessons::OpenLesson;
 use crate::said::Said;
+use ntl_protocol::lesson::link::TooLongForALink;
 use ntl_protocol::lesson::{self, Recording};
 
 /// Whether the open step's recorded run is on screen.
@@ -29,6 +30,9 @@ pub struct LessonPlayer {
     pub waiting: Option<String>,
     /// The model is not chosen until that lesson arrives.
     pub model_waits: bool,
+    /// The open lesson as a link, once asked for: the page's address with
+    /// `#lesson=`, and how many recordings stay behind.
+    pub link: Option<Result<(String, usize), TooLongForALink>>,
     /// The last lesson refused, and why (the open lesson stays).
     pub error: Option<Said>,
     pub recorded: Recorded,
@@ -43,6 +47,7 @@ impl Default for LessonPlayer {
             step: 0,
             waiting: None,
             model_waits: false,
+            link: None,
             error: None,
             recorded: Recorded::NotShown,
             quiz: Quiz::default(),

@@ -23,6 +23,7 @@ impl Page {
         let p = &mut self.lessons;
         if p.open != lesson {
             p.quiz = Default::default();
+            p.link = None;
         }
         p.open = lesson;
         p.step = step;

@@ -343,3 +343,91 @@ fn a_built_in_lesson_follows_the_readers_language_on_the_same_step_with_the_same
     );
     assert!(!page.lesson_in_language("zh-CN").redraw);
 }
+
+#[test]
+fn a_site_lessons_link_opens_the_same_lesson_its_recordings_fetched_from_the_site() {
+    // The teacher's lesson, opened from the site, copied as a link.
+    let (mut page, _) = Page::new(asked("course/mine.json", None), false);
+    let _ = page.lesson_arrived(
+        LessonFrom::Site("course/mine.json".into()),
+        Ok(lesson_json("bundled", TWO_STEPS)),
+    );
+    let (value, left) = page.lessons.open.as_link().unwrap();
+    assert_eq!(left, 0, "the recording travels as its path on the site");
+    // A student opens the link: no fetch of the lesson, the same steps, and
+    // the recording from where the site keeps it.
+    let link = ntl_protocol::lesson::link::decode(&value);
+    let (student, commands) = Page::new(
+        Requested {
+            lesson_link: Some(link),
+            ..Requested::default()
+        },
+        false,
+    );
+    assert_eq!(student.lessons.open.from, LessonFrom::Link);
+    assert_eq!(student.lessons.open.lesson.steps.len(), 2);
+    assert_eq!(student.editor.prompt, "Once upon a time");
+    assert_eq!(
+        commands
+            .iter()
+            .filter(|c| matches!(
+                c,
+                Command::FetchRecording { .. } | Command::FetchLesson { .. }
+            ))
+            .collect::<Vec<_>>(),
+        [&Command::FetchRecording {
+            url: "course/runs/one.json".into(),
+            at: StepRef {
+                from: LessonFrom::Link,
+                step: 0
+            }
+        }]
+    );
+}
+
+#[test]
+fn a_picked_files_recordings_stay_behind_and_a_hub_lessons_link_asks_before_downloading() {
+    let (mut page, _) = Page::new(Requested::default(), false);
+    let _ = page.lesson_arrived(
+        LessonFrom::File("mine.json".into()),
+        Ok(lesson_json("openai-community/gpt2", TWO_STEPS)),
+    );
+    let (value, left) = page.lessons.open.as_link().unwrap();
+    assert_eq!(
+        left, 1,
+        "a picked file's neighbour cannot be read from a link"
+    );
+    let lesson = ntl_protocol::lesson::link::decode(&value).unwrap();
+    assert!(lesson.steps.iter().all(|s| s.recording.is_none()));
+    let (mut student, _) = Page::new(
+        Requested {
+            lesson_link: Some(Ok(lesson)),
+            ..Requested::default()
+        },
+        false,
+    );
+    student.worker_spawned(Ok(()));
+    let ready = student.on_worker(FromWorker::Ready, 0.0);
+    // A hub model is measured and confirmed first, as a share link's is.
+    assert!(
+        !matches!(loads(&ready), Some(ToWorker::Load { .. })),
+        "{ready:?}"
+    );
+}
+
+#[test]
+fn a_damaged_lesson_link_leaves_the_page_as_it_was_and_says_why() {
+    let (page, _) = Page::new(
+        Requested {
+            lesson_link: Some(ntl_protocol::lesson::link::decode("1.%%%")),
+            ..Requested::default()
+        },
+        false,
+    );
+    assert!(matches!(page.lessons.open.from, LessonFrom::BuiltIn(_)));
+    let said = page.lessons.error.unwrap().to_string();
+    assert!(
+        said.starts_with("this lesson link cannot be opened: its data is not base64url"),
+        "{said}"
+    );
+}

@@ -162,6 +162,27 @@ impl Page {
             Some(Err(e)) => page.lessons.error = Some(Said::from(e)),
             None => {}
         }
+        match requested.lesson_link {
+            Some(Ok(lesson)) => {
+                // As a fetched lesson: its model unless the address names one.
+                if model_name.is_none() {
+                    let ask = lesson.model != ntl_protocol::share::BUNDLED;
+                    page.model = ModelState::new(Some(&lesson.model), ask);
+                }
+                if page.embed && shared.is_none() {
+                    page.live_on_request = true;
+                    page.pending_run = None;
+                    page.model.on_request();
+                }
+                let open = crate::lessons::OpenLesson {
+                    lesson: RcEq::new(lesson),
+                    from: crate::lessons::LessonFrom::Link,
+                };
+                commands.extend(page.open_lesson(open, 0).commands);
+            }
+            Some(Err(e)) => page.lessons.error = Some(Said::from(e)),
+            None => {}
+        }
         if let Some(s) = shared {
             page.pending_step = s.step;
             let scoring = page.editor.apply_shared(s);

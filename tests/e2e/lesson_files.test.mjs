@@ -211,3 +211,32 @@ test('a lesson step with two lanes shows and runs two, Add a lane copies the las
   await shared.close();
   await page.close();
 });
+
+test('a lesson travels whole in a link: copied from the site, it opens on the same step list with its recordings, and a cut link says why', async () => {
+  const page = await env.open('?lesson=lessons/walk-001-logits-to-tokens.json&lang=zh-CN');
+  await page.waitForSelector('[data-testid="lesson-title"]');
+  await page.click('[data-testid="lesson-link-copy"]');
+  const link = await page.inputValue('[data-testid="lesson-link"]');
+  assert.ok(link.startsWith(env.base + '?lang=zh-CN#lesson=1.'), link);
+  assert.ok(link.length < 8000, `${link.length} characters`);
+  assert.equal(await page.locator('[data-testid="lesson-link-left"]').count(), 0, 'every recording travels as its path');
+  await page.close();
+
+  // A student's browser: nothing fetched for the lesson, the recording from the site.
+  const fetched = [];
+  env.context.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  const student = await env.open(link.slice(env.base.length));
+  await student.waitForSelector('[data-testid="lesson-recorded"]');
+  assert.match(await text(student, 'lesson-title'), /From logits to tokens.* — 来自链接/);
+  assert.match(await text(student, 'lesson-step'), /6/);
+  assert.equal(await student.inputValue('[data-testid="prompt"]'), 'The cat ran after a');
+  assert.ok(!fetched.some((p) => p.endsWith('walk-001-logits-to-tokens.json')), fetched.join(' '));
+  assert.ok(fetched.some((p) => p.endsWith('lessons/recordings/walk-001-logits-to-tokens-1.json')), fetched.join(' '));
+  await student.close();
+
+  const cut = await env.open(link.slice(env.base.length, env.base.length + 200));
+  await cut.waitForSelector('[data-testid="lesson-error"]');
+  assert.match(await text(cut, 'lesson-error'), /^无法打开这个课程链接：/);
+  assert.deepEqual(env.errors, []);
+  await cut.close();
+});

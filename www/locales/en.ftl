@@ -812,3 +812,13 @@ retry-countdown = { $why }; trying again in { $seconds } s (try { $attempt } of 
 retry-other-tab = another tab is downloading { $file }; this one reads it from the cache when it is done
 said-nothing-to-score = the text to score must hold at least one token of this vocabulary
 said-negative-prompt-too-long = lane { $lane }: the negative prompt ({ $tokens } tokens) and up to { $new } new tokens do not fit the model's { $positions } positions; shorten it or ask for fewer tokens
+lesson-link-refused = this lesson link cannot be opened: { $why }
+lesson-link-too-long = this lesson is { $chars } characters as a link; a link holds at most { $max }: put the file on the course site and link it with `?lesson=`
+lesson-from-link = from a link
+lesson-link-copy = Copy lesson link
+lesson-link-copy-title = the whole lesson in one link (no file to host): its steps, prose, lanes and questions; recorded runs on this site travel as their paths
+lesson-link-label = Lesson link
+lesson-link-left = { $runs ->
+    [one] One recorded run stays behind (it was inline or beside a picked file): that step runs live.
+   *[other] { $runs } recorded runs stay behind (they were inline or beside a picked file): those steps run live.
+}

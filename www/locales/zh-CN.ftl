@@ -779,3 +779,12 @@ retry-countdown = { $why }；{ $seconds } 秒后重试（第 { $attempt } 次，
 retry-other-tab = 另一个标签页正在下载 { $file }；完成后这个标签页会从缓存中读取
 said-nothing-to-score = 要评分的文本至少要包含一个这个词表里的词元
 said-negative-prompt-too-long = 通道 { $lane }：反向提示词（{ $tokens } 个词元）加上最多 { $new } 个新词元，超出了模型的 { $positions } 个位置；请缩短它，或少要一些词元
+lesson-link-refused = 无法打开这个课程链接：{ $why }
+lesson-link-too-long = 这个课程做成链接有 { $chars } 个字符；链接最多 { $max } 个：请把文件放到课程网站上，用 `?lesson=` 链接它
+lesson-from-link = 来自链接
+lesson-link-copy = 复制课程链接
+lesson-link-copy-title = 把整节课放进一个链接（不用托管文件）：步骤、说明、通道和问题；本网站上录制的运行以路径的形式随链接带走
+lesson-link-label = 课程链接
+lesson-link-left = { $runs ->
+   *[other] 有 { $runs } 次录制的运行没有随链接带走（它们内嵌在文件里，或在所选文件的旁边）：这些步骤将现场运行。
+}

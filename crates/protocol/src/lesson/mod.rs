@@ -11,6 +11,7 @@
 mod error;
 mod format;
 mod intake;
+pub mod link;
 #[cfg(test)]
 mod tests;
 pub mod validate;
