@@ -107,8 +107,9 @@ pub enum Retry {
 
 impl Said {
     /// A run the worker refused, said as the page's own checks say it:
-    /// a knob's refusal is the knob's `ConfigError`.
-    pub fn from_run(trouble: RunTrouble) -> Said {
+    /// a knob's refusal is the knob's `ConfigError` (the worker's `message`
+    /// where the knob is not one this page knows).
+    pub fn from_run(trouble: RunTrouble, message: String) -> Said {
         match trouble {
             RunTrouble::NoModel => Said::ModelNotReady,
             RunTrouble::OutsideVocabulary {
@@ -124,7 +125,7 @@ impl Said {
                     knob,
                     rule: LlamaCppRule::OutsideVocabulary { id, vocab_size },
                 }),
-                _ => Said::Verbatim(format!("`{knob}`: token {id} / {vocab_size}")),
+                _ => Said::Verbatim(message),
             },
             RunTrouble::NoDolaLayers {
                 asked,

@@ -134,7 +134,10 @@ impl Page {
                 trouble,
             } => {
                 self.run.failed(run_id);
-                let said = trouble.map_or(Said::Verbatim(message), Said::from_run);
+                let said = match trouble {
+                    Some(t) => Said::from_run(t, message),
+                    None => Said::Verbatim(message),
+                };
                 match lane {
                     Some(l) => self.editor.lane_failed(l, field, said),
                     None => self.error = Some(said),
