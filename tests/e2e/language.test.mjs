@@ -154,6 +154,14 @@ test('in Chinese, what the page refuses is said in Chinese — a knob out of ran
   assert.equal(await refused.innerText(), '`top_p` 应在 (0, 1] 范围内，但现在是 1.5');
   await page.selectOption('[data-testid="lang-picker"]', 'en');
   assert.equal(await refused.innerText(), '`top_p` has to be a float > 0 and <= 1, but is 1.5');
+  // What only the model can refuse comes back from the worker typed, and is worded here.
+  await setKnob(page, 1, 'top_p', '');
+  await page.selectOption('[data-testid="lang-picker"]', 'zh-CN');
+  await setKnob(page, 0, 'eos_token_id', '60000');
+  await page.click('[data-testid="run"]');
+  const model = page.locator('[data-testid="lane-0"] [data-testid="lane-error"]').first();
+  await model.waitFor();
+  assert.equal(await model.innerText(), '`eos_token_id` 提到了词元 60000，超出了 50257 个词元的词表');
   await page.close();
 
   const link = await env.open('?model=bundled&lang=zh-CN#run=1.%%%');
