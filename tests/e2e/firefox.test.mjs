@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { ROOT, recordWorkers } from './harness.mjs';
 import { REQUESTS } from './worker_requests.mjs';
 import { englishChrome } from './chrome_words.mjs';
+import { inflateSync } from 'node:zlib';
 
 let ff;
 before(async () => { ff = await startFirefox(); });
@@ -265,3 +266,68 @@ test('Firefox, in Chinese: a Chinese lesson file opens in Chinese with no Englis
   assert.deepEqual(ff.errors, []);
   await typed.close();
 });
+
+test('Firefox: projector mode shows a lesson step large with no editors and Space reveals it; Print gathers every step into a handout that prints as pages', async () => {
+  const LESSON = 'lessons/walk-003-four-knobs.json';
+  const lesson = JSON.parse(readFileSync(join(ROOT, 'www', LESSON), 'utf8'));
+  const page = await ff.open(ff.plain, `?lesson=${LESSON}&present=1`);
+  await page.setViewport({ width: 1024, height: 768 });
+  await page.waitForSelector('.page.present [data-testid="question"]');
+  await page.waitForSelector('[data-testid="lesson-recorded"]');
+  for (const id of ['prompt', 'lane-edit', 'inspector', 'sandbox', 'share', 'preset']) {
+    assert.equal((await page.$$(`[data-testid="${id}"]`)).length, 0, id);
+  }
+  assert.equal((await page.$$('[data-testid="lane-veiled"]')).length, 1);
+  // Puppeteer's BiDi keyboard names the space bar by its character.
+  await page.keyboard.press(' ');
+  await page.waitForSelector('[data-testid="reveal"]');
+  await page.waitForSelector('[data-testid="lane-text"]');
+  const px = await page.$eval('[data-testid="lane-text"]', (e) => parseFloat(getComputedStyle(e).fontSize));
+  assert.ok(px >= 24, `lane text ${px} px`);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 0, 'no sideways scrolling');
+  await page.close();
+
+  // The print dialog is counted, not opened (set before the page's scripts run).
+  const stubPrint = () => { window.printed = 0; window.print = () => { window.printed += 1; }; };
+  const teacher = await ff.open(ff.plain, `?lesson=${LESSON}`, { preload: stubPrint });
+  await teacher.waitForSelector('[data-testid="question"]');
+  await teacher.waitForSelector('[data-testid="lesson-recorded"]');
+  // A DOM click: the panel still moves while the model comes up, and a
+  // click at coordinates taken a moment before can land beside the button.
+  await teacher.$eval('[data-testid="print-handout"]', (b) => b.click());
+  await teacher.waitForFunction(() => window.printed === 1, { timeout: 120_000 });
+  const steps = await teacher.$$eval('[data-testid="handout-step"]', (s) => s.map((e) => e.textContent));
+  assert.equal(steps.length, lesson.steps.length);
+  for (const [i, step] of lesson.steps.entries()) {
+    assert.ok(steps[i].includes(`Step ${i + 1}: ${step.title}`), steps[i].slice(0, 120));
+    const runs = JSON.parse(readFileSync(join(ROOT, 'www', 'lessons', step.recording), 'utf8')).runs;
+    for (const r of runs) assert.ok(steps[i].includes(r.text.trim()), `step ${i + 1}: ${r.text.trim()}`);
+  }
+  const asked = lesson.steps.flatMap((s) => s.questions ?? []).length;
+  assert.equal((await teacher.$$('[data-testid="handout-answer"]')).length, asked);
+  // Firefox's own print engine (WebDriver BiDi's print) lays it out as pages.
+  const pdf = Buffer.from(await teacher.pdf({ format: 'A4' }));
+  assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
+  const pages = pdfPages(pdf);
+  assert.ok(pages >= 3, `${pages} pages`);
+  assert.deepEqual(ff.errors, []);
+  await teacher.close();
+});
+
+/// A PDF's page objects, those inside compressed object streams too
+/// (Firefox's print engine packs them there).
+function pdfPages(pdf) {
+  const text = pdf.toString('latin1');
+  const pageObjects = (t) => (t.match(/\/Type\s*\/Page[^s]/g) ?? []).length;
+  let pages = pageObjects(text);
+  for (const m of text.matchAll(/stream\r?\n/g)) {
+    const start = m.index + m[0].length;
+    const end = text.indexOf('endstream', start);
+    try {
+      pages += pageObjects(inflateSync(pdf.subarray(start, end)).toString('latin1'));
+    } catch {
+      // Not a deflated stream (or an image): no page objects in it.
+    }
+  }
+  return pages;
+}
