@@ -240,3 +240,42 @@ test('a lesson travels whole in a link: copied from the site, it opens on the sa
   assert.deepEqual(env.errors, []);
   await cut.close();
 });
+
+test('a course page that runs H5P\'s resizer (Moodle, WordPress) sizes the embedded lesson through the resizer\'s own handshake', async () => {
+  const host = await env.context.newPage();
+  // The parent side of H5P's resizer protocol, as h5p-resizer.js speaks it:
+  // answer hello, reset the frame and answer prepareResize, apply resize.
+  await host.setContent(`<!doctype html><html><body style="margin:0"><h2>Week 3</h2>
+    <iframe src="${env.base}?embed=1&amp;lesson=lessons/four-runs.json" width="100%" height="300"></iframe>
+    <script>
+      window.heard = [];
+      addEventListener('message', (e) => {
+        if (e.data?.context !== 'h5p') return;
+        heard.push(e.data.action);
+        const frame = [...document.querySelectorAll('iframe')].find((f) => f.contentWindow === e.source);
+        const respond = (action) => e.source.postMessage({ context: 'h5p', action }, e.origin);
+        if (e.data.action === 'hello') respond('hello');
+        if (e.data.action === 'prepareResize' && (frame.clientHeight !== e.data.scrollHeight || e.data.scrollHeight !== e.data.clientHeight)) {
+          frame.style.height = e.data.clientHeight + 'px';
+          respond('resizePrepared');
+        }
+        if (e.data.action === 'resize') frame.style.height = e.data.scrollHeight + 'px';
+      });
+    </script></body></html>`);
+  const frame = await (await host.waitForSelector('iframe')).contentFrame();
+  await frame.waitForSelector('[data-testid="lesson-recorded"]');
+  await host.waitForFunction(() => ['hello', 'prepareResize', 'resize'].every((a) => heard.includes(a)));
+  // The frame ends as tall as the lesson it holds, with nothing to scroll inside.
+  await host.waitForFunction(async () => {
+    const f = document.querySelector('iframe');
+    const inner = f.contentDocument?.documentElement;
+    return f.style.height !== '' && parseInt(f.style.height, 10) > 300 && (!inner || inner.scrollHeight <= f.clientHeight + 1);
+  });
+  const [style, lesson] = await Promise.all([
+    host.evaluate(() => parseInt(document.querySelector('iframe').style.height, 10)),
+    frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height)),
+  ]);
+  assert.ok(Math.abs(style - lesson) <= 1, `frame ${style} px, lesson ${lesson} px`);
+  assert.deepEqual(env.errors, []);
+  await host.close();
+});
