@@ -40,56 +40,44 @@ impl App {
 
     pub(super) fn on_prompt(&mut self, ctx: &Context<Self>, action: PromptAction) -> bool {
         let editor = &mut self.page.editor;
-        let outcome =
-            match action {
-                PromptAction::Prompt(text) => {
-                    editor.set_prompt(text);
-                    Outcome::redraw()
-                }
-                PromptAction::Preset(i) => self.page.open_built_in(i),
-                PromptAction::Lesson(PlayerAction::Step(i)) => self.page.lesson_step(i),
-                PromptAction::Lesson(PlayerAction::ShowRecording) => self.page.show_recording(),
-                PromptAction::Lesson(PlayerAction::CopyLink) => {
-                    let link =
-                        self.page.lessons.open.as_link().map(|(value, left)| {
-                            (page_url::lesson_url(&value, self.i18n.tag()), left)
-                        });
-                    if let Ok((url, _)) = &link {
-                        download::copy(url);
-                    }
-                    self.page.lessons.link = Some(link);
-                    Outcome::redraw()
-                }
-                PromptAction::Lesson(PlayerAction::Pick(file)) => {
-                    let done = ctx.link().callback(Msg::LessonPicked);
-                    browser::read_lesson(file, done);
-                    Outcome::default()
-                }
-                PromptAction::SharedRandomness(on) => {
-                    editor.shared_randomness = on;
-                    Outcome::redraw()
-                }
-                PromptAction::ScoreText(text) => {
-                    editor.score_text = text;
-                    Outcome::redraw()
-                }
-                PromptAction::NegativePrompt(text) => {
-                    editor.negative_prompt = text;
-                    Outcome::redraw()
-                }
-                PromptAction::Run => self.page.start_run(RunKind::Generate),
-                PromptAction::Score => self.page.start_run(RunKind::Score),
-                PromptAction::Stop => self.page.stop(),
-                PromptAction::AddLane => {
-                    editor.add_lane();
-                    Outcome::redraw()
-                }
-                PromptAction::RemoveLane => {
-                    editor.remove_lane();
-                    Outcome::redraw()
-                }
-                PromptAction::Reroll => self.page.reroll(),
-            };
+        let outcome = match action {
+            PromptAction::Prompt(text) => {
+                editor.set_prompt(text);
+                Outcome::redraw()
+            }
+            PromptAction::Preset(i) => self.page.open_built_in(i),
+            PromptAction::Lesson(PlayerAction::Step(i)) => self.page.lesson_step(i),
+            PromptAction::Lesson(PlayerAction::ShowRecording) => self.page.show_recording(),
+            PromptAction::Lesson(PlayerAction::Pick(file)) => {
+                let done = ctx.link().callback(Msg::LessonPicked);
+                browser::read_lesson(file, done);
+                Outcome::default()
+            }
+            PromptAction::SharedRandomness(on) => {
+                editor.shared_randomness = on;
+                Outcome::redraw()
+            }
+            PromptAction::ScoreText(text) => {
+                editor.score_text = text;
+                Outcome::redraw()
+            }
+            PromptAction::NegativePrompt(text) => {
+                editor.negative_prompt = text;
+                Outcome::redraw()
+            }
+            PromptAction::Run => self.page.start_run(RunKind::Generate),
+            PromptAction::Score => self.page.start_run(RunKind::Score),
+            PromptAction::Stop => self.page.stop(),
+            PromptAction::AddLane => {
+                editor.add_lane();
+                Outcome::redraw()
+            }
+            PromptAction::RemoveLane => {
+                editor.remove_lane();
+                Outcome::redraw()
+            }
+            PromptAction::Reroll => self.page.reroll(),
+        };
         self.perform(ctx, outcome)
     }
 
@@ -116,6 +104,18 @@ impl App {
                 let url = page_url::share_url(&self.page.shared(), self.i18n.tag());
                 download::copy(&url);
                 self.page.share_link = Some(url);
+            }
+            LessonAction::LessonLink => {
+                let link = self
+                    .page
+                    .lessons
+                    .open
+                    .as_link()
+                    .map(|(value, left)| (page_url::lesson_url(&value, self.i18n.tag()), left));
+                if let Ok((url, _)) = &link {
+                    download::copy(url);
+                }
+                self.page.lessons.link = Some(link);
             }
             LessonAction::Embed => {
                 let code = page_url::embed_code(&self.page.shared(), &self.i18n);

@@ -216,6 +216,7 @@ impl App {
                         has_document={run.document.is_some() && !veiled}
                         share_link={page.share_link.clone()}
                         embed_code={page.embed_code.clone()}
+                        lesson_link={page.lessons.link.clone()}
                         handout_fetching={page.handout.as_ref().map_or(0, |h| h.fetching())}
                         on={cb.lesson.clone()}
                     />

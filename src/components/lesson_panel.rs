@@ -3,11 +3,15 @@
 
 use crate::export::Export;
 use crate::i18n::I18n;
+use crate::said::Said;
+use ntl_protocol::lesson::link::TooLongForALink;
 use yew::prelude::*;
 
 /// What the panel asks the page to do.
 pub enum LessonAction {
     Share,
+    /// The open lesson whole in a link.
+    LessonLink,
     Embed,
     Export(Export),
     /// View a run recorded in this file (an exported JSON).
@@ -22,6 +26,9 @@ pub struct Props {
     pub has_document: bool,
     pub share_link: Option<String>,
     pub embed_code: Option<String>,
+    /// The open lesson as a link once asked for (its address, and how many
+    /// recordings stay behind), or why it does not fit.
+    pub lesson_link: Option<Result<(String, usize), TooLongForALink>>,
     /// The handout's recordings still being fetched.
     pub handout_fetching: usize,
     pub on: Callback<LessonAction>,
@@ -95,6 +102,13 @@ pub fn lesson_panel(p: &Props) -> Html {
                     { tr.t("share") }
                 </button>
                 <button
+                    data-testid="lesson-link-copy"
+                    onclick={p.on.reform(|_: MouseEvent| LessonAction::LessonLink)}
+                    title={tr.t("lesson-link-copy-title")}
+                >
+                    { tr.t("lesson-link-copy") }
+                </button>
+                <button
                     data-testid="embed"
                     onclick={p.on.reform(|_: MouseEvent| LessonAction::Embed)}
                     title={tr.t("embed-title")}
@@ -137,9 +151,32 @@ pub fn lesson_panel(p: &Props) -> Html {
             if let Some(link) = &p.share_link {
                 { code_box(&tr.t("share-link"), "share-link", 2, link) }
             }
+            { lesson_link(p, &tr) }
             if let Some(code) = &p.embed_code {
                 { code_box(&tr.t("embed-code"), "embed-code", 3, code) }
             }
         </section>
+    }
+}
+
+/// The copied lesson link and what stays behind, or why there is none.
+fn lesson_link(p: &Props, tr: &I18n) -> Html {
+    match &p.lesson_link {
+        None => Html::default(),
+        Some(Ok((url, left))) => html! {
+            <>
+                { code_box(&tr.t("lesson-link-label"), "lesson-link", 2, url) }
+                if *left > 0 {
+                    <p class="hint" data-testid="lesson-link-left">
+                        { tr.t_with("lesson-link-left", &[("runs", (*left).into())]) }
+                    </p>
+                }
+            </>
+        },
+        Some(Err(e)) => html! {
+            <p class="error" role="alert" data-testid="lesson-link-error">
+                { tr.said(&Said::TooLongForALink(e.clone())) }
+            </p>
+        },
     }
 }

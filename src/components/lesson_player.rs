@@ -6,7 +6,6 @@ use crate::components::prose::Prose;
 use crate::i18n::I18n;
 use crate::lesson_check::{model_name, Line};
 use crate::lessons::LessonFrom;
-use crate::said::Said;
 use crate::state::lesson_player::{LessonPlayer, Recorded};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -18,8 +17,6 @@ pub enum PlayerAction {
     ShowRecording,
     /// A lesson file picked or dropped.
     Pick(web_sys::File),
-    /// The open lesson as a link, copied.
-    CopyLink,
 }
 
 #[derive(Properties, PartialEq)]
@@ -122,43 +119,6 @@ fn open_file(p: &Props, tr: &I18n) -> Html {
     }
 }
 
-fn copy_link(p: &Props, tr: &I18n) -> Html {
-    html! {
-        <button
-            data-testid="lesson-link-copy"
-            title={tr.t("lesson-link-copy-title")}
-            onclick={p.on.reform(|_: MouseEvent| PlayerAction::CopyLink)}
-        >
-            { tr.t("lesson-link-copy") }
-        </button>
-    }
-}
-
-/// The copied lesson link, what stays behind, or why there is none.
-fn link_box(player: &LessonPlayer, tr: &I18n) -> Html {
-    match &player.link {
-        None => Html::default(),
-        Some(Ok((url, left))) => html! {
-            <div class="lesson-link">
-                <label class="code">
-                    { tr.t("lesson-link-label") }
-                    <textarea readonly=true rows="2" data-testid="lesson-link" value={url.clone()} />
-                </label>
-                if *left > 0 {
-                    <p class="hint" data-testid="lesson-link-left">
-                        { tr.t_with("lesson-link-left", &[("runs", (*left).into())]) }
-                    </p>
-                }
-            </div>
-        },
-        Some(Err(e)) => html! {
-            <p class="error" role="alert" data-testid="lesson-link-error">
-                { tr.said(&Said::TooLongForALink(e.clone())) }
-            </p>
-        },
-    }
-}
-
 #[function_component(LessonPlayerView)]
 pub fn lesson_player(p: &Props) -> Html {
     let tr = use_context::<I18n>().unwrap_or_default();
@@ -223,9 +183,8 @@ pub fn lesson_player(p: &Props) -> Html {
             }
             <div class="lesson-tools">
                 { recording(p, &tr) }
-                if !p.embed { { open_file(p, &tr) } { copy_link(p, &tr) } }
+                if !p.embed { { open_file(p, &tr) } }
             </div>
-            if !p.embed { { link_box(player, &tr) } }
         </div>
     }
 }
