@@ -17,6 +17,8 @@ for name, placeholder, args in re.findall(
     r'testid\s*[=:]\s*\{?\s*(?:format!\(\s*)?"([a-z0-9]+(?:-[a-z0-9]+)*?)(-\{[^"]*\})?"([^}\n]*)', code
 ):
     hooks.add(name + ("" if not placeholder else "-KNOB" if "knob" in args else "-N"))
+# The lesson panel's read-only boxes take their hook as `code_box`'s second argument.
+hooks.update(re.findall(r'code_box\(\s*[^,]+,\s*"([a-z0-9]+(?:-[a-z0-9]+)*)"', code))
 readme = (root / "README.md").read_text()
 section = readme.split("## Contracts", 1)
 if len(section) < 2:
