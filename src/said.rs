@@ -76,6 +76,8 @@ pub enum Said {
         name: String,
         runs: usize,
     },
+    /// A lesson step not saved, or the lesson being written not written out.
+    Writer(RcEq<crate::state::writer_trouble::WriterTrouble>),
     /// The text to score holds no token of this vocabulary.
     NothingToScore,
     /// A guided lane's negative prompt overflows the context (lane from 1).

@@ -98,6 +98,34 @@ pub fn use_language(tag: &str, remember: bool) {
     }
 }
 
+/// Asks the reader yes or no (the browser's own dialog); no when it cannot ask.
+pub fn confirm(question: &str) -> bool {
+    web_sys::window()
+        .and_then(|w| w.confirm_with_message(question).ok())
+        .unwrap_or(false)
+}
+
+/// Where the lesson being written is kept on this site between visits.
+const DRAFT_KEY: &str = "ntl-lesson-draft";
+
+/// The lesson a teacher was writing here last time (storage may be off).
+pub fn kept_draft() -> Option<String> {
+    let storage = web_sys::window()?.local_storage().ok()??;
+    storage.get_item(DRAFT_KEY).ok()?
+}
+
+/// Keeps the lesson being written (`None`: forgets it); whether the
+/// browser did (a draft with long runs may not fit in its storage).
+pub fn keep_draft(json: Option<&str>) -> bool {
+    let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) else {
+        return false;
+    };
+    match json {
+        Some(json) => storage.set_item(DRAFT_KEY, json).is_ok(),
+        None => storage.remove_item(DRAFT_KEY).is_ok(),
+    }
+}
+
 /// Fetches `url` (on this site) as bytes, at most `max` of them.
 pub fn fetch_bytes(url: String, max: usize, done: Callback<Result<Vec<u8>, PageError>>) {
     wasm_bindgen_futures::spawn_local(async move {

@@ -31,6 +31,15 @@ impl App {
                     });
                     browser::fetch_bytes(url, MAX_RECORDING_BYTES, done);
                 }
+                Command::SaveFile { name, mime, text } => {
+                    if let Err(e) = crate::download::save(&name, mime, &text) {
+                        self.page.error = Some(e.into());
+                    }
+                }
+                Command::KeepDraft { json } => {
+                    let kept = browser::keep_draft(json.as_deref());
+                    self.page.draft_kept(kept);
+                }
                 Command::SpawnWorker { threaded } => {
                     // Dropping the old link terminates its worker.
                     self.link = None;

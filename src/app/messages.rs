@@ -9,6 +9,7 @@ use crate::lanes::LANES;
 use crate::lesson_check::StepRef;
 use crate::lessons::LessonFrom;
 use crate::page_error::PageError;
+use crate::state::lesson_writer::WriterAction;
 use crate::state::page_actions::{ChatAction, CompareAction, InspectorAction, SandboxAction};
 use crate::state::projector::PresentKey;
 use ntl_decoding::{Defaults, Document, Mode, Semantics};
@@ -49,6 +50,7 @@ pub enum Msg {
     },
     Compare(CompareAction),
     Lesson(LessonAction),
+    Writer(WriterAction),
     Sandbox(SandboxAction),
     Inspector(InspectorAction),
     Chat(ChatAction),
@@ -84,6 +86,7 @@ pub(super) struct Callbacks {
     pub(super) model: Callback<ModelAction>,
     pub(super) prompt: Callback<PromptAction>,
     pub(super) lesson: Callback<LessonAction>,
+    pub(super) writer: Callback<WriterAction>,
     pub(super) sandbox: Callback<SandboxAction>,
     pub(super) inspector: Callback<InspectorAction>,
     pub(super) chat: Callback<ChatAction>,
@@ -110,6 +113,7 @@ impl Callbacks {
             model: link.callback(Msg::Model),
             prompt: link.callback(Msg::Prompt),
             lesson: link.callback(Msg::Lesson),
+            writer: link.callback(Msg::Writer),
             sandbox: link.callback(Msg::Sandbox),
             inspector: link.callback(Msg::Inspector),
             chat: link.callback(Msg::Chat),

@@ -5,6 +5,7 @@
 use crate::components::question_panel::QuizAction;
 use crate::i18n::I18n;
 use crate::page_url;
+use crate::state::lesson_writer::WriterAction;
 use crate::state::{Outcome, Page};
 use crate::worker_link::WorkerLink;
 use ntl_protocol::{FromWorker, ModelSource};
@@ -62,6 +63,9 @@ impl Component for App {
         let (mut page, mut commands) =
             Page::new(requested, crate::worker_link::threads_available());
         page.model.device_memory_gb = browser::device_memory_gb();
+        if let Some(draft) = browser::kept_draft() {
+            page.restore_draft(&draft);
+        }
         commands.extend(page.lesson_in_language(lang).commands);
         let mut app = App {
             page,
@@ -200,6 +204,35 @@ impl App {
             Msg::Lesson(action) => {
                 self.on_lesson(ctx, action);
                 true
+            }
+            Msg::Writer(action) => {
+                let steps = self.page.writer.lesson.steps.len();
+                if action == WriterAction::Clear && steps > 0 {
+                    let ask = self.i18n.t_with(
+                        "writer-clear-confirm",
+                        &[
+                            ("title", self.page.writer.lesson.title.clone().into()),
+                            (
+                                "named",
+                                if self.page.writer.lesson.title.is_empty() {
+                                    "no"
+                                } else {
+                                    "yes"
+                                }
+                                .into(),
+                            ),
+                            ("steps", steps.into()),
+                        ],
+                    );
+                    if !browser::confirm(&ask) {
+                        return false;
+                    }
+                }
+                if action == WriterAction::Preview {
+                    self.scroll_after = Some(present_keys::ScrollTo::Top);
+                }
+                let outcome = self.page.on_writer(action);
+                self.perform(ctx, outcome)
             }
             Msg::TogglePresent => {
                 let outcome = self.page.toggle_present();

@@ -8,6 +8,7 @@ use crate::components::handout::HandoutView;
 use crate::components::header::Header;
 use crate::components::lane_column::LaneColumn;
 use crate::components::lesson_panel::LessonPanel;
+use crate::components::lesson_writer::LessonWriterPanel;
 use crate::components::model_panel::ModelPanel;
 use crate::components::plots::Plots;
 use crate::components::prompt_row::PromptRow;
@@ -219,6 +220,11 @@ impl App {
                         lesson_link={page.lessons.link.clone()}
                         handout_fetching={page.handout.as_ref().map_or(0, |h| h.fetching())}
                         on={cb.lesson.clone()}
+                    />
+                    <LessonWriterPanel
+                        writer={page.writer.clone()}
+                        lanes={editor.count}
+                        on={cb.writer.clone()}
                     />
                 }
                 if let Some(h) = &page.handout {

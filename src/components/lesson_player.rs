@@ -139,6 +139,7 @@ pub fn lesson_player(p: &Props) -> Html {
             Some(tr.t_with("lesson-from-site", &[("path", path.as_str().into())]))
         }
         LessonFrom::Link => Some(tr.t("lesson-from-link")),
+        LessonFrom::Writer => Some(tr.t("lesson-from-writer")),
         LessonFrom::BuiltIn(_) => None,
     };
     let on = p.on.clone();

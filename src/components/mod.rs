@@ -15,6 +15,7 @@ pub mod lane_text;
 pub mod lesson_panel;
 pub mod lesson_player;
 pub mod lesson_printed;
+pub mod lesson_writer;
 pub mod model_panel;
 pub mod model_picker;
 pub mod plots;

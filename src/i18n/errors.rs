@@ -7,6 +7,7 @@
 use super::I18n;
 use crate::lessons::address::LessonAddressError;
 use crate::page_error::PageError;
+use crate::state::writer_trouble::WriterTrouble;
 use fluent_bundle::FluentValue;
 use ntl_decoding::config_error::without_position;
 use ntl_decoding::config_rule::{LlamaCppRule, LogitBiasProblem, Rule};
@@ -18,7 +19,7 @@ use ntl_decoding::sandbox::{ToyError, MAX_TOY_LOGITS};
 use ntl_decoding::watermark::WatermarkError;
 use ntl_decoding::{ConfigError, Knob};
 use ntl_protocol::lesson::link::{LessonLinkError, LINK_VERSION, MAX_LESSON_LINK_CHARS};
-use ntl_protocol::lesson::{LessonError, Problem, FORMAT_VERSION, MAX_LESSON_BYTES};
+use ntl_protocol::lesson::{LessonError, Problem, FORMAT_VERSION, MAX_LESSON_BYTES, MAX_STEPS};
 use ntl_protocol::picked::PickError;
 use ntl_protocol::share::{ShareError, MAX_LANES, MAX_LINK_CHARS, MAX_PROMPT_CHARS, VERSION};
 
@@ -361,6 +362,28 @@ impl I18n {
             LessonLinkError::Damaged => self.t("link-damaged"),
         };
         self.t_with("lesson-link-refused", &[("why", v(why))])
+    }
+
+    /// Why a lesson step is not saved, or the lesson not written out.
+    pub fn writer_trouble(&self, t: &WriterTrouble) -> String {
+        match t {
+            WriterTrouble::NoRun => self.t("writer-no-run"),
+            WriterTrouble::RunDiffers => self.t("writer-run-differs"),
+            WriterTrouble::SharedRandomness => self.t("writer-shared-randomness"),
+            WriterTrouble::LibraryDefaults { lane } => {
+                self.t_with("writer-library-defaults", &[("lane", v(lane))])
+            }
+            WriterTrouble::NoModelName => self.t("writer-no-model-name"),
+            WriterTrouble::OtherModel { lesson, page } => self.t_with(
+                "writer-other-model",
+                &[("lesson", v(lesson)), ("page", v(page))],
+            ),
+            WriterTrouble::TooLarge { kb, max_kb } => {
+                self.t_with("writer-too-large", &[("kb", v(kb)), ("max", v(max_kb))])
+            }
+            WriterTrouble::Full => self.t_with("writer-full", &[("max", v(MAX_STEPS))]),
+            WriterTrouble::Invalid(e) => self.lesson_error(e),
+        }
     }
 
     /// Why a `?lesson=` address is refused.

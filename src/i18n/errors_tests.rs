@@ -518,3 +518,33 @@ fn the_workers_words_about_a_download_are_english_as_it_logs_them_and_chinese_ot
     };
     assert_eq!(zh.load_trouble(&other), "config.json: n_embd is 0");
 }
+
+#[test]
+fn the_lesson_writers_refusals_are_english_as_they_display_and_chinese_otherwise() {
+    use crate::state::lesson_writer::WriterTrouble;
+    let (en, zh) = (I18n::new("en"), I18n::new("zh-CN"));
+    let invalid = lesson::parse(br#"{"version": 1, "title": "", "language": "en", "steps": []}"#)
+        .unwrap_err();
+    let all = [
+        WriterTrouble::NoRun,
+        WriterTrouble::RunDiffers,
+        WriterTrouble::SharedRandomness,
+        WriterTrouble::LibraryDefaults { lane: 3 },
+        WriterTrouble::NoModelName,
+        WriterTrouble::OtherModel {
+            lesson: "bundled".into(),
+            page: "Qwen/Qwen2.5-0.5B".into(),
+        },
+        WriterTrouble::TooLarge {
+            kb: 2300,
+            max_kb: 2048,
+        },
+        WriterTrouble::Full,
+        WriterTrouble::Invalid(invalid),
+    ];
+    for t in all {
+        let own = t.to_string();
+        let said = Said::Writer(crate::rc_eq::RcEq::new(t));
+        check(&en.said(&said), own, zh.said(&said));
+    }
+}

@@ -182,6 +182,7 @@ impl I18n {
                 ],
             ),
             Said::NothingToScore => self.t("said-nothing-to-score"),
+            Said::Writer(t) => self.writer_trouble(t),
             Said::NegativePromptTooLong {
                 lane,
                 tokens,

@@ -102,6 +102,9 @@ pub enum LessonFrom {
     /// A lesson link (`#lesson=`): its recordings are paths on this site,
     /// relative to the page.
     Link,
+    /// The lesson being written on this page, previewed (its recordings
+    /// are inline).
+    Writer,
 }
 
 /// A lesson the page holds.
@@ -134,7 +137,7 @@ impl OpenLesson {
             LessonFrom::BuiltIn(_) => Some(format!("{BUILT_IN_DIR}{path}")),
             LessonFrom::Site(lesson) => Some(address::beside(lesson, path)),
             LessonFrom::Link => Some(path.clone()),
-            LessonFrom::File(_) => None,
+            LessonFrom::File(_) | LessonFrom::Writer => None,
         }
     }
 

@@ -121,6 +121,7 @@ impl Page {
         self.lessons.recorded = match shown {
             Ok(_) => {
                 self.run.check_watermarks(self.model.vocab_size());
+                self.run.ran_with = Some(self.ran_now());
                 Recorded::Shown
             }
             Err(e) => Recorded::Failed(e.into()),

@@ -13,6 +13,7 @@ pub mod inspector;
 pub mod lane_outlook;
 pub mod lesson_player;
 mod lesson_steps;
+pub mod lesson_writer;
 pub mod model;
 pub mod model_catalog;
 pub mod outcome;
@@ -26,6 +27,8 @@ pub mod sandbox;
 mod sandbox_steps;
 pub mod token_lookup;
 mod worker_messages;
+mod writer_steps;
+pub mod writer_trouble;
 
 #[cfg(test)]
 mod lesson_tests;
@@ -35,6 +38,8 @@ mod projector_tests;
 mod quiz_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod writer_tests;
 
 use crate::lesson_check::{self, LessonRun};
 use crate::page_error::PageError;
@@ -103,6 +108,8 @@ pub struct Page {
     /// An embedded lesson: its recordings show, and the model downloads
     /// only when the student asks to run live.
     pub live_on_request: bool,
+    /// The lesson the teacher is writing on the page.
+    pub writer: RcEq<lesson_writer::LessonWriter>,
 }
 
 impl Page {
@@ -142,6 +149,7 @@ impl Page {
             chat: chat::Chat::default(),
             lessons: Default::default(),
             live_on_request: false,
+            writer: RcEq::default(),
         };
         let mut commands = vec![Command::SpawnWorker { threaded: threads }];
         match requested.lesson {
@@ -242,6 +250,8 @@ impl Page {
                 &self.editor.lanes,
             );
         self.lessons.recorded = lesson_player::Recorded::NotShown;
+        self.run.ran_with = (kind == RunKind::Generate)
+            .then(|| (self.editor.prompt.clone(), self.editor.active().to_vec()));
         self.run.lesson = (unchanged && kind == RunKind::Generate).then(|| LessonRun {
             step: self.lessons.here(),
             hub_repo: match &self.model.source {
@@ -306,6 +316,7 @@ impl Page {
                     self.notice = notice;
                 }
                 self.editor.show_recorded(&prompt, lanes);
+                self.run.ran_with = Some(self.ran_now());
             }
             Err(e) => self.error = Some(e.into()),
         }

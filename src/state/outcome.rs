@@ -20,6 +20,14 @@ pub enum Command {
         url: String,
         at: crate::lesson_check::StepRef,
     },
+    /// Hand a file to the browser as a download (a lesson written here).
+    SaveFile {
+        name: String,
+        mime: &'static str,
+        text: String,
+    },
+    /// Keep the lesson being written in the browser (`None`: forget it).
+    KeepDraft { json: Option<String> },
 }
 
 /// What a transition did: whether the screen changed, and what to do.

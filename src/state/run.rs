@@ -1,6 +1,7 @@
 //! The run on screen: each lane's result as it streams in (or as recorded),
 //! the step the user selected, the finished document, what a branch needs.
 
+use crate::lane_config::LaneKnobs;
 use crate::lane_result::LaneResult;
 use crate::lanes::LANES;
 use crate::lesson_check::LessonRun;
@@ -69,6 +70,9 @@ pub struct RunState {
     pub lesson: Option<LessonRun>,
     /// The watermark detector over the finished run's lanes.
     pub watermark: [Option<LaneCheck>; LANES],
+    /// The prompt and lanes the run on screen ran (or was recorded) with,
+    /// as the editor held them, so a lesson step can take it as its run.
+    pub ran_with: Option<(String, Vec<LaneKnobs>)>,
 }
 
 impl Default for RunState {
@@ -89,6 +93,7 @@ impl Default for RunState {
             planned: 0,
             lesson: None,
             watermark: Default::default(),
+            ran_with: None,
         }
     }
 }

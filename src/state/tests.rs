@@ -22,7 +22,7 @@ pub(super) fn info() -> FromWorker {
 }
 
 /// A page whose worker is up and whose model is loaded.
-fn ready_page(requested: Requested) -> Page {
+pub(super) fn ready_page(requested: Requested) -> Page {
     let (mut page, spawn) = Page::new(requested, false);
     assert_eq!(spawn, [Command::SpawnWorker { threaded: false }]);
     page.worker_spawned(Ok(()));

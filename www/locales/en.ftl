@@ -822,3 +822,67 @@ lesson-link-left = { $runs ->
     [one] One recorded run stays behind (it was inline or beside a picked file): that step runs live.
    *[other] { $runs } recorded runs stay behind (they were inline or beside a picked file): those steps run live.
 }
+
+## The lesson writer: the page saved as lesson steps, and the lesson downloaded.
+lesson-from-writer = a preview of the lesson you are writing
+writer-heading = Write a lesson
+writer-intro = Set up the prompt and the lanes, run them, then save the page as a step. The lesson is kept in this browser until you download it as a file to host, link or embed.
+writer-step-title-label = Step title
+writer-note-label = Note for the class (Markdown)
+writer-attach = Attach the run on screen (the step shows at once, with no download)
+writer-question-kind = Question before the run is shown
+writer-question-none = No question
+writer-question-next-token = Which token comes next in a lane?
+writer-question-which-lane = Which lane…? (the answer is a lane)
+writer-question-choice = Multiple choice
+writer-question-lane = Lane asked about
+writer-question-answer-lane = Right lane
+writer-question-ask = Question
+writer-question-options = Options, one per line
+writer-question-answer = Right option (its number)
+writer-question-explanation = Explanation shown after the answer
+writer-save-step = Save as lesson step
+writer-save-step-title = Add the prompt, the lanes, the note and the question (and the run on screen) to the lesson as its next step
+writer-saved = Saved as step { $step } of { $steps }.
+writer-lesson-title = Lesson title
+writer-language = Lesson language
+writer-model = Written for the model: { $model }
+writer-empty = No steps yet: the first “Save as lesson step” starts the lesson.
+writer-step-title-aria = Step { $n } title
+writer-step-note-aria = Step { $n } note
+writer-step-up = Move step { $n } up
+writer-step-down = Move step { $n } down
+writer-step-remove = Remove step { $n }
+writer-step-what = “{ $prompt }” · { $lanes ->
+    [one] 1 lane
+   *[other] { $lanes } lanes
+} · { $questions ->
+    [0] no question
+    [one] 1 question
+   *[other] { $questions } questions
+}{ $recorded ->
+    [yes] {" "}· run recorded
+   *[no] {""}
+}
+writer-preview = Preview
+writer-preview-title = Open the lesson in the lesson player, as the class will see it
+writer-download = Download lesson file
+writer-download-title = Save the lesson as a JSON file: put it next to the page and open it with ?lesson=, or pick it on any copy of the page
+writer-clear = Start a new lesson
+writer-clear-title = Remove this lesson from the browser (download it first to keep it)
+writer-not-kept = This browser cannot keep the lesson (its storage is full or off): download it before you leave the page.
+writer-no-run = there is no finished run of these lanes to attach: run them first, or save the step without its run
+writer-run-differs = the run on screen is not of this prompt and these lanes (they changed after it ran): run again, or save the step without its run
+writer-shared-randomness = shared randomness is on, and a lesson step gives each lane its own seed, so the step would not run as it does here: turn shared randomness off to save it
+writer-library-defaults = lane { $lane } starts from the library's defaults; a lesson step's lanes start from the model's settings: switch lane { $lane } to the model's settings to save this step
+writer-no-model-name = the model was loaded from files on this computer, and a lesson names the bundled model or a hub repo: load one of those to write a lesson
+writer-other-model = this lesson is written for { $lesson }, and the page runs { $page } now: load { $lesson } again, or start a new lesson
+writer-too-large = with this run the lesson would be { $kb } KB, and a lesson file is read up to { $max } KB: save this step without its run
+writer-full = a lesson holds at most { $max } steps
+writer-clear-confirm = Remove the lesson{ $named ->
+    [no] {""}
+   *[other] {" "}“{ $title }”
+} ({ $steps ->
+    [one] 1 step
+   *[other] { $steps } steps
+}) from this browser? Download it first to keep it.

@@ -788,3 +788,60 @@ lesson-link-label = 课程链接
 lesson-link-left = { $runs ->
    *[other] 有 { $runs } 次录制的运行没有随链接带走（它们内嵌在文件里，或在所选文件的旁边）：这些步骤将现场运行。
 }
+
+## 课程编写器：把页面存为课程步骤，并下载整节课。
+lesson-from-writer = 你正在编写的课程的预览
+writer-heading = 编写课程
+writer-intro = 设置好提示词和通道，运行它们，再把页面存为一个步骤。课程保存在这个浏览器里，直到你把它下载为文件，用来托管、链接或嵌入。
+writer-step-title-label = 步骤标题
+writer-note-label = 给学生的说明（Markdown）
+writer-attach = 附上屏幕上的运行结果（这一步立即显示，不用下载模型）
+writer-question-kind = 显示运行结果之前的问题
+writer-question-none = 不提问
+writer-question-next-token = 某个通道的下一个词元是什么？
+writer-question-which-lane = 哪个通道……？（答案是一个通道）
+writer-question-choice = 选择题
+writer-question-lane = 所问的通道
+writer-question-answer-lane = 正确的通道
+writer-question-ask = 问题
+writer-question-options = 选项，每行一个
+writer-question-answer = 正确选项（序号）
+writer-question-explanation = 回答后显示的解释
+writer-save-step = 存为课程步骤
+writer-save-step-title = 把提示词、通道、说明和问题（以及屏幕上的运行结果）作为下一步加入课程
+writer-saved = 已存为第 { $step } 步，共 { $steps } 步。
+writer-lesson-title = 课程标题
+writer-language = 课程语言
+writer-model = 为这个模型编写：{ $model }
+writer-empty = 还没有步骤：第一次“存为课程步骤”就开始这节课。
+writer-step-title-aria = 第 { $n } 步的标题
+writer-step-note-aria = 第 { $n } 步的说明
+writer-step-up = 把第 { $n } 步上移
+writer-step-down = 把第 { $n } 步下移
+writer-step-remove = 删除第 { $n } 步
+writer-step-what = “{ $prompt }” · { $lanes } 个通道 · { $questions ->
+    [0] 没有问题
+   *[other] { $questions } 个问题
+}{ $recorded ->
+    [yes] {" "}· 已录制运行
+   *[no] {""}
+}
+writer-preview = 预览
+writer-preview-title = 在课程播放器里打开这节课，就像学生看到的那样
+writer-download = 下载课程文件
+writer-download-title = 把课程存为 JSON 文件：放在页面旁边用 ?lesson= 打开，或在任何一份页面上选择它
+writer-clear = 开始新课程
+writer-clear-title = 从浏览器里删除这节课（要保留请先下载）
+writer-not-kept = 这个浏览器无法保存这节课（存储已满或被关闭）：离开页面前请先下载。
+writer-no-run = 没有这些通道已完成的运行可以附上：请先运行，或不附运行结果保存这一步
+writer-run-differs = 屏幕上的运行不是这个提示词和这些通道的（运行后它们改过了）：请再运行一次，或不附运行结果保存这一步
+writer-shared-randomness = 共享随机数已打开，而课程步骤给每个通道各自的种子，所以这一步不会像这里一样运行：请关闭共享随机数再保存
+writer-library-defaults = 通道 { $lane } 从库的默认值开始；课程步骤的通道从模型的设置开始：请把通道 { $lane } 切换到模型的设置再保存这一步
+writer-no-model-name = 模型是从这台电脑上的文件加载的，而课程只能指定内置模型或模型仓库：请加载其中之一再编写课程
+writer-other-model = 这节课是为 { $lesson } 编写的，而页面现在运行的是 { $page }：请重新加载 { $lesson }，或开始新课程
+writer-too-large = 附上这次运行后课程会有 { $kb } KB，而课程文件最多读取 { $max } KB：请不附运行结果保存这一步
+writer-full = 一节课最多 { $max } 步
+writer-clear-confirm = 要从这个浏览器里删除这节课{ $named ->
+    [no] {""}
+   *[other] “{ $title }”
+}（{ $steps } 步）吗？要保留请先下载。
