@@ -8,3 +8,5 @@ trunk build index.html --release
 node scripts/csp-hash.mjs dist/index.html
 # The worker again with wasm threads, for pages served cross-origin isolated.
 scripts/build-threaded-worker.sh dist
+# What a lesson package carries of the page.
+node scripts/site-files.mjs dist

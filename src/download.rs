@@ -16,14 +16,23 @@ pub fn export(kind: Export, doc: &Document) -> Result<(), PageError> {
 }
 
 pub fn save(name: &str, mime: &str, text: &str) -> Result<(), PageError> {
+    save_part(name, mime, &text.into())
+}
+
+/// Saves bytes (a zip) as a download.
+pub fn save_bytes(name: &str, mime: &str, bytes: &[u8]) -> Result<(), PageError> {
+    save_part(name, mime, &js_sys::Uint8Array::from(bytes).into())
+}
+
+fn save_part(name: &str, mime: &str, part: &wasm_bindgen::JsValue) -> Result<(), PageError> {
     let fail = |what: &'static str| PageError::Save {
         name: name.to_string(),
         what,
     };
-    let parts = js_sys::Array::of1(&text.into());
+    let parts = js_sys::Array::of1(part);
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &opts)
         .map_err(|_| fail("no Blob"))?;
     let url =
         web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| fail("no object URL"))?;
@@ -37,7 +46,15 @@ pub fn save(name: &str, mime: &str, text: &str) -> Result<(), PageError> {
     a.set_href(&url);
     a.set_download(name);
     a.click();
-    let _ = web_sys::Url::revoke_object_url(&url);
+    // Later, not at once: a browser may still be reading a large blob (a
+    // package) when the click returns.
+    let revoke = wasm_bindgen::closure::Closure::once_into_js(move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    });
+    if let Some(w) = web_sys::window() {
+        let _ =
+            w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 60_000);
+    }
     Ok(())
 }
 

@@ -13,6 +13,7 @@ mod lane_config;
 mod lane_result;
 mod lanes;
 mod lesson_check;
+mod lesson_package;
 mod lessons;
 mod model_cache;
 mod model_files;

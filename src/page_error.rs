@@ -44,6 +44,8 @@ pub enum PageError {
     },
     #[error("`{url}` is larger than {max_mb} MB")]
     FetchTooLarge { url: String, max_mb: usize },
+    #[error(transparent)]
+    Package(#[from] crate::lesson_package::PackageError),
     /// A lesson step's recording that does not belong to it.
     #[error("the recorded run `{name}` does not fit its step: {source}")]
     RecordingMisfit {

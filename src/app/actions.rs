@@ -96,6 +96,18 @@ impl App {
 
     pub(super) fn on_lesson(&mut self, ctx: &Context<Self>, action: LessonAction) {
         match action {
+            LessonAction::Package => {
+                let outcome = self.page.package_lesson();
+                let _ = self.perform(ctx, outcome);
+            }
+            LessonAction::PackageConfirm => {
+                let outcome = self.page.package_confirmed();
+                let _ = self.perform(ctx, outcome);
+            }
+            LessonAction::PackageCancel => {
+                let outcome = self.page.package_cancelled();
+                let _ = self.perform(ctx, outcome);
+            }
             LessonAction::PrintHandout => {
                 let outcome = self.page.print_handout();
                 let _ = self.perform(ctx, outcome);

@@ -133,7 +133,7 @@ pub fn fetch_bytes(url: String, max: usize, done: Callback<Result<Vec<u8>, PageE
     });
 }
 
-async fn fetch(url: &str, max: usize) -> Result<Vec<u8>, PageError> {
+pub(super) async fn fetch(url: &str, max: usize) -> Result<Vec<u8>, PageError> {
     use wasm_bindgen_futures::JsFuture;
     let failed = |why: String| PageError::Fetch {
         url: url.to_string(),

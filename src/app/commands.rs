@@ -36,6 +36,15 @@ impl App {
                         self.page.error = Some(e.into());
                     }
                 }
+                Command::MeasurePackage => {
+                    super::package::measure(ctx.link().callback(Msg::PackageMeasured));
+                }
+                Command::Pack(plan) => {
+                    let progress = ctx
+                        .link()
+                        .callback(|(done, total)| Msg::PackageProgress(done, total));
+                    super::package::pack(*plan, progress, ctx.link().callback(Msg::PackageDone));
+                }
                 Command::KeepDraft { json } => {
                     let kept = browser::keep_draft(json.as_deref());
                     self.page.draft_kept(kept);

@@ -67,6 +67,12 @@ pub enum Msg {
     /// A lesson file picked or dropped: its name and bytes.
     LessonPicked(Result<(String, Vec<u8>), PageError>),
     RecordingArrived(StepRef, Result<Document, PageError>),
+    /// The page's file list for a lesson package (or why not).
+    PackageMeasured(Result<Vec<crate::lesson_package::SiteFile>, PageError>),
+    /// Files fetched for the package so far, of all.
+    PackageProgress(usize, usize),
+    /// The package saved (its name and size), or why not.
+    PackageDone(Result<(String, u64), PageError>),
 }
 
 pub(super) struct LaneCallbacks {

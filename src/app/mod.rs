@@ -16,7 +16,9 @@ mod browser;
 mod commands;
 mod frame_height;
 mod messages;
+mod package;
 mod present_keys;
+mod scorm;
 mod view;
 
 use messages::Callbacks;
@@ -45,6 +47,11 @@ pub struct App {
     i18n: I18n,
     /// The link said `?lang=`: a lesson file's own language does not override it.
     lang_from_link: bool,
+    /// The LMS's SCORM API, when the page opened a lesson inside one.
+    scorm: Option<scorm::Scorm>,
+    /// The open lesson's last step has been on screen (a lesson without
+    /// questions is complete then).
+    seen_last_step: bool,
 }
 
 impl Component for App {
@@ -78,7 +85,15 @@ impl Component for App {
             print_after: false,
             i18n: I18n::new(lang),
             lang_from_link,
+            scorm: None,
+            seen_last_step: false,
         };
+        // Only a page opened on a lesson reports to an LMS.
+        let on_a_lesson = app.page.lessons.waiting.is_some()
+            || app.page.lessons.open.from == crate::lessons::LessonFrom::Link;
+        if on_a_lesson {
+            app.scorm = scorm::Scorm::connect();
+        }
         // A lesson carried in the link speaks its language, as a fetched one does.
         if app.page.lessons.open.from == crate::lessons::LessonFrom::Link {
             app.speak_the_lessons_language();
@@ -98,6 +113,7 @@ impl Component for App {
         // Whatever changed the prompt (typing, a preset, a link, a branch, a
         // model loaded), the inspector follows it.
         let follow = self.page.inspect_prompt();
+        self.report_to_lms();
         self.perform(ctx, follow) || redraw
     }
 
@@ -128,6 +144,19 @@ impl Component for App {
 }
 
 impl App {
+    /// The lesson's score and completion, to the LMS the page runs in.
+    fn report_to_lms(&mut self) {
+        let Some(scorm) = &mut self.scorm else {
+            return;
+        };
+        let player = &self.page.lessons;
+        if player.waiting.is_some() {
+            return;
+        }
+        self.seen_last_step |= player.step + 1 == player.open.lesson.steps.len();
+        scorm.report(player.score(), self.seen_last_step);
+    }
+
     /// A lesson opened from `?lesson=` is written in a language: the page
     /// speaks it too (when it has that catalog), unless the link chose one.
     /// Not remembered as the reader's pick.
@@ -204,6 +233,18 @@ impl App {
             Msg::Lesson(action) => {
                 self.on_lesson(ctx, action);
                 true
+            }
+            Msg::PackageMeasured(files) => {
+                let outcome = self.page.package_measured(files);
+                self.perform(ctx, outcome)
+            }
+            Msg::PackageProgress(done, total) => {
+                let outcome = self.page.package_progress(done, total);
+                self.perform(ctx, outcome)
+            }
+            Msg::PackageDone(result) => {
+                let outcome = self.page.package_done(result);
+                self.perform(ctx, outcome)
             }
             Msg::Writer(action) => {
                 let steps = self.page.writer.lesson.steps.len();

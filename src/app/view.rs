@@ -26,13 +26,6 @@ impl App {
         let page = &self.page;
         let player = &page.lessons;
         let step = player.current();
-        let total = player
-            .open
-            .lesson
-            .steps
-            .iter()
-            .map(|s| s.questions.len())
-            .sum();
         let answers: Vec<_> = (0..step.questions.len())
             .map(|q| player.quiz.answer((player.step, q)).cloned())
             .collect();
@@ -44,7 +37,7 @@ impl App {
                 pending={player.quiz.pending.as_ref().filter(|p| p.at.0 == player.step).map(|p| p.at.1)}
                 results={page.step_results().map(|r| std::array::from_fn(|i| r[i].clone()))}
                 lanes={step.lanes.len()}
-                score={player.quiz.score(total)}
+                score={player.score()}
                 on={self.callbacks.quiz.clone()}
             />
         }
@@ -219,6 +212,7 @@ impl App {
                         embed_code={page.embed_code.clone()}
                         lesson_link={page.lessons.link.clone()}
                         handout_fetching={page.handout.as_ref().map_or(0, |h| h.fetching())}
+                        package={page.package.clone()}
                         on={cb.lesson.clone()}
                     />
                     <LessonWriterPanel

@@ -3,7 +3,9 @@
 
 use crate::export::Export;
 use crate::i18n::I18n;
+use crate::rc_eq::RcEq;
 use crate::said::Said;
+use crate::state::package::Packaging;
 use ntl_protocol::lesson::link::TooLongForALink;
 use yew::prelude::*;
 
@@ -18,6 +20,11 @@ pub enum LessonAction {
     Replay(web_sys::File),
     /// Print the open lesson as a handout.
     PrintHandout,
+    /// The open lesson as a package to upload: what it holds first.
+    Package,
+    /// Its size is fine: fetch, zip and save it.
+    PackageConfirm,
+    PackageCancel,
 }
 
 #[derive(Properties, PartialEq)]
@@ -31,6 +38,8 @@ pub struct Props {
     pub lesson_link: Option<Result<(String, usize), TooLongForALink>>,
     /// The handout's recordings still being fetched.
     pub handout_fetching: usize,
+    /// The open lesson on its way into a package.
+    pub package: RcEq<Packaging>,
     pub on: Callback<LessonAction>,
 }
 
@@ -147,7 +156,16 @@ pub fn lesson_panel(p: &Props) -> Html {
                         tr.t("print-handout")
                     } }
                 </button>
+                <button
+                    data-testid="package"
+                    disabled={matches!(*p.package, Packaging::Measuring | Packaging::Packing { .. })}
+                    onclick={p.on.reform(|_: MouseEvent| LessonAction::Package)}
+                    title={tr.t("package-title")}
+                >
+                    { tr.t("package") }
+                </button>
             </div>
+            { package(p, &tr) }
             if let Some(link) = &p.share_link {
                 { code_box(&tr.t("share-link"), "share-link", 2, link) }
             }
@@ -177,6 +195,69 @@ fn lesson_link(p: &Props, tr: &I18n) -> Html {
             <p class="error" role="alert" data-testid="lesson-link-error">
                 { tr.said(&Said::TooLongForALink(e.clone())) }
             </p>
+        },
+    }
+}
+
+fn mb(bytes: u64) -> String {
+    format!("{:.1}", bytes as f64 / 1e6)
+}
+
+/// What the package holds before it is made, its progress, and the result.
+fn package(p: &Props, tr: &I18n) -> Html {
+    match &*p.package {
+        Packaging::Idle => Html::default(),
+        Packaging::Measuring => html! {
+            <p class="hint" data-testid="package-status" role="status">{ tr.t("package-measuring") }</p>
+        },
+        Packaging::Offered(plan) => {
+            let size = mb(plan.site_bytes());
+            html! {
+                <div class="package-offer" data-testid="package-offer">
+                    <p>
+                        { tr.t_with("package-holds", &[
+                            ("title", plan.lesson.title.clone().into()),
+                            ("runs", plan.recordings.len().into()),
+                            ("model", if plan.model_packed { "yes" } else { "no" }.into()),
+                            ("mb", size.clone().into()),
+                        ]) }
+                    </p>
+                    if !plan.model_packed {
+                        <p class="hint" data-testid="package-no-model">
+                            { tr.t_with("package-hub-model", &[("model", plan.lesson.model.clone().into())]) }
+                        </p>
+                    }
+                    if plan.left_behind > 0 {
+                        <p class="hint" data-testid="package-left-behind">
+                            { tr.t_with("package-left-behind", &[("runs", plan.left_behind.into())]) }
+                        </p>
+                    }
+                    <p class="hint">{ tr.t("package-how") }</p>
+                    <div class="actions">
+                        <button class="primary" data-testid="package-download"
+                            onclick={p.on.reform(|_: MouseEvent| LessonAction::PackageConfirm)}>
+                            { tr.t_with("package-download", &[("mb", size.into())]) }
+                        </button>
+                        <button data-testid="package-cancel"
+                            onclick={p.on.reform(|_: MouseEvent| LessonAction::PackageCancel)}>
+                            { tr.t("package-cancel") }
+                        </button>
+                    </div>
+                </div>
+            }
+        }
+        Packaging::Packing { done, total } => html! {
+            <p class="hint" data-testid="package-status" role="status">
+                { tr.t_with("package-packing", &[("done", (*done).into()), ("total", (*total).into())]) }
+            </p>
+        },
+        Packaging::Done { name, bytes } => html! {
+            <p class="hint" data-testid="package-status" role="status" data-state="done">
+                { tr.t_with("package-done", &[("name", name.clone().into()), ("mb", mb(*bytes).into())]) }
+            </p>
+        },
+        Packaging::Failed(e) => html! {
+            <p class="error" role="alert" data-testid="package-error">{ tr.said(e) }</p>
         },
     }
 }

@@ -5,6 +5,7 @@
 //! in theirs. Serde's details and the browser's words stay as they came.
 
 use super::I18n;
+use crate::lesson_package::PackageError;
 use crate::lessons::address::LessonAddressError;
 use crate::page_error::PageError;
 use crate::state::writer_trouble::WriterTrouble;
@@ -453,6 +454,12 @@ impl I18n {
                 "page-recording-misfit",
                 &[("name", v(name)), ("why", v(self.lesson_error(source)))],
             ),
+            PageError::Package(PackageError::SiteFiles(why)) => {
+                self.t_with("package-site-files", &[("why", v(why))])
+            }
+            PageError::Package(PackageError::Zip(e)) => {
+                self.t_with("package-zip", &[("why", v(e))])
+            }
         }
     }
 }

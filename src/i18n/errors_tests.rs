@@ -256,6 +256,10 @@ fn page_errors() -> Vec<PageError> {
                 problem: Problem::RecordingPrompt,
             },
         },
+        PageError::Package(crate::lesson_package::site_files(b"[]").unwrap_err()),
+        PageError::Package(crate::lesson_package::PackageError::Zip(
+            zip::result::ZipError::FileNotFound,
+        )),
     ]);
     out
 }

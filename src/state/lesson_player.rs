@@ -67,6 +67,18 @@ impl LessonPlayer {
         &self.open.lesson.steps[self.step]
     }
 
+    /// The open lesson's score: answers against every question it asks.
+    pub fn score(&self) -> super::quiz::Score {
+        let total = self
+            .open
+            .lesson
+            .steps
+            .iter()
+            .map(|s| s.questions.len())
+            .sum();
+        self.quiz.score(total)
+    }
+
     pub fn has_recording(&self) -> bool {
         let inline = matches!(self.current().recording, Some(Recording::Inline(_)));
         inline || self.open.recording_url(self.step).is_some()

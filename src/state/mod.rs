@@ -17,6 +17,8 @@ pub mod lesson_writer;
 pub mod model;
 pub mod model_catalog;
 pub mod outcome;
+pub mod package;
+mod package_steps;
 pub mod page_actions;
 pub mod projector;
 pub mod quiz;
@@ -32,6 +34,8 @@ pub mod writer_trouble;
 
 #[cfg(test)]
 mod lesson_tests;
+#[cfg(test)]
+mod package_tests;
 #[cfg(test)]
 mod projector_tests;
 #[cfg(test)]
@@ -110,6 +114,8 @@ pub struct Page {
     pub live_on_request: bool,
     /// The lesson the teacher is writing on the page.
     pub writer: RcEq<lesson_writer::LessonWriter>,
+    /// The open lesson on its way into a package to upload.
+    pub package: RcEq<package::Packaging>,
 }
 
 impl Page {
@@ -150,6 +156,7 @@ impl Page {
             lessons: Default::default(),
             live_on_request: false,
             writer: RcEq::default(),
+            package: RcEq::default(),
         };
         let mut commands = vec![Command::SpawnWorker { threaded: threads }];
         match requested.lesson {

@@ -26,6 +26,10 @@ pub enum Command {
         mime: &'static str,
         text: String,
     },
+    /// Fetch the page's file list, to say what a lesson package holds.
+    MeasurePackage,
+    /// Fetch the package's files, zip them and save the zip.
+    Pack(Box<crate::lesson_package::Plan>),
     /// Keep the lesson being written in the browser (`None`: forget it).
     KeepDraft { json: Option<String> },
 }

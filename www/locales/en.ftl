@@ -886,3 +886,27 @@ writer-clear-confirm = Remove the lesson{ $named ->
     [one] 1 step
    *[other] { $steps } steps
 }) from this browser? Download it first to keep it.
+
+## A lesson as a package to upload (SCORM 1.2).
+package = Download as a package
+package-title = One zip with the page, this lesson, its recorded runs and the bundled model: upload it to the school's web space, or to an LMS (Moodle, Canvas…) as a SCORM 1.2 package
+package-measuring = Finding out what the package holds…
+package-holds = The package of “{ $title }” holds the page, the lesson, { $runs ->
+    [one] 1 recorded run
+   *[other] { $runs } recorded runs
+}{ $model ->
+    [yes] {" "}and the bundled model
+   *[no] {""}
+}: { $mb } MB.
+package-hub-model = The lesson runs on { $model }: the package holds no model, and each student's browser downloads it from the hub.
+package-left-behind = { $runs ->
+    [one] 1 recorded run cannot come along (it was beside a picked file): that step runs live.
+   *[other] { $runs } recorded runs cannot come along (they were beside a picked file): those steps run live.
+}
+package-how = Unzipped on any web space, its index.html opens the lesson, offline. An LMS imports the zip as it is (SCORM 1.2) and receives the lesson's score and completion.
+package-download = Download the package ({ $mb } MB)
+package-cancel = Not now
+package-packing = Packing: { $done } of { $total } files…
+package-done = Saved { $name } ({ $mb } MB).
+package-site-files = `site-files.json` is not the build's list of the page's files: { $why }
+package-zip = the package could not be written: { $why }

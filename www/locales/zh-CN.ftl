@@ -845,3 +845,21 @@ writer-clear-confirm = 要从这个浏览器里删除这节课{ $named ->
     [no] {""}
    *[other] “{ $title }”
 }（{ $steps } 步）吗？要保留请先下载。
+
+## 把课程打包上传（SCORM 1.2）。
+package = 下载为课程包
+package-title = 一个 zip：页面、这节课、它录制的运行和内置模型：上传到学校的网站空间，或作为 SCORM 1.2 课程包上传到学习管理系统（Moodle、Canvas 等）
+package-measuring = 正在查看课程包包含哪些文件……
+package-holds = “{ $title }”的课程包包含页面、课程、{ $runs } 个录制的运行{ $model ->
+    [yes] 和内置模型
+   *[no] {""}
+}：{ $mb } MB。
+package-hub-model = 这节课在 { $model } 上运行：课程包里没有模型，每个学生的浏览器会从模型仓库下载它。
+package-left-behind = 有 { $runs } 个录制的运行无法带上（它们在所选文件旁边）：这些步骤会实时运行。
+package-how = 解压到任何网站空间后，它的 index.html 会离线打开这节课。学习管理系统可以直接导入这个 zip（SCORM 1.2），并收到这节课的得分和完成情况。
+package-download = 下载课程包（{ $mb } MB）
+package-cancel = 暂不下载
+package-packing = 正在打包：第 { $done } 个文件，共 { $total } 个……
+package-done = 已保存 { $name }（{ $mb } MB）。
+package-site-files = `site-files.json` 不是构建生成的页面文件清单：{ $why }
+package-zip = 无法写入课程包：{ $why }
