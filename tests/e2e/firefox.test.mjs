@@ -15,6 +15,7 @@ import { ROOT, recordWorkers } from './harness.mjs';
 import { REQUESTS } from './worker_requests.mjs';
 import { englishChrome } from './chrome_words.mjs';
 import { inflateSync } from 'node:zlib';
+import { execFileSync } from 'node:child_process';
 
 let ff;
 before(async () => { ff = await startFirefox(); });
@@ -331,3 +332,49 @@ function pdfPages(pdf) {
   }
   return pages;
 }
+
+/// Types `value` into a field as a person would (input events, as yew listens).
+async function fill(page, selector, value) {
+  await page.$eval(selector, (e, v) => {
+    e.value = v;
+    e.dispatchEvent(new Event('input', { bubbles: true }));
+  }, value);
+}
+
+test('Firefox: a teacher saves the page as a lesson step with a question, downloads the lesson file, and packs it as a SCORM zip', async () => {
+  const page = await ff.open(ff.plain);
+  await modelReady(page);
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 6);
+  await runAll(page);
+  const texts = (await laneTexts(page)).map((s) => s.replaceAll('↵', ''));
+  await fill(page, '[data-testid="writer-step-title"]', 'Six tokens each');
+  await fill(page, '[data-testid="writer-note"]', 'Guess first.');
+  await page.select('[data-testid="writer-question-kind"]', 'choice');
+  await fill(page, '[data-testid="writer-question-ask"]', 'Do all four lanes agree?');
+  await fill(page, '[data-testid="writer-question-options"]', 'Yes\nNo');
+  await fill(page, '[data-testid="writer-question-answer"]', '2');
+  await page.click('[data-testid="writer-save-step"]');
+  await page.waitForSelector('[data-testid="writer-step"]');
+  assert.equal(await page.$eval('[data-testid="writer-status"]', (e) => e.textContent), 'Saved as step 1 of 1.');
+  await fill(page, '[data-testid="writer-title"]', 'Firefox lesson');
+  const file = await download(ff, page, '[data-testid="writer-download"]');
+  assert.equal(file.name, 'firefox-lesson.json');
+  const lesson = JSON.parse(file.text);
+  assert.equal(lesson.steps[0].title, 'Six tokens each');
+  assert.deepEqual(lesson.steps[0].recording.runs.map((r) => r.text), texts, 'the run on screen, inline');
+  assert.deepEqual(lesson.steps[0].questions[0].options, ['Yes', 'No']);
+
+  // Preview, then pack the previewed lesson: its run is inline, so it travels in lesson.json.
+  await page.click('[data-testid="writer-preview"]');
+  await page.waitForSelector('[data-testid="question"][data-state="open"]');
+  await page.click('[data-testid="package"]');
+  await page.waitForSelector('[data-testid="package-offer"]');
+  const zip = await download(ff, page, '[data-testid="package-download"]', 120_000);
+  assert.equal(zip.name, 'firefox-lesson-scorm.zip');
+  const site = JSON.parse(readFileSync(join(ROOT, 'dist', 'site-files.json'), 'utf8'));
+  const listed = execFileSync('python3', ['-m', 'zipfile', '-l', zip.path], { encoding: 'utf8' });
+  for (const f of site) assert.ok(listed.includes(`app/${f.path}`), `app/${f.path} packed`);
+  assert.match(listed, /imsmanifest\.xml/);
+  assert.deepEqual(ff.errors, []);
+  await page.close();
+});

@@ -102,7 +102,7 @@ export async function download(env, page, selector, timeout = 20_000) {
     if (done.length === 1 && !files.some((f) => f.endsWith('.part'))) {
       const path = join(env.downloads, done[0]);
       const size = statSync(path).size;
-      if (size > 0 && size === last) return { name: done[0], text: readFileSync(path, 'utf8') };
+      if (size > 0 && size === last) return { name: done[0], path, text: readFileSync(path, 'utf8') };
       last = size;
     }
     await new Promise((r) => setTimeout(r, 150));
