@@ -162,6 +162,16 @@ mod tests {
     }
 
     #[test]
+    fn opening_another_lesson_sets_the_handout_aside_and_another_step_keeps_it() {
+        let mut page = on_walk_003();
+        let _ = page.print_handout();
+        let _ = page.lesson_step(1);
+        assert!(page.handout.is_some(), "the same lesson");
+        let _ = page.open_built_in(0);
+        assert_eq!(page.handout, None);
+    }
+
+    #[test]
     fn a_recording_for_another_lesson_is_not_the_handouts() {
         let mut page = on_walk_003();
         let asked = fetches(&page.print_handout());

@@ -20,6 +20,10 @@ impl Page {
         if step >= lesson.lesson.steps.len() {
             return Outcome::unchanged();
         }
+        if self.lessons.open != lesson {
+            // Another lesson's handout would print in place of this one.
+            self.handout = None;
+        }
         let p = &mut self.lessons;
         if p.open != lesson {
             p.quiz = Default::default();
