@@ -31,12 +31,23 @@ pub fn num(x: f32) -> String {
     format!("{x:.3}")
 }
 
+/// A size as the hub shows it: decimal units, 1 MB = 10^6 bytes
+/// (distilgpt2's 352,824,413-byte file is "352.8 MB" on the page as there).
 pub fn bytes(n: u64) -> String {
-    if n >= 1 << 20 {
-        format!("{:.1} MB", n as f64 / 1_048_576.0)
+    if n >= 1_000_000 {
+        format!("{:.1} MB", n as f64 / 1e6)
     } else {
-        format!("{:.0} kB", n as f64 / 1024.0)
+        format!("{:.0} kB", n as f64 / 1e3)
     }
+}
+
+#[cfg(test)]
+#[test]
+fn sizes_are_decimal_as_the_hub_counts_them() {
+    assert_eq!(bytes(352_824_413), "352.8 MB");
+    assert_eq!(bytes(988_097_824), "988.1 MB");
+    assert_eq!(bytes(999_999), "1000 kB");
+    assert_eq!(bytes(1_500), "2 kB");
 }
 
 /// Background tint for a token chosen with probability `p`: likely tokens

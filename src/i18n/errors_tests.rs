@@ -541,7 +541,7 @@ fn the_lesson_writers_refusals_are_english_as_they_display_and_chinese_otherwise
         },
         WriterTrouble::TooLarge {
             kb: 2300,
-            max_kb: 2048,
+            max_kb: 2097,
         },
         WriterTrouble::Full,
         WriterTrouble::Invalid(invalid),

@@ -251,8 +251,8 @@ impl LessonWriter {
         let bytes = lesson.to_json().len();
         if bytes > MAX_LESSON_BYTES {
             return Err(WriterTrouble::TooLarge {
-                kb: bytes.div_ceil(1024),
-                max_kb: MAX_LESSON_BYTES / 1024,
+                kb: bytes.div_ceil(1000),
+                max_kb: MAX_LESSON_BYTES / 1000,
             });
         }
         check_step(&lesson, lesson.steps.len() - 1)?;

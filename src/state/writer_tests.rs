@@ -283,7 +283,7 @@ fn a_run_too_large_for_a_lesson_file_is_refused_and_the_step_saves_without_it() 
     page.run.document = Some(crate::rc_eq::RcEq::new(doc));
     let _ = save(&mut page);
     let t = page.writer.error.as_ref().map(|e| match e {
-        crate::said::Said::Writer(t) => matches!(**t, WriterTrouble::TooLarge { max_kb: 2048, .. }),
+        crate::said::Said::Writer(t) => matches!(**t, WriterTrouble::TooLarge { max_kb: 2097, .. }),
         _ => false,
     });
     assert_eq!(t, Some(true), "{}", trouble(&page));

@@ -37,7 +37,7 @@ pub enum WriterTrouble {
     )]
     OtherModel { lesson: String, page: String },
     #[error(
-        "with this run the lesson would be {kb} KB, and a lesson file is read up to {max_kb} KB: \
+        "with this run the lesson would be {kb} kB, and a lesson file is read up to {max_kb} kB: \
          save this step without its run"
     )]
     TooLarge { kb: usize, max_kb: usize },

@@ -208,8 +208,8 @@ test('the model picker lists each family with its size and memory before a downl
   assert.deepEqual(rows.map((r) => r.repo).filter((r) => r.includes('Instruct')), ['HuggingFaceTB/SmolLM2-135M-Instruct', 'HuggingFaceTB/SmolLM2-360M-Instruct', 'Qwen/Qwen2.5-0.5B-Instruct']);
   assert.deepEqual(rows.filter((r) => r.instruct).map((r) => r.repo), rows.map((r) => r.repo).filter((r) => r.endsWith('-Instruct')));
   const qwen = rows.find((r) => r.repo === 'Qwen/Qwen2.5-0.5B-Instruct');
-  assert.match(qwen.facts, /Qwen2ForCausalLM · 494 M parameters · 942\.3 MB download \(BF16\) · needs about 1272\.\d MB of memory/);
-  assert.match(rows[0].facts, /GPT2LMHeadModel · 82 M parameters · 336\.5 MB download \(F32\)/);
+  assert.match(qwen.facts, /Qwen2ForCausalLM · 494 M parameters · 988\.1 MB download \(BF16\) · needs about 13\d\d\.\d MB of memory/);
+  assert.match(rows[0].facts, /GPT2LMHeadModel · 82 M parameters · 352\.8 MB download \(F32\)/);
   assert.ok(rows.some((r) => /LlamaForCausalLM · 135 M parameters/.test(r.facts)), JSON.stringify(rows));
   const before = hub.log.length;
   await page.click('[data-testid="catalog-model"][data-repo="Qwen/Qwen2.5-0.5B-Instruct"] [data-testid="pick-model"]');

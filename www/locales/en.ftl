@@ -877,7 +877,7 @@ writer-shared-randomness = shared randomness is on, and a lesson step gives each
 writer-library-defaults = lane { $lane } starts from the library's defaults; a lesson step's lanes start from the model's settings: switch lane { $lane } to the model's settings to save this step
 writer-no-model-name = the model was loaded from files on this computer, and a lesson names the bundled model or a hub repo: load one of those to write a lesson
 writer-other-model = this lesson is written for { $lesson }, and the page runs { $page } now: load { $lesson } again, or start a new lesson
-writer-too-large = with this run the lesson would be { $kb } KB, and a lesson file is read up to { $max } KB: save this step without its run
+writer-too-large = with this run the lesson would be { $kb } kB, and a lesson file is read up to { $max } kB: save this step without its run
 writer-full = a lesson holds at most { $max } steps
 writer-clear-confirm = Remove the lesson{ $named ->
     [no] {""}

@@ -839,7 +839,7 @@ writer-shared-randomness = 共享随机数已打开，而课程步骤给每个�
 writer-library-defaults = 通道 { $lane } 从库的默认值开始；课程步骤的通道从模型的设置开始：请把通道 { $lane } 切换到模型的设置再保存这一步
 writer-no-model-name = 模型是从这台电脑上的文件加载的，而课程只能指定内置模型或模型仓库：请加载其中之一再编写课程
 writer-other-model = 这节课是为 { $lesson } 编写的，而页面现在运行的是 { $page }：请重新加载 { $lesson }，或开始新课程
-writer-too-large = 附上这次运行后课程会有 { $kb } KB，而课程文件最多读取 { $max } KB：请不附运行结果保存这一步
+writer-too-large = 附上这次运行后课程会有 { $kb } kB，而课程文件最多读取 { $max } kB：请不附运行结果保存这一步
 writer-full = 一节课最多 { $max } 步
 writer-clear-confirm = 要从这个浏览器里删除这节课{ $named ->
     [no] {""}
