@@ -18,6 +18,7 @@ impl App {
             ModelAction::RunLive => self.page.run_live(),
             ModelAction::ConfirmDownload => self.page.confirm_model(),
             ModelAction::LoadHub => self.page.load_hub(),
+            ModelAction::KeepCurrent => self.page.keep_current_model(),
             ModelAction::Pick(repo) => self.page.pick_model(repo),
             ModelAction::HubInput(text) => {
                 self.page.model.set_hub_repo(&text);

@@ -131,6 +131,7 @@ impl App {
                         notice={page.notice.clone()}
                         memory_warning={page.model.memory_warning}
                         hub_repo={page.model.hub_repo.clone()}
+                        can_keep_current={page.model.can_keep_current()}
                         worker_alive={page.worker.alive}
                         worker_slow={page.worker.slow}
                         compact={page.embed || present}

@@ -18,7 +18,10 @@ pub enum ModelAction {
     RunLive,
     /// Download the hub model a share link asked for.
     ConfirmDownload,
+    /// The repo in the box: its size first, then the download when confirmed.
     LoadHub,
+    /// Not the typed repo after all: keep the model in use.
+    KeepCurrent,
     /// A model from the picker's list.
     Pick(&'static str),
     HubInput(String),
@@ -33,6 +36,8 @@ pub struct Props {
     /// The weights may not fit this device's memory.
     pub memory_warning: Option<MemoryWarning>,
     pub hub_repo: String,
+    /// A typed repo waits for the user's word, and the model in use can stay.
+    pub can_keep_current: bool,
     pub worker_alive: bool,
     /// The worker has not said it listens within the page's patience.
     pub worker_slow: bool,
@@ -174,8 +179,22 @@ fn generation_defaults(info: &ModelInfo, tr: &I18n) -> Html {
     }
 }
 
-fn confirm(repo: &str, size: DownloadSize, on: &Callback<ModelAction>, tr: &I18n) -> Html {
-    let ask = tr.t_with("confirm-ask", &[("repo", repo.into())]);
+fn confirm(
+    repo: &str,
+    size: DownloadSize,
+    typed: bool,
+    keep: bool,
+    on: &Callback<ModelAction>,
+    tr: &I18n,
+) -> Html {
+    let ask = tr.t_with(
+        if typed {
+            "confirm-ask-typed"
+        } else {
+            "confirm-ask"
+        },
+        &[("repo", repo.into())],
+    );
     let size = match size {
         DownloadSize::Asking => tr.t("confirm-asking"),
         DownloadSize::Known {
@@ -199,12 +218,21 @@ fn confirm(repo: &str, size: DownloadSize, on: &Callback<ModelAction>, tr: &I18n
                 { tr.t_with("confirm-download", &[("repo", repo.into())]) }
             </button>
             { " " }
-            <button
-                data-testid="confirm-bundled"
-                onclick={on.reform(|_: MouseEvent| ModelAction::UseBundled)}
-            >
-                { tr.t("confirm-bundled") }
-            </button>
+            if keep {
+                <button
+                    data-testid="confirm-keep"
+                    onclick={on.reform(|_: MouseEvent| ModelAction::KeepCurrent)}
+                >
+                    { tr.t("confirm-keep") }
+                </button>
+            } else {
+                <button
+                    data-testid="confirm-bundled"
+                    onclick={on.reform(|_: MouseEvent| ModelAction::UseBundled)}
+                >
+                    { tr.t("confirm-bundled") }
+                </button>
+            }
         </span>
     }
 }
@@ -288,7 +316,10 @@ pub fn model_panel(p: &Props) -> Html {
             ready(info, &source_name(source, &tr), *load_ms, *threads, &tr),
             "ready",
         ),
-        ModelStatus::Confirm { repo, size } => (confirm(repo, *size, &p.on, &tr), "confirm"),
+        ModelStatus::Confirm { repo, size, typed } => (
+            confirm(repo, *size, *typed, p.can_keep_current, &p.on, &tr),
+            "confirm",
+        ),
         ModelStatus::OnRequest { size } => (run_live(*size, &p.on, &tr), "on-request"),
         ModelStatus::Failed { message, file, .. } => {
             let text = match file {

@@ -347,10 +347,22 @@ impl Page {
         }
     }
 
-    /// A model from the picker: loaded as if its repo id were typed in the box.
+    /// A model from the picker, whose size the list shows: loaded at once.
     pub fn pick_model(&mut self, repo: &str) -> Outcome {
         self.model.set_hub_repo(repo);
-        self.load_hub()
+        match self.model.load_hub_now() {
+            Some(message) => {
+                self.notice = None;
+                self.load(message)
+            }
+            None => Outcome::redraw(),
+        }
+    }
+
+    /// The typed repo is not downloaded: the model in use stays.
+    pub fn keep_current_model(&mut self) -> Outcome {
+        self.model.keep_current();
+        Outcome::redraw()
     }
 
     /// The student asks an embedded lesson to run live: the model

@@ -36,11 +36,13 @@ pub enum ModelStatus {
         file: Option<String>,
         network: bool,
     },
-    /// A share link names a hub model other than the default: nothing is
-    /// fetched until the user says so.
+    /// A share link names a hub model other than the default, or a repo
+    /// was typed into the box (`typed`): nothing is fetched until the user
+    /// says so.
     Confirm {
         repo: String,
         size: DownloadSize,
+        typed: bool,
     },
     /// An embedded lesson shows its recorded runs; the model (`source`)
     /// downloads only when the student asks to run live.
@@ -82,6 +84,9 @@ pub struct ModelState {
     pub device_memory_gb: Option<f64>,
     /// The weights about to download may not fit this device's memory.
     pub memory_warning: Option<MemoryWarning>,
+    /// While a typed repo waits for the user's word: the model still in the
+    /// worker, to go back to.
+    before_confirm: Option<Box<(ModelStatus, Option<ModelSource>)>>,
 }
 
 fn bundled() -> ModelSource {
@@ -111,6 +116,7 @@ impl ModelState {
             ModelSource::Hub { repo } if from_link && !hub_is_default => ModelStatus::Confirm {
                 repo: repo.clone(),
                 size: DownloadSize::Asking,
+                typed: false,
             },
             _ => ModelStatus::Starting,
         };
@@ -121,6 +127,7 @@ impl ModelState {
             hub_repo: DEFAULT_HUB_REPO.into(),
             device_memory_gb: None,
             memory_warning: None,
+            before_confirm: None,
         }
     }
 
@@ -205,13 +212,28 @@ impl ModelState {
         self.status = ModelStatus::OnRequest { size };
     }
 
-    /// The user confirmed the download a link asked for.
+    /// The user confirmed the download a link or the repo box asked for.
     pub fn confirm(&mut self) -> Option<ToWorker> {
+        self.before_confirm = None;
         let source = self.source.clone()?;
         Some(self.load(source))
     }
 
+    /// A typed repo waits for the user's word, and a model is there to keep.
+    pub fn can_keep_current(&self) -> bool {
+        self.before_confirm.is_some()
+    }
+
+    /// The typed repo is not downloaded after all: the model in the worker stays.
+    pub fn keep_current(&mut self) {
+        if let Some(b) = self.before_confirm.take() {
+            (self.status, self.source) = *b;
+            self.memory_warning = None;
+        }
+    }
+
     pub fn load_bundled(&mut self) -> ToWorker {
+        self.before_confirm = None;
         self.load(bundled())
     }
 
@@ -219,8 +241,48 @@ impl ModelState {
         self.hub_repo = text.trim().to_string();
     }
 
-    /// Loads the repo in the box, or says why it is not a repo id.
+    /// The repo in the box: its size is asked for first and shown, and it
+    /// downloads once the user says so (`confirm`), as a share link's does;
+    /// or why it is not a repo id.
     pub fn load_hub(&mut self) -> Option<ToWorker> {
+        if !self.hub_repo_valid() {
+            return None;
+        }
+        let repo = self.hub_repo.clone();
+        if matches!(&self.source, Some(ModelSource::Hub { repo: r }) if *r == repo)
+            && self.is_ready()
+        {
+            return None;
+        }
+        if self.before_confirm.is_none() && self.is_ready() {
+            self.before_confirm = Some(Box::new((self.status.clone(), self.source.clone())));
+        }
+        self.hub_is_default = false;
+        self.status = ModelStatus::Confirm {
+            repo: repo.clone(),
+            size: DownloadSize::Asking,
+            typed: true,
+        };
+        self.source = Some(ModelSource::Hub { repo: repo.clone() });
+        self.memory_warning = super::model_catalog::find(&repo)
+            .and_then(|m| memory_warning(m.download_bytes, self.device_memory_gb));
+        Some(ToWorker::Measure { repo })
+    }
+
+    fn hub_repo_valid(&mut self) -> bool {
+        let valid = ntl_protocol::valid_repo_id(&self.hub_repo);
+        if !valid {
+            self.status = ModelStatus::Failed {
+                message: Said::NotARepoId(self.hub_repo.clone()),
+                file: None,
+                network: false,
+            };
+        }
+        valid
+    }
+
+    /// A model picked from the list, whose size the list showed: loads now.
+    pub fn load_hub_now(&mut self) -> Option<ToWorker> {
         if !ntl_protocol::valid_repo_id(&self.hub_repo) {
             self.status = ModelStatus::Failed {
                 message: Said::NotARepoId(self.hub_repo.clone()),
@@ -230,6 +292,7 @@ impl ModelState {
             return None;
         }
         self.hub_is_default = false;
+        self.before_confirm = None;
         let message = self.load(ModelSource::Hub {
             repo: self.hub_repo.clone(),
         });
@@ -242,6 +305,7 @@ impl ModelState {
     /// Files the user picked; they cannot be read again after a worker
     /// crash, so there is no source to reload.
     pub fn load_files(&mut self, names: Vec<String>) -> ToWorker {
+        self.before_confirm = None;
         let source = ModelSource::Files { names };
         self.status = ModelStatus::Loading {
             source: Some(source.clone()),
@@ -472,6 +536,7 @@ pub(crate) mod tests {
             ModelStatus::Confirm {
                 repo: "someone/big-model".into(),
                 size: DownloadSize::Asking,
+                typed: false,
             }
         );
         assert_eq!(
@@ -562,7 +627,7 @@ pub(crate) mod tests {
         m.set_hub_repo(" Qwen/Qwen2.5-0.5B-Instruct ");
         let repo = "Qwen/Qwen2.5-0.5B-Instruct".to_string();
         assert_eq!(
-            m.load_hub(),
+            m.load_hub_now(),
             Some(ToWorker::Load {
                 source: ModelSource::Hub { repo }
             })
@@ -570,8 +635,48 @@ pub(crate) mod tests {
         assert_eq!(m.memory_warning.map(|w| w.bytes), Some(988_097_824));
         // A repo the list does not know waits for the hub's size.
         m.set_hub_repo("someone/gpt2-variant");
-        assert!(m.load_hub().is_some());
+        assert!(m.load_hub_now().is_some());
         assert_eq!(m.memory_warning, None);
+    }
+
+    #[test]
+    fn a_typed_repo_asks_its_size_first_and_downloads_only_when_confirmed_or_keeps_the_model() {
+        let mut m = ModelState::new(Some(BUNDLED), false);
+        let bundled = m.reload().unwrap();
+        let ToWorker::Load { source } = bundled else {
+            panic!()
+        };
+        m.loaded(info(), source, 1.0, 1);
+        m.set_hub_repo("someone/gpt2-variant");
+        assert_eq!(
+            m.load_hub(),
+            Some(ToWorker::Measure {
+                repo: "someone/gpt2-variant".into()
+            }),
+            "nothing is downloaded yet"
+        );
+        assert!(matches!(
+            m.status,
+            ModelStatus::Confirm {
+                typed: true,
+                size: DownloadSize::Asking,
+                ..
+            }
+        ));
+        assert!(m.can_keep_current());
+        m.measured("someone/gpt2-variant", Some(500_000_000), false);
+        // Not after all: the bundled model, still in the worker, is back.
+        m.keep_current();
+        assert!(m.is_ready());
+        assert_eq!(m.link_name().as_deref(), Some(BUNDLED));
+        // Asked again, and confirmed: now it downloads.
+        assert!(matches!(m.load_hub(), Some(ToWorker::Measure { .. })));
+        assert!(matches!(m.confirm(), Some(ToWorker::Load { .. })));
+        assert!(!m.can_keep_current());
+        // A repo id that is not one is refused at once.
+        m.set_hub_repo("not a repo");
+        assert_eq!(m.load_hub(), None);
+        assert!(matches!(m.status, ModelStatus::Failed { .. }));
     }
 
     #[test]

@@ -45,6 +45,7 @@ before(async () => {
     'teacher/full-disk-gpt2': FILES,
     'teacher/no-resume-gpt2': FILES,
     'teacher/linked-gpt2': FILES,
+    'teacher/typed-gpt2': FILES,
     'teacher/linked-sharded-gpt2': { ...config, 'tokenizer.json': tokenizer, ...SHARDS },
     'teacher/tiny-qwen2-instruct': QWEN2,
     // The picker's repo ids, served the tiny checkpoints of their families.
@@ -224,6 +225,23 @@ test('the model picker lists each family with its size and memory before a downl
   for (let l = 1; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 2);
   await runAll(page);
   assert.ok((await laneTexts(page)).every((t) => t.length > 0));
+
+  // A repo typed into the box: its size first, nothing downloaded until asked; kept out, the model in use stays.
+  const typedGets = () => hub.log.filter((e) => e.host === CDN && e.repo === 'teacher/typed-gpt2' && e.method === 'GET');
+  await page.fill('[aria-label="model hub repo"]', 'teacher/typed-gpt2');
+  await page.click('text=Load from the model hub');
+  await page.waitForFunction(() => /to download/.test(document.querySelector('[data-testid="download-size"]')?.textContent || ''), null, { timeout: 60_000 });
+  assert.match(await page.textContent('[data-testid="confirm-model"]'), /^`teacher\/typed-gpt2` from the model hub: nothing has been downloaded yet\. Its weights are \d+\.\d MB to download\./);
+  assert.deepEqual(typedGets(), [], 'measured with HEAD requests only');
+  await page.click('[data-testid="confirm-keep"]');
+  await modelReady(page);
+  assert.match(await page.textContent('[data-testid="model-status"]'), /Qwen\/Qwen2\.5-0\.5B-Instruct/);
+  await runAll(page);
+  await page.fill('[aria-label="model hub repo"]', 'teacher/typed-gpt2');
+  await page.click('text=Load from the model hub');
+  await page.click('[data-testid="confirm-load"]');
+  await page.waitForFunction(() => /teacher\/typed-gpt2/.test(document.querySelector('[data-testid="model-status"][data-state="ready"]')?.textContent || ''), null, { timeout: 60_000 });
+  assert.ok(typedGets().length > 0);
   await page.close();
 });
 
@@ -327,7 +345,7 @@ test('weights too large for the device warn before the bytes arrive', async () =
 
 test('a link naming a hub model shows its size and a memory warning before any weights download; a cached one says so', async () => {
   const link = (model) => '#run=1.' + deflateRawSync(Buffer.from(JSON.stringify({ prompt: 'In the beginning', lanes: [{ max_new_tokens: 5 }], model }))).toString('base64url');
-  const mb = (n) => `${(n / 1048576).toFixed(1)} MB`;
+  const mb = (n) => `${(n / 1e6).toFixed(1)} MB`;
   const size = async (page, re) => {
     await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('[data-testid="download-size"]')?.textContent || ''), re.source, { timeout: 60_000 });
     return (await page.textContent('[data-testid="download-size"]')).trim();
