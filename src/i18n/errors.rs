@@ -22,7 +22,9 @@ use ntl_decoding::{ConfigError, Knob};
 use ntl_protocol::lesson::link::{LessonLinkError, LINK_VERSION, MAX_LESSON_LINK_CHARS};
 use ntl_protocol::lesson::{LessonError, Problem, FORMAT_VERSION, MAX_LESSON_BYTES, MAX_STEPS};
 use ntl_protocol::picked::PickError;
-use ntl_protocol::share::{ShareError, MAX_LANES, MAX_LINK_CHARS, MAX_PROMPT_CHARS, VERSION};
+use ntl_protocol::share::{
+    ShareError, MAX_CHAT_TURNS, MAX_LANES, MAX_LINK_CHARS, MAX_PROMPT_CHARS, VERSION,
+};
 
 /// A value as the message shows it: Rust's own spelling (`1.5`, `inf`,
 /// `-3`), the same in every language, never regrouped.
@@ -342,6 +344,13 @@ impl I18n {
                 &[("lane", v(lane + 1)), ("why", v(self.config_error(source)))],
             ),
             ShareError::Model(m) => self.t_with("link-model", &[("got", v(m))]),
+            ShareError::ChatTurns(n) => self.t_with(
+                "link-chat-turns",
+                &[("turns", v(n)), ("max", v(MAX_CHAT_TURNS))],
+            ),
+            ShareError::ChatTurnTooLong => {
+                self.t_with("link-chat-turn-too-long", &[("max", v(MAX_PROMPT_CHARS))])
+            }
         };
         self.t_with("link-refused", &[("why", v(why))])
     }

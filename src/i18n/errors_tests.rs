@@ -196,6 +196,8 @@ fn share_errors() -> Vec<ShareError> {
             source: lane,
         },
         ShareError::Model("not a repo".into()),
+        ShareError::ChatTurns(40),
+        ShareError::ChatTurnTooLong,
     ]
 }
 

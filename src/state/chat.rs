@@ -6,6 +6,7 @@
 
 use crate::said::Said;
 use ntl_decoding::chat::ChatMessage;
+use ntl_protocol::share::{ChatRole, ChatTurn, SharedChat};
 use ntl_protocol::{ToWorker, Unanswered};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,6 +48,9 @@ pub struct Chat {
     pub rendering: bool,
     /// Why the last conversation could not be rendered.
     pub error: Option<Said>,
+    /// The text the conversation last rendered to: while the prompt is
+    /// still that text, a share link carries the conversation.
+    pub rendered_text: Option<String>,
 }
 
 impl Default for Chat {
@@ -65,6 +69,7 @@ impl Default for Chat {
             add_generation_prompt: true,
             rendering: false,
             error: None,
+            rendered_text: None,
         }
     }
 }
@@ -100,6 +105,44 @@ impl Chat {
         }
     }
 
+    /// The conversation for a share link, when `prompt` is what it rendered to.
+    pub fn shared(&self, prompt: &str) -> Option<SharedChat> {
+        (self.rendered_text.as_deref() == Some(prompt)).then(|| SharedChat {
+            turns: self
+                .turns
+                .iter()
+                .map(|t| ChatTurn {
+                    role: match t.role {
+                        Role::System => ChatRole::System,
+                        Role::User => ChatRole::User,
+                        Role::Assistant => ChatRole::Assistant,
+                    },
+                    content: t.content.clone(),
+                })
+                .collect(),
+            add_generation_prompt: self.add_generation_prompt,
+        })
+    }
+
+    /// A link's conversation, which rendered to the link's `prompt`.
+    pub fn restore(&mut self, chat: SharedChat, prompt: &str) {
+        self.turns = chat
+            .turns
+            .into_iter()
+            .map(|t| Turn {
+                role: match t.role {
+                    ChatRole::System => Role::System,
+                    ChatRole::User => Role::User,
+                    ChatRole::Assistant => Role::Assistant,
+                },
+                content: t.content,
+            })
+            .collect();
+        self.add_generation_prompt = chat.add_generation_prompt;
+        self.rendered_text = Some(prompt.to_string());
+        self.error = None;
+    }
+
     /// The message that asks the worker to render the conversation, or
     /// `None` (and why, shown) when there is nothing to render.
     pub fn render(&mut self) -> Option<ToWorker> {
@@ -129,6 +172,7 @@ impl Chat {
         match text {
             Ok(text) => {
                 self.error = None;
+                self.rendered_text = Some(text.clone());
                 Some(text)
             }
             Err(why) => {
@@ -191,6 +235,28 @@ mod tests {
         c.remove_turn(0);
         assert_eq!(c.render(), None);
         assert_eq!(c.error, Some(Said::ChatNeedsTurn));
+    }
+
+    #[test]
+    fn a_conversation_travels_in_a_link_only_while_the_prompt_is_what_it_rendered_to() {
+        let mut c = Chat::default();
+        assert_eq!(c.shared("anything"), None, "never rendered");
+        let _ = c.render();
+        let _ = c.rendered(Ok("<|im_start|>system".into()));
+        let shared = c
+            .shared("<|im_start|>system")
+            .expect("the prompt is the rendering");
+        assert_eq!(shared.turns.len(), 2);
+        assert_eq!(shared.turns[1].role, ChatRole::User);
+        assert_eq!(c.shared("<|im_start|>system edited"), None);
+        let mut other = Chat::default();
+        other.turns.clear();
+        other.restore(shared, "<|im_start|>system");
+        assert_eq!(other.turns, c.turns);
+        assert_eq!(
+            other.shared("<|im_start|>system"),
+            c.shared("<|im_start|>system")
+        );
     }
 
     #[test]

@@ -198,8 +198,11 @@ impl Page {
             Some(Err(e)) => page.lessons.error = Some(Said::from(e)),
             None => {}
         }
-        if let Some(s) = shared {
+        if let Some(mut s) = shared {
             page.pending_step = s.step;
+            if let Some(chat) = s.chat.take() {
+                page.chat.restore(chat, &s.prompt);
+            }
             let scoring = page.editor.apply_shared(s);
             page.pending_run = Some(if scoring {
                 RunKind::Score
@@ -429,6 +432,7 @@ impl Page {
         let step = self.run.selected.map(|(_, step)| step);
         Shared {
             step,
+            chat: self.chat.shared(&self.editor.prompt),
             ..self.editor.shared(self.model.link_name(), scoring)
         }
     }

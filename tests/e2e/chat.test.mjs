@@ -31,6 +31,17 @@ test('a conversation renders as HF renders it, its special tokens show in the in
   await page.click('[data-testid="chat-render"]');
   await page.waitForFunction((want) => document.querySelector('[data-testid="prompt"]').value === want, hf.text, { timeout: 30_000 });
 
+  // A share link made now carries the conversation: opened, the chat editor holds it.
+  await page.click('[data-testid="share"]');
+  const link = await page.inputValue('[data-testid="share-link"]');
+  const shared = await env.open(link.slice(env.base.length));
+  await shared.click('[data-testid="confirm-load"]');
+  await modelReady(shared);
+  await shared.click('[data-testid="chat-editor"] summary');
+  assert.deepEqual(await shared.$$eval('[data-testid="chat-content"]', (els) => els.map((e) => e.value)), hf.messages.map((m) => m.content));
+  assert.equal(await shared.inputValue('[data-testid="prompt"]'), hf.text);
+  await shared.close();
+
   // The inspector: the prompt's tokens are HF's ids, <|im_start|> one token.
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid="prompt-token"]').length === n, hf.ids.length, { timeout: 30_000 });
   const ids = await page.$$eval('[data-testid="prompt-token"]', (els) => els.map((e) => Number(e.dataset.tokenId)));

@@ -778,6 +778,8 @@ link-score-too-long = its text to score is longer than { $max } characters
 link-lane-count = it holds { $lanes } lanes; the page has 1 to { $max }
 link-lane = lane { $lane }: { $why }
 link-model = it names the model `{ $got }`, which is neither the bundled model nor a hub repo id (owner/name)
+link-chat-turns = its conversation holds { $turns } turns; at most { $max } are read
+link-chat-turn-too-long = a turn of its conversation is longer than { $max } characters
 lesson-address-empty = `?lesson=` is empty: give a lesson file's path on this site, e.g. `?lesson=lessons/four-runs.json`
 lesson-address-other-site = `?lesson={ $path }` points to another site; a lesson opens only from this page's own site (a path such as `lessons/mine.json`) — download it and pick the file instead
 lesson-address-not-json = `?lesson={ $path }` is not a `.json` file's path

@@ -745,6 +745,8 @@ link-score-too-long = 它要评分的文本超过了 { $max } 个字符
 link-lane-count = 它有 { $lanes } 条通道；页面只有 1 到 { $max } 条
 link-lane = 第 { $lane } 条通道：{ $why }
 link-model = 它指定的模型 `{ $got }` 既不是自带模型，也不是模型仓库 id（owner/name）
+link-chat-turns = 它的对话有 { $turns } 轮；最多读取 { $max } 轮
+link-chat-turn-too-long = 它的对话中有一轮超过 { $max } 个字符
 lesson-address-empty = `?lesson=` 是空的：请写本网站上课程文件的路径，例如 `?lesson=lessons/four-runs.json`
 lesson-address-other-site = `?lesson={ $path }` 指向另一个网站；课程只能从本页面所在的网站打开（例如 `lessons/mine.json`）——请下载它，再选择该文件
 lesson-address-not-json = `?lesson={ $path }` 不是 `.json` 文件的路径

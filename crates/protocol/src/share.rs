@@ -47,6 +47,37 @@ pub struct Shared {
     /// the model's generation_config.json.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub library_defaults: Vec<usize>,
+    /// The conversation the prompt was rendered from with the model's chat
+    /// template, so the chat editor opens on it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chat: Option<SharedChat>,
+}
+
+/// The most turns a link's conversation holds.
+pub const MAX_CHAT_TURNS: usize = 32;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChatRole {
+    System,
+    User,
+    Assistant,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChatTurn {
+    pub role: ChatRole,
+    pub content: String,
+}
+
+/// A chat model's conversation, as the chat editor holds it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SharedChat {
+    pub turns: Vec<ChatTurn>,
+    /// HF's `add_generation_prompt`: the assistant's turn opened after the last.
+    pub add_generation_prompt: bool,
 }
 
 /// Why a link is refused; every message starts "this share link cannot be
@@ -85,6 +116,10 @@ pub enum ShareError {
          nor a hub repo id (owner/name)"
     )]
     Model(String),
+    #[error("{PREFIX}its conversation holds {0} turns; at most {MAX_CHAT_TURNS} are read")]
+    ChatTurns(usize),
+    #[error("{PREFIX}a turn of its conversation is longer than {MAX_PROMPT_CHARS} characters")]
+    ChatTurnTooLong,
 }
 
 const PREFIX: &str = "this share link cannot be opened: ";
@@ -146,6 +181,14 @@ fn check(s: &Shared) -> Result<(), ShareError> {
     if s.lanes.is_empty() || s.lanes.len() > MAX_LANES {
         return Err(ShareError::LaneCount(s.lanes.len()));
     }
+    if let Some(chat) = &s.chat {
+        if chat.turns.len() > MAX_CHAT_TURNS {
+            return Err(ShareError::ChatTurns(chat.turns.len()));
+        }
+        if chat.turns.iter().any(|t| too_long(&t.content)) {
+            return Err(ShareError::ChatTurnTooLong);
+        }
+    }
     match s.model.as_deref() {
         None | Some(BUNDLED) => Ok(()),
         Some(repo) if valid_repo_id(repo) => Ok(()),
@@ -174,7 +217,46 @@ mod tests {
             step: Some(4),
             negative_prompt: Some("a dull answer".into()),
             library_defaults: vec![1, 3],
+            chat: Some(SharedChat {
+                turns: vec![
+                    ChatTurn {
+                        role: ChatRole::System,
+                        content: "Be brief.".into(),
+                    },
+                    ChatTurn {
+                        role: ChatRole::User,
+                        content: "什么是词元？".into(),
+                    },
+                ],
+                add_generation_prompt: true,
+            }),
         }
+    }
+
+    #[test]
+    fn a_links_conversation_is_bounded_and_its_roles_are_the_chat_templates() {
+        let mut s = sample();
+        let turn = |role, content: &str| ChatTurn {
+            role,
+            content: content.into(),
+        };
+        s.chat.as_mut().unwrap().turns = vec![turn(ChatRole::User, "hi"); MAX_CHAT_TURNS + 1];
+        assert!(matches!(
+            decode(&encode(&s)),
+            Err(ShareError::ChatTurns(33))
+        ));
+        s.chat.as_mut().unwrap().turns =
+            vec![turn(ChatRole::User, &"x".repeat(MAX_PROMPT_CHARS + 1))];
+        assert!(matches!(
+            decode(&encode(&s)),
+            Err(ShareError::ChatTurnTooLong)
+        ));
+        let json = br#"{"prompt": "", "lanes": [{}], "chat": {"turns": [{"role": "tool", "content": ""}], "add_generation_prompt": true}}"#;
+        let link = format!(
+            "1.{}",
+            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(json, 9))
+        );
+        assert!(matches!(decode(&link), Err(ShareError::NotPageState(_))));
     }
 
     #[test]
@@ -209,7 +291,11 @@ mod tests {
     fn links_are_compact() {
         // Four configs, a prompt and a text to score fit in a short link, a third
         // shorter than the same JSON percent-encoded into a URL.
-        let (link, json) = (encode(&sample()), serde_json::to_string(&sample()).unwrap());
+        let plain = Shared {
+            chat: None,
+            ..sample()
+        };
+        let (link, json) = (encode(&plain), serde_json::to_string(&plain).unwrap());
         let percent: usize = json
             .bytes()
             .map(|b| {

@@ -330,6 +330,7 @@ impl Editor {
             library_defaults: (0..self.count)
                 .filter(|&l| self.starts_from[l] == Defaults::Library)
                 .collect(),
+            chat: None,
         }
     }
 
