@@ -949,3 +949,33 @@ fn a_beam_lanes_infinite_scores_cross_json_and_read_back() {
     let back: ntl_decoding::Document = serde_json::from_str(&json).unwrap();
     assert_eq!(serde_json::to_string(&back).unwrap(), json);
 }
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_llama_cpp_lanes_text_ends_before_its_stop_word_as_llama_servers_content_does() {
+    let e = engine("tiny");
+    let lane = |stop: &str| {
+        format!(r#"{{"semantics": "llama.cpp", "seed": 1, "n_predict": 12, "top_k": 1{stop}}}"#)
+    };
+    let prompt = "The best way to learn programming is";
+    let full = run(&e, prompt, &[&lane("")]).runs.remove(0);
+    let word = full.steps[3].token.trim().to_string();
+    assert!(!word.is_empty(), "{:?}", full.steps[3].token);
+    let stopped = run(&e, prompt, &[&lane(&format!(r#", "stop": ["{word}"]"#))])
+        .runs
+        .remove(0);
+    assert_eq!(stopped.stop_reason, ntl_decoding::StopReason::StopString);
+    let at = full.text.find(&word).unwrap();
+    assert_eq!(
+        stopped.text,
+        full.text[..at],
+        "the content stops before {word:?}"
+    );
+    // The tokens that wrote the word were generated, and stay in the record.
+    assert!(full.token_ids.starts_with(&stopped.token_ids));
+    assert!(stopped.token_ids.len() <= 4);
+    assert!(e
+        .tokenizer_vocab()
+        .decode(&stopped.token_ids)
+        .contains(&word));
+}
