@@ -151,19 +151,7 @@ pub fn recording_path(i: usize) -> String {
 
 /// The package's file name: the lesson's title's words, then `-scorm.zip`.
 pub fn file_name(title: &str) -> String {
-    let mut name: String = title
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect::<Vec<_>>()
-        .join("-")
-        .chars()
-        .take(60)
-        .collect();
-    if name.is_empty() {
-        name.push_str("lesson");
-    }
-    format!("{name}-scorm.zip")
+    format!("{}-scorm.zip", crate::lessons::title_slug(title))
 }
 
 fn xml_escape(s: &str) -> String {

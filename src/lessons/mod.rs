@@ -90,6 +90,26 @@ pub fn offered(lang: &str) -> Vec<usize> {
         .collect()
 }
 
+/// A lesson's title as a file name's stem: its words (letters and digits
+/// of any script) in lower case joined by dashes, at most 60 characters;
+/// `lesson` when it has none.
+pub fn title_slug(title: &str) -> String {
+    let slug: String = title
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join("-")
+        .chars()
+        .take(60)
+        .collect();
+    if slug.is_empty() {
+        "lesson".into()
+    } else {
+        slug
+    }
+}
+
 /// Where an open lesson came from.
 #[derive(Debug, Clone, PartialEq)]
 pub enum LessonFrom {

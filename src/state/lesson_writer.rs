@@ -318,25 +318,7 @@ impl LessonWriter {
 
     /// The file's name: the title's words joined by dashes.
     pub fn file_name(&self) -> String {
-        let mut name = String::new();
-        for word in self
-            .lesson
-            .title
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-        {
-            if !name.is_empty() {
-                name.push('-');
-            }
-            name.extend(word.chars().flat_map(char::to_lowercase));
-            if name.chars().count() > 60 {
-                break;
-            }
-        }
-        if name.is_empty() {
-            name.push_str("lesson");
-        }
-        format!("{name}.json")
+        format!("{}.json", crate::lessons::title_slug(&self.lesson.title))
     }
 }
 
