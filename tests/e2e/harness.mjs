@@ -90,3 +90,13 @@ export async function setKnob(page, lane, knob, value) {
   await input.fill(String(value));
   await input.dispatchEvent('change');
 }
+
+/// The step's recorded run on screen (shown by itself before the model is
+/// ready, asked for after).
+export async function recordingShown(page) {
+  await page.waitForSelector('[data-testid="lesson-recorded"], [data-testid="lesson-show-recording"]');
+  if (await page.locator('[data-testid="lesson-recorded"]').count() === 0) {
+    await page.click('[data-testid="lesson-show-recording"]');
+  }
+  await page.waitForSelector('[data-testid="lesson-recorded"]');
+}

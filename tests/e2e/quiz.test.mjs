@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { start, modelReady, laneTexts, ROOT, ARTIFACTS } from './harness.mjs';
+import { start, modelReady, laneTexts, recordingShown, ROOT, ARTIFACTS } from './harness.mjs';
 
 let env;
 before(async () => { env = await start({ isolated: false }); });
@@ -24,16 +24,6 @@ async function audit(page) {
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-}
-
-/// The step's recorded run on screen (shown by itself before the model is
-/// ready, asked for after).
-async function recordingShown(page) {
-  await page.waitForSelector('[data-testid="lesson-recorded"], [data-testid="lesson-show-recording"]');
-  if (await page.locator('[data-testid="lesson-recorded"]').count() === 0) {
-    await page.click('[data-testid="lesson-show-recording"]');
-  }
-  await page.waitForSelector('[data-testid="lesson-recorded"]');
 }
 
 test('a question hides the lanes, is answered by keyboard, and reveals rank, probabilities, explanation and score', async () => {

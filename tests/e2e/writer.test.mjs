@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { start, modelReady, runAll, laneTexts, ROOT, ARTIFACTS } from './harness.mjs';
+import { start, modelReady, runAll, laneTexts, recordingShown, ARTIFACTS } from './harness.mjs';
 
 let env;
 before(async () => { env = await start({ isolated: false }); });
@@ -113,11 +113,7 @@ test('a teacher writes a two-step lesson on the page, and a class opens the file
   assert.match(await text(student, 'question-ask'), /Which lane is greedy\?/);
   assert.match(await text(student, 'lesson-prose'), /One lane never takes a chance\./);
   await modelReady(student);
-  await student.waitForSelector('[data-testid="lesson-recorded"], [data-testid="lesson-show-recording"]');
-  if (await student.locator('[data-testid="lesson-recorded"]').count() === 0) {
-    await student.click('[data-testid="lesson-show-recording"]');
-  }
-  await student.waitForSelector('[data-testid="lesson-recorded"]');
+  await recordingShown(student);
   // Keyboard only: into the lanes' radio group, lane 1, Tab to Answer, Enter.
   await student.focus('[data-testid="question-choice"] >> nth=0');
   await student.keyboard.press('Space');
@@ -139,11 +135,7 @@ test('a teacher writes a two-step lesson on the page, and a class opens the file
   await student.waitForSelector('[data-testid="reveal"]');
   assert.equal(await student.locator('[data-testid="reveal-verdict"]').getAttribute('data-right'), 'false');
   assert.match(await text(student, 'quiz-score'), /1 right of 2 answered/);
-  await student.waitForSelector('[data-testid="lesson-recorded"], [data-testid="lesson-show-recording"]');
-  if (await student.locator('[data-testid="lesson-recorded"]').count() === 0) {
-    await student.click('[data-testid="lesson-show-recording"]');
-  }
-  await student.waitForSelector('[data-testid="lesson-recorded"]');
+  await recordingShown(student);
   assert.deepEqual(await laneTexts(student), secondTexts);
   assert.deepEqual(env.errors, []);
   await student.close();
