@@ -1,6 +1,6 @@
 """Writes one valid seed per fuzz target: a tiny GPT-2 safetensors file that
 matches the checkpoint target's config, a generation config, a share link,
-and the shipped lessons."""
+the shipped lessons, and worker messages."""
 import base64, json, os, struct, sys, zlib
 
 out = sys.argv[1]
@@ -47,3 +47,14 @@ for name in sorted(os.listdir(lessons)):
     if name.endswith(".json") and name != "index.json":
         with open(os.path.join(lessons, name), "rb") as f:
             write("lesson", name, f.read())
+
+# Worker messages as the page receives them: a finished run (a shipped
+# recording), one of its steps, and a beam step whose score is -inf.
+recordings = os.path.join(lessons, "recordings")
+name = sorted(n for n in os.listdir(recordings) if n.endswith(".json"))[0]
+with open(os.path.join(recordings, name)) as f:
+    doc = json.load(f)
+write("worker_message", "finished.json", json.dumps({"type": "finished", "run_id": 1, "document": doc, "shown_texts": [], "ms": 12.5}).encode())
+step = doc["runs"][0]["steps"][0]
+write("worker_message", "step.json", json.dumps({"type": "step", "run_id": 1, "lane": 0, "index": 0, "step": step, "text": step["token"]}).encode())
+write("worker_message", "inf.json", json.dumps({"type": "step", "run_id": 1, "lane": 0, "index": 0, "step": dict(step, entropy="inf", raw_entropy="-inf"), "text": step["token"]}).encode())

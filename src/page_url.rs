@@ -19,6 +19,8 @@ pub struct Requested {
     pub lesson_link: Option<Result<Lesson, LessonLinkError>>,
     /// `?lang=`: the page's language (a catalog's tag).
     pub lang: Option<String>,
+    /// `?stall=N`: seconds a run may go without a word from the worker.
+    pub stall: crate::state::stall::StallLimit,
 }
 
 fn location() -> Option<web_sys::Location> {
@@ -43,6 +45,7 @@ pub fn read() -> Requested {
         lesson: get("lesson").map(|p| crate::lessons::address::check(&p)),
         lesson_link: hash.strip_prefix("#lesson=").map(lesson_link::decode),
         lang: get("lang"),
+        stall: crate::state::stall::StallLimit::from_param(get("stall").as_deref()),
     }
 }
 

@@ -45,6 +45,12 @@ pub enum Said {
     ScoreNeedsText,
     /// The worker is gone and the action needs it.
     WorkerDown,
+    /// A run heard nothing from the worker for this long and was ended.
+    RunStalled {
+        seconds: u32,
+    },
+    /// The browser gave no random numbers for a lane's fresh seed.
+    NoRandomSeed(String),
     /// The chat template needs a loaded model.
     ModelNotReady,
     /// The chat template needs a turn.

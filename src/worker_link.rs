@@ -50,13 +50,10 @@ impl WorkerLink {
         let started = helpers.clone();
         let on_msg = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
             let data = ev.data();
-            match data
-                .as_string()
-                .map(|s| serde_json::from_str::<FromWorker>(&s))
-            {
+            match data.as_string().map(|s| FromWorker::read(&s)) {
                 Some(Ok(msg)) => on_message.emit(msg),
                 // One message the page cannot read is not a dead worker.
-                Some(Err(e)) => on_unreadable.emit((message_kind(&data), e.to_string())),
+                Some(Err(u)) => on_unreadable.emit((u.kind, u.detail)),
                 None => match helpers_asked(&data) {
                     Some(count) => started.borrow_mut().extend(start_helpers(&data, count)),
                     None => crash.emit("unreadable message from the worker".into()),
@@ -144,11 +141,4 @@ fn start_helpers(request: &JsValue, count: u32) -> Vec<Worker> {
         );
     }
     helpers
-}
-
-/// The `type` of a worker message that did not parse, when it has one.
-fn message_kind(data: &JsValue) -> Option<String> {
-    let text = data.as_string()?;
-    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
-    Some(value.get("type")?.as_str()?.to_string())
 }

@@ -92,6 +92,7 @@ impl App {
             LaneAction::Select(step) => self.page.run.select(lane, step),
             LaneAction::Edit => editor.toggle_editor(lane),
             LaneAction::StartsFrom(from) => editor.set_starts_from(lane, from),
+            LaneAction::KeepSeed => self.page.keep_seed(lane),
         }
     }
 

@@ -70,6 +70,10 @@ impl App {
                         .callback(move |_| Msg::WorkerStartOverdue(spawned));
                     browser::after(WORKER_START_PATIENCE_MS, overdue);
                 }
+                Command::WatchRun { run_id, after_ms } => {
+                    let check = ctx.link().callback(move |_| Msg::WatchRun(run_id));
+                    browser::after(after_ms, check);
+                }
             }
         }
         outcome.redraw

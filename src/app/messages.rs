@@ -29,6 +29,8 @@ pub enum LaneAction {
     Edit,
     /// Where the lane's unset knobs come from.
     StartsFrom(Defaults),
+    /// The seed drawn for the run on screen becomes the lane's own.
+    KeepSeed,
 }
 
 pub enum Msg {
@@ -41,6 +43,8 @@ pub enum Msg {
     },
     /// The start check of worker number `spawned` (see `Page::worker_start_overdue`).
     WorkerStartOverdue(u32),
+    /// The stall check of a run (see `Page::run_watch`).
+    WatchRun(u64),
     Model(ModelAction),
     Prompt(PromptAction),
     Lane(usize, LaneAction),
@@ -83,6 +87,7 @@ pub(super) struct LaneCallbacks {
     pub(super) select: Callback<usize>,
     pub(super) edit: Callback<()>,
     pub(super) starts_from: Callback<Defaults>,
+    pub(super) keep_seed: Callback<()>,
 }
 
 pub(super) struct Callbacks {
@@ -111,6 +116,7 @@ impl Callbacks {
             select: link.callback(move |step| Msg::Lane(i, LaneAction::Select(step))),
             edit: link.callback(move |_| Msg::Lane(i, LaneAction::Edit)),
             starts_from: link.callback(move |d| Msg::Lane(i, LaneAction::StartsFrom(d))),
+            keep_seed: link.callback(move |_| Msg::Lane(i, LaneAction::KeepSeed)),
         };
         Callbacks {
             lanes: (0..LANES).map(lane).collect(),

@@ -196,6 +196,10 @@ impl App {
                 self.perform(ctx, outcome)
             }
             Msg::WorkerStartOverdue(spawned) => self.page.worker_start_overdue(spawned),
+            Msg::WatchRun(run_id) => {
+                let outcome = self.page.run_watch(run_id, browser::now_ms());
+                self.perform(ctx, outcome)
+            }
             Msg::WorkerCrashed(message) => {
                 if self.page.worker.threaded && !self.page.worker.ready {
                     let warning = format!(

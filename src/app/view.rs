@@ -90,6 +90,8 @@ impl App {
                     on_edit={cb.lanes[i].edit.clone()}
                     outlook={editor.outlook(i, page.model.generation_defaults())}
                     on_starts_from={cb.lanes[i].starts_from.clone()}
+                    drawn_seed={run.drawn[i].filter(|_| run.results[i].is_some())}
+                    on_keep_seed={cb.lanes[i].keep_seed.clone()}
                 />
             }
         };

@@ -40,6 +40,32 @@ pub struct Props {
     /// How the lane will run (model defaults, warnings), derived in state.
     pub outlook: RcEq<LaneOutlook>,
     pub on_starts_from: Callback<Defaults>,
+    /// The seed drawn for this lane's run on screen (it asked for a new one).
+    #[prop_or_default]
+    pub drawn_seed: Option<u32>,
+    #[prop_or_default]
+    pub on_keep_seed: Callback<()>,
+}
+
+/// "Seed 2026148210, drawn for this run" and, in the full page, a button
+/// that makes it the lane's own seed.
+fn drawn_seed_line(seed: u32, p: &Props, tr: &I18n) -> Html {
+    let kept = p.config.seed() == Some(seed as u64);
+    html! {
+        <p class="drawn-seed" data-testid="drawn-seed" data-seed={seed.to_string()}>
+            { tr.t_with("drawn-seed", &[("seed", seed.to_string().into())]) }
+            if !p.compact && !kept {
+                { " " }
+                <button
+                    data-testid="keep-seed"
+                    title={tr.t("keep-seed-title")}
+                    onclick={p.on_keep_seed.reform(|_: MouseEvent| ())}
+                >
+                    { tr.t("keep-seed") }
+                </button>
+            }
+        </p>
+    }
 }
 
 /// "Starts from this model's generation_config.json: do_sample true · temperature 0.7 → sampling"
@@ -315,6 +341,9 @@ pub fn lane_column(p: &Props) -> Html {
             <div class="lane-status" data-testid="lane-status" data-run={run_id} data-stop={stop}>
                 { if p.veiled { "—".to_string() } else { status(&p.result, &p.config, &tr) } }
             </div>
+            if let Some(seed) = p.drawn_seed.filter(|_| !p.veiled) {
+                { drawn_seed_line(seed, p, &tr) }
+            }
             if !p.veiled {
                 { warning_list("run-warnings", run_notes.iter().map(|w| (w.field.name(), tr.note(&w.note)))) }
                 { sequences(&p.result, &tr) }

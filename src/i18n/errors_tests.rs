@@ -388,6 +388,8 @@ fn what_the_page_says_is_chinese_on_a_chinese_page() {
             new_tokens: 200,
             positions: 1024,
         },
+        Said::NoRandomSeed("crypto unavailable".into()),
+        Said::RunStalled { seconds: 60 },
     ];
     for s in &said {
         let (e, z) = (en.said(s), zh.said(s));

@@ -138,6 +138,10 @@ impl I18n {
             ),
             Said::ScoreNeedsText => self.t("said-score-needs-text"),
             Said::WorkerDown => self.t("said-worker-down"),
+            Said::RunStalled { seconds } => {
+                self.t_with("said-run-stalled", &[("seconds", v(seconds))])
+            }
+            Said::NoRandomSeed(why) => self.t_with("said-no-random-seed", &[("why", v(why))]),
             Said::ModelNotReady => self.t("said-model-not-ready"),
             Said::ChatNeedsTurn => self.t("said-chat-needs-turn"),
             Said::WorkerCrashed(why) => self.t_with("said-worker-crashed", &[("why", v(why))]),

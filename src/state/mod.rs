@@ -7,6 +7,7 @@
 
 pub mod chat;
 pub mod editor;
+pub mod fresh_seeds;
 pub mod handout;
 mod handout_steps;
 pub mod inspector;
@@ -27,6 +28,8 @@ mod quiz_steps;
 pub mod run;
 pub mod sandbox;
 mod sandbox_steps;
+mod seed_steps;
+pub mod stall;
 pub mod token_lookup;
 mod worker_messages;
 mod writer_steps;
@@ -40,6 +43,8 @@ mod package_tests;
 mod projector_tests;
 #[cfg(test)]
 mod quiz_tests;
+#[cfg(test)]
+mod seed_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -94,6 +99,8 @@ pub struct Page {
     pub embed: bool,
     /// `?present=1`: projector mode, large type and one thing at a time.
     pub present: bool,
+    /// `?stall=N`: how long a run may go without a word from the worker.
+    pub stall: stall::StallLimit,
     /// The open lesson's handout, gathered to print.
     pub handout: Option<handout::Handout>,
     pub notice: Option<Said>,
@@ -143,6 +150,7 @@ impl Page {
             },
             embed: requested.embed,
             present: requested.present,
+            stall: requested.stall,
             handout: None,
             notice: None,
             error: link_error,
@@ -244,8 +252,21 @@ impl Page {
             RunKind::Score => Some(self.editor.score_text.clone()),
             RunKind::Generate => None,
         };
-        let Some(lanes) = self.editor.lane_requests(self.model.generation_defaults()) else {
+        let Some(mut lanes) = self.editor.lane_requests(self.model.generation_defaults()) else {
             return Outcome::redraw();
+        };
+        // Shared randomness sets the lanes' own seeds aside; a scored text
+        // is followed, not drawn.
+        let drawn = if kind == RunKind::Generate && self.editor.shared_seed().is_none() {
+            match fresh_seeds::draw_seeds(&mut lanes) {
+                Ok(drawn) => drawn,
+                Err(e) => {
+                    self.error = Some(e);
+                    return Outcome::redraw();
+                }
+            }
+        } else {
+            [None; LANES]
         };
         if !self.worker.alive {
             self.error = Some(Said::WorkerDown);
@@ -253,6 +274,7 @@ impl Page {
         }
         self.error = None;
         let run_id = self.run.begin(kind, &self.editor.prompt);
+        self.run.drawn = drawn;
         let unchanged = self.editor.branch_ids.is_none()
             && lesson_check::is_unchanged(
                 self.lessons.current(),
@@ -279,7 +301,12 @@ impl Page {
             negative_prompt: Some(self.editor.negative_prompt.clone())
                 .filter(|n| !n.is_empty() && self.editor.guided()),
         };
-        Outcome::redraw().and(Command::Send(ToWorker::Run { run_id, request }))
+        Outcome::redraw()
+            .and(Command::Send(ToWorker::Run { run_id, request }))
+            .and(Command::WatchRun {
+                run_id,
+                after_ms: self.stall.ms(),
+            })
     }
 
     pub fn stop(&self) -> Outcome {
@@ -433,6 +460,7 @@ impl Page {
         Shared {
             step,
             chat: self.chat.shared(&self.editor.prompt),
+            lanes: self.lanes_as_run(),
             ..self.editor.shared(self.model.link_name(), scoring)
         }
     }

@@ -10,6 +10,8 @@ pub enum Command {
     Send(ToWorker),
     /// Start a new worker: the threaded build, or the single-threaded one.
     SpawnWorker { threaded: bool },
+    /// Calls `Page::run_watch(run_id)` after `after_ms`.
+    WatchRun { run_id: u64, after_ms: u32 },
     /// Fetch a lesson file from this site (`?lesson=`).
     FetchLesson { path: String },
     /// Open the browser's print dialog once the page has rendered (a

@@ -73,6 +73,12 @@ pub struct RunState {
     /// The prompt and lanes the run on screen ran (or was recorded) with,
     /// as the editor held them, so a lesson step can take it as its run.
     pub ran_with: Option<(String, Vec<LaneKnobs>)>,
+    /// The seeds drawn for this run's lanes that asked for a new one (no
+    /// seed, or llama.cpp's -1), shown on the lanes and kept in links.
+    pub drawn: [Option<u32>; LANES],
+    /// When the running run last heard from the worker (ms; `None`: not
+    /// since it started).
+    pub last_word: Option<f64>,
 }
 
 impl Default for RunState {
@@ -94,6 +100,8 @@ impl Default for RunState {
             lesson: None,
             watermark: Default::default(),
             ran_with: None,
+            drawn: [None; LANES],
+            last_word: None,
         }
     }
 }
@@ -111,6 +119,8 @@ impl RunState {
         self.planned = 0;
         self.lesson = None;
         self.watermark = Default::default();
+        self.drawn = [None; LANES];
+        self.last_word = None;
         self.latest
     }
 

@@ -533,3 +533,66 @@ fn an_unreadable_worker_message_ends_the_run_but_keeps_the_worker_and_model() {
         "a lane that had not begun has nothing to stop"
     );
 }
+
+#[test]
+fn a_run_that_hears_nothing_for_the_stall_limit_ends_and_keeps_the_worker() {
+    let mut page = ready_page(Requested {
+        stall: stall::StallLimit { seconds: 10 },
+        ..Requested::default()
+    });
+    let _ = page.on_worker(info(), 0.0);
+    let out = page.start_run(RunKind::Generate);
+    let (run_id, _) = sent_run(&out).expect("a run request");
+    assert!(out.commands.contains(&Command::WatchRun {
+        run_id,
+        after_ms: 10_000
+    }));
+    let _ = page.on_worker(started(run_id, Mode::Greedy), 1_000.0);
+    let step = FromWorker::Step {
+        run_id,
+        lane: 0,
+        index: 0,
+        step: Box::new(super::run::tests::step(5, " a")),
+        text: " a".into(),
+    };
+    let _ = page.on_worker(step, 4_000.0);
+    // The first check finds a word 6 s ago: it looks again when 10 s pass.
+    let out = page.run_watch(run_id, 10_000.0);
+    assert_eq!(
+        out.commands,
+        [Command::WatchRun {
+            run_id,
+            after_ms: 4_000
+        }]
+    );
+    assert!(page.run.running.is_some() && page.error.is_none());
+    // An answer for something else is not the run's progress.
+    let other = FromWorker::Tokenized {
+        request_id: 99,
+        tokens: Ok(vec![]),
+    };
+    let _ = page.on_worker(other, 12_000.0);
+    let out = page.run_watch(run_id, 14_000.0);
+    assert_eq!(out.commands, [Command::Send(ToWorker::Cancel { run_id })]);
+    assert!(page.run.running.is_none());
+    assert_eq!(page.error, Some(Said::RunStalled { seconds: 10 }));
+    assert!(
+        page.worker.alive && page.model.is_ready(),
+        "the worker and model stay"
+    );
+    let lane0 = page.run.results[0].as_ref().unwrap();
+    assert_eq!(lane0.text, " a", "a lane keeps what it wrote");
+    assert_eq!(lane0.stop, Some(ntl_decoding::StopReason::Cancelled));
+    // A check for a run that has ended, or been replaced, does nothing.
+    assert_eq!(page.run_watch(run_id, 30_000.0), Outcome::unchanged());
+}
+
+#[test]
+fn a_run_that_never_starts_stalls_at_its_first_check() {
+    let mut page = ready_page(Requested::default());
+    let _ = page.on_worker(info(), 0.0);
+    let (run_id, _) = sent_run(&page.start_run(RunKind::Generate)).unwrap();
+    let out = page.run_watch(run_id, 60_000.0);
+    assert_eq!(out.commands, [Command::Send(ToWorker::Cancel { run_id })]);
+    assert_eq!(page.error, Some(Said::RunStalled { seconds: 60 }));
+}

@@ -13,6 +13,9 @@ use ntl_protocol::{FromWorker, ToWorker};
 impl Page {
     /// A message from the worker, at `now` (ms, the page's clock).
     pub fn on_worker(&mut self, msg: FromWorker, now: f64) -> Outcome {
+        if msg.run_id().is_some() && msg.run_id() == self.run.running {
+            self.run.last_word = Some(now);
+        }
         match msg {
             FromWorker::Ready => {
                 self.worker.ready = true;
@@ -222,6 +225,25 @@ impl Page {
             stopped: cancel.is_some(),
         });
         Outcome::redraw().and_send(cancel)
+    }
+
+    /// The stall check of run `run_id`, a limit after it started or after
+    /// the check before: a run that has not heard from the worker for the
+    /// whole limit ends as an unreadable message ends it (the worker told to
+    /// cancel and kept, every unfinished lane marked stopped, the page
+    /// saying why); one that has is checked again when the limit would pass.
+    pub fn run_watch(&mut self, run_id: u64, now: f64) -> Outcome {
+        if self.run.running != Some(run_id) {
+            return Outcome::unchanged();
+        }
+        if let Some(after_ms) = self.stall.next_check(self.run.last_word, now) {
+            return Outcome::unchanged().and(Command::WatchRun { run_id, after_ms });
+        }
+        let cancel = self.run.abandon().map(|run_id| ToWorker::Cancel { run_id });
+        self.error = Some(Said::RunStalled {
+            seconds: self.stall.seconds,
+        });
+        Outcome::redraw().and_send(cancel.filter(|_| self.worker.alive))
     }
 
     /// `WORKER_START_PATIENCE_MS` after worker number `spawned` was started:

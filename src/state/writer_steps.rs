@@ -42,7 +42,7 @@ impl Page {
         let e = &self.editor;
         let now = PageNow {
             prompt: &e.prompt,
-            lanes: e.active(),
+            lanes: &self.lanes_as_run(),
             library_lanes: (0..e.count)
                 .filter(|&l| e.starts_from[l] == Defaults::Library)
                 .collect(),

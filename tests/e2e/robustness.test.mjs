@@ -95,6 +95,34 @@ test('Stop in the middle of beam search ends every lane and Run works again', as
   await page.close();
 });
 
+test('a run that hears nothing from the worker for ?stall= seconds ends with a message, and the same worker runs again', async () => {
+  const page = await env.open('?model=bundled&stall=5');
+  await modelReady(page);
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 4);
+  const workers = page.workers().length;
+  const worker = page.workers().find((w) => !/helper/.test(w.url()));
+  // The worker's thread is busy for 8 s (as a kernel that never returns
+  // would keep it): the run's request waits behind it, nothing comes back.
+  const busy = worker.evaluate(() => setTimeout(() => { const end = Date.now() + 8000; while (Date.now() < end); }, 0));
+  await busy;
+  const started = Date.now();
+  await page.click('[data-testid="run"]');
+  await page.waitForSelector('[data-testid="error"]', { timeout: 15_000 });
+  const waited = (Date.now() - started) / 1000;
+  assert.ok(waited >= 4.5, `ended after ${waited} s, not before the limit`);
+  assert.match(await page.textContent('[data-testid="error"]'), /heard nothing from the model worker for 5 s/);
+  assert.equal(await page.getAttribute('.page', 'data-running'), 'false');
+  assert.equal(await page.getAttribute('[data-testid="model-status"]', 'data-state'), 'ready');
+  // Once the thread is free, the same worker and model run again.
+  await page.waitForTimeout(4000);
+  await runAll(page);
+  assert.ok((await laneTexts(page)).every((t) => t.length > 0));
+  assert.equal(await page.locator('[data-testid="error"]').count(), 0);
+  assert.equal(page.workers().length, workers, 'no worker was restarted');
+  assert.deepEqual(env.errors, []);
+  await page.close();
+});
+
 test('a beam lane whose scores reach -inf (forced_eos_token_id) finishes, and the worker and model stay up', async () => {
   const page = await env.open();
   await modelReady(page);

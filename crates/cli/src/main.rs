@@ -4,6 +4,7 @@
 //!        [--force-text TEXT] [--negative-prompt TEXT] [--top N] [--shared-seed N]
 //!        [--library-defaults] [--json]
 
+use ntl_decoding::fresh_seed::draw_fresh_seeds;
 use ntl_decoding::{ConfigError, Defaults, Document, LaneRequest, Options, Run};
 use ntl_engine::{RunError, RunInput};
 use std::ops::ControlFlow;
@@ -25,6 +26,8 @@ enum CliError {
     Model(#[from] ntl_cli::model_dir::ModelDirError),
     #[error(transparent)]
     Run(#[from] RunError),
+    #[error("no random seed could be drawn for a lane without one ({0}): give each sampling lane a \"seed\"")]
+    Randomness(getrandom::Error),
 }
 
 const USAGE: &str = "usage: decode --model DIR --prompt TEXT [--config JSON]... \
@@ -40,6 +43,8 @@ const USAGE: &str = "usage: decode --model DIR --prompt TEXT [--config JSON]... 
   --negative-prompt TEXT  guidance_scale lanes steer away from this text (HF negative_prompt_ids)
   --top N           candidates per step table (default 20)
   --shared-seed N   sampling lanes share one random draw per step
+                    (a lane without a seed, or llama.cpp's -1, draws a new one each run;
+                    the document's config and the text output show it)
   --library-defaults  lanes start from HF's library defaults, not the model's
                     generation_config.json (which HF's generate() starts from, as decode does)
   --json            one JSON document (the page's export schema; see README)";
@@ -159,6 +164,13 @@ fn run(args: Args) -> Result<(), CliError> {
             forced_ids: args.force_ids.clone(),
         });
     }
+    // A lane without a seed gets a new one each run, as in HF and llama.cpp;
+    // the document's config holds it, so the run can be repeated.
+    let drawn = if args.shared_seed.is_none() && args.force_text.is_none() {
+        draw_seeds(&mut lanes)?
+    } else {
+        vec![None; lanes.len()]
+    };
     let input = RunInput {
         prompt: args.prompt,
         prompt_ids: None,
@@ -178,7 +190,7 @@ fn run(args: Args) -> Result<(), CliError> {
             serde_json::to_string(&doc).expect("a document serialises")
         );
     } else {
-        print!("{}", human(&doc));
+        print!("{}", human(&doc, &drawn));
     }
     Ok(())
 }
@@ -191,7 +203,21 @@ fn visible(token: &str) -> String {
         .replace(' ', "␣")
 }
 
-fn human(doc: &Document) -> String {
+fn draw_seeds(lanes: &mut [LaneRequest]) -> Result<Vec<Option<u32>>, CliError> {
+    let mut failed = None;
+    let drawn = draw_fresh_seeds(lanes, || {
+        getrandom::u32().unwrap_or_else(|e| {
+            failed = Some(e);
+            0
+        })
+    });
+    match failed {
+        Some(e) => Err(CliError::Randomness(e)),
+        None => Ok(drawn),
+    }
+}
+
+fn human(doc: &Document, drawn: &[Option<u32>]) -> String {
     let mut out = String::new();
     if doc.prompt_cropped > 0 {
         out += &format!(
@@ -207,6 +233,9 @@ fn human(doc: &Document) -> String {
             run.token_ids.len(),
             run.stop_reason.as_str()
         );
+        if let Some(seed) = drawn.get(i).copied().flatten() {
+            out += &format!("   seed {seed}, drawn for this run (\"seed\": {seed} repeats it)\n");
+        }
         out += &format!("{}{}\n", doc.prompt, run.text);
         out += &lane_table(run);
         if run.sequences.len() > 1 || run.sequences.first().is_some_and(|s| s.score.is_some()) {

@@ -11,6 +11,7 @@ pub mod divergence;
 pub mod dola;
 pub mod draws;
 pub mod exp;
+pub mod fresh_seed;
 pub mod generate;
 pub mod inspect;
 pub mod knob;

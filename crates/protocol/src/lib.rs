@@ -340,6 +340,18 @@ fn one_thread() -> u32 {
 }
 
 impl FromWorker {
+    /// The run a message is about, when it is about one.
+    pub fn run_id(&self) -> Option<u64> {
+        match self {
+            FromWorker::Started { run_id, .. }
+            | FromWorker::Step { run_id, .. }
+            | FromWorker::LaneDone { run_id, .. }
+            | FromWorker::Finished { run_id, .. }
+            | FromWorker::RunFailed { run_id, .. } => Some(*run_id),
+            _ => None,
+        }
+    }
+
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("protocol messages serialise")
     }
@@ -351,9 +363,46 @@ impl ToWorker {
     }
 }
 
+/// A worker message the page could not read: its `type` when it has one,
+/// and serde's account of what was wrong.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("a worker message{} could not be read: {detail}", kind.as_deref().map(|k| format!(" of type `{k}`")).unwrap_or_default())]
+pub struct Unreadable {
+    pub kind: Option<String>,
+    pub detail: String,
+}
+
+impl FromWorker {
+    /// Reads one message as the page receives it. Never panics on any
+    /// text (a fuzz target holds it to that).
+    pub fn read(text: &str) -> Result<FromWorker, Unreadable> {
+        serde_json::from_str(text).map_err(|e| Unreadable {
+            kind: serde_json::from_str::<serde_json::Value>(text)
+                .ok()
+                .and_then(|v| Some(v.get("type")?.as_str()?.to_string())),
+            detail: e.to_string(),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_the_page_cannot_read_names_its_type_when_it_has_one() {
+        let bad_step = r#"{"type": "step", "run_id": 1, "lane": "first"}"#;
+        let u = FromWorker::read(bad_step).unwrap_err();
+        assert_eq!(u.kind.as_deref(), Some("step"));
+        assert!(u
+            .to_string()
+            .starts_with("a worker message of type `step` could not be read: "));
+        for text in ["not json", "[1, 2]", r#"{"type": 7}"#, ""] {
+            assert_eq!(FromWorker::read(text).unwrap_err().kind, None, "{text}");
+        }
+        let ready = FromWorker::Ready.to_json();
+        assert_eq!(FromWorker::read(&ready).unwrap(), FromWorker::Ready);
+    }
 
     #[test]
     fn a_hub_base_names_its_repo_and_nothing_else_does() {

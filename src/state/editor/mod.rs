@@ -153,6 +153,14 @@ impl Editor {
         self.open[lane] |= self.errors[lane].is_some();
     }
 
+    /// A lane's knobs replaced whole (a kept seed).
+    pub fn replace_lane(&mut self, lane: usize, knobs: LaneKnobs) {
+        if lane < LANES {
+            self.lanes[lane] = knobs;
+            self.check(lane);
+        }
+    }
+
     /// A lane switched to the other ecosystem's knobs.
     pub fn set_semantics(&mut self, lane: usize, semantics: Semantics) {
         self.lanes[lane].set_semantics(semantics);

@@ -47,6 +47,19 @@ impl LaneKnobs {
         Ok(())
     }
 
+    /// The lane with `seed` as its own seed, in its own ecosystem (a seed
+    /// drawn for a run, kept so the run repeats).
+    pub fn with_seed(&self, seed: u32) -> LaneKnobs {
+        let mut lane = self.clone();
+        let value = json!(seed);
+        let set = match lane.semantics() {
+            Semantics::Transformers => lane.set(Knob::Seed, value),
+            Semantics::LlamaCpp => lane.set_llama_cpp(LlamaCppKnob::Seed, value),
+        };
+        debug_assert!(set.is_ok(), "every u32 is a seed in both ecosystems");
+        lane
+    }
+
     /// An HF knob back to HF's default (or the model's file's, when the
     /// lane starts from it).
     pub fn clear(&mut self, knob: Knob) {

@@ -234,10 +234,11 @@ impl LaneKnobs {
         }
     }
 
-    /// The lane's seed (either ecosystem's), when sampling uses one.
+    /// The lane's own seed (either ecosystem's), when sampling uses one;
+    /// `None` also when the lane draws a new seed each run.
     pub fn seed(&self) -> Option<u64> {
         match self {
-            LaneKnobs::Transformers { config: c, .. } => c.do_sample.then(|| c.seed.unwrap_or(0)),
+            LaneKnobs::Transformers { config: c, .. } => c.seed.filter(|_| c.do_sample),
             LaneKnobs::LlamaCpp { config: c, .. } => (c.temperature > 0.0 || c.mirostat != 0)
                 .then_some(c.seed)
                 .filter(|&s| s >= 0)

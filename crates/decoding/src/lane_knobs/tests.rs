@@ -238,3 +238,17 @@ fn a_lane_travels_in_serde_as_its_config_object() {
     let e = serde_json::from_str::<LaneKnobs>(r#"{"temprature": 1}"#).unwrap_err();
     assert!(e.to_string().contains("`temperature`"), "{e}");
 }
+
+#[test]
+fn a_drawn_seed_kept_is_the_lanes_own_in_its_ecosystem() {
+    let hf = LaneKnobs::from_json(r#"{"do_sample": true}"#).unwrap();
+    assert_eq!(hf.seed(), None, "no seed: a new one each run");
+    let kept = hf.with_seed(77);
+    assert_eq!(kept.seed(), Some(77));
+    assert!(kept.is_set("seed"));
+    let llama = LaneKnobs::llama_cpp();
+    assert_eq!(llama.seed(), None, "-1: a new one each run");
+    let kept = llama.with_seed(u32::MAX - 1);
+    assert_eq!(kept.seed(), Some(u32::MAX as u64 - 1));
+    assert_eq!(kept.semantics(), Semantics::LlamaCpp);
+}
