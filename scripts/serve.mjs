@@ -26,7 +26,10 @@ export const ISOLATION = {
   'Cross-Origin-Resource-Policy': 'cross-origin',
 };
 
-export function serve(dir, port = 0, { isolated = true } = {}) {
+/// `cut(path)`: tests only — when it says true, the file's headers promise
+/// the whole file, half of it is sent and the connection is dropped (a
+/// download that breaks off, for browsers the test cannot route).
+export function serve(dir, port = 0, { isolated = true, cut = () => false } = {}) {
   const root = resolve(dir);
   const server = createServer(async (req, res) => {
     try {
@@ -39,6 +42,11 @@ export function serve(dir, port = 0, { isolated = true } = {}) {
       // The page's own CSP (with its loader's hash) is in index.html; workers and other files get the header.
       if (extname(file) !== '.html') headers['Content-Security-Policy'] = CSP;
       if (isolated) Object.assign(headers, ISOLATION);
+      if (cut(path)) {
+        res.writeHead(200, headers);
+        res.write(body.subarray(0, body.length >> 1), () => res.destroy());
+        return;
+      }
       res.writeHead(200, headers).end(body);
     } catch {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');

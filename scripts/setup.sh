@@ -37,9 +37,11 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $wb\$"; then
 fi
 
 # wasm-opt (binaryen 132 from npm; Debian's is too old), playwright-core, axe,
-# puppeteer-core (drives a stock Firefox over WebDriver BiDi).
+# puppeteer-core (drives a stock Firefox over WebDriver BiDi), selenium-webdriver
+# (drives WebKitGTK through its W3C WebDriver).
 if [ ! -x tests/e2e/node_modules/.bin/wasm-opt ] || [ ! -d tests/e2e/node_modules/playwright-core ] \
-  || [ ! -d tests/e2e/node_modules/@axe-core/playwright ] || [ ! -d tests/e2e/node_modules/puppeteer-core ]; then
+  || [ ! -d tests/e2e/node_modules/@axe-core/playwright ] || [ ! -d tests/e2e/node_modules/puppeteer-core ] \
+  || [ ! -d tests/e2e/node_modules/selenium-webdriver ]; then
   log "npm packages for the build and the browser tests"
   (cd tests/e2e && npm ci --no-audit --no-fund)
 fi
@@ -53,6 +55,13 @@ if [ "$need_browser" = 1 ] && ! command -v firefox-esr >/dev/null; then
   log "firefox-esr (Debian), for the Firefox suite"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr >/dev/null
+fi
+# WebKitGTK (Safari's engine family) with its WebDriver, and Xvfb for its
+# MiniBrowser, which has no headless mode of its own.
+if [ "$need_browser" = 1 ] && { ! command -v WebKitWebDriver >/dev/null || ! command -v xvfb-run >/dev/null; }; then
+  log "webkit2gtk-driver and xvfb (Debian), for the WebKit suite"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq webkit2gtk-driver xvfb >/dev/null
 fi
 # A system font with Chinese glyphs, as a Chinese reader's machine has: the
 # layout tests at 390 px measure real CJK text, and the screenshots show it.

@@ -25,6 +25,7 @@ mod state;
 mod theme;
 mod token_bytes;
 mod watermark_check;
+mod worker_choice;
 mod worker_link;
 
 fn main() {

@@ -1,6 +1,7 @@
 //! The page's end of the worker protocol: spawn, send, receive, terminate.
 
 use crate::page_error::PageError;
+use crate::worker_choice::Abilities;
 use ntl_protocol::{helper_threads, FromWorker, ToWorker};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -23,11 +24,30 @@ const WORKER_URL: &str = "./worker_loader.js";
 /// it needs shared memory, which browsers give only to cross-origin isolated pages.
 const THREADED_WORKER_URL: &str = "./worker_mt_loader.js";
 
-/// Whether this page may use the threaded worker (`crossOriginIsolated`).
-pub fn threads_available() -> bool {
-    js_sys::Reflect::get(&js_sys::global(), &"crossOriginIsolated".into())
-        .map(|v| v.is_truthy())
-        .unwrap_or(false)
+/// What this browser gives the threaded worker, tried rather than assumed.
+pub fn abilities() -> Abilities {
+    let global = js_sys::global();
+    let has = |name: &str| js_sys::Reflect::get(&global, &name.into()).unwrap_or_default();
+    Abilities {
+        isolated: has("crossOriginIsolated").is_truthy(),
+        shared_array_buffer: has("SharedArrayBuffer").is_function(),
+        shared_wasm_memory: shared_wasm_memory(),
+    }
+}
+
+/// Whether a one-page `shared` WebAssembly memory can be made here.
+fn shared_wasm_memory() -> bool {
+    let descriptor = js_sys::Object::new();
+    for (key, value) in [
+        ("initial", JsValue::from(1)),
+        ("maximum", JsValue::from(1)),
+        ("shared", JsValue::TRUE),
+    ] {
+        if js_sys::Reflect::set(&descriptor, &key.into(), &value).is_err() {
+            return false;
+        }
+    }
+    js_sys::WebAssembly::Memory::new(&descriptor).is_ok()
 }
 
 impl WorkerLink {

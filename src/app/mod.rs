@@ -67,8 +67,7 @@ impl Component for App {
         );
         browser::use_language(lang, false);
         let lang_from_link = requested.lang.is_some();
-        let (mut page, mut commands) =
-            Page::new(requested, crate::worker_link::threads_available());
+        let (mut page, mut commands) = Page::new(requested, crate::worker_link::abilities());
         page.model.device_memory_gb = browser::device_memory_gb();
         if let Some(draft) = browser::kept_draft() {
             page.restore_draft(&draft);

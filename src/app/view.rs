@@ -136,6 +136,7 @@ impl App {
                         can_keep_current={page.model.can_keep_current()}
                         worker_alive={page.worker.alive}
                         worker_slow={page.worker.slow}
+                        one_thread={page.worker.one_thread}
                         compact={page.embed || present}
                         on={cb.model.clone()}
                     />

@@ -7,6 +7,7 @@ use crate::i18n::I18n;
 use crate::model_files::{read_model_files, PickedFiles};
 use crate::said::{Retry, Said};
 use crate::state::model::{DownloadSize, MemoryWarning, ModelStatus};
+use crate::worker_choice::OneThread;
 use ntl_protocol::{ModelInfo, ModelSource};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -41,6 +42,9 @@ pub struct Props {
     pub worker_alive: bool,
     /// The worker has not said it listens within the page's patience.
     pub worker_slow: bool,
+    /// Why the model runs on the single-threaded worker, when it does.
+    #[prop_or_default]
+    pub one_thread: Option<OneThread>,
     /// Embed mode: the status line only.
     pub compact: bool,
     pub on: Callback<ModelAction>,
@@ -112,7 +116,40 @@ fn loading(
     }
 }
 
-fn ready(info: &ModelInfo, name: &str, load_ms: f64, threads: u32, tr: &I18n) -> Html {
+/// "1 thread — this browser gives pages no SharedArrayBuffer", with the
+/// worker build and the reason as data for tests.
+fn threads_line(threads: u32, one_thread: Option<OneThread>, tr: &I18n) -> Html {
+    let why = one_thread.map(|w| {
+        tr.t(match w {
+            OneThread::NotIsolated => "one-thread-not-isolated",
+            OneThread::NoSharedArrayBuffer => "one-thread-no-shared-array-buffer",
+            OneThread::NoSharedWasmMemory => "one-thread-no-shared-wasm-memory",
+            OneThread::ThreadedFailed => "one-thread-threaded-failed",
+        })
+    });
+    html! {
+        <span
+            data-testid="threads"
+            data-worker={if one_thread.is_some() { "single" } else { "threaded" }}
+            data-why={one_thread.map(OneThread::as_str).unwrap_or_default()}
+            title={tr.t("threads-hint")}
+        >
+            { tr.t_with("threads", &[("threads", threads.into())]) }
+            if let Some(why) = why {
+                { " — " }{ why }
+            }
+        </span>
+    }
+}
+
+fn ready(
+    info: &ModelInfo,
+    name: &str,
+    load_ms: f64,
+    threads: u32,
+    one_thread: Option<OneThread>,
+    tr: &I18n,
+) -> Html {
     let heads = match info.n_kv_head {
         Some(kv) => tr.t_with(
             "model-heads-kv",
@@ -146,9 +183,7 @@ fn ready(info: &ModelInfo, name: &str, load_ms: f64, threads: u32, tr: &I18n) ->
                 </span>
             }
             { facts }
-            <span data-testid="threads" title={tr.t("threads-hint")}>
-                { tr.t_with("threads", &[("threads", threads.into())]) }
-            </span>
+            { threads_line(threads, one_thread, tr) }
             { generation_defaults(info, tr) }
         </span>
     }
@@ -313,7 +348,14 @@ pub fn model_panel(p: &Props) -> Html {
             load_ms,
             threads,
         } => (
-            ready(info, &source_name(source, &tr), *load_ms, *threads, &tr),
+            ready(
+                info,
+                &source_name(source, &tr),
+                *load_ms,
+                *threads,
+                p.one_thread,
+                &tr,
+            ),
             "ready",
         ),
         ModelStatus::Confirm { repo, size, typed } => (

@@ -82,7 +82,10 @@ mod tests {
     use crate::page_url::Requested;
 
     fn on_walk_003() -> Page {
-        let (mut page, _) = Page::new(Requested::default(), false);
+        let (mut page, _) = Page::new(
+            Requested::default(),
+            crate::worker_choice::Abilities::default(),
+        );
         let i = crate::lessons::built_in(|all| {
             all.iter()
                 .position(|b| b.lesson.title.starts_with("Logits and the four knobs"))

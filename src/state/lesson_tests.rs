@@ -52,7 +52,10 @@ fn loads(out: &Outcome) -> Option<ToWorker> {
 
 #[test]
 fn a_lesson_address_is_fetched_and_the_model_waits_for_the_lesson_to_name_it() {
-    let (mut page, commands) = Page::new(asked("course/mine.json", None), false);
+    let (mut page, commands) = Page::new(
+        asked("course/mine.json", None),
+        crate::worker_choice::Abilities::default(),
+    );
     assert_eq!(
         commands[1],
         Command::FetchLesson {
@@ -93,7 +96,7 @@ fn a_lesson_address_is_fetched_and_the_model_waits_for_the_lesson_to_name_it() {
 /// `requested` opens with its worker up, then `mine.json` arrives naming a
 /// hub model.
 fn hub_lesson_arrives(requested: Requested) -> (Page, Outcome) {
-    let (mut page, _) = Page::new(requested, false);
+    let (mut page, _) = Page::new(requested, crate::worker_choice::Abilities::default());
     page.worker_spawned(Ok(()));
     let _ = page.on_worker(FromWorker::Ready, 0.0);
     let out = page.lesson_arrived(
@@ -111,7 +114,10 @@ fn a_lesson_for_a_hub_model_asks_before_downloading_and_an_address_model_wins() 
         "the size first, as for a share link: {out:?}"
     );
     // `?model=` named the model: the lesson does not change it.
-    let (mut page, _) = Page::new(asked("mine.json", Some("bundled")), false);
+    let (mut page, _) = Page::new(
+        asked("mine.json", Some("bundled")),
+        crate::worker_choice::Abilities::default(),
+    );
     page.worker_spawned(Ok(()));
     assert!(loads(&page.on_worker(FromWorker::Ready, 0.0)).is_some());
     let out = page.lesson_arrived(
@@ -123,7 +129,10 @@ fn a_lesson_for_a_hub_model_asks_before_downloading_and_an_address_model_wins() 
 
 #[test]
 fn a_refused_lesson_names_the_field_and_leaves_the_page_as_it_was() {
-    let (mut page, _) = Page::new(asked("mine.json", None), false);
+    let (mut page, _) = Page::new(
+        asked("mine.json", None),
+        crate::worker_choice::Abilities::default(),
+    );
     page.worker_spawned(Ok(()));
     let _ = page.on_worker(FromWorker::Ready, 0.0);
     let before = page.editor.clone();
@@ -148,7 +157,7 @@ fn a_refused_lesson_names_the_field_and_leaves_the_page_as_it_was() {
             ))),
             ..Requested::default()
         },
-        false,
+        crate::worker_choice::Abilities::default(),
     );
     assert_eq!(commands.len(), 1, "nothing fetched");
     assert!(page
@@ -161,7 +170,11 @@ fn a_refused_lesson_names_the_field_and_leaves_the_page_as_it_was() {
 
 #[test]
 fn steps_put_their_prompt_and_lanes_in_the_editor_and_a_late_recording_is_set_aside() {
-    let mut page = Page::new(Requested::default(), false).0;
+    let mut page = Page::new(
+        Requested::default(),
+        crate::worker_choice::Abilities::default(),
+    )
+    .0;
     let from = LessonFrom::File("mine.json".into());
     let _ = page.lesson_arrived(from.clone(), Ok(lesson_json("bundled", TWO_STEPS)));
     assert_eq!(
@@ -188,7 +201,11 @@ fn steps_put_their_prompt_and_lanes_in_the_editor_and_a_late_recording_is_set_as
 
 #[test]
 fn a_built_in_steps_recording_shows_only_until_a_model_is_ready_and_must_fit_its_step() {
-    let mut page = Page::new(Requested::default(), false).0;
+    let mut page = Page::new(
+        Requested::default(),
+        crate::worker_choice::Abilities::default(),
+    )
+    .0;
     let out = page.open_built_in(1);
     let [Command::FetchRecording { url, at }] = &fetches(&out)[..] else {
         panic!("{out:?}")
@@ -237,7 +254,10 @@ fn sends_run(out: &Outcome) -> bool {
 
 #[test]
 fn an_embedded_lesson_downloads_nothing_until_run_live_then_loads_and_runs() {
-    let (mut page, _) = Page::new(embedded("mine.json", None), false);
+    let (mut page, _) = Page::new(
+        embedded("mine.json", None),
+        crate::worker_choice::Abilities::default(),
+    );
     page.worker_spawned(Ok(()));
     assert_eq!(loads(&page.on_worker(FromWorker::Ready, 0.0)), None);
     let out = page.lesson_arrived(
@@ -307,7 +327,10 @@ fn an_embedded_lesson_on_a_hub_model_asks_its_size_and_an_address_model_waits_to
         }
     );
     // `?model=bundled&embed=1&lesson=`: the named model waits for the word as well.
-    let (mut page, _) = Page::new(embedded("mine.json", Some("bundled")), false);
+    let (mut page, _) = Page::new(
+        embedded("mine.json", Some("bundled")),
+        crate::worker_choice::Abilities::default(),
+    );
     page.worker_spawned(Ok(()));
     assert_eq!(loads(&page.on_worker(FromWorker::Ready, 0.0)), None);
     assert!(matches!(
@@ -318,7 +341,10 @@ fn an_embedded_lesson_on_a_hub_model_asks_its_size_and_an_address_model_waits_to
 
 #[test]
 fn a_built_in_lesson_follows_the_readers_language_on_the_same_step_with_the_same_lanes() {
-    let (mut page, _) = Page::new(Requested::default(), false);
+    let (mut page, _) = Page::new(
+        Requested::default(),
+        crate::worker_choice::Abilities::default(),
+    );
     let walk = crate::lessons::built_in(|all| {
         all.iter()
             .position(|b| b.file == "walk-003-four-knobs.json")
@@ -347,7 +373,10 @@ fn a_built_in_lesson_follows_the_readers_language_on_the_same_step_with_the_same
 #[test]
 fn a_site_lessons_link_opens_the_same_lesson_its_recordings_fetched_from_the_site() {
     // The teacher's lesson, opened from the site, copied as a link.
-    let (mut page, _) = Page::new(asked("course/mine.json", None), false);
+    let (mut page, _) = Page::new(
+        asked("course/mine.json", None),
+        crate::worker_choice::Abilities::default(),
+    );
     let _ = page.lesson_arrived(
         LessonFrom::Site("course/mine.json".into()),
         Ok(lesson_json("bundled", TWO_STEPS)),
@@ -362,7 +391,7 @@ fn a_site_lessons_link_opens_the_same_lesson_its_recordings_fetched_from_the_sit
             lesson_link: Some(link),
             ..Requested::default()
         },
-        false,
+        crate::worker_choice::Abilities::default(),
     );
     assert_eq!(student.lessons.open.from, LessonFrom::Link);
     assert_eq!(student.lessons.open.lesson.steps.len(), 2);
@@ -387,7 +416,10 @@ fn a_site_lessons_link_opens_the_same_lesson_its_recordings_fetched_from_the_sit
 
 #[test]
 fn a_picked_files_recordings_stay_behind_and_a_hub_lessons_link_asks_before_downloading() {
-    let (mut page, _) = Page::new(Requested::default(), false);
+    let (mut page, _) = Page::new(
+        Requested::default(),
+        crate::worker_choice::Abilities::default(),
+    );
     let _ = page.lesson_arrived(
         LessonFrom::File("mine.json".into()),
         Ok(lesson_json("openai-community/gpt2", TWO_STEPS)),
@@ -404,7 +436,7 @@ fn a_picked_files_recordings_stay_behind_and_a_hub_lessons_link_asks_before_down
             lesson_link: Some(Ok(lesson)),
             ..Requested::default()
         },
-        false,
+        crate::worker_choice::Abilities::default(),
     );
     student.worker_spawned(Ok(()));
     let ready = student.on_worker(FromWorker::Ready, 0.0);
@@ -422,7 +454,7 @@ fn a_damaged_lesson_link_leaves_the_page_as_it_was_and_says_why() {
             lesson_link: Some(ntl_protocol::lesson::link::decode("1.%%%")),
             ..Requested::default()
         },
-        false,
+        crate::worker_choice::Abilities::default(),
     );
     assert!(matches!(page.lessons.open.from, LessonFrom::BuiltIn(_)));
     let said = page.lessons.error.unwrap().to_string();

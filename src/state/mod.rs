@@ -66,6 +66,7 @@ use run::{RunKind, RunState};
 use sandbox::Sandbox;
 
 pub use crate::lanes::LANES;
+use crate::worker_choice::{Abilities, OneThread};
 pub use outcome::{Command, Outcome};
 pub use quiz::QuizInput;
 
@@ -87,6 +88,8 @@ pub struct WorkerState {
     pub spawned: u32,
     /// It has not said it listens within `WORKER_START_PATIENCE_MS`.
     pub slow: bool,
+    /// Why the model runs on the single-threaded worker, when it does.
+    pub one_thread: Option<OneThread>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -127,7 +130,9 @@ pub struct Page {
 
 impl Page {
     /// The page the address asks for, and the worker to start for it.
-    pub fn new(requested: Requested, threads: bool) -> (Page, Vec<Command>) {
+    pub fn new(requested: Requested, abilities: Abilities) -> (Page, Vec<Command>) {
+        let one_thread = abilities.one_thread();
+        let threads = one_thread.is_none();
         let (shared, link_error) = match requested.shared {
             Some(Ok(s)) => (Some(s), None),
             Some(Err(e)) => (None, Some(Said::from(e))),
@@ -147,6 +152,7 @@ impl Page {
                 threaded: threads,
                 spawned: 0,
                 slow: false,
+                one_thread,
             },
             embed: requested.embed,
             present: requested.present,

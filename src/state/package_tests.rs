@@ -7,7 +7,11 @@ use crate::lesson_package::site_files;
 
 #[test]
 fn a_package_is_offered_with_its_size_then_packed_only_when_confirmed() {
-    let mut page = Page::new(Requested::default(), false).0;
+    let mut page = Page::new(
+        Requested::default(),
+        crate::worker_choice::Abilities::default(),
+    )
+    .0;
     let _ = page.open_built_in(1);
     assert!(
         page.package_confirmed().commands.is_empty(),
@@ -37,7 +41,11 @@ fn a_package_is_offered_with_its_size_then_packed_only_when_confirmed() {
 
 #[test]
 fn a_site_without_a_file_list_says_so_and_the_offer_can_be_set_aside() {
-    let mut page = Page::new(Requested::default(), false).0;
+    let mut page = Page::new(
+        Requested::default(),
+        crate::worker_choice::Abilities::default(),
+    )
+    .0;
     let _ = page.package_lesson();
     let _ = page.package_measured(Err(crate::page_error::PageError::FetchStatus {
         url: "site-files.json".into(),

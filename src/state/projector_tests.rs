@@ -130,7 +130,7 @@ fn the_projector_button_toggles_the_mode_and_the_address_can_ask_for_it() {
             present: true,
             ..Requested::default()
         },
-        false,
+        crate::worker_choice::Abilities::default(),
     );
     assert!(page.present);
     let _ = page.toggle_present();

@@ -40,7 +40,10 @@ pub(super) fn quiz_lesson() -> OpenLesson {
 
 /// The quiz lesson's first step open, its recording on screen, no model.
 pub(super) fn page_on_quiz() -> Page {
-    let (mut page, _) = Page::new(Requested::default(), false);
+    let (mut page, _) = Page::new(
+        Requested::default(),
+        crate::worker_choice::Abilities::default(),
+    );
     let _ = page.open_lesson(quiz_lesson(), 0);
     assert_eq!(
         page.lessons.recorded,

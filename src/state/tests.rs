@@ -23,7 +23,7 @@ pub(super) fn info() -> FromWorker {
 
 /// A page whose worker is up and whose model is loaded.
 pub(super) fn ready_page(requested: Requested) -> Page {
-    let (mut page, spawn) = Page::new(requested, false);
+    let (mut page, spawn) = Page::new(requested, crate::worker_choice::Abilities::default());
     assert_eq!(spawn, [Command::SpawnWorker { threaded: false }]);
     page.worker_spawned(Ok(()));
     let out = page.on_worker(FromWorker::Ready, 0.0);
@@ -332,14 +332,14 @@ fn a_broken_share_link_is_reported_and_the_page_opens_normally() {
         shared: Some(share::decode("2.xyz")),
         ..Default::default()
     };
-    let (page, _) = Page::new(requested, false);
+    let (page, _) = Page::new(requested, crate::worker_choice::Abilities::default());
     assert!(page.error.unwrap().to_string().contains("another version"));
     assert_eq!(page.editor, Editor::default());
 }
 
 #[test]
 fn a_threaded_worker_that_cannot_start_gives_way_to_the_single_threaded_one() {
-    let (mut page, spawn) = Page::new(Requested::default(), true);
+    let (mut page, spawn) = Page::new(Requested::default(), crate::worker_choice::Abilities::all());
     assert_eq!(spawn, [Command::SpawnWorker { threaded: true }]);
     page.worker_spawned(Ok(()));
     let out = page.worker_crashed("no shared memory".into());
@@ -349,7 +349,7 @@ fn a_threaded_worker_that_cannot_start_gives_way_to_the_single_threaded_one() {
 
 #[test]
 fn a_threaded_worker_silent_past_the_patience_is_offered_a_restart_on_one_thread() {
-    let (mut page, _) = Page::new(Requested::default(), true);
+    let (mut page, _) = Page::new(Requested::default(), crate::worker_choice::Abilities::all());
     page.worker_spawned(Ok(()));
     let first = page.worker.spawned;
     assert!(page.worker_start_overdue(first));
@@ -377,7 +377,7 @@ fn a_threaded_worker_silent_past_the_patience_is_offered_a_restart_on_one_thread
 
 #[test]
 fn a_worker_that_said_ready_in_time_is_never_called_slow_and_restarts_as_it_was() {
-    let (mut page, _) = Page::new(Requested::default(), true);
+    let (mut page, _) = Page::new(Requested::default(), crate::worker_choice::Abilities::all());
     page.worker_spawned(Ok(()));
     let _ = page.on_worker(FromWorker::Ready, 0.0);
     assert!(!page.worker_start_overdue(page.worker.spawned));

@@ -8,6 +8,7 @@ use super::quiz::Quiz;
 use super::Page;
 use crate::rc_eq::RcEq;
 use crate::said::Said;
+use crate::worker_choice::OneThread;
 use ntl_protocol::{FromWorker, ToWorker};
 
 impl Page {
@@ -200,6 +201,7 @@ impl Page {
             // The threaded build did not start (missing from this host, or
             // shared memory refused): the single-threaded one does the same work.
             self.worker.threaded = false;
+            self.worker.one_thread = Some(OneThread::ThreadedFailed);
             return Outcome::unchanged().and(Command::SpawnWorker { threaded: false });
         }
         self.worker.alive = false;
@@ -261,6 +263,9 @@ impl Page {
         self.error = None;
         if self.worker.slow {
             // The threaded build may be what will not start: go on one thread.
+            if self.worker.threaded {
+                self.worker.one_thread = Some(OneThread::ThreadedFailed);
+            }
             self.worker.threaded = false;
         }
         // Shown as loading at once; the load itself is sent when the new

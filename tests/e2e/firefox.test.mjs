@@ -53,7 +53,7 @@ test('Firefox: both worker builds give exactly Chromium\'s documents — seeded 
   assert.ok(new Set(sampled).size > 3, JSON.stringify(sampled));
 });
 
-for (const [host, threads] of [['plain', '1 thread'], ['isolated', null]]) {
+for (const [host, threads] of [['plain', '1 thread — single-threaded worker: this page is not cross-origin isolated'], ['isolated', null]]) {
   test(`Firefox on ${host === 'plain' ? 'a plain' : 'an isolated'} host: four lanes run, a step's table opens, Stop ends a run and Run works again`, async () => {
     const page = await ff.open(ff[host]);
     await modelReady(page);

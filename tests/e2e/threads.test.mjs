@@ -64,7 +64,8 @@ test('an isolated page runs the threaded worker and a plain one the single-threa
     await modelReady(page);
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
     const threads = expect ? 1 : Math.min(cores, 4);
-    assert.equal(await page.textContent('[data-testid="threads"]'), threads === 1 ? '1 thread' : `${threads} threads`);
+    assert.equal(await page.textContent('[data-testid="threads"]'), threads === 1 ? '1 thread — single-threaded worker: this page is not cross-origin isolated' : `${threads} threads`);
+    assert.equal(await page.getAttribute('[data-testid="threads"]', 'data-why'), expect ? 'not-isolated' : '');
     // The page starts the threaded worker's helpers itself, one per extra
     // thread (a worker's own `new Worker` sometimes never returns in Firefox ESR).
     const made = expect ? ['./worker_loader.js'] : ['./worker_mt_loader.js', ...Array(threads - 1).fill('./worker_mt_helper.js')];
@@ -88,7 +89,8 @@ test('an isolated host without the threaded build still runs the page, on one th
     const page = await env.open();
     await modelReady(page);
     assert.equal(await page.evaluate(() => self.crossOriginIsolated), true);
-    assert.equal(await page.textContent('[data-testid="threads"]'), '1 thread');
+    assert.equal(await page.textContent('[data-testid="threads"]'), '1 thread — single-threaded worker: the threaded one did not start here');
+    assert.equal(await page.getAttribute('[data-testid="threads"]', 'data-why'), 'threaded-failed');
     for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 4);
     await runAll(page);
     assert.ok((await laneTexts(page)).every((t) => t.length > 0));
@@ -113,7 +115,7 @@ test('an isolated page whose threaded worker never starts says so after 20 s and
     assert.match(await page.textContent('[data-testid="worker-slow"]'), /not started after 20 seconds/);
     await page.click('[data-testid="restart-worker"]');
     await modelReady(page);
-    assert.equal(await page.textContent('[data-testid="threads"]'), '1 thread');
+    assert.match(await page.textContent('[data-testid="threads"]'), /^1 thread — single-threaded worker: the threaded one did not start here$/);
     assert.equal(await page.$('[data-testid="worker-slow"]'), null);
     assert.equal(await page.$('[data-testid="restart-worker"]'), null);
     for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 4);

@@ -363,6 +363,10 @@ threads = { $threads ->
 }
 architecture-hint = The model's class in HF transformers, from its config.json: GPT2LMHeadModel (GPT-2, distilgpt2), LlamaForCausalLM (SmolLM2) or Qwen2ForCausalLM (Qwen2.5).
 threads-hint = The engine uses several threads only where the page is cross-origin isolated (served with Cross-Origin-Opener-Policy and Cross-Origin-Embedder-Policy headers, as scripts/serve.mjs does). Results are identical either way; only the speed differs.
+one-thread-not-isolated = single-threaded worker: this page is not cross-origin isolated
+one-thread-no-shared-array-buffer = single-threaded worker: this browser gives pages no SharedArrayBuffer, which threads need
+one-thread-no-shared-wasm-memory = single-threaded worker: this browser cannot share WebAssembly memory between threads
+one-thread-threaded-failed = single-threaded worker: the threaded one did not start here
 model-defaults-before = This model's generation_config.json sets{" "}
 model-defaults-after = . HF's generate() starts from these unless a call says otherwise, and so do the lanes here; each lane says what it takes from them and can start from the library's defaults instead.
 confirm-ask = This link asks for the model `{ $repo }` from the model hub. Nothing has been downloaded.{" "}
