@@ -1,6 +1,7 @@
 //! One lane's knobs, by HF name, with errors shown next to the knob at fault.
 
 use super::draft_field::DraftField;
+use super::help::Help;
 use crate::i18n::I18n;
 use crate::lane_config::{knobs_for, KnobText, LaneKnobs, TOKEN_KNOBS};
 use crate::state::editor::LaneError;
@@ -47,6 +48,11 @@ const GROUPS: [KnobGroup; 6] = [
 ];
 
 /// Knobs under the heading of their HF group (a group with none is left out).
+/// A knob's input id in lane `lane`'s editor.
+fn knob_id(lane: usize, knob: &str) -> String {
+    format!("lane-{lane}-{knob}")
+}
+
 fn grouped(knobs: &[Knob], knob: &dyn Fn(Knob) -> Html, tr: &I18n) -> Html {
     html! {
         <div class="knob-groups">
@@ -107,19 +113,24 @@ pub fn config_editor(p: &Props) -> Html {
         let on_commit = p
             .on_field
             .reform(move |v: String| (knob.name().to_string(), v));
+        let help = tr.hf_knob_title(knob);
         html! {
-            <label
+            <div
                 class={classes!("knob", (bad_knob == Some(knob)).then_some("bad"))}
-                title={tr.hf_knob_title(knob)}
+                title={help.clone()}
             >
-                <span>{ knob.name() }</span>
+                <span class="knob-head">
+                    <label for={knob_id(p.index, knob.name())}>{ knob.name() }</label>
+                    <Help text={help} about={knob.name()} id={format!("help-{}", knob_id(p.index, knob.name()))} />
+                </span>
                 <DraftField
+                    id={knob_id(p.index, knob.name())}
                     knob={knob.name()}
                     value={p.config.text(knob)}
                     placeholder={crate::lane_config::default_text(knob)}
                     {on_commit}
                 />
-            </label>
+            </div>
         }
     };
     html! {
@@ -154,19 +165,24 @@ fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>, tr: &I18n) 
         let on_commit = p
             .on_field
             .reform(move |v: String| (knob.name().to_string(), v));
+        let help = tr.llama_knob_title(knob);
         html! {
-            <label
+            <div
                 class={classes!("knob", (bad_field == Some(knob.name())).then_some("bad"))}
-                title={tr.llama_knob_title(knob)}
+                title={help.clone()}
             >
-                <span>{ knob.name() }</span>
+                <span class="knob-head">
+                    <label for={knob_id(p.index, knob.name())}>{ knob.name() }</label>
+                    <Help text={help} about={knob.name()} id={format!("help-{}", knob_id(p.index, knob.name()))} />
+                </span>
                 <DraftField
+                    id={knob_id(p.index, knob.name())}
                     knob={knob.name()}
                     value={p.config.text_of(knob.name())}
                     placeholder={crate::lane_config::llama_cpp_default_text(knob)}
                     {on_commit}
                 />
-            </label>
+            </div>
         }
     };
     let order = p

@@ -20,6 +20,9 @@ pub struct Props {
     pub knob: Option<AttrValue>,
     #[prop_or_default]
     pub testid: Option<AttrValue>,
+    /// The element's id, for a `<label for>`.
+    #[prop_or_default]
+    pub id: Option<AttrValue>,
     pub on_commit: Callback<String>,
 }
 
@@ -58,6 +61,7 @@ pub fn draft_field(p: &Props) -> Html {
     } else {
         html! {
             <input
+                id={p.id.clone()}
                 data-knob={knob}
                 data-testid={testid}
                 {value}

@@ -9,6 +9,7 @@ pub mod divergence_note;
 pub mod draft_field;
 pub mod handout;
 pub mod header;
+pub mod help;
 pub mod lane_buttons;
 pub mod lane_column;
 pub mod lane_text;

@@ -2,6 +2,7 @@
 //! it is downloaded: parameters, download size, memory, and whether it is an
 //! Instruct model.
 
+use crate::components::help::Help;
 use crate::format;
 use crate::i18n::I18n;
 use crate::state::model_catalog::{CatalogModel, CATALOG};
@@ -51,6 +52,7 @@ fn row(
             }
             if m.instruct {
                 <span class="badge" data-testid="instruct" title={tr.t("instruct-hint")}>{ tr.t("catalog-instruct") }</span>
+                <Help text={tr.t("instruct-hint")} about={tr.t("catalog-instruct")} id={format!("help-instruct-{repo}")} />
             }
             <span class="facts" data-testid="catalog-facts">{ facts }</span>
         </li>

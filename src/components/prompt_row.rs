@@ -1,6 +1,7 @@
 //! The prompt and what to do with it: the lessons, Run / Stop / Re-roll,
 //! shared randomness, a text to score.
 
+use crate::components::help::Help;
 use crate::components::lesson_player::{LessonPlayerView, PlayerAction};
 use crate::i18n::I18n;
 use crate::lesson_check::Line;
@@ -113,7 +114,10 @@ fn extras(p: &Props, tr: &I18n) -> Html {
         PromptAction::SharedRandomness(ev.target_unchecked_into::<HtmlInputElement>().checked())
     });
     let on_score_text = p.on.reform(|ev: InputEvent| {
-        PromptAction::ScoreText(ev.target_unchecked_into::<HtmlInputElement>().value())
+        PromptAction::ScoreText(
+            ev.target_unchecked_into::<web_sys::HtmlTextAreaElement>()
+                .value(),
+        )
     });
     html! {
         <div class="extras">
@@ -129,6 +133,7 @@ fn extras(p: &Props, tr: &I18n) -> Html {
                     { tr.t_with("shared-seed", &[("seed", p.shared_seed.to_string().into())]) }
                 }
             </label>
+            <Help text={tr.t("shared-randomness-title")} about={tr.t("shared-randomness")} id="help-shared-randomness" />
             if p.shared_randomness && p.seeds_differ {
                 <p class="notice" data-testid="seeds-set-aside">
                     { tr.t("seeds-set-aside") }
@@ -155,9 +160,14 @@ fn extras(p: &Props, tr: &I18n) -> Html {
             }
             <div class="score-row">
                 <label for="score-text" title={tr.t("score-text-title")}>{ tr.t("score-text") }</label>
-                <input
+                <Help text={tr.t("score-text-title")} about={tr.t("score-text")} id="help-score-text" />
+                // Grows with its text, up to six lines: a row per line typed
+                // and per 48 characters of a long one (CSS `field-sizing` is
+                // not in every browser yet).
+                <textarea
                     id="score-text"
                     data-testid="score-text"
+                    rows={score_rows(&p.score_text).to_string()}
                     placeholder={tr.t("score-text-placeholder")}
                     value={p.score_text.clone()}
                     oninput={on_score_text}
@@ -173,6 +183,14 @@ fn extras(p: &Props, tr: &I18n) -> Html {
             </div>
         </div>
     }
+}
+
+/// The score box's height in rows for `text`.
+fn score_rows(text: &str) -> usize {
+    text.lines()
+        .map(|l| l.chars().count().div_ceil(48).max(1))
+        .sum::<usize>()
+        .clamp(1, 6)
 }
 
 #[function_component(PromptRow)]

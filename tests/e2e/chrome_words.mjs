@@ -8,7 +8,7 @@ const NOT_CHROME = [
   '[data-testid="lesson-title"]', '[data-testid="lesson-step"]', '[data-testid="question-ask"]',
   '.question-choice', '[data-testid="embed-prompt"]', '[data-testid="lane-summary"]',
   '[data-testid="architecture"]', '.chain', '.model-status strong', '[data-testid="lang-picker"]',
-  '.lesson-line q', 'option', '.knob > span', '.plot .tick', '.prompt-row .shown',
+  '.lesson-line q', 'option', '.knob-head label', '.plot .tick', '.prompt-row .shown',
   '[data-testid="preset-notice"] > strong',
 ];
 // Identifiers and names that stay as they are in every language.

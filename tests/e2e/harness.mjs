@@ -20,7 +20,8 @@ export const CHROMIUM_ARGS = [
 /// `isolated: false` serves the page without cross-origin isolation, as a
 /// static host would: the page then runs the single-threaded worker. `dir`
 /// serves another copy of the built site; `args` are extra Chromium flags.
-export async function start({ isolated = true, dir = join(ROOT, 'dist'), args = [] } = {}) {
+/// `device`: Playwright context options to emulate a device (viewport, touch).
+export async function start({ isolated = true, dir = join(ROOT, 'dist'), args = [], device = {} } = {}) {
   const server = await serve(dir, 0, { isolated });
   const base = `http://127.0.0.1:${server.address().port}/`;
   const profile = mkdtempSync(join(tmpdir(), 'ntl-chromium-'));
@@ -29,6 +30,7 @@ export async function start({ isolated = true, dir = join(ROOT, 'dist'), args = 
     headless: true,
     args: [...CHROMIUM_ARGS, ...args],
     viewport: { width: 1500, height: 1000 },
+    ...device,
   });
   const errors = [];
   const open = async (query = '?model=bundled') => {

@@ -362,6 +362,7 @@ threads = { $threads ->
    *[other] { $threads } threads
 }
 architecture-hint = The model's class in HF transformers, from its config.json: GPT2LMHeadModel (GPT-2, distilgpt2), LlamaForCausalLM (SmolLM2) or Qwen2ForCausalLM (Qwen2.5).
+help-about = What { $about } does
 threads-hint = The engine uses several threads only where the page is cross-origin isolated (served with Cross-Origin-Opener-Policy and Cross-Origin-Embedder-Policy headers, as scripts/serve.mjs does). Results are identical either way; only the speed differs.
 one-thread-not-isolated = single-threaded worker: this page is not cross-origin isolated
 one-thread-no-shared-array-buffer = single-threaded worker: this browser gives pages no SharedArrayBuffer, which threads need

@@ -352,6 +352,7 @@ model-heads-kv = { $heads } 个头（{ $kv } 个键/值头）
 model-facts = {" "}· { $params } M 参数 · { $layers } 层 · { $heads } · 宽 { $width } · { $positions } 个位置 · { $dtype } · { $size } · 加载用时 { $seconds } 秒 ·{" "}
 threads = { $threads } 个线程
 architecture-hint = 模型在 HF transformers 中的类名，取自它的 config.json：GPT2LMHeadModel（GPT-2、distilgpt2）、LlamaForCausalLM（SmolLM2）或 Qwen2ForCausalLM（Qwen2.5）。
+help-about = { $about } 的作用
 threads-hint = 只有页面是跨源隔离的（带 Cross-Origin-Opener-Policy 和 Cross-Origin-Embedder-Policy 响应头，scripts/serve.mjs 就是这样提供的），引擎才会用多个线程。两种情况结果完全相同，只是速度不同。
 one-thread-not-isolated = 单线程工作线程：此页面没有跨源隔离
 one-thread-no-shared-array-buffer = 单线程工作线程：此浏览器不向页面提供多线程所需的 SharedArrayBuffer
