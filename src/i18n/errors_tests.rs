@@ -390,6 +390,13 @@ fn what_the_page_says_is_chinese_on_a_chinese_page() {
         },
         Said::NoRandomSeed("crypto unavailable".into()),
         Said::RunStalled { seconds: 60 },
+        Said::OutOfMemory {
+            source: Some(ntl_protocol::ModelSource::Hub {
+                repo: "Qwen/Qwen2.5-0.5B".into(),
+            }),
+            weight_bytes: Some(988_000_000),
+            device_gb: Some(2.0),
+        },
     ];
     for s in &said {
         let (e, z) = (en.said(s), zh.said(s));

@@ -138,6 +138,43 @@ impl I18n {
             ),
             Said::ScoreNeedsText => self.t("said-score-needs-text"),
             Said::WorkerDown => self.t("said-worker-down"),
+            Said::OutOfMemory {
+                source,
+                weight_bytes,
+                device_gb,
+            } => {
+                let model = match source {
+                    Some(ntl_protocol::ModelSource::Bundled { .. }) => self.t("model-bundled"),
+                    Some(ntl_protocol::ModelSource::Hub { repo }) => repo.clone(),
+                    Some(ntl_protocol::ModelSource::Files { names }) => names.join(", "),
+                    None => self.t("oom-no-model"),
+                };
+                let size = weight_bytes.map_or_else(String::new, |b| {
+                    self.t_with(
+                        "oom-size",
+                        &[
+                            ("weights", v(crate::format::bytes(b))),
+                            (
+                                "need",
+                                v(crate::format::bytes(
+                                    crate::state::out_of_memory::working_bytes(b),
+                                )),
+                            ),
+                        ],
+                    )
+                });
+                let device = device_gb.map_or_else(String::new, |gb| {
+                    self.t_with("oom-device", &[("gb", v(gb))])
+                });
+                self.t_with(
+                    "said-out-of-memory",
+                    &[
+                        ("model", v(model)),
+                        ("size", v(size)),
+                        ("device", v(device)),
+                    ],
+                )
+            }
             Said::RunStalled { seconds } => {
                 self.t_with("said-run-stalled", &[("seconds", v(seconds))])
             }

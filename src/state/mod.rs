@@ -17,6 +17,7 @@ mod lesson_steps;
 pub mod lesson_writer;
 pub mod model;
 pub mod model_catalog;
+pub mod out_of_memory;
 pub mod outcome;
 pub mod package;
 mod package_steps;

@@ -87,6 +87,9 @@ pub struct ModelState {
     /// While a typed repo waits for the user's word: the model still in the
     /// worker, to go back to.
     before_confirm: Option<Box<(ModelStatus, Option<ModelSource>)>>,
+    /// The model did not fit in memory: a fresh worker does not load it
+    /// again by itself (the user picks one, or asks for it again).
+    pub held: bool,
 }
 
 fn bundled() -> ModelSource {
@@ -127,6 +130,7 @@ impl ModelState {
             hub_repo: DEFAULT_HUB_REPO.into(),
             device_memory_gb: None,
             memory_warning: None,
+            held: false,
             before_confirm: None,
         }
     }
@@ -146,6 +150,7 @@ impl ModelState {
     /// Starts loading `source`; the message for the worker.
     pub fn load(&mut self, source: ModelSource) -> ToWorker {
         self.memory_warning = None;
+        self.held = false;
         self.status = ModelStatus::Loading {
             source: Some(source.clone()),
             file: "config.json".into(),
@@ -316,6 +321,16 @@ impl ModelState {
         };
         self.source = None;
         ToWorker::Load { source }
+    }
+
+    /// The model in use or loading, and its weights' size when known.
+    pub fn memory_facts(&self) -> (Option<ModelSource>, Option<u64>) {
+        let bytes = match &self.status {
+            ModelStatus::Ready { info, .. } => Some(info.weight_bytes as u64),
+            ModelStatus::Loading { file, total, .. } if file.starts_with("model") => *total,
+            _ => None,
+        };
+        (self.source.clone(), bytes)
     }
 
     pub fn failed(&mut self, message: Said) {

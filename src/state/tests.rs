@@ -596,3 +596,45 @@ fn a_run_that_never_starts_stalls_at_its_first_check() {
     assert_eq!(out.commands, [Command::Send(ToWorker::Cancel { run_id })]);
     assert_eq!(page.error, Some(Said::RunStalled { seconds: 60 }));
 }
+
+#[test]
+fn a_worker_out_of_memory_names_the_model_starts_a_fresh_worker_and_does_not_load_it_again() {
+    let mut page = ready_page(Requested::default());
+    let _ = page.on_worker(info(), 0.0);
+    page.model.device_memory_gb = Some(2.0);
+    page.editor.set_prompt("my prompt".into());
+    let lanes = page.editor.lanes.clone();
+    let (run_id, _) = sent_run(&page.start_run(RunKind::Generate)).unwrap();
+    let _ = page.on_worker(started(run_id, Mode::Greedy), 0.0);
+    let out = page.worker_crashed(
+        "the model worker crashed: RangeError: WebAssembly.Memory.grow(): Maximum memory size exceeded"
+            .into(),
+    );
+    assert_eq!(out.commands, [Command::SpawnWorker { threaded: false }]);
+    let error = page.error.clone().unwrap().to_string();
+    assert!(
+        error.contains("ran out of memory")
+            && error.contains("bundled")
+            && error.contains("on a device that reports 2 GB")
+            && error.contains("prompt and lanes are kept"),
+        "{error}"
+    );
+    assert!(matches!(
+        page.model.status,
+        model::ModelStatus::Failed { .. }
+    ));
+    assert_eq!(page.run.running, None, "the run ended");
+    assert_eq!(
+        (page.editor.prompt.as_str(), &page.editor.lanes),
+        ("my prompt", &lanes)
+    );
+    // The fresh worker listens, and the model that did not fit is not sent to it.
+    page.worker_spawned(Ok(()));
+    let out = page.on_worker(FromWorker::Ready, 0.0);
+    assert!(out.commands.is_empty(), "{out:?}");
+    assert!(page.worker.alive && page.worker.ready);
+    // Loading a model (the user's pick) goes on as usual, and clears the hold.
+    let again = page.model.reload().expect("a load");
+    assert!(matches!(again, ToWorker::Load { .. }));
+    assert!(!page.model.held);
+}

@@ -3,6 +3,7 @@
 //! and a worker that crashed or never started.
 
 use super::model::ModelStatus;
+use super::out_of_memory;
 use super::outcome::{Command, Outcome};
 use super::quiz::Quiz;
 use super::Page;
@@ -21,6 +22,10 @@ impl Page {
             FromWorker::Ready => {
                 self.worker.ready = true;
                 self.worker.slow = false;
+                if self.model.held {
+                    // The model that did not fit stays unloaded; the page says why.
+                    return Outcome::redraw();
+                }
                 if self.lessons.model_waits {
                     // `lesson_arrived` loads the lesson's model.
                     return Outcome::redraw();
@@ -204,6 +209,9 @@ impl Page {
             self.worker.one_thread = Some(OneThread::ThreadedFailed);
             return Outcome::unchanged().and(Command::SpawnWorker { threaded: false });
         }
+        if out_of_memory::is_out_of_memory(&message) && self.worker.ready {
+            return self.worker_out_of_memory();
+        }
         self.worker.alive = false;
         self.worker.ready = false;
         self.run.worker_lost();
@@ -213,6 +221,28 @@ impl Page {
         self.error = Some(Said::WorkerCrashed(message.clone()));
         self.model.failed(Said::Verbatim(message));
         Outcome::redraw()
+    }
+
+    /// The worker ran out of memory: the run ends (its lanes keep what they
+    /// wrote), the page names the model and its size, and a fresh worker
+    /// starts with no model in it; the prompt and lanes stay.
+    fn worker_out_of_memory(&mut self) -> Outcome {
+        let (source, weight_bytes) = self.model.memory_facts();
+        let said = Said::OutOfMemory {
+            source,
+            weight_bytes,
+            device_gb: self.model.device_memory_gb,
+        };
+        let _ = self.run.abandon();
+        self.inspector = RcEq::default();
+        self.sandbox.make_mut().pending = None;
+        self.error = Some(said.clone());
+        self.model.failed(said);
+        self.model.held = true;
+        self.worker.ready = false;
+        Outcome::redraw().and(Command::SpawnWorker {
+            threaded: self.worker.threaded,
+        })
     }
 
     /// The worker sent a message this page cannot read (`kind` is its

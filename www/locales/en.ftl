@@ -757,6 +757,10 @@ said-worker-down = the model worker is not running; restart it first
 drawn-seed = Seed { $seed }, drawn for this run (the lane names no seed of its own).
 keep-seed = Keep this seed
 keep-seed-title = Make this seed the lane's own, so the next run repeats this one
+said-out-of-memory = The model worker ran out of memory with { $model }{ $size }{ $device }. A new worker has started without a model; your prompt and lanes are kept. Pick a smaller model (the bundled one works offline), or close other tabs and load this one again.
+oom-size = {" "}({ $weights } of weights, about { $need } to run)
+oom-device = {" "}on a device that reports { $gb } GB
+oom-no-model = no model loaded
 said-run-stalled = The run heard nothing from the model worker for { $seconds } s, so it was stopped; the lanes keep what they wrote. Run again — if the worker still does not answer, restart it. (A slow device or a long prompt may need more time: add ?stall=SECONDS to the address.)
 said-no-random-seed = the browser gave no random numbers for a new seed ({ $why }): give each sampling lane a seed, or turn shared randomness on
 said-model-not-ready = the model is not ready yet

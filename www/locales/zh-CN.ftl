@@ -724,6 +724,10 @@ said-worker-down = 模型工作线程没有运行；请先重启它
 drawn-seed = 种子 { $seed }，为这次运行抽取（这个通道没有自己的种子）。
 keep-seed = 保留这个种子
 keep-seed-title = 把这个种子设为通道自己的种子，下次运行就会重复这一次
+said-out-of-memory = 模型工作线程在运行 { $model }{ $size }{ $device }时内存不足。新的工作线程已经启动，但没有加载模型；你的提示词和通道都已保留。请选一个更小的模型（内置模型可离线使用），或关闭其他标签页后再加载这个模型。
+oom-size = （权重 { $weights }，运行约需 { $need }）
+oom-device = （设备报告内存 { $gb } GB）
+oom-no-model = 尚未加载模型
 said-run-stalled = 这次运行已有 { $seconds } 秒没有收到模型工作线程的消息，所以停止了；各通道保留已写出的内容。请再运行一次——如果工作线程仍不回应，请重启它。（较慢的设备或很长的提示词可能需要更多时间：在地址中加上 ?stall=秒数。）
 said-no-random-seed = 浏览器没有给出用于新种子的随机数（{ $why }）：请给每个采样通道设一个种子，或打开共享随机数
 said-model-not-ready = 模型还没有准备好
