@@ -70,14 +70,22 @@ fn memory_words(w: &MemoryWarning, tr: &I18n) -> String {
     } else {
         format!("{need:.1} GB")
     };
-    tr.t_with(
-        "memory-warning",
-        &[
-            ("size", format!("{:.0} MB", w.bytes as f64 / 1e6).into()),
-            ("need", need.into()),
-            ("device", format!("{} GB", w.device_gb).into()),
-        ],
-    )
+    let size = format!("{:.0} MB", w.bytes as f64 / 1e6);
+    match w.device_gb {
+        _ if w.beyond_wasm => tr.t_with(
+            "memory-beyond-wasm",
+            &[("size", size.into()), ("need", need.into())],
+        ),
+        Some(gb) => tr.t_with(
+            "memory-warning",
+            &[
+                ("size", size.into()),
+                ("need", need.into()),
+                ("device", format!("{gb} GB").into()),
+            ],
+        ),
+        None => String::new(),
+    }
 }
 
 fn loading(
@@ -222,6 +230,7 @@ fn confirm(
     size: DownloadSize,
     typed: bool,
     keep: bool,
+    beyond_wasm: bool,
     on: &Callback<ModelAction>,
     tr: &I18n,
 ) -> Html {
@@ -251,6 +260,7 @@ fn confirm(
             <button
                 class="primary"
                 data-testid="confirm-load"
+                disabled={beyond_wasm}
                 onclick={on.reform(|_: MouseEvent| ModelAction::ConfirmDownload)}
             >
                 { tr.t_with("confirm-download", &[("repo", repo.into())]) }
@@ -362,7 +372,15 @@ pub fn model_panel(p: &Props) -> Html {
             "ready",
         ),
         ModelStatus::Confirm { repo, size, typed } => (
-            confirm(repo, *size, *typed, p.can_keep_current, &p.on, &tr),
+            confirm(
+                repo,
+                *size,
+                *typed,
+                p.can_keep_current,
+                p.memory_warning.is_some_and(|w| w.beyond_wasm),
+                &p.on,
+                &tr,
+            ),
             "confirm",
         ),
         ModelStatus::OnRequest { size } => (run_live(*size, &p.on, &tr), "on-request"),

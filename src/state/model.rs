@@ -219,6 +219,10 @@ impl ModelState {
 
     /// The user confirmed the download a link or the repo box asked for.
     pub fn confirm(&mut self) -> Option<ToWorker> {
+        // Past what wasm32 addresses: the download would only end in a crash.
+        if self.memory_warning.is_some_and(|w| w.beyond_wasm) {
+            return None;
+        }
         self.before_confirm = None;
         let source = self.source.clone()?;
         Some(self.load(source))
@@ -447,20 +451,31 @@ impl ModelState {
 pub struct MemoryWarning {
     pub bytes: u64,
     pub need_bytes: u64,
-    pub device_gb: f64,
+    /// `navigator.deviceMemory`, where the browser says it (Chromium).
+    pub device_gb: Option<f64>,
+    /// More than wasm32 can address: no device runs it in a tab, and the
+    /// page does not start the download.
+    pub beyond_wasm: bool,
 }
 
-/// A warning when weights of `bytes` may not fit a device of `device_gb`:
-/// running them takes about twice the file (16-bit files are widened to
-/// 32 bits; 32-bit ones are copied once while loading), and a tab gets
-/// about half of the device's memory.
+/// What WebAssembly's 32-bit memory can hold at most (4 GiB), every byte of
+/// the worker's heap included.
+pub const WASM32_BYTES: u64 = 1 << 32;
+
+/// A warning when weights of `bytes` may not fit: running them takes about
+/// twice the file (a 32-bit file is copied once while loading; 16-bit ones
+/// stay 16-bit and are widened a block at a time), a tab gets about half of
+/// the device's memory, and no tab's WebAssembly gets more than 4 GiB.
 pub fn memory_warning(bytes: u64, device_gb: Option<f64>) -> Option<MemoryWarning> {
-    let device_gb = device_gb.filter(|g| *g > 0.0)?;
-    let need_bytes = 2 * bytes;
-    (need_bytes as f64 / 1e9 > device_gb / 2.0).then_some(MemoryWarning {
+    let need_bytes = super::out_of_memory::working_bytes(bytes);
+    let device_gb = device_gb.filter(|g| *g > 0.0);
+    let beyond_wasm = need_bytes > WASM32_BYTES;
+    let beyond_device = device_gb.is_some_and(|gb| need_bytes as f64 / 1e9 > gb / 2.0);
+    (beyond_wasm || beyond_device).then_some(MemoryWarning {
         bytes,
         need_bytes,
         device_gb,
+        beyond_wasm,
     })
 }
 
@@ -618,12 +633,26 @@ pub(crate) mod tests {
             Some(MemoryWarning {
                 bytes: 352_000_000,
                 need_bytes: 704_000_000,
-                device_gb: 1.0
+                device_gb: Some(1.0),
+                beyond_wasm: false,
             })
         );
         assert_eq!(memory_warning(352_000_000, Some(4.0)), None);
         assert!(memory_warning(1_100_000_000, Some(2.0)).is_some());
         assert_eq!(memory_warning(352_000_000, None), None);
+        // Past what wasm32 addresses, on any device and where none is known.
+        let huge = memory_warning(3_000_000_000, None).expect("6 GB to run");
+        assert!(huge.beyond_wasm && huge.device_gb.is_none());
+        assert!(
+            memory_warning(3_000_000_000, Some(32.0))
+                .unwrap()
+                .beyond_wasm
+        );
+        assert_eq!(
+            memory_warning(2_000_000_000, None),
+            None,
+            "4 GB to run fits, just"
+        );
         let mut m = ModelState::new(None, false);
         m.device_memory_gb = Some(0.5);
         m.reload();
@@ -793,5 +822,19 @@ pub(crate) mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn a_confirmed_download_past_wasm32s_memory_does_not_start() {
+        let mut m = ModelState::new(Some("big/model"), true);
+        assert!(
+            matches!(m.status, ModelStatus::Confirm { .. }),
+            "a link's model waits"
+        );
+        m.measured("big/model", Some(3_000_000_000), false);
+        assert!(m.memory_warning.unwrap().beyond_wasm);
+        assert_eq!(m.confirm(), None);
+        m.measured("big/model", Some(300_000_000), false);
+        assert!(m.confirm().is_some(), "one that fits loads");
     }
 }

@@ -46,11 +46,12 @@ before(async () => {
     'teacher/no-resume-gpt2': FILES,
     'teacher/linked-gpt2': FILES,
     'teacher/typed-gpt2': FILES,
+    'teacher/huge-gpt2': FILES,
     'teacher/linked-sharded-gpt2': { ...config, 'tokenizer.json': tokenizer, ...SHARDS },
     'teacher/tiny-qwen2-instruct': QWEN2,
     // The picker's repo ids, served the tiny checkpoints of their families.
     'Qwen/Qwen2.5-0.5B-Instruct': QWEN2,
-  });
+  }, { claimed: { 'teacher/huge-gpt2/model.safetensors': 3_000_000_000 } });
   env = await start({ args: HUB_ARGS });
   // What the same weights and tokenizer write when served with the page.
   const page = await env.open('?model=bundled');
@@ -330,6 +331,21 @@ test('a full disk leaves the model running from memory with a notice', async () 
   assert.match(await page.textContent('[data-testid="model-notice"]'), /storage for this site is full, so the model runs from memory and will download again/);
   assert.deepEqual(await shortRun(page), bundledTexts);
   await cdp.send('Storage.overrideQuotaForOrigin', { origin: env.base.replace(/\/$/, '') });
+  await page.close();
+});
+
+test('weights past what a tab\'s WebAssembly can address are refused before a byte downloads, on any device', async () => {
+  const page = await env.open();
+  await modelReady(page);
+  await page.click('.model-choice summary');
+  await page.fill('[aria-label="model hub repo"]', 'teacher/huge-gpt2');
+  await page.click('text=Load from the model hub');
+  await page.waitForSelector('[data-testid="memory-warning"]', { timeout: 60_000 });
+  assert.match(await page.textContent('[data-testid="memory-warning"]'), /^These weights are 3000 MB and need about 6\.0 GB of memory to run: more than the 4 GB a browser tab's WebAssembly can address/);
+  assert.equal(await page.isDisabled('[data-testid="confirm-load"]'), true);
+  await page.click('[data-testid="confirm-keep"]');
+  await modelReady(page);
+  assert.deepEqual(hub.log.filter((e) => e.repo === 'teacher/huge-gpt2' && e.method === 'GET'), [], 'nothing downloaded');
   await page.close();
 });
 

@@ -37,7 +37,9 @@ function certificate() {
 /// `repos`: { 'owner/name': { 'config.json': Buffer, ... } }.
 /// `faults`: { 'owner/name/file': [{ cutAt: 0.6 } | { status: 503, retryAfter: 1 } | { paceMs: 2000 } | { ignoreRange: true }, ...] },
 /// each consumed by one request to the CDN (statuses: by the resolve request).
-export async function startHub(repos) {
+/// `claimed`: { 'owner/name/file': bytes } — the size the hub claims in its
+/// HEAD answers and x-linked-size (a model too large to ship in a test).
+export async function startHub(repos, { claimed = {} } = {}) {
   const log = [];
   const faults = {};
   const blobs = new Map(); // 'repo/etag' (the CDN's path) → { repo, file, body, etag }
@@ -77,7 +79,7 @@ export async function startHub(repos) {
       if (!blob) return send(404, { 'x-error-code': 'EntryNotFound', 'content-type': 'text/plain' }, 'Entry not found');
       return send(302, {
         location: `https://${CDN}/xet-bridge-us/${blob.repo}/${blob.etag}?X-Amz-Expires=3600&response-content-disposition=inline`,
-        'x-linked-size': String(blob.body.length),
+        'x-linked-size': String(claimed[`${repo}/${file}`] ?? blob.body.length),
         'x-linked-etag': `"${blob.etag}"`,
         'x-repo-commit': '0123456789abcdef0123456789abcdef01234567',
       });
@@ -87,7 +89,7 @@ export async function startHub(repos) {
       if (!blob) return send(403, {}, 'AccessDenied');
       Object.assign(entry, { repo: blob.repo, file: blob.file });
       const common = { etag: `"${blob.etag}"`, 'accept-ranges': 'bytes', 'content-type': 'application/octet-stream' };
-      if (req.method === 'HEAD') return send(200, { ...common, 'content-length': blob.body.length });
+      if (req.method === 'HEAD') return send(200, { ...common, 'content-length': claimed[`${blob.repo}/${blob.file}`] ?? blob.body.length });
       const fault = faults[`${blob.repo}/${blob.file}`]?.[0];
       if (fault && !fault.status) faults[`${blob.repo}/${blob.file}`].shift();
       let start = 0;

@@ -350,6 +350,7 @@ sandbox-use = Use these knobs in
 model-bundled = bundled KJV-GPT-2 (offline)
 model-hub-repo = { $repo } (model hub)
 model-local-files = local files ({ $names })
+memory-beyond-wasm = These weights are { $size } and need about { $need } of memory to run: more than the 4 GB a browser tab's WebAssembly can address, so no device runs them here. Pick a smaller model, or a quantized one.
 memory-warning = These weights are { $size } and need about { $need } of memory to run; this device reports { $device } in all, so the tab may run out of memory. The bundled offline model needs about 30 MB.
 loaded-of = {" "}{ $loaded } of { $total }
 loading-model = Loading { $name }: { $file }{" "}

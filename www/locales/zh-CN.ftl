@@ -343,6 +343,7 @@ sandbox-use = 把这些参数用在
 model-bundled = 内置 KJV-GPT-2（离线）
 model-hub-repo = { $repo }（模型仓库）
 model-local-files = 本地文件（{ $names }）
+memory-beyond-wasm = 这些权重有 { $size }，运行约需 { $need } 内存：超过了浏览器标签页中 WebAssembly 能寻址的 4 GB，所以任何设备都无法在这里运行它们。请选一个更小的模型，或量化过的模型。
 memory-warning = 这些权重有 { $size }，运行约需 { $need } 内存；本设备报告总共只有 { $device }，所以标签页可能内存不足。内置的离线模型只需约 30 MB。
 loaded-of = {" "}{ $loaded } / { $total }
 loading-model = 正在加载 { $name }：{ $file }{" "}
