@@ -1,7 +1,6 @@
 //! Which model is in use, how far its download is, and how to pick another.
 
 use crate::components::cached_models::CachedModels;
-use crate::components::help::Help;
 use crate::components::model_picker::ModelPicker;
 use crate::format;
 use crate::i18n::I18n;
@@ -190,11 +189,9 @@ fn ready(
                 <span data-testid="architecture" title={tr.t("architecture-hint")}>
                     { info.architecture.clone() }
                 </span>
-                <Help text={tr.t("architecture-hint")} about={info.architecture.clone()} id="help-architecture" />
             }
             { facts }
             { threads_line(threads, one_thread, tr) }
-            <Help text={tr.t("threads-hint")} about={tr.t_with("threads", &[("threads", threads.into())])} id="help-threads" />
             { generation_defaults(info, tr) }
         </span>
     }
