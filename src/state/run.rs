@@ -246,10 +246,6 @@ impl RunState {
         Some(run_id)
     }
 
-    pub fn worker_lost(&mut self) {
-        self.running = None;
-    }
-
     /// Shows a recorded run: texts, tables, plots, no model needed. Returns
     /// a notice when the file holds more runs than the page has lanes.
     pub fn replay(&mut self, name: String, doc: Document) -> Result<Option<Said>, PageError> {

@@ -391,9 +391,23 @@ fn a_crashed_worker_keeps_the_prompt_and_knobs_and_a_restart_reloads_the_model()
     let mut page = ready_page(Requested::default());
     let _ = page.on_worker(info(), 0.0);
     page.editor.set_prompt("my prompt".into());
-    let _ = page.start_run(RunKind::Generate);
+    let (run_id, _) = sent_run(&page.start_run(RunKind::Generate)).unwrap();
+    let _ = page.on_worker(started(run_id, Mode::Greedy), 0.0);
+    let step = FromWorker::Step {
+        run_id,
+        lane: 0,
+        index: 0,
+        step: Box::new(super::run::tests::step(5, " a")),
+        text: " a".into(),
+    };
+    let _ = page.on_worker(step, 0.0);
     let _ = page.worker_crashed("the model worker stopped (out of memory?)".into());
     assert_eq!(page.run.running, None);
+    assert_eq!(
+        page.run.results[0].as_ref().and_then(|r| r.stop),
+        Some(ntl_decoding::StopReason::Cancelled),
+        "a lane that was running says it stopped"
+    );
     assert!(page
         .error
         .as_ref()

@@ -214,7 +214,8 @@ impl Page {
         }
         self.worker.alive = false;
         self.worker.ready = false;
-        self.run.worker_lost();
+        // Lanes that were running say they stopped, not "running…" for ever.
+        let _ = self.run.abandon();
         // Its answers are lost with it.
         self.inspector = RcEq::default();
         self.sandbox.make_mut().pending = None;
