@@ -259,6 +259,8 @@ impl RunState {
         self.latest += 1;
         self.running = None;
         self.selected = None;
+        // A recording's configs hold the seeds it ran with; none was drawn here.
+        self.drawn = [None; LANES];
         self.ran_prompt = doc.prompt.clone();
         self.prompt_ids = doc.prompt_ids.clone();
         self.prompt_cropped = doc.prompt_cropped;

@@ -126,3 +126,23 @@ fn keeping_a_drawn_seed_makes_it_the_lanes_own_and_the_run_still_counts_as_its()
         "nothing was drawn for lane 4"
     );
 }
+
+#[test]
+fn a_replayed_recording_shows_no_seed_drawn_by_an_earlier_run() {
+    let mut page = page_with_unseeded_lanes();
+    let _ = page.start_run(RunKind::Generate);
+    assert!(page.run.drawn[0].is_some());
+    let text = std::fs::read("www/lessons/recordings/temperature-sweep-1.json").unwrap();
+    let doc: ntl_decoding::Document = serde_json::from_slice(&text).unwrap();
+    let recorded_seed = doc.runs[0].config.transformers().and_then(|c| c.seed);
+    page.replayed("sweep.json".into(), doc);
+    assert_eq!(
+        page.run.drawn, [None; LANES],
+        "the recording's seeds are its own"
+    );
+    assert_eq!(
+        page.shared().lanes[0].hf().and_then(|c| c.seed),
+        recorded_seed,
+        "a link made now holds the recording's seed"
+    );
+}
