@@ -8,15 +8,7 @@ use ntl_decoding::LaneRequest;
 /// Seeds for the lanes that want one, from the platform's randomness
 /// (`crypto.getRandomValues` in the browser, the OS natively).
 pub fn draw_seeds(lanes: &mut [LaneRequest]) -> Result<[Option<u32>; LANES], Said> {
-    let mut failed = None;
-    let drawn = draw_fresh_seeds(lanes, || {
-        getrandom::u32().unwrap_or_else(|e| {
-            failed = Some(e);
-            0
-        })
-    });
-    if let Some(e) = failed {
-        return Err(Said::NoRandomSeed(e.to_string()));
-    }
+    let drawn =
+        draw_fresh_seeds(lanes, getrandom::u32).map_err(|e| Said::NoRandomSeed(e.to_string()))?;
     Ok(std::array::from_fn(|i| drawn.get(i).copied().flatten()))
 }

@@ -167,7 +167,7 @@ fn run(args: Args) -> Result<(), CliError> {
     // A lane without a seed gets a new one each run, as in HF and llama.cpp;
     // the document's config holds it, so the run can be repeated.
     let drawn = if args.shared_seed.is_none() && args.force_text.is_none() {
-        draw_seeds(&mut lanes)?
+        draw_fresh_seeds(&mut lanes, getrandom::u32).map_err(CliError::Randomness)?
     } else {
         vec![None; lanes.len()]
     };
@@ -201,20 +201,6 @@ fn visible(token: &str) -> String {
         .replace('\n', "\\n")
         .replace('\t', "\\t")
         .replace(' ', "␣")
-}
-
-fn draw_seeds(lanes: &mut [LaneRequest]) -> Result<Vec<Option<u32>>, CliError> {
-    let mut failed = None;
-    let drawn = draw_fresh_seeds(lanes, || {
-        getrandom::u32().unwrap_or_else(|e| {
-            failed = Some(e);
-            0
-        })
-    });
-    match failed {
-        Some(e) => Err(CliError::Randomness(e)),
-        None => Ok(drawn),
-    }
 }
 
 fn human(doc: &Document, drawn: &[Option<u32>]) -> String {

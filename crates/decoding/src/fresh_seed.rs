@@ -37,34 +37,39 @@ impl LaneConfig {
     }
 }
 
-/// Gives every lane that wants a fresh seed one from `draw`, and returns
-/// the seeds drawn, lane by lane. A lane that follows given ids draws
-/// nothing (its tokens are not drawn). Seeds are 32-bit: short enough to
-/// read off a lane and type back, and llama.cpp's seed is a `uint32_t`
+/// Gives every lane that wants a fresh seed one from `draw` (the
+/// platform's randomness, which may fail), and returns the seeds drawn,
+/// lane by lane; the first failure stops it. A lane that follows given ids
+/// draws nothing (its tokens are not drawn). Seeds are 32-bit: short enough
+/// to read off a lane and type back, and llama.cpp's seed is a `uint32_t`
 /// whose largest value means "random" again, so that one is drawn again.
-pub fn draw_fresh_seeds(
+pub fn draw_fresh_seeds<E>(
     lanes: &mut [LaneRequest],
-    mut draw: impl FnMut() -> u32,
-) -> Vec<Option<u32>> {
-    lanes
-        .iter_mut()
-        .map(|lane| {
-            if lane.forced_ids.is_some() || !lane.config.wants_fresh_seed() {
-                return None;
+    mut draw: impl FnMut() -> Result<u32, E>,
+) -> Result<Vec<Option<u32>>, E> {
+    let mut drawn = Vec::with_capacity(lanes.len());
+    for lane in lanes {
+        if lane.forced_ids.is_some() || !lane.config.wants_fresh_seed() {
+            drawn.push(None);
+            continue;
+        }
+        let seed = loop {
+            match draw()? {
+                u32::MAX => continue,
+                seed => break seed,
             }
-            let seed = std::iter::repeat_with(&mut draw)
-                .find(|&s| s != u32::MAX)
-                .expect("an endless draw finds a seed");
-            lane.config = lane.config.with_seed(seed);
-            Some(seed)
-        })
-        .collect()
+        };
+        lane.config = lane.config.with_seed(seed);
+        drawn.push(Some(seed));
+    }
+    Ok(drawn)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::convert::Infallible;
 
     fn lane(v: serde_json::Value) -> LaneRequest {
         LaneRequest {
@@ -87,8 +92,9 @@ mod tests {
         let mut next = 100;
         let drawn = draw_fresh_seeds(&mut lanes, || {
             next += 1;
-            next
-        });
+            Ok::<_, Infallible>(next)
+        })
+        .unwrap();
         assert_eq!(
             drawn,
             [Some(101), None, None, Some(102), None, None, Some(103)]
@@ -106,8 +112,8 @@ mod tests {
     fn llama_cpps_random_seed_value_is_never_the_seed_drawn() {
         let mut lanes = vec![lane(json!({"semantics": "llama.cpp"}))];
         let mut draws = [u32::MAX, u32::MAX, 7].into_iter();
-        let drawn = draw_fresh_seeds(&mut lanes, || draws.next().unwrap());
-        assert_eq!(drawn, [Some(7)]);
+        let drawn = draw_fresh_seeds(&mut lanes, || Ok::<_, Infallible>(draws.next().unwrap()));
+        assert_eq!(drawn, Ok(vec![Some(7)]));
     }
 
     #[test]
@@ -115,7 +121,29 @@ mod tests {
         let mut l = lane(json!({"do_sample": true}));
         l.forced_ids = Some(vec![1, 2]);
         let mut lanes = vec![l];
-        assert_eq!(draw_fresh_seeds(&mut lanes, || 3), [None]);
+        assert_eq!(
+            draw_fresh_seeds(&mut lanes, || Ok::<_, Infallible>(3)),
+            Ok(vec![None])
+        );
+    }
+
+    #[test]
+    fn a_draw_that_fails_is_the_answer_and_no_lane_is_half_seeded_past_it() {
+        let mut lanes = vec![
+            lane(json!({"do_sample": true})),
+            lane(json!({"do_sample": true})),
+        ];
+        let mut calls = 0;
+        let out = draw_fresh_seeds(&mut lanes, || {
+            calls += 1;
+            if calls == 2 {
+                Err("no randomness")
+            } else {
+                Ok(5)
+            }
+        });
+        assert_eq!(out, Err("no randomness"));
+        assert_eq!(lanes[1].config.transformers().unwrap().seed, None);
     }
 
     #[test]
