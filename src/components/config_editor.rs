@@ -1,7 +1,7 @@
 //! One lane's knobs, by HF name, with errors shown next to the knob at fault.
 
 use super::draft_field::DraftField;
-use super::help::Help;
+use super::help::knob_head;
 use crate::i18n::I18n;
 use crate::lane_config::{knobs_for, KnobText, LaneKnobs, TOKEN_KNOBS};
 use crate::state::editor::LaneError;
@@ -47,12 +47,12 @@ const GROUPS: [KnobGroup; 6] = [
     KnobGroup::Guidance,
 ];
 
-/// Knobs under the heading of their HF group (a group with none is left out).
 /// A knob's input id in lane `lane`'s editor.
 fn knob_id(lane: usize, knob: &str) -> String {
     format!("lane-{lane}-{knob}")
 }
 
+/// Knobs under the heading of their HF group (a group with none is left out).
 fn grouped(knobs: &[Knob], knob: &dyn Fn(Knob) -> Html, tr: &I18n) -> Html {
     html! {
         <div class="knob-groups">
@@ -113,18 +113,15 @@ pub fn config_editor(p: &Props) -> Html {
         let on_commit = p
             .on_field
             .reform(move |v: String| (knob.name().to_string(), v));
-        let help = tr.hf_knob_title(knob);
+        let (help, id) = (tr.hf_knob_title(knob), knob_id(p.index, knob.name()));
         html! {
             <div
                 class={classes!("knob", (bad_knob == Some(knob)).then_some("bad"))}
                 title={help.clone()}
             >
-                <span class="knob-head">
-                    <label for={knob_id(p.index, knob.name())}>{ knob.name() }</label>
-                    <Help text={help} about={knob.name()} id={format!("help-{}", knob_id(p.index, knob.name()))} />
-                </span>
+                { knob_head(&id, knob.name(), help) }
                 <DraftField
-                    id={knob_id(p.index, knob.name())}
+                    {id}
                     knob={knob.name()}
                     value={p.config.text(knob)}
                     placeholder={crate::lane_config::default_text(knob)}
@@ -165,18 +162,15 @@ fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>, tr: &I18n) 
         let on_commit = p
             .on_field
             .reform(move |v: String| (knob.name().to_string(), v));
-        let help = tr.llama_knob_title(knob);
+        let (help, id) = (tr.llama_knob_title(knob), knob_id(p.index, knob.name()));
         html! {
             <div
                 class={classes!("knob", (bad_field == Some(knob.name())).then_some("bad"))}
                 title={help.clone()}
             >
-                <span class="knob-head">
-                    <label for={knob_id(p.index, knob.name())}>{ knob.name() }</label>
-                    <Help text={help} about={knob.name()} id={format!("help-{}", knob_id(p.index, knob.name()))} />
-                </span>
+                { knob_head(&id, knob.name(), help) }
                 <DraftField
-                    id={knob_id(p.index, knob.name())}
+                    {id}
                     knob={knob.name()}
                     value={p.config.text_of(knob.name())}
                     placeholder={crate::lane_config::llama_cpp_default_text(knob)}

@@ -56,3 +56,14 @@ pub fn help(p: &Props) -> Html {
         </>
     }
 }
+
+/// A knob's name as the label of its input `input_id`, with its help beside
+/// it: the head of every knob box (lane editors of both ecosystems, sandbox).
+pub fn knob_head(input_id: &str, name: &'static str, help: String) -> Html {
+    html! {
+        <span class="knob-head">
+            <label for={input_id.to_string()}>{ name }</label>
+            <Help text={help} about={name} id={format!("help-{input_id}")} />
+        </span>
+    }
+}

@@ -2,7 +2,7 @@
 //! distribution after them — table, funnel, entropy — redrawn on every key.
 
 use super::distribution::{bars, funnel, table_head};
-use super::help::Help;
+use super::help::knob_head;
 use super::lane_buttons::lane_buttons;
 use crate::format::{num, prob, visible};
 use crate::i18n::I18n;
@@ -193,14 +193,12 @@ pub fn sandbox_panel(p: &Props) -> Html {
                     let knob = *knob;
                     let oninput = p.on.reform(move |e: InputEvent| SandboxAction::Knob(knob, input_text(e)));
                     let bad = error_knob == Some(Some(knob));
+                    let (help, id) = (tr.hf_knob_title(knob), format!("sandbox-{}", knob.name()));
                     html! {
-                        <div class={classes!("knob", bad.then_some("bad"))} title={tr.hf_knob_title(knob)}>
-                            <span class="knob-head">
-                                <label for={format!("sandbox-{}", knob.name())}>{ knob.name() }</label>
-                                <Help text={tr.hf_knob_title(knob)} about={knob.name()} id={format!("help-sandbox-{}", knob.name())} />
-                            </span>
+                        <div class={classes!("knob", bad.then_some("bad"))} title={help.clone()}>
+                            { knob_head(&id, knob.name(), help) }
                             <input
-                                id={format!("sandbox-{}", knob.name())}
+                                {id}
                                 data-testid={format!("sandbox-{}", knob.name().replace('_', "-"))}
                                 inputmode="decimal"
                                 placeholder={tr.t("off")}
