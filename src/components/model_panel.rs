@@ -50,17 +50,6 @@ pub struct Props {
     pub on: Callback<ModelAction>,
 }
 
-/// The model's name on the status line, in the reader's language.
-fn source_name(source: &ModelSource, tr: &I18n) -> String {
-    match source {
-        ModelSource::Bundled { .. } => tr.t("model-bundled"),
-        ModelSource::Hub { repo } => tr.t_with("model-hub-repo", &[("repo", repo.clone().into())]),
-        ModelSource::Files { names } => {
-            tr.t_with("model-local-files", &[("names", names.join(", ").into())])
-        }
-    }
-}
-
 /// The memory warning's words.
 fn memory_words(w: &MemoryWarning, tr: &I18n) -> String {
     let need = w.need_bytes as f64 / 1e9;
@@ -345,7 +334,7 @@ pub fn model_panel(p: &Props) -> Html {
         } => {
             let name = source
                 .as_ref()
-                .map(|s| source_name(s, &tr))
+                .map(|s| tr.model_name(s))
                 .unwrap_or_default();
             (
                 loading(&name, file, *loaded, *total, retry.as_ref(), &tr),
@@ -360,7 +349,7 @@ pub fn model_panel(p: &Props) -> Html {
         } => (
             ready(
                 info,
-                &source_name(source, &tr),
+                &tr.model_name(source),
                 *load_ms,
                 *threads,
                 p.one_thread,

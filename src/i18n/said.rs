@@ -4,12 +4,24 @@ use super::I18n;
 use crate::said::{Retry, Said};
 use fluent_bundle::FluentValue;
 use ntl_protocol::trouble::{LoadTrouble, NetTrouble, WorkerNotice};
+use ntl_protocol::ModelSource;
 
 fn v(x: impl ToString) -> FluentValue<'static> {
     FluentValue::from(x.to_string())
 }
 
 impl I18n {
+    /// A model's name as the status line and the page's messages give it.
+    pub fn model_name(&self, source: &ModelSource) -> String {
+        match source {
+            ModelSource::Bundled { .. } => self.t("model-bundled"),
+            ModelSource::Hub { repo } => self.t_with("model-hub-repo", &[("repo", v(repo))]),
+            ModelSource::Files { names } => {
+                self.t_with("model-local-files", &[("names", v(names.join(", ")))])
+            }
+        }
+    }
+
     /// Why a download waits or gave up.
     pub fn net_trouble(&self, why: &NetTrouble) -> String {
         match why {
@@ -143,12 +155,9 @@ impl I18n {
                 weight_bytes,
                 device_gb,
             } => {
-                let model = match source {
-                    Some(ntl_protocol::ModelSource::Bundled { .. }) => self.t("model-bundled"),
-                    Some(ntl_protocol::ModelSource::Hub { repo }) => repo.clone(),
-                    Some(ntl_protocol::ModelSource::Files { names }) => names.join(", "),
-                    None => self.t("oom-no-model"),
-                };
+                let model = source
+                    .as_ref()
+                    .map_or_else(|| self.t("oom-no-model"), |s| self.model_name(s));
                 let size = weight_bytes.map_or_else(String::new, |b| {
                     self.t_with(
                         "oom-size",
