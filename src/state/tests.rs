@@ -51,6 +51,17 @@ fn started(run_id: u64, mode: Mode) -> FromWorker {
     }
 }
 
+/// Lane `lane`'s first word, " a", as the worker streams it.
+fn first_word(run_id: u64, lane: usize) -> FromWorker {
+    FromWorker::Step {
+        run_id,
+        lane,
+        index: 0,
+        step: Box::new(run::tests::step(5, " a")),
+        text: " a".into(),
+    }
+}
+
 fn sent_run(out: &Outcome) -> Option<(u64, RunRequest)> {
     out.commands.iter().find_map(|c| match c {
         Command::Send(ToWorker::Run { run_id, request }) => Some((*run_id, request.clone())),
@@ -393,14 +404,7 @@ fn a_crashed_worker_keeps_the_prompt_and_knobs_and_a_restart_reloads_the_model()
     page.editor.set_prompt("my prompt".into());
     let (run_id, _) = sent_run(&page.start_run(RunKind::Generate)).unwrap();
     let _ = page.on_worker(started(run_id, Mode::Greedy), 0.0);
-    let step = FromWorker::Step {
-        run_id,
-        lane: 0,
-        index: 0,
-        step: Box::new(super::run::tests::step(5, " a")),
-        text: " a".into(),
-    };
-    let _ = page.on_worker(step, 0.0);
+    let _ = page.on_worker(first_word(run_id, 0), 0.0);
     let _ = page.worker_crashed("the model worker stopped (out of memory?)".into());
     assert_eq!(page.run.running, None);
     assert_eq!(
@@ -501,15 +505,7 @@ fn an_unreadable_worker_message_ends_the_run_but_keeps_the_worker_and_model() {
     let (run_id, _) = sent_run(&out).expect("a run request");
     let _ = page.on_worker(started(run_id, Mode::Beam), 0.0);
     for lane in 0..3 {
-        let step = Box::new(super::run::tests::step(5, " a"));
-        let message = FromWorker::Step {
-            run_id,
-            lane,
-            index: 0,
-            step,
-            text: " a".into(),
-        };
-        let _ = page.on_worker(message, 0.0);
+        let _ = page.on_worker(first_word(run_id, lane), 0.0);
     }
     let done = FromWorker::LaneDone {
         run_id,
@@ -562,14 +558,7 @@ fn a_run_that_hears_nothing_for_the_stall_limit_ends_and_keeps_the_worker() {
         after_ms: 10_000
     }));
     let _ = page.on_worker(started(run_id, Mode::Greedy), 1_000.0);
-    let step = FromWorker::Step {
-        run_id,
-        lane: 0,
-        index: 0,
-        step: Box::new(super::run::tests::step(5, " a")),
-        text: " a".into(),
-    };
-    let _ = page.on_worker(step, 4_000.0);
+    let _ = page.on_worker(first_word(run_id, 0), 4_000.0);
     // The first check finds a word 6 s ago: it looks again when 10 s pass.
     let out = page.run_watch(run_id, 10_000.0);
     assert_eq!(

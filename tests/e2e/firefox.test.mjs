@@ -5,14 +5,13 @@
 // one (threaded worker), and the engine's documents equal Chromium's to the bit.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start as startChromium } from './harness.mjs';
 import { startFirefox, modelReady, runAll, waitRunDone, laneTexts, setKnob, download } from './firefox_harness.mjs';
 import { driveWorker } from './worker_client.mjs';
 import { startHub, CDN } from './hub_server.mjs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, recordWorkers } from './harness.mjs';
-import { REQUESTS } from './worker_requests.mjs';
+import { REQUESTS, chromiumReference } from './worker_requests.mjs';
 import { englishChrome } from './chrome_words.mjs';
 import { inflateSync } from 'node:zlib';
 import { execFileSync } from 'node:child_process';
@@ -30,14 +29,7 @@ async function firefoxDocuments(base, loader) {
 }
 
 test('Firefox: both worker builds give exactly Chromium\'s documents — seeded ids, probabilities, every step', async () => {
-  const chromium = await startChromium({ isolated: false });
-  let reference;
-  try {
-    const page = await chromium.open('?model=bundled');
-    reference = await page.evaluate(driveWorker, { loader: './worker_loader.js', modelBase: 'models/kjv-gpt2', requests: REQUESTS });
-  } finally {
-    await chromium.close();
-  }
+  const reference = await chromiumReference();
   const single = await firefoxDocuments(ff.plain, './worker_loader.js');
   const threaded = await firefoxDocuments(ff.isolated, './worker_mt_loader.js');
   assert.equal(single.loaded.threads, 1);

@@ -10,13 +10,31 @@ let env;
 before(async () => { env = await start(); });
 after(async () => { await env?.close(); });
 
-test('when the worker dies the page says so, keeps the prompt and settings, and a restarted worker runs again', async () => {
+const MY_PROMPT = 'My own prompt, not to be lost';
+
+/// A ready page holding a prompt and a knob of the user's own, and its model worker
+/// (the threaded worker's helpers are workers too; the model's own is the loader's).
+async function pageWithMyWork() {
   const page = await env.open();
   await modelReady(page);
-  await page.fill('[data-testid="prompt"]', 'My own prompt, not to be lost');
+  await page.fill('[data-testid="prompt"]', MY_PROMPT);
   await setKnob(page, 2, 'temperature', 0.9);
-  const [worker] = page.workers();
+  const worker = page.workers().find((w) => !/helper/.test(w.url()));
   assert.ok(worker, 'the model runs in a dedicated worker');
+  return { page, worker };
+}
+
+/// Once a model is ready again: the prompt and knob are still there and a run works.
+async function myWorkKeptAndRuns(page) {
+  assert.equal(await page.inputValue('[data-testid="prompt"]'), MY_PROMPT);
+  assert.equal(await page.inputValue('[data-testid="lane-2"] [data-knob="temperature"]'), '0.9');
+  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 4);
+  await runAll(page);
+  assert.ok((await laneTexts(page))[0].length > 0);
+}
+
+test('when the worker dies the page says so, keeps the prompt and settings, and a restarted worker runs again', async () => {
+  const { page, worker } = await pageWithMyWork();
   // A worker that fails for another reason than memory: an uncaught error in it.
   await worker.evaluate(() => setTimeout(() => { throw new TypeError('the engine tripped'); }, 0));
   await page.waitForSelector('[data-testid="restart-worker"]');
@@ -25,27 +43,18 @@ test('when the worker dies the page says so, keeps the prompt and settings, and 
   assert.ok(await page.isDisabled('[data-testid="run"]'));
   await page.click('[data-testid="restart-worker"]');
   await modelReady(page);
-  assert.equal(await page.inputValue('[data-testid="prompt"]'), 'My own prompt, not to be lost');
-  assert.equal(await page.inputValue('[data-testid="lane-2"] [data-knob="temperature"]'), '0.9');
-  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 4);
-  await runAll(page);
-  assert.ok((await laneTexts(page))[0].length > 0);
+  await myWorkKeptAndRuns(page);
   await page.close();
 });
 
 test('a worker out of memory: the page names the model and its size, starts a fresh worker without it, and keeps the prompt and lanes', async () => {
-  const page = await env.open();
-  await modelReady(page);
-  await page.fill('[data-testid="prompt"]', 'My own prompt, not to be lost');
-  await setKnob(page, 2, 'temperature', 0.9);
-  const worker = page.workers().find((w) => !/helper/.test(w.url()));
+  const { page, worker } = await pageWithMyWork();
   // What Chromium reports when a worker's memory cannot grow.
   await worker.evaluate(() => setTimeout(() => { throw new RangeError('WebAssembly.Memory.grow(): Maximum memory size exceeded'); }, 0));
   await page.waitForSelector('[data-testid="model-status"][data-state="failed"]');
   const said = await page.textContent('[data-testid="error"]');
   assert.match(said, /ran out of memory with bundled KJV-GPT-2 \(offline\) \([\d.]+ MB of weights, about [\d.]+ MB to run\).*prompt and lanes are kept/s);
   assert.equal(await page.locator('[data-testid="restart-worker"]').count(), 0, 'a fresh worker is already there');
-  // The threaded worker's helpers are workers too; the model's own is the loader's.
   const mains = () => page.workers().filter((w) => !/helper/.test(w.url()));
   for (let i = 0; i < 50 && !(mains().length === 1 && mains()[0] !== worker); i++) await page.waitForTimeout(100);
   assert.equal(mains().length, 1, 'the old worker was ended, one fresh one runs');
@@ -54,11 +63,7 @@ test('a worker out of memory: the page names the model and its size, starts a fr
   await page.click('.model-choice summary');
   await page.click('text=Bundled offline model');
   await modelReady(page);
-  assert.equal(await page.inputValue('[data-testid="prompt"]'), 'My own prompt, not to be lost');
-  assert.equal(await page.inputValue('[data-testid="lane-2"] [data-knob="temperature"]'), '0.9');
-  for (let l = 0; l < 4; l++) await setKnob(page, l, 'max_new_tokens', 4);
-  await runAll(page);
-  assert.ok((await laneTexts(page))[0].length > 0);
+  await myWorkKeptAndRuns(page);
   await page.close();
 });
 

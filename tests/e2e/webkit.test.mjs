@@ -7,9 +7,8 @@
 // page here runs the single-threaded worker, and the model line says why.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start as startChromium } from './harness.mjs';
 import { driveWorker } from './worker_client.mjs';
-import { REQUESTS } from './worker_requests.mjs';
+import { REQUESTS, chromiumReference } from './worker_requests.mjs';
 import { startWebKit, evaluate, waitFor, text, attr, click, modelReady, runAll, laneTexts, setKnob } from './webkit_harness.mjs';
 
 let wk;
@@ -20,14 +19,7 @@ const open = (base, query = '?model=bundled') => wk.driver.get(base + query);
 const noError = async () => assert.equal(await text(wk.driver, '[data-testid="error"]'), null);
 
 test('WebKit: the single-threaded worker gives exactly Chromium\'s documents — seeded ids, probabilities, every step', async () => {
-  const chromium = await startChromium({ isolated: false });
-  let reference;
-  try {
-    const page = await chromium.open('?model=bundled');
-    reference = await page.evaluate(driveWorker, { loader: './worker_loader.js', modelBase: 'models/kjv-gpt2', requests: REQUESTS });
-  } finally {
-    await chromium.close();
-  }
+  const reference = await chromiumReference();
   await open(wk.plain);
   await modelReady(wk.driver);
   const got = await wk.driver.executeAsyncScript(

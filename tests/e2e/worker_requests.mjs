@@ -1,5 +1,9 @@
 // Worker requests covering every kind of lane, shared by the threads test and
-// the Firefox suite (the same documents in every worker build and browser).
+// the Firefox and WebKit suites (the same documents in every worker build and
+// browser), and Chromium's single-threaded documents for them, the reference.
+import { start as startChromium } from './harness.mjs';
+import { driveWorker } from './worker_client.mjs';
+
 // Every kind of lane, so the split kernel and the lanes decided on helper
 // threads are both exercised (the bundled model's head has 50257 columns).
 const lane = (config) => ({ config: { max_new_tokens: 12, ...config }, forced_ids: null });
@@ -19,3 +23,15 @@ export const REQUESTS = [
   // A longer prompt than the kernel takes (16 rows): prefill through gemm.
   { prompt: 'And God said, Let there be light: and there was light. And God saw the light, that it was good: and God divided the light from the darkness.', top_n: 20, lanes: [lane({ do_sample: true, seed: 11 })] },
 ];
+
+/// Chromium's single-threaded worker on the bundled model, run over REQUESTS:
+/// the documents every other browser and worker build must equal.
+export async function chromiumReference() {
+  const chromium = await startChromium({ isolated: false });
+  try {
+    const page = await chromium.open('?model=bundled');
+    return await page.evaluate(driveWorker, { loader: './worker_loader.js', modelBase: 'models/kjv-gpt2', requests: REQUESTS });
+  } finally {
+    await chromium.close();
+  }
+}
