@@ -45,11 +45,11 @@ pub enum Said {
     ScoreNeedsText,
     /// The worker is gone and the action needs it.
     WorkerDown,
-    /// The worker ran out of memory with this model (weights of this size,
-    /// on a device that reports this much memory).
+    /// The worker ran out of memory with this model (needing this much, on a
+    /// device that reports this much memory).
     OutOfMemory {
         source: Option<ntl_protocol::ModelSource>,
-        weight_bytes: Option<u64>,
+        need: Option<crate::state::memory_need::MemoryNeed>,
         device_gb: Option<f64>,
     },
     /// A run heard nothing from the worker for this long and was ended.

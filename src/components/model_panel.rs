@@ -52,23 +52,31 @@ pub struct Props {
 
 /// The memory warning's words.
 fn memory_words(w: &MemoryWarning, tr: &I18n) -> String {
-    let need = w.need_bytes as f64 / 1e9;
-    let need = if need < 1.0 {
-        format!("{:.0} MB", need * 1e3)
-    } else {
-        format!("{need:.1} GB")
+    let rounded = |bytes: u64| {
+        let gb = bytes as f64 / 1e9;
+        if gb < 1.0 {
+            format!("{:.0} MB", gb * 1e3)
+        } else {
+            format!("{gb:.1} GB")
+        }
     };
     let size = format!("{:.0} MB", w.bytes as f64 / 1e6);
+    let cache = tr.memory_cache(w.cache_tokens);
     match w.device_gb {
         _ if w.beyond_wasm => tr.t_with(
             "memory-beyond-wasm",
-            &[("size", size.into()), ("need", need.into())],
+            &[
+                ("size", size.into()),
+                ("need", rounded(w.wasm_bytes).into()),
+                ("cache", cache.into()),
+            ],
         ),
         Some(gb) => tr.t_with(
             "memory-warning",
             &[
                 ("size", size.into()),
-                ("need", need.into()),
+                ("need", rounded(w.need_bytes).into()),
+                ("cache", cache.into()),
                 ("device", format!("{gb} GB").into()),
             ],
         ),

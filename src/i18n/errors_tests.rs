@@ -394,7 +394,10 @@ fn what_the_page_says_is_chinese_on_a_chinese_page() {
             source: Some(ntl_protocol::ModelSource::Hub {
                 repo: "Qwen/Qwen2.5-0.5B".into(),
             }),
-            weight_bytes: Some(988_000_000),
+            need: Some(crate::state::memory_need::MemoryNeed::estimate(
+                988_000_000,
+                None,
+            )),
             device_gb: Some(2.0),
         },
     ];

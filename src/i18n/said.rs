@@ -22,6 +22,14 @@ impl I18n {
         }
     }
 
+    /// What a memory estimate's cache was sized for, or nothing when the
+    /// model's shape was unknown.
+    pub fn memory_cache(&self, tokens: Option<usize>) -> String {
+        tokens.map_or_else(String::new, |t| {
+            self.t_with("memory-cache", &[("tokens", v(t))])
+        })
+    }
+
     /// Why a download waits or gave up.
     pub fn net_trouble(&self, why: &NetTrouble) -> String {
         match why {
@@ -152,23 +160,19 @@ impl I18n {
             Said::WorkerDown => self.t("said-worker-down"),
             Said::OutOfMemory {
                 source,
-                weight_bytes,
+                need,
                 device_gb,
             } => {
                 let model = source
                     .as_ref()
                     .map_or_else(|| self.t("oom-no-model"), |s| self.model_name(s));
-                let size = weight_bytes.map_or_else(String::new, |b| {
+                let size = need.map_or_else(String::new, |n| {
                     self.t_with(
                         "oom-size",
                         &[
-                            ("weights", v(crate::format::bytes(b))),
-                            (
-                                "need",
-                                v(crate::format::bytes(
-                                    crate::state::out_of_memory::working_bytes(b),
-                                )),
-                            ),
+                            ("weights", v(crate::format::bytes(n.weights))),
+                            ("need", v(crate::format::bytes(n.in_tab()))),
+                            ("cache", v(self.memory_cache(n.cache_tokens))),
                         ],
                     )
                 });

@@ -15,6 +15,7 @@ pub mod lane_outlook;
 pub mod lesson_player;
 mod lesson_steps;
 pub mod lesson_writer;
+pub mod memory_need;
 pub mod model;
 pub mod model_catalog;
 pub mod out_of_memory;

@@ -1,10 +1,11 @@
 //! Which model the page uses: where it comes from, how far its download is,
 //! and what happens when the hub cannot be reached.
 
+use super::memory_need::MemoryNeed;
 use crate::said::{Retry, Said};
 use ntl_protocol::share::BUNDLED;
 use ntl_protocol::trouble::{LoadTrouble, NetTrouble};
-use ntl_protocol::{ModelInfo, ModelSource, ToWorker};
+use ntl_protocol::{ModelInfo, ModelShape, ModelSource, ToWorker};
 
 pub use super::model_catalog::DEFAULT_HUB_REPO;
 pub const BUNDLED_BASE: &str = "./models/kjv-gpt2";
@@ -84,6 +85,9 @@ pub struct ModelState {
     pub device_memory_gb: Option<f64>,
     /// The weights about to download may not fit this device's memory.
     pub memory_warning: Option<MemoryWarning>,
+    /// A hub repo's sizes from its `config.json`, as measured before the
+    /// download (the cache's share of the memory estimate).
+    measured_shape: Option<(String, ModelShape)>,
     /// While a typed repo waits for the user's word: the model still in the
     /// worker, to go back to.
     before_confirm: Option<Box<(ModelStatus, Option<ModelSource>)>>,
@@ -130,6 +134,7 @@ impl ModelState {
             hub_repo: DEFAULT_HUB_REPO.into(),
             device_memory_gb: None,
             memory_warning: None,
+            measured_shape: None,
             held: false,
             before_confirm: None,
         }
@@ -182,7 +187,13 @@ impl ModelState {
     }
 
     /// The worker's answer to `Measure`; one for a repo no longer asked about is stale.
-    pub fn measured(&mut self, for_repo: &str, bytes: Option<u64>, cached: bool) {
+    pub fn measured(
+        &mut self,
+        for_repo: &str,
+        bytes: Option<u64>,
+        cached: bool,
+        shape: Option<ModelShape>,
+    ) {
         let asked = match (&self.source, &self.status) {
             (_, ModelStatus::Confirm { repo, .. }) => repo == for_repo,
             (Some(ModelSource::Hub { repo }), ModelStatus::OnRequest { .. }) => repo == for_repo,
@@ -200,7 +211,8 @@ impl ModelState {
             Some(bytes) => DownloadSize::Known { bytes, cached },
             None => DownloadSize::Unknown,
         };
-        self.memory_warning = bytes.and_then(|b| memory_warning(b, self.device_memory_gb));
+        self.measured_shape = shape.map(|s| (for_repo.to_string(), s));
+        self.memory_warning = bytes.and_then(|b| self.warning_for(b));
     }
 
     /// Waits for the student's word before downloading the model in use
@@ -273,8 +285,9 @@ impl ModelState {
             typed: true,
         };
         self.source = Some(ModelSource::Hub { repo: repo.clone() });
-        self.memory_warning = super::model_catalog::find(&repo)
-            .and_then(|m| memory_warning(m.download_bytes, self.device_memory_gb));
+        self.measured_shape = None;
+        self.memory_warning =
+            super::model_catalog::find(&repo).and_then(|m| self.warning_for(m.download_bytes));
         Some(ToWorker::Measure { repo })
     }
 
@@ -307,7 +320,7 @@ impl ModelState {
         });
         // A listed model's size is known before the hub is asked.
         self.memory_warning = super::model_catalog::find(&self.hub_repo)
-            .and_then(|m| memory_warning(m.download_bytes, self.device_memory_gb));
+            .and_then(|m| self.warning_for(m.download_bytes));
         Some(message)
     }
 
@@ -327,14 +340,35 @@ impl ModelState {
         ToWorker::Load { source }
     }
 
-    /// The model in use or loading, and its weights' size when known.
-    pub fn memory_facts(&self) -> (Option<ModelSource>, Option<u64>) {
-        let bytes = match &self.status {
-            ModelStatus::Ready { info, .. } => Some(info.weight_bytes as u64),
-            ModelStatus::Loading { file, total, .. } if file.starts_with("model") => *total,
+    /// The model in use or loading, and what it needs of memory when known.
+    pub fn memory_facts(&self) -> (Option<ModelSource>, Option<MemoryNeed>) {
+        let need = match &self.status {
+            ModelStatus::Ready { info, .. } => Some(MemoryNeed::estimate(
+                info.weight_bytes as u64,
+                Some(&ModelShape::of(info)),
+            )),
+            ModelStatus::Loading { file, total, .. } if file.starts_with("model") => {
+                total.map(|t| MemoryNeed::estimate(t, self.shape()))
+            }
             _ => None,
         };
-        (self.source.clone(), bytes)
+        (self.source.clone(), need)
+    }
+
+    /// The measured shape of the hub model in use, if it was measured.
+    fn shape(&self) -> Option<&ModelShape> {
+        match (&self.source, &self.measured_shape) {
+            (Some(ModelSource::Hub { repo }), Some((r, shape))) if r == repo => Some(shape),
+            _ => None,
+        }
+    }
+
+    /// The warning for weights of `bytes` of the model in use, if any.
+    fn warning_for(&self, bytes: u64) -> Option<MemoryWarning> {
+        memory_warning(
+            MemoryNeed::estimate(bytes, self.shape()),
+            self.device_memory_gb,
+        )
     }
 
     pub fn failed(&mut self, message: Said) {
@@ -347,7 +381,7 @@ impl ModelState {
 
     pub fn progress(&mut self, file: String, loaded: u64, total: Option<u64>) {
         if let (true, Some(total)) = (file.starts_with("model.safetensors"), total) {
-            self.memory_warning = memory_warning(total, self.device_memory_gb);
+            self.memory_warning = self.warning_for(total);
         }
         let source = match &self.status {
             ModelStatus::Loading { source, .. } => source.clone(),
@@ -450,7 +484,12 @@ impl ModelState {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MemoryWarning {
     pub bytes: u64,
+    /// What the tab needs at its peak ([`MemoryNeed::in_tab`]).
     pub need_bytes: u64,
+    /// What WebAssembly's memory must hold ([`MemoryNeed::in_wasm`]).
+    pub wasm_bytes: u64,
+    /// The tokens per lane the estimate's cache holds, when the shape was known.
+    pub cache_tokens: Option<usize>,
     /// `navigator.deviceMemory`, where the browser says it (Chromium).
     pub device_gb: Option<f64>,
     /// More than wasm32 can address: no device runs it in a tab, and the
@@ -462,18 +501,19 @@ pub struct MemoryWarning {
 /// the worker's heap included.
 pub const WASM32_BYTES: u64 = 1 << 32;
 
-/// A warning when weights of `bytes` may not fit: running them takes about
-/// twice the file (a 32-bit file is copied once while loading; 16-bit ones
-/// stay 16-bit and are widened a block at a time), a tab gets about half of
-/// the device's memory, and no tab's WebAssembly gets more than 4 GiB.
-pub fn memory_warning(bytes: u64, device_gb: Option<f64>) -> Option<MemoryWarning> {
-    let need_bytes = super::out_of_memory::working_bytes(bytes);
+/// A warning when a model needing `need` may not fit: a tab gets about half
+/// of the device's memory, and no tab's WebAssembly more than 4 GiB (the
+/// downloaded file is held outside it).
+pub fn memory_warning(need: MemoryNeed, device_gb: Option<f64>) -> Option<MemoryWarning> {
+    let need_bytes = need.in_tab();
     let device_gb = device_gb.filter(|g| *g > 0.0);
-    let beyond_wasm = need_bytes > WASM32_BYTES;
+    let beyond_wasm = need.in_wasm() > WASM32_BYTES;
     let beyond_device = device_gb.is_some_and(|gb| need_bytes as f64 / 1e9 > gb / 2.0);
     (beyond_wasm || beyond_device).then_some(MemoryWarning {
-        bytes,
+        bytes: need.weights,
         need_bytes,
+        wasm_bytes: need.in_wasm(),
+        cache_tokens: need.cache_tokens,
         device_gb,
         beyond_wasm,
     })
@@ -627,31 +667,34 @@ pub(crate) mod tests {
 
     #[test]
     fn weights_too_large_for_the_device_warn_before_the_bytes_arrive() {
+        let need = |bytes| MemoryNeed::estimate(bytes, None);
         // distilgpt2 (352 MB of F32) on a 1 GB phone, a 4 GB laptop, and where unknown.
         assert_eq!(
-            memory_warning(352_000_000, Some(1.0)),
+            memory_warning(need(352_000_000), Some(1.0)),
             Some(MemoryWarning {
                 bytes: 352_000_000,
-                need_bytes: 704_000_000,
+                need_bytes: need(352_000_000).in_tab(),
+                wasm_bytes: need(352_000_000).in_wasm(),
+                cache_tokens: None,
                 device_gb: Some(1.0),
                 beyond_wasm: false,
             })
         );
-        assert_eq!(memory_warning(352_000_000, Some(4.0)), None);
-        assert!(memory_warning(1_100_000_000, Some(2.0)).is_some());
-        assert_eq!(memory_warning(352_000_000, None), None);
+        assert_eq!(memory_warning(need(352_000_000), Some(4.0)), None);
+        assert!(memory_warning(need(1_100_000_000), Some(2.0)).is_some());
+        assert_eq!(memory_warning(need(352_000_000), None), None);
         // Past what wasm32 addresses, on any device and where none is known.
-        let huge = memory_warning(3_000_000_000, None).expect("6 GB to run");
+        let huge = memory_warning(need(4_000_000_000), None).expect("4.5 GB in wasm");
         assert!(huge.beyond_wasm && huge.device_gb.is_none());
         assert!(
-            memory_warning(3_000_000_000, Some(32.0))
+            memory_warning(need(4_000_000_000), Some(32.0))
                 .unwrap()
                 .beyond_wasm
         );
         assert_eq!(
-            memory_warning(2_000_000_000, None),
+            memory_warning(need(3_000_000_000), None),
             None,
-            "4 GB to run fits, just"
+            "3.4 GB in wasm fits, the file held outside it"
         );
         let mut m = ModelState::new(None, false);
         m.device_memory_gb = Some(0.5);
@@ -708,7 +751,7 @@ pub(crate) mod tests {
             }
         ));
         assert!(m.can_keep_current());
-        m.measured("someone/gpt2-variant", Some(500_000_000), false);
+        m.measured("someone/gpt2-variant", Some(500_000_000), false, None);
         // Not after all: the bundled model, still in the worker, is back.
         m.keep_current();
         assert!(m.is_ready());
@@ -728,7 +771,7 @@ pub(crate) mod tests {
         let mut m = ModelState::new(Some("someone/big-model"), true);
         m.device_memory_gb = Some(1.0);
         m.reload();
-        m.measured("someone/other", Some(5), false);
+        m.measured("someone/other", Some(5), false, None);
         assert!(
             matches!(
                 m.status,
@@ -739,7 +782,7 @@ pub(crate) mod tests {
             ),
             "an answer about another repo is stale"
         );
-        m.measured("someone/big-model", Some(1_400_000_000), false);
+        m.measured("someone/big-model", Some(1_400_000_000), false, None);
         assert!(matches!(
             m.status,
             ModelStatus::Confirm {
@@ -751,7 +794,7 @@ pub(crate) mod tests {
             }
         ));
         assert_eq!(m.memory_warning.map(|w| w.bytes), Some(1_400_000_000));
-        m.measured("someone/big-model", None, false);
+        m.measured("someone/big-model", None, false, None);
         assert!(matches!(
             m.status,
             ModelStatus::Confirm {
@@ -762,7 +805,7 @@ pub(crate) mod tests {
         assert_eq!(m.memory_warning, None);
         // Once the user agrees the download starts as before.
         assert!(matches!(m.confirm(), Some(ToWorker::Load { .. })));
-        m.measured("someone/big-model", Some(5), true);
+        m.measured("someone/big-model", Some(5), true, None);
         assert!(
             matches!(m.status, ModelStatus::Loading { .. }),
             "a late answer changes nothing"
@@ -831,10 +874,10 @@ pub(crate) mod tests {
             matches!(m.status, ModelStatus::Confirm { .. }),
             "a link's model waits"
         );
-        m.measured("big/model", Some(3_000_000_000), false);
+        m.measured("big/model", Some(4_500_000_000), false, None);
         assert!(m.memory_warning.unwrap().beyond_wasm);
         assert_eq!(m.confirm(), None);
-        m.measured("big/model", Some(300_000_000), false);
+        m.measured("big/model", Some(300_000_000), false, None);
         assert!(m.confirm().is_some(), "one that fits loads");
     }
 }

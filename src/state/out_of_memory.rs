@@ -27,13 +27,6 @@ pub fn is_out_of_memory(message: &str) -> bool {
     .any(|s| m.contains(s))
 }
 
-/// What running weights of `bytes` takes while they load: about twice the
-/// file (a 32-bit file is read and copied once; 16-bit ones stay 16-bit but
-/// are widened a block at a time).
-pub fn working_bytes(weight_bytes: u64) -> u64 {
-    weight_bytes.saturating_mul(2)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -54,8 +54,9 @@ impl Page {
                 repo,
                 bytes,
                 cached,
+                shape,
             } => {
-                self.model.measured(&repo, bytes, cached);
+                self.model.measured(&repo, bytes, cached, shape);
                 Outcome::redraw()
             }
             FromWorker::Waiting { file } => {
@@ -228,10 +229,10 @@ impl Page {
     /// wrote), the page names the model and its size, and a fresh worker
     /// starts with no model in it; the prompt and lanes stay.
     fn worker_out_of_memory(&mut self) -> Outcome {
-        let (source, weight_bytes) = self.model.memory_facts();
+        let (source, need) = self.model.memory_facts();
         let said = Said::OutOfMemory {
             source,
-            weight_bytes,
+            need,
             device_gb: self.model.device_memory_gb,
         };
         let _ = self.run.abandon();

@@ -51,7 +51,7 @@ before(async () => {
     'teacher/tiny-qwen2-instruct': QWEN2,
     // The picker's repo ids, served the tiny checkpoints of their families.
     'Qwen/Qwen2.5-0.5B-Instruct': QWEN2,
-  }, { claimed: { 'teacher/huge-gpt2/model.safetensors': 3_000_000_000 } });
+  }, { claimed: { 'teacher/huge-gpt2/model.safetensors': 4_500_000_000 } });
   env = await start({ args: HUB_ARGS });
   // What the same weights and tokenizer write when served with the page.
   const page = await env.open('?model=bundled');
@@ -233,7 +233,7 @@ test('the model picker lists each family with its size and memory before a downl
   await page.click('text=Load from the model hub');
   await page.waitForFunction(() => /to download/.test(document.querySelector('[data-testid="download-size"]')?.textContent || ''), null, { timeout: 60_000 });
   assert.match(await page.textContent('[data-testid="confirm-model"]'), /^`teacher\/typed-gpt2` from the model hub: nothing has been downloaded yet\. Its weights are \d+\.\d MB to download\./);
-  assert.deepEqual(typedGets(), [], 'measured with HEAD requests only');
+  assert.deepEqual(typedGets().map((e) => e.file), ['config.json'], 'measured with HEAD requests and its small config.json only');
   await page.click('[data-testid="confirm-keep"]');
   await modelReady(page);
   assert.match(await page.textContent('[data-testid="model-status"]'), /Qwen\/Qwen2\.5-0\.5B-Instruct/);
@@ -341,11 +341,11 @@ test('weights past what a tab\'s WebAssembly can address are refused before a by
   await page.fill('[aria-label="model hub repo"]', 'teacher/huge-gpt2');
   await page.click('text=Load from the model hub');
   await page.waitForSelector('[data-testid="memory-warning"]', { timeout: 60_000 });
-  assert.match(await page.textContent('[data-testid="memory-warning"]'), /^These weights are 3000 MB and need about 6\.0 GB of memory to run: more than the 4 GB a browser tab's WebAssembly can address/);
+  assert.match(await page.textContent('[data-testid="memory-warning"]'), /^These weights are 4500 MB and need about 4\.\d GB of WebAssembly memory to run with four lanes' cache of \d+ tokens: more than the 4 GB a browser tab's WebAssembly can address/);
   assert.equal(await page.isDisabled('[data-testid="confirm-load"]'), true);
   await page.click('[data-testid="confirm-keep"]');
   await modelReady(page);
-  assert.deepEqual(hub.log.filter((e) => e.repo === 'teacher/huge-gpt2' && e.method === 'GET'), [], 'nothing downloaded');
+  assert.deepEqual(hub.log.filter((e) => e.repo === 'teacher/huge-gpt2' && e.method === 'GET').map((e) => e.file), ['config.json'], 'nothing downloaded but its small config.json');
   await page.close();
 });
 
@@ -354,7 +354,7 @@ test('weights too large for the device warn before the bytes arrive', async () =
     Object.defineProperty(Navigator.prototype, 'deviceMemory', { get: () => 0.03 });
   });
   await page.waitForSelector('[data-testid="memory-warning"]', { timeout: 60_000 });
-  assert.match(await page.textContent('[data-testid="memory-warning"]'), /^These weights are \d+ MB and need about \d+ MB of memory to run; this device reports 0\.03 GB in all/);
+  assert.match(await page.textContent('[data-testid="memory-warning"]'), /^These weights are \d+ MB and need about \d+ MB of memory to run, the download included; this device reports 0\.03 GB in all/);
   await modelReady(page);
   await page.close();
 });
@@ -372,7 +372,8 @@ test('a link naming a hub model shows its size and a memory warning before any w
     Object.defineProperty(Navigator.prototype, 'deviceMemory', { get: () => 0.03 });
   });
   assert.equal(await size(page, /to download/), `Its weights are ${mb(weights.length)} to download.`);
-  assert.match(await page.textContent('[data-testid="memory-warning"]'), /^These weights are \d+ MB and need about \d+ MB of memory/);
+  // The estimate holds the cache its config.json sizes, read before the weights.
+  assert.match(await page.textContent('[data-testid="memory-warning"]'), /^These weights are \d+ MB and need about \d+ MB of memory to run with four lanes' cache of \d+ tokens, the download included/);
   assert.deepEqual(weightGets('teacher/linked-gpt2'), [], 'measured with HEAD requests only');
   assert.ok(hub.log.some((e) => e.host === CDN && e.repo === 'teacher/linked-gpt2' && e.method === 'HEAD'), 'through the redirect');
   await page.click('[data-testid="confirm-load"]');

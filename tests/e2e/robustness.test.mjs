@@ -53,7 +53,7 @@ test('a worker out of memory: the page names the model and its size, starts a fr
   await worker.evaluate(() => setTimeout(() => { throw new RangeError('WebAssembly.Memory.grow(): Maximum memory size exceeded'); }, 0));
   await page.waitForSelector('[data-testid="model-status"][data-state="failed"]');
   const said = await page.textContent('[data-testid="error"]');
-  assert.match(said, /ran out of memory with bundled KJV-GPT-2 \(offline\) \([\d.]+ MB of weights, about [\d.]+ MB to run\).*prompt and lanes are kept/s);
+  assert.match(said, /ran out of memory with bundled KJV-GPT-2 \(offline\) \([\d.]+ MB of weights, about [\d.]+ MB to run with four lanes' cache of \d+ tokens\).*prompt and lanes are kept/s);
   assert.equal(await page.locator('[data-testid="restart-worker"]').count(), 0, 'a fresh worker is already there');
   const mains = () => page.workers().filter((w) => !/helper/.test(w.url()));
   for (let i = 0; i < 50 && !(mains().length === 1 && mains()[0] !== worker); i++) await page.waitForTimeout(100);

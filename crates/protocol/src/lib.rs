@@ -2,12 +2,14 @@
 //! picks travel beside them as transferred `ArrayBuffer`s, and the threaded
 //! worker's request for helper threads is an object (`helper_threads`).
 
+pub use model_shape::ModelShape;
 use ntl_decoding::inspect::{Prediction, PromptToken};
 use ntl_decoding::{Document, Knob, LaneConfig, Mode, Step, StopReason};
 pub use ntl_decoding::{LaneRequest, ModelInfo};
 use serde::{Deserialize, Serialize};
 
 pub mod lesson;
+pub mod model_shape;
 pub mod picked;
 pub mod share;
 pub mod trouble;
@@ -232,6 +234,10 @@ pub enum FromWorker {
         repo: String,
         bytes: Option<u64>,
         cached: bool,
+        /// The sizes its `config.json` gives, for the cache's share of the
+        /// memory estimate (`None`: no config, or one this engine cannot run).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        shape: Option<ModelShape>,
     },
     Loaded {
         info: ModelInfo,

@@ -127,14 +127,18 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
                     repo,
                     bytes: None,
                     cached: false,
+                    shape: None,
                 });
             }
             wasm_bindgen_futures::spawn_local(async move {
-                let size = size::weights_size(&ntl_protocol::hub_base(&repo)).await;
+                let base = ntl_protocol::hub_base(&repo);
+                let size = size::weights_size(&base).await;
+                let shape = size::config_shape(&base).await;
                 post(&FromWorker::Measured {
                     repo,
                     bytes: size.bytes,
                     cached: size.cached,
+                    shape,
                 });
             });
         }

@@ -6,6 +6,8 @@
 use crate::fetch::{cached_bytes, cached_len, file_url, head, header, request, response_bytes};
 use crate::repo::INDEX;
 use ntl_engine::shard_index::shard_names;
+use ntl_engine::ModelConfig;
+use ntl_protocol::ModelShape;
 
 pub struct Size {
     pub bytes: Option<u64>,
@@ -93,4 +95,28 @@ pub async fn weights_size(base: &str) -> Size {
         bytes: Some(sum),
         cached: all_cached,
     }
+}
+
+/// The sizes the model's `config.json` under `base` gives (a few hundred
+/// bytes, from the cache when a load left it there); `None` when
+/// there is none or this engine cannot run what it describes.
+pub async fn config_shape(base: &str) -> Option<ModelShape> {
+    let url = file_url(base, "config.json");
+    let bytes = match cached_bytes(&url).await {
+        Some(bytes) => bytes,
+        None => download_small(&url).await?,
+    };
+    let config = ModelConfig::from_json(&bytes).ok()?;
+    Some(ModelShape {
+        n_layer: config.n_layer,
+        n_head: config.n_head,
+        n_kv_head: match &config.family {
+            ntl_engine::model_config::Family::Llama(s) => s.n_kv_head,
+            ntl_engine::model_config::Family::Gpt2 { .. } => config.n_head,
+        },
+        head_dim: config.head_dim(),
+        n_embd: config.n_embd,
+        vocab_size: config.vocab_size,
+        n_positions: config.n_positions,
+    })
 }
