@@ -2,11 +2,12 @@
 //! large, forgetting one, and asking the browser to keep them through storage
 //! pressure. Grouping entries into models is plain Rust, tested natively.
 
-use ntl_protocol::{repo_of_base, MODEL_CACHE};
+use ntl_protocol::{repo_of_base, valid_folder_path, MODEL_CACHE};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct CachedModel {
-    /// "distilbert/distilgpt2", or "bundled KJV-GPT-2".
+    /// "distilbert/distilgpt2", "bundled KJV-GPT-2", or a folder beside the
+    /// page as a link names it ("models/class-gpt2/").
     pub name: String,
     /// The URL prefix its files are cached under.
     pub base: String,
@@ -15,8 +16,9 @@ pub struct CachedModel {
 }
 
 /// Cache entries (absolute URL, size) grouped by the folder they sit in,
-/// largest model first.
-pub fn group(entries: &[(String, u64)]) -> Vec<CachedModel> {
+/// largest model first; `page_dir` is the absolute URL of the page's own
+/// folder, which model folders beside the page are named from.
+pub fn group(entries: &[(String, u64)], page_dir: &str) -> Vec<CachedModel> {
     let mut models: Vec<CachedModel> = Vec::new();
     for (url, bytes) in entries {
         // The worker's marks for files a repo does not have weigh nothing.
@@ -32,7 +34,7 @@ pub fn group(entries: &[(String, u64)]) -> Vec<CachedModel> {
                 m.files += 1;
             }
             None => models.push(CachedModel {
-                name: name_of(base),
+                name: name_of(base, page_dir),
                 base: base.to_string(),
                 bytes: *bytes,
                 files: 1,
@@ -43,14 +45,17 @@ pub fn group(entries: &[(String, u64)]) -> Vec<CachedModel> {
     models
 }
 
-fn name_of(base: &str) -> String {
+fn name_of(base: &str, page_dir: &str) -> String {
     if let Some(repo) = repo_of_base(base) {
         return repo.to_string();
     }
     if base.ends_with("/models/kjv-gpt2") {
         return "bundled KJV-GPT-2".into();
     }
-    base.to_string()
+    match base.strip_prefix(page_dir).map(|p| format!("{p}/")) {
+        Some(folder) if valid_folder_path(&folder) => folder,
+        _ => base.to_string(),
+    }
 }
 
 pub use browser::*;
@@ -100,7 +105,10 @@ mod browser {
             };
             entries.push((url, size));
         }
-        Some(group(&entries))
+        let href = web_sys::window()?.location().href().ok()?;
+        let page_dir = href.split(['?', '#']).next().unwrap_or_default();
+        let page_dir = &page_dir[..page_dir.rfind('/').map_or(0, |i| i + 1)];
+        Some(group(&entries, page_dir))
     }
 
     /// The stored size: the header the worker wrote, else the body's length.
@@ -170,7 +178,7 @@ mod tests {
             (format!("{bundled}/model.safetensors"), 13_900_000),
             (format!("{hub}/tokenizer.json"), 1_300_000),
         ];
-        let models = group(&entries);
+        let models = group(&entries, "http://127.0.0.1:8080/");
         assert_eq!(
             models,
             [
@@ -194,17 +202,36 @@ mod tests {
     fn a_mark_for_a_file_the_repo_lacks_is_not_a_file_or_a_model() {
         let hub = "https://huggingface.co/distilbert/distilgpt2/resolve/main";
         let other = "https://huggingface.co/someone/base/resolve/main";
-        let models = group(&[
-            (format!("{hub}/model.safetensors"), 352_824_413),
-            (format!("{hub}/tokenizer_config.json"), 0),
-            (format!("{other}/tokenizer_config.json"), 0),
-        ]);
+        let models = group(
+            &[
+                (format!("{hub}/model.safetensors"), 352_824_413),
+                (format!("{hub}/tokenizer_config.json"), 0),
+                (format!("{other}/tokenizer_config.json"), 0),
+            ],
+            "http://127.0.0.1:8080/",
+        );
         assert_eq!(models.len(), 1);
         assert_eq!(models[0].files, 1);
     }
 
     #[test]
     fn nothing_cached_is_no_models() {
-        assert_eq!(group(&[]), []);
+        assert_eq!(group(&[], "http://127.0.0.1:8080/"), []);
+    }
+
+    #[test]
+    fn a_model_folder_beside_the_page_is_named_as_a_link_names_it() {
+        let page = "https://school.example/course/";
+        let folder = "https://school.example/course/models/class-gpt2";
+        let elsewhere = "https://other.example/models/x";
+        let models = group(
+            &[
+                (format!("{folder}/model.safetensors"), 500),
+                (format!("{elsewhere}/model.safetensors"), 400),
+            ],
+            page,
+        );
+        assert_eq!(models[0].name, "models/class-gpt2/");
+        assert_eq!(models[1].name, elsewhere);
     }
 }

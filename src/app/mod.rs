@@ -177,10 +177,13 @@ impl App {
     fn handle(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
             Msg::Worker(m) => {
-                // A hub model is now in the browser's cache: ask the browser
-                // to keep it through storage pressure (once; best effort).
+                // A hub model or folder is now in the browser's cache: ask the
+                // browser to keep it through storage pressure (once; best effort).
                 let hub_cached = matches!(m, FromWorker::Loaded { .. })
-                    && matches!(self.page.model.source, Some(ModelSource::Hub { .. }));
+                    && matches!(
+                        self.page.model.source,
+                        Some(ModelSource::Hub { .. } | ModelSource::Folder { .. })
+                    );
                 if hub_cached && !self.persist_asked {
                     self.persist_asked = true;
                     wasm_bindgen_futures::spawn_local(async {

@@ -231,6 +231,8 @@ fn confirm(
     let ask = tr.t_with(
         if typed {
             "confirm-ask-typed"
+        } else if ntl_protocol::valid_folder_path(repo) {
+            "confirm-ask-folder"
         } else {
             "confirm-ask"
         },
@@ -322,6 +324,7 @@ fn in_use_name(source: &ModelSource) -> String {
         ModelSource::Hub { repo } => repo.clone(),
         ModelSource::Bundled { .. } => "bundled KJV-GPT-2".into(),
         ModelSource::Files { names } => names.join(", "),
+        ModelSource::Folder { path } => path.clone(),
     }
 }
 

@@ -19,6 +19,7 @@ impl I18n {
             ModelSource::Files { names } => {
                 self.t_with("model-local-files", &[("names", v(names.join(", ")))])
             }
+            ModelSource::Folder { path } => self.t_with("model-folder", &[("path", v(path))]),
         }
     }
 

@@ -104,14 +104,18 @@ fn bundled() -> ModelSource {
 
 impl ModelState {
     /// `requested`: a share link's model, else `?model=`; only the bundled
-    /// model or a valid hub repo id are taken, anything else means the
-    /// default. A link (`from_link`) naming another hub model waits for
-    /// the user's word before downloading it.
+    /// model, a valid hub repo id or a model folder beside the page are
+    /// taken, anything else means the default. A link (`from_link`) naming
+    /// another hub model or a folder waits for the user's word before
+    /// downloading it.
     pub fn new(requested: Option<&str>, from_link: bool) -> ModelState {
         let source = match requested {
             Some(BUNDLED) => bundled(),
             Some(repo) if ntl_protocol::valid_repo_id(repo) => {
                 ModelSource::Hub { repo: repo.into() }
+            }
+            Some(path) if ntl_protocol::valid_folder_path(path) => {
+                ModelSource::Folder { path: path.into() }
             }
             _ => ModelSource::Hub {
                 repo: DEFAULT_HUB_REPO.into(),
@@ -119,9 +123,9 @@ impl ModelState {
         };
         let hub_is_default =
             matches!(&source, ModelSource::Hub { repo } if repo == DEFAULT_HUB_REPO);
-        let status = match &source {
-            ModelSource::Hub { repo } if from_link && !hub_is_default => ModelStatus::Confirm {
-                repo: repo.clone(),
+        let status = match source.fetched_name() {
+            Some(name) if from_link && !hub_is_default => ModelStatus::Confirm {
+                repo: name.to_string(),
                 size: DownloadSize::Asking,
                 typed: false,
             },
@@ -175,10 +179,9 @@ impl ModelState {
             return Some(ToWorker::Measure { repo: repo.clone() });
         }
         if let ModelStatus::OnRequest { size } = &self.status {
-            return match (&self.source, size) {
-                (Some(ModelSource::Hub { repo }), DownloadSize::Asking) => {
-                    Some(ToWorker::Measure { repo: repo.clone() })
-                }
+            let name = self.source.as_ref().and_then(ModelSource::fetched_name);
+            return match (name, size) {
+                (Some(repo), DownloadSize::Asking) => Some(ToWorker::Measure { repo: repo.into() }),
                 _ => None,
             };
         }
@@ -196,7 +199,9 @@ impl ModelState {
     ) {
         let asked = match (&self.source, &self.status) {
             (_, ModelStatus::Confirm { repo, .. }) => repo == for_repo,
-            (Some(ModelSource::Hub { repo }), ModelStatus::OnRequest { .. }) => repo == for_repo,
+            (Some(source), ModelStatus::OnRequest { .. }) => {
+                source.fetched_name() == Some(for_repo)
+            }
             _ => false,
         };
         let (ModelStatus::Confirm { size, .. } | ModelStatus::OnRequest { size }) =
@@ -355,10 +360,11 @@ impl ModelState {
         (self.source.clone(), need)
     }
 
-    /// The measured shape of the hub model in use, if it was measured.
+    /// The measured shape of the hub model or folder in use, if it was measured.
     fn shape(&self) -> Option<&ModelShape> {
-        match (&self.source, &self.measured_shape) {
-            (Some(ModelSource::Hub { repo }), Some((r, shape))) if r == repo => Some(shape),
+        let name = self.source.as_ref().and_then(ModelSource::fetched_name)?;
+        match &self.measured_shape {
+            Some((measured, shape)) if measured == name => Some(shape),
             _ => None,
         }
     }
@@ -474,6 +480,7 @@ impl ModelState {
         match &self.source {
             Some(ModelSource::Bundled { .. }) => Some(BUNDLED.into()),
             Some(ModelSource::Hub { repo }) => Some(repo.clone()),
+            Some(ModelSource::Folder { path }) => Some(path.clone()),
             Some(ModelSource::Files { .. }) | None => None,
         }
     }
@@ -627,13 +634,26 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn only_the_bundled_model_or_a_hub_repo_id_is_taken_from_the_address() {
+    fn only_the_bundled_model_a_hub_repo_id_or_a_folder_beside_the_page_is_taken_from_the_address()
+    {
         assert_eq!(
             ModelState::new(Some("bundled"), true).source,
             Some(bundled())
         );
-        let m = ModelState::new(Some("https://evil.example/x"), true);
-        assert_eq!(m.link_name().as_deref(), Some(DEFAULT_HUB_REPO));
+        for hostile in [
+            "https://evil.example/x",
+            "https://evil.example/models/x/",
+            "//evil.example/models/x/",
+            "../secret/",
+            "/models/x/",
+        ] {
+            let m = ModelState::new(Some(hostile), true);
+            assert_eq!(
+                m.link_name().as_deref(),
+                Some(DEFAULT_HUB_REPO),
+                "{hostile}"
+            );
+        }
         let mut m = ModelState::new(None, false);
         m.set_hub_repo("../../etc");
         assert_eq!(m.load_hub(), None);
@@ -865,6 +885,41 @@ pub(crate) mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn a_model_folder_loads_from_the_address_at_once_and_from_a_link_after_its_size_is_shown() {
+        let path = "models/class-gpt2/";
+        let folder = ModelSource::Folder { path: path.into() };
+        let mut m = ModelState::new(Some(path), false);
+        assert_eq!(
+            m.reload(),
+            Some(ToWorker::Load {
+                source: folder.clone()
+            })
+        );
+        assert_eq!(
+            m.link_name().as_deref(),
+            Some(path),
+            "a link made now names it"
+        );
+        // A link's folder waits, its size and shape asked of the page's own server.
+        let mut m = ModelState::new(Some(path), true);
+        assert_eq!(m.reload(), Some(ToWorker::Measure { repo: path.into() }));
+        let shape = ModelShape {
+            n_layer: 6,
+            n_head: 12,
+            n_kv_head: 12,
+            head_dim: 64,
+            n_embd: 768,
+            vocab_size: 50257,
+            n_positions: 1024,
+        };
+        m.device_memory_gb = Some(1.0);
+        m.measured(path, Some(352_000_000), false, Some(shape));
+        let warning = m.memory_warning.expect("0.94 GB on a 1 GB device");
+        assert_eq!(warning.cache_tokens, Some(1024), "its config's context");
+        assert_eq!(m.confirm(), Some(ToWorker::Load { source: folder }));
     }
 
     #[test]

@@ -21,8 +21,8 @@ export const CHROMIUM_ARGS = [
 /// static host would: the page then runs the single-threaded worker. `dir`
 /// serves another copy of the built site; `args` are extra Chromium flags.
 /// `device`: Playwright context options to emulate a device (viewport, touch).
-export async function start({ isolated = true, dir = join(ROOT, 'dist'), args = [], device = {} } = {}) {
-  const server = await serve(dir, 0, { isolated });
+export async function start({ isolated = true, dir = join(ROOT, 'dist'), args = [], device = {}, seen } = {}) {
+  const server = await serve(dir, 0, { isolated, seen });
   const base = `http://127.0.0.1:${server.address().port}/`;
   const profile = mkdtempSync(join(tmpdir(), 'ntl-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {

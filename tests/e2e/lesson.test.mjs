@@ -115,7 +115,7 @@ test('a damaged or hostile share link is refused with a reason and the page stil
   for (const [hash, why] of [
     ['#run=1.%%%', /not base64url/],
     ['#run=7.abc', /another version/],
-    ['#run=' + pack({ prompt: 'x', lanes: [{}], model: 'https://evil.example/m' }), /neither the bundled model nor a hub repo id/],
+    ['#run=' + pack({ prompt: 'x', lanes: [{}], model: 'https://evil.example/m' }), /not the bundled model, a hub repo id \(owner\/name\) or a model folder/],
     ['#run=' + pack({ prompt: 'x', lanes: [{ temprature: 2 }] }), /did you mean `temperature`/],
   ]) {
     const page = await env.open('?model=bundled' + hash);

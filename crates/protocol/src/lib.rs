@@ -84,6 +84,57 @@ pub enum ModelSource {
     Hub { repo: String },
     /// Files the user picked; their bytes arrive as transferred buffers.
     Files { names: Vec<String> },
+    /// A model folder hosted beside the page (`models/gpt2/`), fetched from
+    /// the page's own origin as a hub repo's files are.
+    Folder { path: String },
+}
+
+impl ModelSource {
+    /// A hub repo id or a model folder's path: a model fetched by a name a
+    /// link carries, measured and confirmed before it downloads.
+    pub fn fetched_name(&self) -> Option<&str> {
+        match self {
+            ModelSource::Hub { repo } => Some(repo),
+            ModelSource::Folder { path } => Some(path),
+            ModelSource::Bundled { .. } | ModelSource::Files { .. } => None,
+        }
+    }
+}
+
+/// A model folder beside the page: a relative path of one to six names of
+/// letters, digits, `-`, `_`, `.` (none starting with a dot), ending in `/`,
+/// so it can only name a folder on the page's own origin — no scheme, no
+/// host, no `..`, no query. The trailing slash tells it from a hub repo id.
+pub fn valid_folder_path(path: &str) -> bool {
+    let Some(inner) = path.strip_suffix('/') else {
+        return false;
+    };
+    let parts: Vec<&str> = inner.split('/').collect();
+    path.len() <= 200
+        && (1..=6).contains(&parts.len())
+        && parts.iter().all(|p| {
+            !p.is_empty()
+                && !p.starts_with('.')
+                && p.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        })
+}
+
+/// A model name a link, a lesson or `?model=` may carry: the bundled model,
+/// a hub repo id, or a model folder beside the page.
+pub fn valid_model_name(name: &str) -> bool {
+    name == share::BUNDLED || valid_repo_id(name) || valid_folder_path(name)
+}
+
+/// Where a named hub repo's or model folder's files are fetched from.
+pub fn model_base(name: &str) -> Option<String> {
+    if valid_repo_id(name) {
+        Some(hub_base(name))
+    } else if valid_folder_path(name) {
+        Some(name.trim_end_matches('/').to_string())
+    } else {
+        None
+    }
 }
 
 /// A hub repo id: `owner/name` of letters, digits, `-`, `_`, `.`; nothing that
@@ -160,9 +211,10 @@ pub enum ToWorker {
         request_id: u64,
         text: String,
     },
-    /// How much a hub model's weights would download, asked (with HEAD
+    /// How much a hub model's or a model folder's weights would download, asked (with HEAD
     /// requests, or the cache) before the user agrees to the download.
     Measure {
+        /// A hub repo id or a model folder path.
         repo: String,
     },
     /// A conversation through the model's chat template (HF's
@@ -441,6 +493,52 @@ mod tests {
         ] {
             assert!(!valid_repo_id(bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn model_folders_are_relative_paths_on_the_pages_own_origin() {
+        for good in [
+            "models/gpt2/",
+            "models/smollm2-135m_q8.0/",
+            "a/",
+            "class/week-3/gpt2/",
+        ] {
+            assert!(valid_folder_path(good), "{good}");
+            assert!(valid_model_name(good), "{good}");
+        }
+        assert_eq!(model_base("models/gpt2/").as_deref(), Some("models/gpt2"));
+        assert_eq!(
+            model_base("distilbert/distilgpt2").as_deref(),
+            Some("https://huggingface.co/distilbert/distilgpt2/resolve/main")
+        );
+        // Without its slash it is a hub repo id, and fetched from the hub.
+        assert!(!valid_folder_path("models/gpt2"));
+        assert!(model_base("models/gpt2")
+            .unwrap()
+            .starts_with("https://huggingface.co/"));
+        for bad in [
+            "/models/gpt2/",
+            "//evil.example/m/",
+            "https://evil.example/m/",
+            "https:/evil/",
+            "models/../secret/",
+            "../models/",
+            "models/./x/",
+            "models/.hidden/",
+            "models//x/",
+            "models/x?y/",
+            "models/x#/",
+            "models/x y/",
+            "models\\x/",
+            "a/b/c/d/e/f/g/",
+            "/",
+            "",
+        ] {
+            assert!(!valid_folder_path(bad), "{bad}");
+            assert_eq!(model_base(bad), None, "{bad}");
+        }
+        assert!(valid_model_name("bundled"));
+        assert!(valid_model_name("openai-community/gpt2"));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! model only as the bundled one or a hub repo id, and checks every lane's
 //! fields by their HF names and types before the page sees them.
 
-use crate::valid_repo_id;
+use crate::valid_model_name;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use ntl_decoding::{ConfigError, LaneKnobs};
@@ -112,8 +112,8 @@ pub enum ShareError {
         source: ConfigError,
     },
     #[error(
-        "{PREFIX}it names the model `{0}`, which is neither the bundled model \
-         nor a hub repo id (owner/name)"
+        "{PREFIX}it names the model `{0}`, which is not the bundled model, a hub \
+         repo id (owner/name) or a model folder beside the page (models/name/)"
     )]
     Model(String),
     #[error("{PREFIX}its conversation holds {0} turns; at most {MAX_CHAT_TURNS} are read")]
@@ -190,8 +190,8 @@ fn check(s: &Shared) -> Result<(), ShareError> {
         }
     }
     match s.model.as_deref() {
-        None | Some(BUNDLED) => Ok(()),
-        Some(repo) if valid_repo_id(repo) => Ok(()),
+        None => Ok(()),
+        Some(name) if valid_model_name(name) => Ok(()),
         Some(other) => Err(ShareError::Model(other.chars().take(80).collect())),
     }
 }
@@ -347,20 +347,27 @@ mod tests {
     }
 
     #[test]
-    fn a_link_may_name_only_the_bundled_model_or_a_hub_repo_id() {
+    fn a_link_may_name_only_the_bundled_model_a_hub_repo_id_or_a_folder_beside_the_page() {
         for bad in [
             "https://evil.example/model",
             "../../etc",
             "a/b/c",
             "javascript:alert(1)",
+            "//evil.example/models/",
+            "../models/x/",
         ] {
             let e = decode(&pack(json!({"prompt": "", "lanes": [{}], "model": bad}))).unwrap_err();
             assert!(
-                e.to_string()
-                    .contains("neither the bundled model nor a hub repo id"),
+                e.to_string().contains(
+                    "not the bundled model, a hub repo id (owner/name) or a model folder"
+                ),
                 "{bad}: {e}"
             );
         }
+        assert!(decode(&pack(
+            json!({"prompt": "", "lanes": [{}], "model": "models/class-gpt2/"})
+        ))
+        .is_ok());
         assert!(decode(&pack(
             json!({"prompt": "", "lanes": [{}], "model": "bundled"})
         ))

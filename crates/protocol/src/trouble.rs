@@ -75,7 +75,7 @@ pub enum LoadTrouble {
         status: u16,
         text: String,
     },
-    #[error("{repo} has no config.json: is it a transformers model repo?")]
+    #[error("{repo} has no config.json: is it a transformers model repo or folder?")]
     NoConfig { repo: String },
     #[error("{repo} has neither tokenizer.json nor vocab.json with merges.txt")]
     NoTokenizer { repo: String },

@@ -122,16 +122,15 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
             });
         }
         ToWorker::Measure { repo } => {
-            if !ntl_protocol::valid_repo_id(&repo) {
+            let Some(base) = ntl_protocol::model_base(&repo) else {
                 return post(&FromWorker::Measured {
                     repo,
                     bytes: None,
                     cached: false,
                     shape: None,
                 });
-            }
+            };
             wasm_bindgen_futures::spawn_local(async move {
-                let base = ntl_protocol::hub_base(&repo);
                 let size = size::weights_size(&base).await;
                 let shape = size::config_shape(&base).await;
                 post(&FromWorker::Measured {
@@ -327,6 +326,7 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
         ModelSource::Files { .. } => None,
         ModelSource::Bundled { base } => Some(base.clone()),
         ModelSource::Hub { repo } => Some(ntl_protocol::hub_base(repo)),
+        ModelSource::Folder { path } => ntl_protocol::model_base(path),
     };
     let files = match (&source, &base) {
         (ModelSource::Hub { repo }, _) if !ntl_protocol::valid_repo_id(repo) => {
@@ -335,8 +335,15 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
                 format!("`{repo}` is not a model hub repo id (owner/name)"),
             ))
         }
+        (ModelSource::Folder { path }, _) if !ntl_protocol::valid_folder_path(path) => {
+            Err(fetch::refused(
+                None,
+                format!("`{path}` is not a model folder beside the page (models/name/)"),
+            ))
+        }
         (ModelSource::Files { names }, _) => repo::picked_files(names, buffers),
         (ModelSource::Hub { repo }, Some(base)) => repo::repo_files(base, repo).await,
+        (ModelSource::Folder { path }, Some(base)) => repo::repo_files(base, path).await,
         (_, Some(base)) => repo::repo_files(base, "the bundled model").await,
         (_, None) => Err(fetch::LoadFailure {
             file: None,

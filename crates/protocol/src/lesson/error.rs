@@ -67,7 +67,8 @@ pub enum Problem {
     #[error("`{0}` is not a language tag such as `en` or `zh-CN`")]
     Language(String),
     #[error(
-        "`{0}` is neither `bundled` (the page's offline model) nor a hub repo id (`owner/name`)"
+        "`{0}` is not `bundled` (the page's offline model), a hub repo id (`owner/name`) \
+         or a model folder beside the page (`models/name/`)"
     )]
     Model(String),
     #[error("lane {lane} does not exist: this step has lanes 1 to {lanes}")]

@@ -4,7 +4,7 @@
 
 use super::error::{LessonError, Problem};
 use super::format::*;
-use crate::share::{BUNDLED, MAX_LANES, MAX_PROMPT_CHARS};
+use crate::share::{MAX_LANES, MAX_PROMPT_CHARS};
 use ntl_decoding::Document;
 
 fn invalid(path: impl Into<String>, problem: Problem) -> LessonError {
@@ -42,7 +42,7 @@ fn language_tag(tag: &str) -> bool {
 }
 
 fn model(path: &str, name: &str) -> Result<(), LessonError> {
-    if name == BUNDLED || crate::valid_repo_id(name) {
+    if crate::valid_model_name(name) {
         Ok(())
     } else {
         Err(invalid(
