@@ -52,6 +52,8 @@ pub enum Said {
         need: Option<crate::state::memory_need::MemoryNeed>,
         device_gb: Option<f64>,
     },
+    /// The site's `models/index.json` is not a model index.
+    SiteModels(ntl_protocol::site_models::SiteModelsError),
     /// A run heard nothing from the worker for this long and was ended.
     RunStalled {
         seconds: u32,

@@ -20,6 +20,8 @@ impl App {
             ModelAction::LoadHub => self.page.load_hub(),
             ModelAction::KeepCurrent => self.page.keep_current_model(),
             ModelAction::Pick(repo) => self.page.pick_model(repo),
+            ModelAction::PickFolder(path) => self.page.pick_folder(&path),
+            ModelAction::ChoicesOpened => self.page.model_choices_opened(),
             ModelAction::HubInput(text) => {
                 self.page.model.set_hub_repo(&text);
                 Outcome::redraw()

@@ -17,6 +17,11 @@ impl App {
                     None => web_sys::console::warn_1(&"no worker to send to".into()),
                 },
                 Command::Print => self.print_after = true,
+                Command::FetchSiteModels => {
+                    use ntl_protocol::site_models::{INDEX_PATH, MAX_INDEX_BYTES};
+                    let done = ctx.link().callback(Msg::SiteModelsArrived);
+                    browser::fetch_bytes(INDEX_PATH.into(), MAX_INDEX_BYTES, done);
+                }
                 Command::FetchLesson { path } => {
                     let from = crate::lessons::LessonFrom::Site(path.clone());
                     let done = ctx

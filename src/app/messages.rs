@@ -68,6 +68,8 @@ pub enum Msg {
     Replayed(Result<(String, Document), PageError>),
     /// A `?lesson=` file fetched (or not).
     LessonArrived(LessonFrom, Result<Vec<u8>, PageError>),
+    /// The site's `models/index.json`, or why it could not be read.
+    SiteModelsArrived(Result<Vec<u8>, PageError>),
     /// A lesson file picked or dropped: its name and bytes.
     LessonPicked(Result<(String, Vec<u8>), PageError>),
     RecordingArrived(StepRef, Result<Document, PageError>),

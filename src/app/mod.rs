@@ -315,6 +315,10 @@ impl App {
                 let outcome = self.page.on_sandbox(action);
                 self.perform(ctx, outcome)
             }
+            Msg::SiteModelsArrived(bytes) => {
+                let outcome = self.page.site_models_arrived(bytes);
+                self.perform(ctx, outcome)
+            }
             Msg::LessonArrived(from, bytes) => {
                 let outcome = self.page.lesson_arrived(from, bytes);
                 self.speak_the_lessons_language();

@@ -132,6 +132,8 @@ impl App {
                         model={page.model.status.clone()}
                         notice={page.notice.clone()}
                         memory_warning={page.model.memory_warning}
+                        site_models={page.model.site_models.clone()}
+                        site_models_error={page.model.site_models_error.clone()}
                         hub_repo={page.model.hub_repo.clone()}
                         can_keep_current={page.model.can_keep_current()}
                         worker_alive={page.worker.alive}

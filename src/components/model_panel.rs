@@ -25,6 +25,10 @@ pub enum ModelAction {
     KeepCurrent,
     /// A model from the picker's list.
     Pick(&'static str),
+    /// A model folder from the site's `models/index.json`.
+    PickFolder(String),
+    /// *Change model* was opened.
+    ChoicesOpened,
     HubInput(String),
     Files(PickedFiles),
     RestartWorker,
@@ -36,6 +40,9 @@ pub struct Props {
     pub notice: Option<Said>,
     /// The weights may not fit this device's memory.
     pub memory_warning: Option<MemoryWarning>,
+    /// The model folders the site hosts, and why its index was refused.
+    pub site_models: std::rc::Rc<Vec<ntl_protocol::site_models::SiteModel>>,
+    pub site_models_error: Option<Said>,
     pub hub_repo: String,
     /// A typed repo waits for the user's word, and the model in use can stay.
     pub can_keep_current: bool,
@@ -436,12 +443,19 @@ pub fn model_panel(p: &Props) -> Html {
             }
             if !p.compact {
                 <details class="model-choice">
-                    <summary>{ tr.t("change-model") }</summary>
+                    <summary onclick={p.on.reform(|_: MouseEvent| ModelAction::ChoicesOpened)}>
+                        { tr.t("change-model") }
+                    </summary>
                     <ModelPicker
                         in_use={in_use.clone()}
                         {idle}
                         on_pick={p.on.reform(ModelAction::Pick)}
+                        site_models={p.site_models.clone()}
+                        on_pick_folder={p.on.reform(ModelAction::PickFolder)}
                     />
+                    if let Some(e) = &p.site_models_error {
+                        <p class="notice" data-testid="site-models-error">{ tr.said(e) }</p>
+                    }
                     <div class="row">
                         <button
                             disabled={!idle}

@@ -189,6 +189,17 @@ impl I18n {
                     ],
                 )
             }
+            Said::SiteModels(e) => {
+                use ntl_protocol::site_models::{SiteModelsError as E, MAX_SITE_MODELS};
+                match e {
+                    E::Format(why) => self.t_with("site-models-format", &[("why", v(why))]),
+                    E::TooMany(n) => self.t_with(
+                        "site-models-too-many",
+                        &[("found", v(n)), ("max", v(MAX_SITE_MODELS))],
+                    ),
+                    E::Folder(f) => self.t_with("site-models-folder", &[("folder", v(f))]),
+                }
+            }
             Said::RunStalled { seconds } => {
                 self.t_with("said-run-stalled", &[("seconds", v(seconds))])
             }

@@ -48,6 +48,8 @@ mod quiz_tests;
 #[cfg(test)]
 mod seed_tests;
 #[cfg(test)]
+mod site_model_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod writer_tests;
@@ -383,6 +385,44 @@ impl Page {
             }
             None => Outcome::redraw(),
         }
+    }
+
+    /// A model folder from the site's list: loaded at once unless it cannot fit.
+    pub fn pick_folder(&mut self, path: &str) -> Outcome {
+        match self.model.load_folder_now(path) {
+            Some(message) => {
+                self.notice = None;
+                self.load(message)
+            }
+            None => Outcome::redraw(),
+        }
+    }
+
+    /// *Change model* opened: the first time, the site's list of hosted
+    /// model folders is asked for (a site without one costs one 404, and
+    /// only when someone looks).
+    pub fn model_choices_opened(&mut self) -> Outcome {
+        if std::mem::replace(&mut self.model.site_models_asked, true) {
+            return Outcome::unchanged();
+        }
+        Outcome::unchanged().and(Command::FetchSiteModels)
+    }
+
+    /// The site's `models/index.json`: its folders listed under *Change
+    /// model*. A site without one (the fetch fails) lists none and says
+    /// nothing; one that is not an index says why.
+    pub fn site_models_arrived(
+        &mut self,
+        bytes: Result<Vec<u8>, crate::page_error::PageError>,
+    ) -> Outcome {
+        let Ok(bytes) = bytes else {
+            return Outcome::unchanged();
+        };
+        match ntl_protocol::site_models::parse(&bytes) {
+            Ok(index) => self.model.site_models = std::rc::Rc::new(index.models),
+            Err(e) => self.model.site_models_error = Some(Said::SiteModels(e)),
+        }
+        Outcome::redraw()
     }
 
     /// A model from the picker, whose size the list shows: loaded at once.

@@ -4,6 +4,7 @@
 use super::memory_need::MemoryNeed;
 use crate::said::{Retry, Said};
 use ntl_protocol::share::BUNDLED;
+use ntl_protocol::site_models::SiteModel;
 use ntl_protocol::trouble::{LoadTrouble, NetTrouble};
 use ntl_protocol::{ModelInfo, ModelShape, ModelSource, ToWorker};
 
@@ -88,6 +89,12 @@ pub struct ModelState {
     /// A hub repo's sizes from its `config.json`, as measured before the
     /// download (the cache's share of the memory estimate).
     measured_shape: Option<(String, ModelShape)>,
+    /// The model folders the site lists in `models/index.json`.
+    pub site_models: std::rc::Rc<Vec<SiteModel>>,
+    /// Why the site's index could not be read.
+    pub site_models_error: Option<Said>,
+    /// The index was asked for (once per page).
+    pub site_models_asked: bool,
     /// While a typed repo waits for the user's word: the model still in the
     /// worker, to go back to.
     before_confirm: Option<Box<(ModelStatus, Option<ModelSource>)>>,
@@ -139,6 +146,9 @@ impl ModelState {
             device_memory_gb: None,
             memory_warning: None,
             measured_shape: None,
+            site_models: Default::default(),
+            site_models_error: None,
+            site_models_asked: false,
             held: false,
             before_confirm: None,
         }
@@ -326,6 +336,28 @@ impl ModelState {
         // A listed model's size is known before the hub is asked.
         self.memory_warning = super::model_catalog::find(&self.hub_repo)
             .and_then(|m| self.warning_for(m.download_bytes));
+        Some(message)
+    }
+
+    /// A folder from the site's list, whose size the list shows: loads now,
+    /// unless its weights are past what wasm32 addresses (the warning says so
+    /// and the model in use stays).
+    pub fn load_folder_now(&mut self, path: &str) -> Option<ToWorker> {
+        if !ntl_protocol::valid_folder_path(path) {
+            return None;
+        }
+        let listed = self.site_models.iter().find(|m| m.path() == path);
+        let warning = listed
+            .and_then(|m| m.bytes)
+            .and_then(|b| memory_warning(MemoryNeed::estimate(b, None), self.device_memory_gb));
+        if warning.is_some_and(|w| w.beyond_wasm) {
+            self.memory_warning = warning;
+            return None;
+        }
+        self.hub_is_default = false;
+        self.before_confirm = None;
+        let message = self.load(ModelSource::Folder { path: path.into() });
+        self.memory_warning = warning;
         Some(message)
     }
 

@@ -10,6 +10,8 @@ pub enum Command {
     Send(ToWorker),
     /// Start a new worker: the threaded build, or the single-threaded one.
     SpawnWorker { threaded: bool },
+    /// Read the site's `models/index.json`, then `Page::site_models_arrived`.
+    FetchSiteModels,
     /// Calls `Page::run_watch(run_id)` after `after_ms`.
     WatchRun { run_id: u64, after_ms: u32 },
     /// Fetch a lesson file from this site (`?lesson=`).

@@ -2,7 +2,8 @@
 // hub hosts next to the lesson (dist/models/NAME/). The site here is the
 // built page plus two folders — the bundled weights under another name, and a
 // folder whose 4.5 GB of weights cannot fit any tab (a sparse file: its size
-// is real, nothing is ever written or sent).
+// is real, nothing is ever written or sent) — and the models/index.json that
+// scripts/index-models.mjs writes for them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readdirSync, symlinkSync, openSync, ftruncateSync, closeSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { start, modelReady, runAll, laneTexts, setKnob, ROOT } from './harness.mjs';
+import { indexModels } from '../../scripts/index-models.mjs';
 
 const DIST = join(ROOT, 'dist');
 const BUNDLED = join(DIST, 'models', 'kjv-gpt2');
@@ -30,6 +32,7 @@ before(async () => {
   const fd = openSync(join(site, 'models', 'huge-gpt2', 'model.safetensors'), 'w');
   ftruncateSync(fd, 4_500_000_000);
   closeSync(fd);
+  indexModels(join(site, 'models'));
   env = await start({ dir: site, seen: (method, path) => requests.push({ method, path }) });
   const page = await env.open('?model=bundled');
   await modelReady(page);
@@ -105,4 +108,22 @@ test('a link naming a model that is not a folder on the page\'s own origin says 
   }
   env.context.off('request', note);
   assert.deepEqual(asked.filter((u) => /evil\.example|\/etc\//.test(u)), []);
+});
+
+test('Change model lists the folders the site\'s models/index.json names, with class and size; one too large cannot be picked', async () => {
+  const page = await env.open('?model=bundled');
+  await modelReady(page);
+  await page.click('.model-choice summary');
+  await page.waitForSelector('[data-testid="site-model"]');
+  const rows = await page.$$eval('[data-testid="site-model"]', (els) => els.map((e) => [e.dataset.folder, e.querySelector('[data-testid="site-model-facts"]').textContent, e.querySelector('button').disabled]));
+  assert.deepEqual(rows.map(([f]) => f), ['models/class-gpt2/', 'models/huge-gpt2/'], 'the bundled folder is not listed twice');
+  assert.match(rows[0][1], /^GPT2LMHeadModel · 14\.5 MB download · needs about \d+(\.\d)? MB of memory$/);
+  assert.equal(rows[0][2], false);
+  assert.equal(rows[1][2], true, 'past what a tab can address');
+  assert.match(await page.textContent('[data-folder="models/huge-gpt2/"]'), /too large for a browser tab/);
+  await page.click('[data-folder="models/class-gpt2/"] [data-testid="pick-site-model"]');
+  await modelReady(page);
+  assert.match(await page.textContent('[data-testid="model-status"]'), /models\/class-gpt2\/ \(hosted with this page\)/);
+  assert.equal(await page.textContent('[data-folder="models/class-gpt2/"] button'), 'In use');
+  await page.close();
 });

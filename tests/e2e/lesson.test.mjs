@@ -132,14 +132,18 @@ test('a damaged or hostile share link is refused with a reason and the page stil
 
 test('a link naming another hub model asks before downloading anything', async () => {
   const hub = [];
-  await env.context.route('https://huggingface.co/**', (route) => { hub.push(route.request().method()); route.abort(); });
+  await env.context.route('https://huggingface.co/**', (route) => {
+    hub.push(`${route.request().method()} ${route.request().url().split('/').pop()}`);
+    route.abort();
+  });
   const page = await env.open('#run=' + pack({ prompt: 'In the beginning', lanes: [{ max_new_tokens: 5 }], model: 'someone/gpt2-variant' }));
   await page.waitForSelector('[data-testid="model-status"][data-state="confirm"]');
   assert.match(await page.textContent('[data-testid="confirm-model"]'), /someone\/gpt2-variant/);
-  // Its size is asked for (HEAD); a hub that does not answer leaves it unknown.
+  // Its size is asked for (HEAD, and its small config.json for the memory it
+  // needs); a hub that does not answer leaves it unknown.
   await page.waitForFunction(() => /did not say how large/.test(document.querySelector('[data-testid="download-size"]')?.textContent || ''));
   await new Promise((r) => setTimeout(r, 1500));
-  assert.ok(hub.length > 0 && hub.every((m) => m === 'HEAD'), `only its size asked for before the click: ${hub}`);
+  assert.ok(hub.length > 0 && hub.every((r) => r.startsWith('HEAD ') || r === 'GET config.json'), `only its size asked for before the click: ${hub}`);
   await page.click('[data-testid="confirm-bundled"]');
   await waitRunDone(page, 0);
   assert.equal(await page.inputValue('[data-testid="prompt"]'), 'In the beginning');

@@ -765,6 +765,14 @@ oom-size = {" "}({ $weights } of weights, about { $need } to run{ $cache })
 memory-cache = {" "}with four lanes' cache of { $tokens } tokens
 oom-device = {" "}on a device that reports { $gb } GB
 oom-no-model = no model loaded
+site-models-format = This site's models/index.json is not a model index ({ $why }), so no hosted models are listed.
+site-models-too-many = This site's models/index.json lists { $found } folders; at most { $max } are read, so none are listed.
+site-models-folder = This site's models/index.json lists `{ $folder }`, which is not one plain folder name under models/, so no hosted models are listed.
+hosted-models = Hosted with this page
+hosted-load-label = load the model folder { $path }
+hosted-facts = { $architecture } · { $download } download · needs about { $memory } of memory
+hosted-facts-unknown = size not listed
+hosted-too-large = too large for a browser tab
 said-run-stalled = The run heard nothing from the model worker for { $seconds } s, so it was stopped; the lanes keep what they wrote. Run again — if the worker still does not answer, restart it. (A slow device or a long prompt may need more time: add ?stall=SECONDS to the address.)
 said-no-random-seed = the browser gave no random numbers for a new seed ({ $why }): give each sampling lane a seed, or turn shared randomness on
 said-model-not-ready = the model is not ready yet

@@ -732,6 +732,14 @@ oom-size = （权重 { $weights }，运行{ $cache }约需 { $need }）
 memory-cache = （含四个通道各 { $tokens } 个词元的缓存）
 oom-device = （设备报告内存 { $gb } GB）
 oom-no-model = 尚未加载模型
+site-models-format = 本站的 models/index.json 不是模型索引（{ $why }），所以没有列出托管的模型。
+site-models-too-many = 本站的 models/index.json 列出了 { $found } 个文件夹；最多读取 { $max } 个，所以一个也没有列出。
+site-models-folder = 本站的 models/index.json 列出了 `{ $folder }`，它不是 models/ 下的一个普通文件夹名，所以没有列出托管的模型。
+hosted-models = 与本页一起托管
+hosted-load-label = 加载模型文件夹 { $path }
+hosted-facts = { $architecture } · 下载 { $download } · 约需 { $memory } 内存
+hosted-facts-unknown = 未列出大小
+hosted-too-large = 对浏览器标签页来说太大
 said-run-stalled = 这次运行已有 { $seconds } 秒没有收到模型工作线程的消息，所以停止了；各通道保留已写出的内容。请再运行一次——如果工作线程仍不回应，请重启它。（较慢的设备或很长的提示词可能需要更多时间：在地址中加上 ?stall=秒数。）
 said-no-random-seed = 浏览器没有给出用于新种子的随机数（{ $why }）：请给每个采样通道设一个种子，或打开共享随机数
 said-model-not-ready = 模型还没有准备好

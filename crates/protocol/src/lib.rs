@@ -12,6 +12,7 @@ pub mod lesson;
 pub mod model_shape;
 pub mod picked;
 pub mod share;
+pub mod site_models;
 pub mod trouble;
 
 /// The threaded worker's helper threads are started by the page, not by the
