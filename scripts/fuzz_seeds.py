@@ -58,3 +58,4 @@ write("worker_message", "finished.json", json.dumps({"type": "finished", "run_id
 step = doc["runs"][0]["steps"][0]
 write("worker_message", "step.json", json.dumps({"type": "step", "run_id": 1, "lane": 0, "index": 0, "step": step, "text": step["token"]}).encode())
 write("worker_message", "inf.json", json.dumps({"type": "step", "run_id": 1, "lane": 0, "index": 0, "step": dict(step, entropy="inf", raw_entropy="-inf"), "text": step["token"]}).encode())
+write("site_models", "index.json", json.dumps({"models": [{"folder": "distilgpt2", "architecture": "GPT2LMHeadModel", "bytes": 352824413, "note": "our class"}]}).encode())
