@@ -34,7 +34,8 @@ const USAGE: &str = "usage: decode --model DIR --prompt TEXT [--config JSON]... 
 [--force-ids ID,ID,...] [--force-text TEXT] [--negative-prompt TEXT] [--top N] [--shared-seed N] \
 [--library-defaults] [--json]
 
-  --model DIR       folder with config.json, model.safetensors, tokenizer.json
+  --model DIR       folder with config.json, model.safetensors, tokenizer.json; or a
+                    llama.cpp .gguf file (or a folder holding one) with tokenizer.json beside it
   --prompt TEXT     the prompt (may be empty)
   --config JSON     one lane: an HF generation_config object; repeat for more lanes
                     (none = one greedy lane; missing fields take HF defaults)

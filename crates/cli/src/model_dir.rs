@@ -1,5 +1,7 @@
 //! A model folder on disk (`config.json`, `model.safetensors`,
-//! `tokenizer.json`, optionally `generation_config.json`) as an engine.
+//! `tokenizer.json`, optionally `generation_config.json`) as an engine; or a
+//! llama.cpp `.gguf` file, named itself or alone in its folder, with the
+//! `tokenizer.json` beside it.
 
 use ntl_engine::{Engine, LoadError, ModelFiles};
 use std::path::{Path, PathBuf};
@@ -12,6 +14,11 @@ pub enum ModelDirError {
         #[source]
         source: std::io::Error,
     },
+    #[error(
+        "{} holds several .gguf files ({}); name one: --model {}",
+        .dir.display(), .names.join(", "), .dir.join(&.names[0]).display()
+    )]
+    SeveralGguf { dir: PathBuf, names: Vec<String> },
     #[error(transparent)]
     Load(#[from] LoadError),
 }
@@ -21,19 +28,64 @@ pub fn read(dir: &Path, name: &str) -> Result<Vec<u8>, ModelDirError> {
     std::fs::read(&path).map_err(|source| ModelDirError::Read { path, source })
 }
 
-/// The folder's model, with its `generation_config.json` under every lane
-/// when it has one (as HF's `generate()` does).
-pub fn load(dir: &Path) -> Result<Engine, ModelDirError> {
-    let (config, weights, tokenizer) = (
-        read(dir, "config.json")?,
-        read(dir, "model.safetensors")?,
-        read(dir, "tokenizer.json")?,
-    );
-    let engine = Engine::load(ModelFiles {
-        config: &config,
-        weights: &weights,
-        tokenizer: &tokenizer,
+/// The `.gguf` file `path` names: itself, or the only one in its folder
+/// when the folder has no `model.safetensors`.
+fn gguf_file(path: &Path) -> Result<Option<PathBuf>, ModelDirError> {
+    if path.extension().is_some_and(|e| e == "gguf") {
+        return Ok(Some(path.to_path_buf()));
+    }
+    if !path.is_dir() || path.join("model.safetensors").exists() {
+        return Ok(None);
+    }
+    let listing = std::fs::read_dir(path).map_err(|source| ModelDirError::Read {
+        path: path.to_path_buf(),
+        source,
     })?;
+    let mut names: Vec<String> = listing
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".gguf"))
+        .collect();
+    names.sort();
+    match names.len() {
+        0 => Ok(None),
+        1 => Ok(Some(path.join(&names[0]))),
+        _ => Err(ModelDirError::SeveralGguf {
+            dir: path.to_path_buf(),
+            names,
+        }),
+    }
+}
+
+/// The folder's model (or the `.gguf` file's), with its
+/// `generation_config.json` under every lane when it has one (as HF's
+/// `generate()` does).
+pub fn load(path: &Path) -> Result<Engine, ModelDirError> {
+    let (engine, dir) = match gguf_file(path)? {
+        Some(file) => {
+            let dir = file.parent().unwrap_or(Path::new(".")).to_path_buf();
+            let gguf = std::fs::read(&file).map_err(|source| ModelDirError::Read {
+                path: file.clone(),
+                source,
+            })?;
+            let tokenizer = read(&dir, "tokenizer.json")?;
+            (Engine::load_gguf(&gguf.as_slice(), &tokenizer)?, dir)
+        }
+        None => {
+            let (config, weights, tokenizer) = (
+                read(path, "config.json")?,
+                read(path, "model.safetensors")?,
+                read(path, "tokenizer.json")?,
+            );
+            let engine = Engine::load(ModelFiles {
+                config: &config,
+                weights: &weights,
+                tokenizer: &tokenizer,
+            })?;
+            (engine, path.to_path_buf())
+        }
+    };
+    let dir = dir.as_path();
     let path = dir.join("generation_config.json");
     match std::fs::read(&path) {
         Ok(bytes) => Ok(engine.with_generation_config(&bytes)?),

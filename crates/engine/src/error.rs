@@ -19,6 +19,14 @@ pub enum LoadError {
         #[source]
         source: Option<candle_core::Error>,
     },
+    /// A `.gguf` file is truncated, corrupt, of an architecture or a block
+    /// format this engine does not run, or at odds with its own metadata.
+    #[error("GGUF file: {message}")]
+    Gguf {
+        message: String,
+        #[source]
+        source: Option<candle_core::Error>,
+    },
     /// `generation_config.json` (optional) is malformed or sets an invalid knob.
     #[error("generation_config.json: {source}")]
     GenerationConfig {
@@ -56,6 +64,13 @@ impl LoadError {
         }
     }
 
+    pub(crate) fn gguf(message: impl Into<String>) -> Self {
+        LoadError::Gguf {
+            message: message.into(),
+            source: None,
+        }
+    }
+
     pub(crate) fn tokenizer(message: impl Into<String>) -> Self {
         LoadError::Tokenizer {
             message: message.into(),
@@ -68,6 +83,7 @@ impl LoadError {
         match self {
             LoadError::Config { .. } => "config.json",
             LoadError::Weights { .. } => "model.safetensors",
+            LoadError::Gguf { .. } => "model.gguf",
             LoadError::Tokenizer { .. } => "tokenizer.json",
             LoadError::GenerationConfig { .. } => "generation_config.json",
             LoadError::TokenizerConfig { .. } => "tokenizer_config.json",

@@ -11,9 +11,10 @@ use crate::attention::{attend, causal_mask};
 use crate::checkpoint::Checkpoint;
 use crate::error::LoadError;
 use crate::kv_cache::KvCache;
-use crate::matmul::{take_matrix, Layout, Matrix};
+use crate::matmul::{Layout, Matrix};
 use crate::model_config::ModelConfig;
 use crate::output::{take_taps, Output};
+use crate::weights::Weights;
 use candle_core::{Module, Result, Tensor};
 use candle_nn::LayerNorm;
 
@@ -41,6 +42,8 @@ pub struct Gpt2 {
     pub cfg: ModelConfig,
     /// The token embeddings, and the head tied to them.
     wte: Matrix,
+    /// A head of its own, where a GGUF file stores one (`output.weight`).
+    head: Option<Matrix>,
     wpe: Tensor,
     blocks: Vec<Block>,
     ln_f: LayerNorm,
@@ -51,51 +54,51 @@ impl Gpt2 {
     pub fn load(
         cfg: ModelConfig,
         eps: f64,
-        mut ck: Checkpoint,
+        ck: &mut dyn Weights,
     ) -> std::result::Result<Gpt2, LoadError> {
         let d = cfg.n_embd;
         let hint = Checkpoint::hint(&cfg);
-        let ln = |ck: &mut Checkpoint, p: &str| -> std::result::Result<LayerNorm, LoadError> {
+        let ln = |ck: &mut dyn Weights, p: &str| -> std::result::Result<LayerNorm, LoadError> {
             Ok(LayerNorm::new(
                 ck.take(&format!("{p}.weight"), &[d], &hint)?,
                 ck.take(&format!("{p}.bias"), &[d], &hint)?,
                 eps,
             ))
         };
-        let lin = |ck: &mut Checkpoint,
+        let lin = |ck: &mut dyn Weights,
                    p: &str,
                    i: usize,
                    o: usize|
          -> std::result::Result<Linear, LoadError> {
             Ok(Linear {
-                weight: take_matrix(ck, &format!("{p}.weight"), Layout::InOut, [o, i], &hint)?,
+                weight: ck.take_matrix(&format!("{p}.weight"), Layout::InOut, [o, i], &hint)?,
                 bias: ck.take(&format!("{p}.bias"), &[o], &hint)?,
             })
         };
-        let wte = take_matrix(
-            &mut ck,
-            "wte.weight",
-            Layout::OutIn,
-            [cfg.vocab_size, d],
-            &hint,
-        )?;
+        let wte = ck.take_matrix("wte.weight", Layout::OutIn, [cfg.vocab_size, d], &hint)?;
         let wpe = ck.take("wpe.weight", &[cfg.n_positions, d], &hint)?;
         let mut blocks = Vec::with_capacity(cfg.n_layer);
         for l in 0..cfg.n_layer {
             let p = format!("h.{l}");
             blocks.push(Block {
-                ln_1: ln(&mut ck, &format!("{p}.ln_1"))?,
-                c_attn: lin(&mut ck, &format!("{p}.attn.c_attn"), d, 3 * d)?,
-                c_proj: lin(&mut ck, &format!("{p}.attn.c_proj"), d, d)?,
-                ln_2: ln(&mut ck, &format!("{p}.ln_2"))?,
-                c_fc: lin(&mut ck, &format!("{p}.mlp.c_fc"), d, 4 * d)?,
-                mlp_proj: lin(&mut ck, &format!("{p}.mlp.c_proj"), 4 * d, d)?,
+                ln_1: ln(ck, &format!("{p}.ln_1"))?,
+                c_attn: lin(ck, &format!("{p}.attn.c_attn"), d, 3 * d)?,
+                c_proj: lin(ck, &format!("{p}.attn.c_proj"), d, d)?,
+                ln_2: ln(ck, &format!("{p}.ln_2"))?,
+                c_fc: lin(ck, &format!("{p}.mlp.c_fc"), d, 4 * d)?,
+                mlp_proj: lin(ck, &format!("{p}.mlp.c_proj"), 4 * d, d)?,
             });
         }
-        let ln_f = ln(&mut ck, "ln_f")?;
+        let ln_f = ln(ck, "ln_f")?;
+        let head = if ck.has_gpt2_head() {
+            Some(ck.take_matrix("lm_head.weight", Layout::OutIn, [cfg.vocab_size, d], &hint)?)
+        } else {
+            None
+        };
         Ok(Gpt2 {
             cfg,
             wte,
+            head,
             wpe,
             blocks,
             ln_f,
@@ -183,8 +186,14 @@ impl Gpt2 {
         self.head(rows)
     }
 
-    /// `last` (`[rows, d]`) against the tied `wte` (`[vocab, d]`).
+    /// `last` (`[rows, d]`) against the tied `wte` (`[vocab, d]`), or the
+    /// file's own head.
     fn head(&self, last: &Tensor) -> Result<Tensor> {
-        self.wte.matmul(last)
+        self.head.as_ref().unwrap_or(&self.wte).matmul(last)
+    }
+
+    /// Whether the head is `wte` itself.
+    pub fn tied_head(&self) -> bool {
+        self.head.is_none()
     }
 }

@@ -7,6 +7,8 @@ pub mod chat_template;
 mod checkpoint;
 pub mod error;
 mod gelu;
+mod gguf_config;
+mod gguf_weights;
 mod gpt2;
 mod kv_cache;
 mod llama_family;
@@ -14,6 +16,7 @@ mod matmul;
 mod model;
 pub mod model_config;
 mod output;
+mod quantized_matrix;
 mod run;
 pub mod shard_index;
 // Public for its tests, which run natively and in wasm (`tests/kernel.rs`);
@@ -21,6 +24,7 @@ pub mod shard_index;
 pub mod skinny_matmul;
 pub mod tokenizer;
 pub mod tokenizer_files;
+mod weights;
 
 pub use checkpoint::WeightSource;
 pub use error::{LoadError, PromptError, RunError};
@@ -76,7 +80,44 @@ impl Engine {
         // fit and wasm memory (which never shrinks) grew by a model.
         // A tokenizer at odds with the config is still the error named
         // when the weights fail too: it says which file does not belong.
-        let (model, storage_dtype) = match load_model(&cfg, shards) {
+        let loaded = load_model(&cfg, shards);
+        let weight_bytes = shards.iter().map(|w| w.len()).sum();
+        Engine::assemble(cfg, loaded, weight_bytes, tokenizer)
+    }
+
+    /// Loads a `.gguf` file (llama.cpp's format): the config from its
+    /// metadata, quantized matrices kept in their block format, with the
+    /// repo's `tokenizer.json`.
+    pub fn load_gguf(gguf: &dyn WeightSource, tokenizer: &[u8]) -> Result<Engine, LoadError> {
+        let mut weights = gguf_weights::GgufWeights::parse(gguf)?;
+        let vocab = weights.vocab_rows()?;
+        let config = gguf_config::hf_config(&weights.content, weights.arch, vocab)?;
+        let cfg = ModelConfig::from_value(config).map_err(|e| match e {
+            LoadError::Config { message, source } => LoadError::Gguf {
+                message: format!("its metadata {message}"),
+                source: source.map(candle_core::Error::wrap),
+            },
+            e => e,
+        })?;
+        let n_kv_head = match &cfg.family {
+            model_config::Family::Llama(s) => s.n_kv_head,
+            model_config::Family::Gpt2 { .. } => cfg.n_head,
+        };
+        weights.set_heads(cfg.n_head, n_kv_head);
+        let described = weights.describe();
+        let loaded = Model::load(cfg.clone(), &mut weights).map(|m| (m, described));
+        Engine::assemble(cfg, loaded, gguf.len(), tokenizer)
+    }
+
+    /// The engine for a loaded model (or the error that stopped it) and its
+    /// tokenizer.
+    fn assemble(
+        cfg: ModelConfig,
+        loaded: Result<(Model, String), LoadError>,
+        weight_bytes: usize,
+        tokenizer: &[u8],
+    ) -> Result<Engine, LoadError> {
+        let (model, storage_dtype) = match loaded {
             Ok(m) => m,
             Err(e) => {
                 return Err(TextTokenizer::from_bytes(tokenizer, cfg.vocab_size)
@@ -98,7 +139,7 @@ impl Engine {
             vocab_size: cfg.vocab_size,
             n_positions: cfg.n_positions,
             storage_dtype,
-            weight_bytes: shards.iter().map(|w| w.len()).sum(),
+            weight_bytes,
             generation_defaults: None,
             chat_template: false,
         };
@@ -204,9 +245,9 @@ fn load_model(
     cfg: &ModelConfig,
     shards: &[&dyn WeightSource],
 ) -> Result<(Model, String), LoadError> {
-    let ck = checkpoint::Checkpoint::parse_shards(shards)?;
+    let mut ck = checkpoint::Checkpoint::parse_shards(shards)?;
     let storage_dtype = ck.storage_dtype.clone();
-    Ok((Model::load(cfg.clone(), ck)?, storage_dtype))
+    Ok((Model::load(cfg.clone(), &mut ck)?, storage_dtype))
 }
 
 /// Loads a config and its weights without a tokenizer and returns the

@@ -19,10 +19,11 @@ use crate::attention::{attend, causal_mask};
 use crate::checkpoint::Checkpoint;
 use crate::error::LoadError;
 use crate::kv_cache::KvCache;
-use crate::matmul::{take_matrix, Layout, Matrix};
+use crate::matmul::{Layout, Matrix};
 use crate::model_config::LlamaShape;
 use crate::model_config::ModelConfig;
 use crate::output::{take_taps, Output};
+use crate::weights::Weights;
 use candle_core::{Device, Module, Result, Tensor};
 use candle_nn::RmsNorm;
 
@@ -109,26 +110,26 @@ impl Llama {
     pub fn load(
         cfg: ModelConfig,
         shape: LlamaShape,
-        mut ck: Checkpoint,
+        ck: &mut dyn Weights,
     ) -> std::result::Result<Llama, LoadError> {
         let d = cfg.n_embd;
         let hint = Checkpoint::hint(&cfg);
         let q_width = cfg.n_head * shape.head_dim;
         let kv_width = shape.n_kv_head * shape.head_dim;
-        let rms = |ck: &mut Checkpoint, key: &str| -> std::result::Result<RmsNorm, LoadError> {
+        let rms = |ck: &mut dyn Weights, key: &str| -> std::result::Result<RmsNorm, LoadError> {
             Ok(RmsNorm::new(
                 ck.take(&format!("{key}.weight"), &[d], &hint)?,
                 shape.rms_norm_eps,
             ))
         };
-        let lin = |ck: &mut Checkpoint,
+        let lin = |ck: &mut dyn Weights,
                    key: &str,
                    i: usize,
                    o: usize,
                    bias: bool|
          -> std::result::Result<Linear, LoadError> {
             Ok(Linear {
-                weight: take_matrix(ck, &format!("{key}.weight"), Layout::OutIn, [o, i], &hint)?,
+                weight: ck.take_matrix(&format!("{key}.weight"), Layout::OutIn, [o, i], &hint)?,
                 bias: if bias {
                     Some(ck.take(&format!("{key}.bias"), &[o], &hint)?)
                 } else {
@@ -142,8 +143,7 @@ impl Llama {
                 source: Some(e),
             })
         };
-        let embed_tokens = take_matrix(
-            &mut ck,
+        let embed_tokens = ck.take_matrix(
             "model.embed_tokens.weight",
             Layout::OutIn,
             [cfg.vocab_size, d],
@@ -156,43 +156,37 @@ impl Llama {
             let m = format!("{p}.mlp");
             let inner = shape.intermediate_size;
             blocks.push(Block {
-                rms_1: rms(&mut ck, &format!("{p}.input_layernorm"))?,
+                rms_1: rms(ck, &format!("{p}.input_layernorm"))?,
                 attn: CausalSelfAttention {
                     qkv_proj: stack(
                         vec![
-                            lin(&mut ck, &format!("{a}.q_proj"), d, q_width, shape.qkv_bias)?,
-                            lin(&mut ck, &format!("{a}.k_proj"), d, kv_width, shape.qkv_bias)?,
-                            lin(&mut ck, &format!("{a}.v_proj"), d, kv_width, shape.qkv_bias)?,
+                            lin(ck, &format!("{a}.q_proj"), d, q_width, shape.qkv_bias)?,
+                            lin(ck, &format!("{a}.k_proj"), d, kv_width, shape.qkv_bias)?,
+                            lin(ck, &format!("{a}.v_proj"), d, kv_width, shape.qkv_bias)?,
                         ],
                         &a,
                     )?,
-                    o_proj: lin(&mut ck, &format!("{a}.o_proj"), q_width, d, shape.o_bias)?,
+                    o_proj: lin(ck, &format!("{a}.o_proj"), q_width, d, shape.o_bias)?,
                 },
-                rms_2: rms(&mut ck, &format!("{p}.post_attention_layernorm"))?,
+                rms_2: rms(ck, &format!("{p}.post_attention_layernorm"))?,
                 mlp: Mlp {
                     gate_up_proj: stack(
                         vec![
-                            lin(&mut ck, &format!("{m}.gate_proj"), d, inner, shape.mlp_bias)?,
-                            lin(&mut ck, &format!("{m}.up_proj"), d, inner, shape.mlp_bias)?,
+                            lin(ck, &format!("{m}.gate_proj"), d, inner, shape.mlp_bias)?,
+                            lin(ck, &format!("{m}.up_proj"), d, inner, shape.mlp_bias)?,
                         ],
                         &m,
                     )?,
                     inner,
-                    down_proj: lin(&mut ck, &format!("{m}.down_proj"), inner, d, shape.mlp_bias)?,
+                    down_proj: lin(ck, &format!("{m}.down_proj"), inner, d, shape.mlp_bias)?,
                 },
             });
         }
-        let norm = rms(&mut ck, "model.norm")?;
+        let norm = rms(ck, "model.norm")?;
         let lm_head = if shape.tie_word_embeddings {
             None
         } else {
-            Some(take_matrix(
-                &mut ck,
-                "lm_head.weight",
-                Layout::OutIn,
-                [cfg.vocab_size, d],
-                &hint,
-            )?)
+            Some(ck.take_matrix("lm_head.weight", Layout::OutIn, [cfg.vocab_size, d], &hint)?)
         };
         let inv_freq = inv_freq(shape.rope_theta, shape.head_dim);
         Ok(Llama {
@@ -204,6 +198,11 @@ impl Llama {
             norm,
             inv_freq,
         })
+    }
+
+    /// Whether the head is `embed_tokens` itself.
+    pub fn tied_head(&self) -> bool {
+        self.lm_head.is_none()
     }
 
     pub fn parameter_count(&self) -> usize {

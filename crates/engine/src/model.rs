@@ -1,13 +1,13 @@
 //! The model a checkpoint describes: GPT-2 or the Llama family, behind one
 //! stateless forward pass with the same inputs and outputs.
 
-use crate::checkpoint::Checkpoint;
 use crate::error::LoadError;
 use crate::gpt2::Gpt2;
 use crate::kv_cache::KvCache;
 use crate::llama_family::Llama;
 use crate::model_config::{Family, ModelConfig};
 use crate::output::Output;
+use crate::weights::Weights;
 use candle_core::{Result, Tensor};
 
 pub(crate) enum Model {
@@ -16,7 +16,7 @@ pub(crate) enum Model {
 }
 
 impl Model {
-    pub fn load(cfg: ModelConfig, ck: Checkpoint) -> std::result::Result<Model, LoadError> {
+    pub fn load(cfg: ModelConfig, ck: &mut dyn Weights) -> std::result::Result<Model, LoadError> {
         Ok(match cfg.family.clone() {
             Family::Gpt2 { layer_norm_epsilon } => {
                 Model::Gpt2(Gpt2::load(cfg, layer_norm_epsilon, ck)?)
@@ -41,10 +41,9 @@ impl Model {
 
     /// Whether the output head is the input embedding (HF's `tie_word_embeddings`).
     pub fn tied_head(&self) -> bool {
-        match &self.cfg().family {
-            // GPT-2's head is `wte`, always.
-            Family::Gpt2 { .. } => true,
-            Family::Llama(s) => s.tie_word_embeddings,
+        match self {
+            Model::Gpt2(m) => m.tied_head(),
+            Model::Llama(m) => m.tied_head(),
         }
     }
 

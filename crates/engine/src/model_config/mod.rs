@@ -21,6 +21,11 @@ impl ModelConfig {
                 message: format!("not valid JSON for a model config ({e})"),
                 source: Some(e),
             })?;
+        ModelConfig::from_value(value)
+    }
+
+    /// A config already parsed as JSON (a GGUF file's metadata made one).
+    pub fn from_value(value: serde_json::Value) -> Result<ModelConfig, LoadError> {
         let architectures: Vec<&str> = value
             .get("architectures")
             .and_then(|a| a.as_array())
