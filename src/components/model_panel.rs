@@ -479,7 +479,7 @@ pub fn model_panel(p: &Props) -> Html {
                             <input
                                 type="file"
                                 multiple=true
-                                accept=".json,.safetensors,.txt"
+                                accept=".json,.safetensors,.gguf,.txt"
                                 data-testid="model-files"
                                 disabled={!idle}
                                 onchange={on_files}

@@ -417,6 +417,10 @@ impl I18n {
             PickError::PickleOnly => "pick-pickle-only",
             PickError::NoWeights => "pick-no-weights",
             PickError::WholeAndShards => "pick-whole-and-shards",
+            PickError::SeveralGguf(names) => {
+                return self.t_with("pick-several-gguf", &[("names", v(names.join(", ")))])
+            }
+            PickError::GgufAndSafetensors => "pick-gguf-and-safetensors",
         })
     }
 

@@ -396,7 +396,7 @@ bundled-model-button = Bundled offline model
 hub-repo-label = model hub repo
 load-hub = Load from the model hub
 local-files = Local files:{" "}
-files-hint = GPT-2, Llama (SmolLM2) and Qwen2 (Qwen2.5) checkpoints: config.json, model.safetensors (or its shards), tokenizer.json (or vocab.json with merges.txt); drop a downloaded repo's folder here or pick the files. distilgpt2 is about 350 MB; it is cached by the browser after the first download.
+files-hint = GPT-2, Llama (SmolLM2) and Qwen2 (Qwen2.5) checkpoints: config.json, model.safetensors (or its shards), tokenizer.json (or vocab.json with merges.txt); or llama.cpp's one .gguf file (F32, F16, Q8_0, Q4_0, Q4_K_M, Q5_K_M, Q6_K…) with tokenizer.json; drop a downloaded repo's folder here or pick the files. distilgpt2 is about 350 MB; it is cached by the browser after the first download.
 worker-slow = The model worker has not started after 20 seconds. On a slow connection it may still come; if it seems stuck, restart it (it then runs on one thread).
 restart-worker = Restart the model worker
 
@@ -737,8 +737,10 @@ problem-recording-prompt = the recorded run's prompt is not the step's prompt
 pick-no-config = pick config.json with the model's other files (config.json, model.safetensors, tokenizer.json)
 pick-no-tokenizer = pick tokenizer.json too (or vocab.json with merges.txt)
 pick-pickle-only = pytorch_model.bin is a PyTorch pickle a browser cannot read; convert it with transformers (save_pretrained(..., safe_serialization=True)) and pick the model.safetensors it writes
-pick-no-weights = pick model.safetensors too (or all its shards)
+pick-no-weights = pick model.safetensors too (or all its shards, or one llama.cpp .gguf file)
 pick-whole-and-shards = pick either model.safetensors or its shards, not both
+pick-several-gguf = pick one .gguf file, not several ({ $names })
+pick-gguf-and-safetensors = pick either the .gguf file or the safetensors weights, not both
 page-read-file = could not read { $name }
 page-save = could not save { $name }: { $what }
 page-no-plots = there are no plots to save yet

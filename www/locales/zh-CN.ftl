@@ -386,7 +386,7 @@ bundled-model-button = 内置离线模型
 hub-repo-label = 模型仓库名
 load-hub = 从模型仓库加载
 local-files = 本地文件：{" "}
-files-hint = 支持 GPT-2、Llama（SmolLM2）和 Qwen2（Qwen2.5）检查点：config.json、model.safetensors（或其分片）、tokenizer.json（或 vocab.json 加 merges.txt）；把下载好的仓库文件夹拖到这里，或选择这些文件。distilgpt2 约 350 MB；首次下载后浏览器会缓存它。
+files-hint = 支持 GPT-2、Llama（SmolLM2）和 Qwen2（Qwen2.5）检查点：config.json、model.safetensors（或其分片）、tokenizer.json（或 vocab.json 加 merges.txt）；也可以是 llama.cpp 的单个 .gguf 文件（F32、F16、Q8_0、Q4_0、Q4_K_M、Q5_K_M、Q6_K…）加 tokenizer.json；把下载好的仓库文件夹拖到这里，或选择这些文件。distilgpt2 约 350 MB；首次下载后浏览器会缓存它。
 worker-slow = 模型工作线程 20 秒后仍未启动。网络慢时它可能还会来；如果看起来卡住了，请重启它（重启后它只用一个线程）。
 restart-worker = 重启模型工作线程
 
@@ -704,8 +704,10 @@ problem-recording-prompt = 录制的运行的提示词与这一步的提示词�
 pick-no-config = 请把 config.json 与模型的其他文件一起选上（config.json、model.safetensors、tokenizer.json）
 pick-no-tokenizer = 还需要选 tokenizer.json（或 vocab.json 加 merges.txt）
 pick-pickle-only = pytorch_model.bin 是浏览器无法读取的 PyTorch pickle 文件；请用 transformers 转换（save_pretrained(..., safe_serialization=True)），然后选它写出的 model.safetensors
-pick-no-weights = 还需要选 model.safetensors（或它的全部分片）
+pick-no-weights = 还需要选 model.safetensors（或它的全部分片，或一个 llama.cpp 的 .gguf 文件）
 pick-whole-and-shards = model.safetensors 与它的分片只能选一种，不能都选
+pick-several-gguf = 只能选一个 .gguf 文件，不能选多个（{ $names }）
+pick-gguf-and-safetensors = .gguf 文件与 safetensors 权重只能选一种，不能都选
 page-read-file = 无法读取 { $name }
 page-save = 无法保存 { $name }：{ $what }
 page-no-plots = 还没有可保存的图

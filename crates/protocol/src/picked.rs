@@ -1,8 +1,11 @@
 //! Which of the files a user picks (or drops: often a whole downloaded repo
 //! folder) make the model, laid out as the hub's repos are: `config.json`;
 //! `tokenizer.json` or `vocab.json` + `merges.txt`; `model.safetensors` or its
-//! shards; `generation_config.json` and `tokenizer_config.json` if they are there. Other files of a repo are passed over; a pickle-only folder is told
-//! what to do. The page picks the files with it and the worker reads them.
+//! shards; `generation_config.json` and `tokenizer_config.json` if they are
+//! there. Or llama.cpp's way: one `.gguf` file, which carries its own config,
+//! beside the tokenizer. Other files of a repo are passed over; a
+//! pickle-only folder is told what to do. The page picks the files with it
+//! and the worker reads them.
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum PickedTokenizer {
@@ -10,13 +13,20 @@ pub enum PickedTokenizer {
     VocabMerges { vocab: usize, merges: usize },
 }
 
+/// The weights, and the config they need.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PickedWeights {
+    /// `config.json`, and one `model.safetensors` or the shards in name order.
+    Safetensors { config: usize, files: Vec<usize> },
+    /// One `.gguf` file: its metadata is its config.
+    Gguf(usize),
+}
+
 /// Indices into the picked names.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PickedLayout {
-    pub config: usize,
+    pub weights: PickedWeights,
     pub tokenizer: PickedTokenizer,
-    /// One file, or the shards in name order.
-    pub weights: Vec<usize>,
     /// The model's own generation defaults, when picked.
     pub generation_config: Option<usize>,
     /// The tokenizer's settings (an Instruct model's chat template), when picked.
@@ -26,12 +36,18 @@ pub struct PickedLayout {
 impl PickedLayout {
     /// The files to read, in the order the worker expects them.
     pub fn order(&self) -> Vec<usize> {
-        let mut out = vec![self.config];
+        let mut out = match &self.weights {
+            PickedWeights::Safetensors { config, .. } => vec![*config],
+            PickedWeights::Gguf(_) => vec![],
+        };
         match self.tokenizer {
             PickedTokenizer::Json(t) => out.push(t),
             PickedTokenizer::VocabMerges { vocab, merges } => out.extend([vocab, merges]),
         }
-        out.extend(&self.weights);
+        match &self.weights {
+            PickedWeights::Safetensors { files, .. } => out.extend(files),
+            PickedWeights::Gguf(g) => out.push(*g),
+        }
         out.extend(self.generation_config);
         out.extend(self.tokenizer_config);
         out
@@ -54,15 +70,18 @@ pub enum PickError {
          model.safetensors it writes"
     )]
     PickleOnly,
-    #[error("pick model.safetensors too (or all its shards)")]
+    #[error("pick model.safetensors too (or all its shards, or one llama.cpp .gguf file)")]
     NoWeights,
     #[error("pick either model.safetensors or its shards, not both")]
     WholeAndShards,
+    #[error("pick one .gguf file, not several ({})", .0.join(", "))]
+    SeveralGguf(Vec<String>),
+    #[error("pick either the .gguf file or the safetensors weights, not both")]
+    GgufAndSafetensors,
 }
 
 pub fn picked_layout(names: &[String]) -> Result<PickedLayout, PickError> {
     let find = |want: &str| names.iter().position(|n| n == want);
-    let config = find("config.json").ok_or(PickError::NoConfig)?;
     let tokenizer = match (
         find("tokenizer.json"),
         find("vocab.json"),
@@ -76,6 +95,27 @@ pub fn picked_layout(names: &[String]) -> Result<PickedLayout, PickError> {
         .filter(|&i| names[i].ends_with(".safetensors"))
         .collect();
     weights.sort_by(|&a, &b| names[a].cmp(&names[b]));
+    let gguf: Vec<usize> = (0..names.len())
+        .filter(|&i| names[i].ends_with(".gguf"))
+        .collect();
+    let weights = match (&gguf[..], weights.is_empty()) {
+        ([], _) => weights,
+        ([g], true) => {
+            return Ok(PickedLayout {
+                weights: PickedWeights::Gguf(*g),
+                tokenizer,
+                generation_config: find("generation_config.json"),
+                tokenizer_config: find("tokenizer_config.json"),
+            })
+        }
+        ([_], false) => return Err(PickError::GgufAndSafetensors),
+        (several, _) => {
+            return Err(PickError::SeveralGguf(
+                several.iter().map(|&i| names[i].clone()).collect(),
+            ))
+        }
+    };
+    let config = find("config.json").ok_or(PickError::NoConfig)?;
     if weights.is_empty() {
         return Err(if names.iter().any(|n| n.ends_with(".bin")) {
             PickError::PickleOnly
@@ -87,9 +127,11 @@ pub fn picked_layout(names: &[String]) -> Result<PickedLayout, PickError> {
         return Err(PickError::WholeAndShards);
     }
     Ok(PickedLayout {
-        config,
+        weights: PickedWeights::Safetensors {
+            config,
+            files: weights,
+        },
         tokenizer,
-        weights,
         generation_config: find("generation_config.json"),
         tokenizer_config: find("tokenizer_config.json"),
     })
@@ -157,12 +199,43 @@ mod tests {
     }
 
     #[test]
+    fn a_gguf_file_needs_no_config_and_comes_after_the_tokenizer() {
+        let n = names(&[
+            "README.md",
+            "SmolLM2-135M-Q4_K_M.gguf",
+            "config.json",
+            "tokenizer.json",
+        ]);
+        let l = picked_layout(&n).unwrap();
+        assert_eq!(l.weights, PickedWeights::Gguf(1));
+        assert_eq!(
+            l.order(),
+            [3, 1],
+            "config.json is passed over: the file carries its own"
+        );
+    }
+
+    #[test]
     fn missing_or_unusable_files_say_what_to_pick() {
         for (picked, why) in [
             (
                 &["model.safetensors", "tokenizer.json"][..],
                 "pick config.json",
             ),
+            (
+                &["a-Q4_K_M.gguf", "b-Q8_0.gguf", "tokenizer.json"],
+                "not several (a-Q4_K_M.gguf, b-Q8_0.gguf)",
+            ),
+            (
+                &[
+                    "m.gguf",
+                    "model.safetensors",
+                    "config.json",
+                    "tokenizer.json",
+                ],
+                "not both",
+            ),
+            (&["m.gguf"], "pick tokenizer.json"),
             (
                 &["config.json", "model.safetensors", "vocab.json"],
                 "pick tokenizer.json",

@@ -363,9 +363,16 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
     };
     // Drop the previous model before building the next one: two would double the memory.
     state.engine.borrow_mut().take();
-    let shards: Vec<JsBytes> = files.weights.into_iter().map(JsBytes).collect();
-    let shards: Vec<&dyn WeightSource> = shards.iter().map(|s| s as &dyn WeightSource).collect();
-    let loaded = Engine::load_sharded(&files.config, &shards, &files.tokenizer)
+    let loaded = match files.weights {
+        repo::Weights::Safetensors { config, shards } => {
+            let shards: Vec<JsBytes> = shards.into_iter().map(JsBytes).collect();
+            let shards: Vec<&dyn WeightSource> =
+                shards.iter().map(|s| s as &dyn WeightSource).collect();
+            Engine::load_sharded(&config, &shards, &files.tokenizer)
+        }
+        repo::Weights::Gguf(bytes) => Engine::load_gguf(&JsBytes(bytes), &files.tokenizer),
+    };
+    let loaded = loaded
         .and_then(|e| match &files.generation_config {
             Some(g) => e.with_generation_config(g),
             None => Ok(e),

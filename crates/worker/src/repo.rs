@@ -3,24 +3,38 @@
 //! `model.safetensors`, or shards listed in `model.safetensors.index.json`;
 //! `generation_config.json` when there is one (the model's own defaults);
 //! `tokenizer_config.json` when there is one (an Instruct model's chat template);
-//! and a clear word when a repo has only `pytorch_model.bin`.
+//! and a clear word when a repo has only `pytorch_model.bin`. A folder
+//! without `config.json` may hold llama.cpp's `model.gguf` instead, which
+//! carries its own config.
 
 use crate::fetch::{fail, fetch_file, file_url, head, refused, Fetched, LoadFailure, Shown};
 use js_sys::Uint8Array;
 use ntl_engine::shard_index::shard_names;
 use ntl_engine::tokenizer_files::gpt2_tokenizer_json;
-use ntl_protocol::picked::{picked_layout, PickedTokenizer};
+use ntl_protocol::picked::{picked_layout, PickedTokenizer, PickedWeights};
 use ntl_protocol::trouble::LoadTrouble;
 
+/// The weights, and the config they need.
+pub enum Weights {
+    /// `config.json`, and one file or the shards in order.
+    Safetensors {
+        config: Vec<u8>,
+        shards: Vec<Uint8Array>,
+    },
+    /// A `.gguf` file: its metadata is its config.
+    Gguf(Uint8Array),
+}
+
+/// A GGUF model in a folder: this name, beside its `tokenizer.json`.
+pub const GGUF: &str = "model.gguf";
+
 pub struct RepoFiles {
-    pub config: Vec<u8>,
+    pub weights: Weights,
     pub tokenizer: Vec<u8>,
     /// The model's own generation defaults, when the repo has them.
     pub generation_config: Option<Vec<u8>>,
     /// The tokenizer's settings: an Instruct model's chat template.
     pub tokenizer_config: Option<Vec<u8>>,
-    /// One file, or the shards in order.
-    pub weights: Vec<Uint8Array>,
 }
 
 async fn get(base: &str, name: &str) -> Result<Option<Uint8Array>, LoadFailure> {
@@ -31,13 +45,17 @@ async fn get(base: &str, name: &str) -> Result<Option<Uint8Array>, LoadFailure> 
 }
 
 pub async fn repo_files(base: &str, repo: &str) -> Result<RepoFiles, LoadFailure> {
-    let config = get(base, "config.json").await?.ok_or_else(|| {
-        fail(
-            "config.json",
-            LoadTrouble::NoConfig { repo: repo.into() },
-            false,
-        )
-    })?;
+    // Without a config, llama.cpp's one file, which carries its own.
+    let config = match get(base, "config.json").await? {
+        Some(config) => Ok(config.to_vec()),
+        None => Err(get(base, GGUF).await?.ok_or_else(|| {
+            fail(
+                "config.json",
+                LoadTrouble::NoConfig { repo: repo.into() },
+                false,
+            )
+        })?),
+    };
     let tokenizer = match get(base, "tokenizer.json").await? {
         Some(t) => t.to_vec(),
         None => tokenizer_from_vocab(base, repo).await?,
@@ -48,16 +66,21 @@ pub async fn repo_files(base: &str, repo: &str) -> Result<RepoFiles, LoadFailure
     let tokenizer_config = get(base, "tokenizer_config.json")
         .await?
         .map(|t| t.to_vec());
-    let weights = match get(base, "model.safetensors").await? {
-        Some(w) => vec![w],
-        None => shards(base, repo).await?,
+    let weights = match config {
+        Ok(config) => Weights::Safetensors {
+            config,
+            shards: match get(base, "model.safetensors").await? {
+                Some(w) => vec![w],
+                None => shards(base, repo).await?,
+            },
+        },
+        Err(gguf) => Weights::Gguf(gguf),
     };
     Ok(RepoFiles {
-        config: config.to_vec(),
+        weights,
         tokenizer,
         generation_config,
         tokenizer_config,
-        weights,
     })
 }
 
@@ -150,11 +173,17 @@ pub fn picked_files(
                 .map_err(|e| refused(Some("tokenizer.json"), e.to_string()))?
         }
     };
+    let weights = match &layout.weights {
+        PickedWeights::Safetensors { config, files } => Weights::Safetensors {
+            config: bytes(*config).to_vec(),
+            shards: files.iter().map(|&i| bytes(i)).collect(),
+        },
+        PickedWeights::Gguf(g) => Weights::Gguf(bytes(*g)),
+    };
     Ok(RepoFiles {
-        config: bytes(layout.config).to_vec(),
+        weights,
         tokenizer,
         generation_config: layout.generation_config.map(|i| bytes(i).to_vec()),
         tokenizer_config: layout.tokenizer_config.map(|i| bytes(i).to_vec()),
-        weights: layout.weights.iter().map(|&i| bytes(i)).collect(),
     })
 }
