@@ -59,3 +59,41 @@ step = doc["runs"][0]["steps"][0]
 write("worker_message", "step.json", json.dumps({"type": "step", "run_id": 1, "lane": 0, "index": 0, "step": step, "text": step["token"]}).encode())
 write("worker_message", "inf.json", json.dumps({"type": "step", "run_id": 1, "lane": 0, "index": 0, "step": dict(step, entropy="inf", raw_entropy="-inf"), "text": step["token"]}).encode())
 write("site_models", "index.json", json.dumps({"models": [{"folder": "distilgpt2", "architecture": "GPT2LMHeadModel", "bytes": 352824413, "note": "our class"}]}).encode())
+
+# The same tiny GPT-2 as llama.cpp lays it out (GGUF v3): its sizes in the
+# metadata, matrices outputs-first, F32 but for the MLP's down projection
+# (4·8 = 32 inputs: one Q8_0 block per row).
+def gguf_string(s):
+    b = s.encode()
+    return struct.pack("<Q", len(b)) + b
+kv = [("general.architecture", 8, gguf_string("gpt2")), ("gpt2.context_length", 4, struct.pack("<I", P)),
+      ("gpt2.embedding_length", 4, struct.pack("<I", E)), ("gpt2.block_count", 4, struct.pack("<I", 1)),
+      ("gpt2.attention.head_count", 4, struct.pack("<I", 2)), ("gpt2.feed_forward_length", 4, struct.pack("<I", 4 * E)),
+      ("gpt2.attention.layer_norm_epsilon", 6, struct.pack("<f", 1e-5)),
+      ("tokenizer.ggml.bos_token_id", 4, struct.pack("<I", 0)), ("tokenizer.ggml.eos_token_id", 4, struct.pack("<I", 0))]
+names = {"wte.weight": "token_embd.weight", "wpe.weight": "position_embd.weight", "ln_f.weight": "output_norm.weight",
+         "ln_f.bias": "output_norm.bias"}
+for k, v in [("ln_1", "attn_norm"), ("attn.c_attn", "attn_qkv"), ("attn.c_proj", "attn_output"), ("ln_2", "ffn_norm"),
+             ("mlp.c_fc", "ffn_up"), ("mlp.c_proj", "ffn_down")]:
+    for p in ("weight", "bias"):
+        names[f"h.0.{k}.{p}"] = f"blk.0.{v}.{p}"
+infos, blobs, offset = b"", b"", 0
+for hf, shape in shapes.items():
+    # ggml's order, inputs first: a Conv1D's [in, out] as it is, the rest reversed.
+    ne = list(shape) if hf.startswith("h.") else list(reversed(shape))
+    n = 1
+    for d in shape:
+        n *= d
+    if hf == "h.0.mlp.c_proj.weight":  # [out 8, in 32]: one Q8_0 block per row
+        blob = b"".join(struct.pack("<e", 0.01) + bytes((i * 7 + r) % 256 - 128 & 0xFF for i in range(32)) for r in range(E))
+        ne, ty = [4 * E, E], 8
+    else:
+        blob = struct.pack(f"<{n}f", *[((i % 7) - 3) / 10 for i in range(n)])
+        ty = 0
+    infos += gguf_string(names[hf]) + struct.pack("<I", len(ne)) + b"".join(struct.pack("<Q", d) for d in ne) + struct.pack("<IQ", ty, offset)
+    pad = (-len(blob)) % 32
+    blobs += blob + b"\0" * pad
+    offset += len(blob) + pad
+head = b"GGUF" + struct.pack("<IQQ", 3, len(shapes), len(kv)) + b"".join(gguf_string(k) + struct.pack("<I", t) + v for k, t, v in kv) + infos
+head += b"\0" * ((-len(head)) % 32)
+write("gguf", "tiny.gguf", head + blobs)

@@ -89,23 +89,7 @@ impl Engine {
     /// metadata, quantized matrices kept in their block format, with the
     /// repo's `tokenizer.json`.
     pub fn load_gguf(gguf: &dyn WeightSource, tokenizer: &[u8]) -> Result<Engine, LoadError> {
-        let mut weights = gguf_weights::GgufWeights::parse(gguf)?;
-        let vocab = weights.vocab_rows()?;
-        let config = gguf_config::hf_config(&weights.content, weights.arch, vocab)?;
-        let cfg = ModelConfig::from_value(config).map_err(|e| match e {
-            LoadError::Config { message, source } => LoadError::Gguf {
-                message: format!("its metadata {message}"),
-                source: source.map(candle_core::Error::wrap),
-            },
-            e => e,
-        })?;
-        let n_kv_head = match &cfg.family {
-            model_config::Family::Llama(s) => s.n_kv_head,
-            model_config::Family::Gpt2 { .. } => cfg.n_head,
-        };
-        weights.set_heads(cfg.n_head, n_kv_head);
-        let described = weights.describe();
-        let loaded = Model::load(cfg.clone(), &mut weights).map(|m| (m, described));
+        let (cfg, loaded) = gguf_model(gguf)?;
         Engine::assemble(cfg, loaded, gguf.len(), tokenizer)
     }
 
@@ -255,6 +239,39 @@ fn load_model(
 pub fn check_weights(config: &[u8], weights: &[u8]) -> Result<usize, LoadError> {
     let cfg = ModelConfig::from_json(config)?;
     load_model(&cfg, &[&weights]).map(|(m, _)| m.parameter_count())
+}
+
+/// A `.gguf` file's config, and its model with what the model line says of
+/// its weights (or why they do not load: a tokenizer at odds with the file
+/// is named first, as for safetensors).
+type GgufModel = (ModelConfig, Result<(Model, String), LoadError>);
+
+fn gguf_model(gguf: &dyn WeightSource) -> Result<GgufModel, LoadError> {
+    let mut weights = gguf_weights::GgufWeights::parse(gguf)?;
+    let vocab = weights.vocab_rows()?;
+    let config = gguf_config::hf_config(&weights.content, weights.arch, vocab)?;
+    let cfg = ModelConfig::from_value(config).map_err(|e| match e {
+        LoadError::Config { message, source } => LoadError::Gguf {
+            message: format!("its metadata {message}"),
+            source: source.map(candle_core::Error::wrap),
+        },
+        e => e,
+    })?;
+    let n_kv_head = match &cfg.family {
+        model_config::Family::Llama(s) => s.n_kv_head,
+        model_config::Family::Gpt2 { .. } => cfg.n_head,
+    };
+    weights.set_heads(cfg.n_head, n_kv_head);
+    let described = weights.describe();
+    let loaded = Model::load(cfg.clone(), &mut weights).map(|m| (m, described));
+    Ok((cfg, loaded))
+}
+
+/// Loads a `.gguf` file's model without a tokenizer and returns the
+/// parameter count: the GGUF reader alone, for fuzzing and tools.
+pub fn check_gguf(gguf: &[u8]) -> Result<usize, LoadError> {
+    let (_, loaded) = gguf_model(&gguf)?;
+    loaded.map(|(m, _)| m.parameter_count())
 }
 
 fn model_err(e: candle_core::Error) -> ModelError {

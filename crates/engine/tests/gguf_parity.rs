@@ -156,7 +156,9 @@ fn each_file_s_logits_are_llama_cpp_s() {
         }
         // The same computation, not merely a close one: the Llama family's
         // rows come out bit for bit where no activation sits on a boundary.
-        if case.model != "tiny" {
+        // (Natively: candle's wasm kernels add a block's products in four
+        // lanes, so there the last bits differ.)
+        if case.model != "tiny" && cfg!(not(target_arch = "wasm32")) {
             assert!(identical > 0, "{}: no position is bit-identical", case.stem);
         }
     }
