@@ -1,10 +1,11 @@
 // Writes DIR/index.json, the list of model folders a site hosts beside the
 // page (README: "A model hosted beside the page"), which *Change model*
 // shows with each one's class and size. Every subfolder holding a
-// config.json is listed, but the bundled model's (kjv-gpt2: the page offers
+// config.json (or llama.cpp's model.gguf, whose header names its
+// architecture) is listed, but the bundled model's (kjv-gpt2: the page offers
 // it already); a note a teacher wrote into an earlier index.json is kept.
 // Usage: node scripts/index-models.mjs [DIR]   (default www/models)
-import { readdirSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync, existsSync, openSync, readSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 
 const BUNDLED = 'kjv-gpt2';
@@ -12,6 +13,8 @@ const BUNDLED = 'kjv-gpt2';
 const PLAIN = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 // The class a config without `architectures` is read as, as the engine reads it.
 const CLASS_OF_TYPE = { gpt2: 'GPT2LMHeadModel', llama: 'LlamaForCausalLM', qwen2: 'Qwen2ForCausalLM' };
+// A folder's llama.cpp file: the page loads it when there is no config.json.
+const GGUF = 'model.gguf';
 
 export function indexModels(dir) {
   const indexFile = join(dir, 'index.json');
@@ -22,11 +25,14 @@ export function indexModels(dir) {
   const models = [];
   for (const folder of readdirSync(dir).sort()) {
     const here = join(dir, folder);
-    if (folder === BUNDLED || !statSync(here).isDirectory() || !existsSync(join(here, 'config.json'))) continue;
+    if (folder === BUNDLED || !statSync(here).isDirectory()) continue;
+    const hasConfig = existsSync(join(here, 'config.json'));
+    if (!hasConfig && !existsSync(join(here, GGUF))) continue;
     if (!PLAIN.test(folder)) { console.warn(`skipped ${folder}: not a plain folder name`); continue; }
-    const config = JSON.parse(readFileSync(join(here, 'config.json'), 'utf8'));
     const entry = { folder };
-    const architecture = config.architectures?.[0] ?? CLASS_OF_TYPE[config.model_type];
+    const architecture = hasConfig
+      ? (({ architectures, model_type }) => architectures?.[0] ?? CLASS_OF_TYPE[model_type])(JSON.parse(readFileSync(join(here, 'config.json'), 'utf8')))
+      : CLASS_OF_TYPE[ggufArchitecture(join(here, GGUF))];
     if (architecture) entry.architecture = architecture;
     const bytes = weightBytes(here);
     if (bytes !== null) entry.bytes = bytes;
@@ -37,16 +43,50 @@ export function indexModels(dir) {
   return models;
 }
 
-/// model.safetensors, or every shard its index names, added up.
+/// model.safetensors, or every shard its index names, added up; or model.gguf.
 function weightBytes(here) {
   const single = join(here, 'model.safetensors');
   if (existsSync(single)) return statSync(single).size;
+  if (existsSync(join(here, GGUF)) && !existsSync(join(here, 'config.json'))) return statSync(join(here, GGUF)).size;
   const shardIndex = join(here, 'model.safetensors.index.json');
   if (!existsSync(shardIndex)) return null;
   const files = new Set(Object.values(JSON.parse(readFileSync(shardIndex, 'utf8')).weight_map ?? {}));
   let sum = 0;
   for (const f of files) sum += statSync(join(here, f)).size;
   return sum;
+}
+
+/// `general.architecture` from a GGUF file's header (llama.cpp writes it
+/// first); undefined when the file is not GGUF or the key is not among the
+/// first entries.
+export function ggufArchitecture(file) {
+  const fd = openSync(file, 'r');
+  const head = Buffer.alloc(64 * 1024);
+  const n = readSync(fd, head, 0, head.length, 0);
+  closeSync(fd);
+  const b = head.subarray(0, n);
+  if (n < 24 || b.toString('latin1', 0, 4) !== 'GGUF') return undefined;
+  let at = 24; // magic, version, tensor count, metadata count
+  const str = () => {
+    const len = Number(b.readBigUInt64LE(at));
+    const s = b.toString('utf8', at + 8, at + 8 + len);
+    at += 8 + len;
+    return s;
+  };
+  const sizes = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 };
+  try {
+    for (let i = 0; i < 16 && at < n; i++) {
+      const key = str();
+      const type = b.readUInt32LE(at);
+      at += 4;
+      if (type === 8) {
+        const value = str();
+        if (key === 'general.architecture') return value;
+      } else if (type in sizes) at += sizes[type];
+      else return undefined; // an array: the architecture comes before any
+    }
+  } catch { /* a header shorter than it says */ }
+  return undefined;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -52,7 +52,7 @@ async fn download_small(url: &str) -> Option<Vec<u8>> {
 }
 
 /// The weights' size under `base`: `model.safetensors`, or its shards
-/// (each one's size, else the index's stated total).
+/// (each one's size, else the index's stated total), or `model.gguf`.
 pub async fn weights_size(base: &str) -> Size {
     let unknown = Size {
         bytes: None,
@@ -74,7 +74,14 @@ pub async fn weights_size(base: &str) -> Size {
         None => download_small(&index_url).await,
     };
     let Some((names, total)) = index.and_then(|i| shard_names(&i).ok()) else {
-        return unknown;
+        // A folder of llama.cpp's: one file, its config inside.
+        return match file_size(&file_url(base, crate::repo::GGUF)).await {
+            (Head::Len(n), cached) => Size {
+                bytes: Some(n),
+                cached,
+            },
+            _ => unknown,
+        };
     };
     let (mut sum, mut all_cached) = (0u64, true);
     for name in &names {
