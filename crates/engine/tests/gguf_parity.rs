@@ -121,7 +121,8 @@ fn argmax(row: &[f32]) -> usize {
         .0
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn each_file_s_logits_are_llama_cpp_s() {
     let expected = expected();
     for case in &CASES {
@@ -164,7 +165,8 @@ fn each_file_s_logits_are_llama_cpp_s() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn greedy_text_is_llama_cpp_s_on_the_same_file() {
     let expected = expected();
     for case in &CASES {
@@ -190,7 +192,8 @@ fn greedy_text_is_llama_cpp_s_on_the_same_file() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_q8_0_file_stays_near_its_full_precision_checkpoint() {
     // What 8 bits cost, against the same checkpoint in f32. (The 4-bit files
     // drift far further on these random models, KL 0.1–0.7, whose weights
@@ -213,7 +216,8 @@ fn a_q8_0_file_stays_near_its_full_precision_checkpoint() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn the_tokenizer_beside_the_file_splits_text_as_llama_cpp_does() {
     let expected = expected();
     let engine = load(&CASES[0]);
@@ -230,7 +234,8 @@ fn the_tokenizer_beside_the_file_splits_text_as_llama_cpp_does() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_cut_file_is_refused_as_truncated_wherever_it_was_cut() {
     let whole = CASES[0].gguf;
     let tokenizer = files("tiny").tokenizer;
