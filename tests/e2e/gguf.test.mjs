@@ -1,6 +1,6 @@
 // llama.cpp's files in the page: a model folder holding model.gguf (what a
-// school hosts from a hub GGUF repo) and a .gguf the user picks, each with
-// the tokenizer.json beside it. The files are the fixtures llama.cpp's own
+// school hosts from a hub GGUF repo) and a .gguf the user picks, with the
+// tokenizer.json beside it or alone (the file's own tokenizer). The files are the fixtures llama.cpp's own
 // converter and quantizer wrote (tests/reference/make_gguf_fixtures.py).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,6 +24,8 @@ before(async () => {
   symlinkSync(join(DIST, 'models', 'kjv-gpt2'), join(site, 'models', 'kjv-gpt2'));
   symlinkSync(join(GGUF, 'qwen2-q4_k_m.gguf'), join(site, 'models', 'class-gguf', 'model.gguf'));
   symlinkSync(TOKENIZER, join(site, 'models', 'class-gguf', 'tokenizer.json'));
+  mkdirSync(join(site, 'models', 'gguf-alone'), { recursive: true });
+  symlinkSync(join(GGUF, 'qwen2-q4_k_m.gguf'), join(site, 'models', 'gguf-alone', 'model.gguf'));
   indexModels(join(site, 'models'));
   env = await start({ dir: site, seen: (method, path) => requests.push({ method, path }) });
 });
@@ -50,12 +52,43 @@ test('a folder holding model.gguf loads from a link after its size is shown, nam
   await page.close();
 });
 
+test('a folder holding only model.gguf tokenizes with the file\'s own tokenizer and writes the same text', async () => {
+  const page = await env.context.newPage();
+  await page.goto(env.base + '?model=bundled' + link('models/gguf-alone/'));
+  await page.waitForSelector('[data-testid="confirm-load"]', { timeout: 60_000 });
+  await page.click('[data-testid="confirm-load"]');
+  await modelReady(page);
+  await runAll(page);
+  assert.match((await laneTexts(page))[0], / fractions kernel Garfield accommodate exponential$/);
+  await page.close();
+});
+
 test('Change model lists the GGUF folder with the class its header names', async () => {
   const page = await env.open('?model=bundled');
   await modelReady(page);
   await page.click('.model-choice summary');
   await page.waitForSelector('[data-folder="models/class-gguf/"]');
   assert.match(await page.textContent('[data-folder="models/class-gguf/"] [data-testid="site-model-facts"]'), /^Qwen2ForCausalLM · 4\.6 MB download/);
+  await page.close();
+});
+
+test('a .gguf picked alone loads with the tokenizer its metadata carries: the same prompt tokens and lanes as with tokenizer.json', async () => {
+  const page = await env.open('?model=bundled');
+  await modelReady(page);
+  const run = async (files) => {
+    await page.click('.model-choice summary');
+    await page.setInputFiles('[data-testid="model-files"]', files);
+    await page.waitForFunction(() => /local files/.test(document.querySelector('[data-testid="model-status"][data-state="ready"]')?.textContent || ''), null, { timeout: 60_000 });
+    await page.fill('[data-testid="prompt"]', 'In the beginning 1234');
+    await runAll(page);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="prompt-token"]').length > 0);
+    const chips = await page.$$eval('[data-testid="prompt-token"]', (cs) => cs.map((c) => c.querySelector('.piece').textContent));
+    return { chips, texts: await laneTexts(page) };
+  };
+  const alone = await run([join(GGUF, 'qwen2-q4_k_m.gguf')]);
+  const beside = await run([join(GGUF, 'qwen2-q4_k_m.gguf'), TOKENIZER]);
+  assert.deepEqual(alone, beside);
+  assert.equal(alone.chips.length, 5, JSON.stringify(alone.chips));
   await page.close();
 });
 

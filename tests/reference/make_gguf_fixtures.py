@@ -22,6 +22,12 @@ What it writes (committed; CI needs neither llama.cpp nor torch):
                                             [len(POSITIONS), vocab] (the sequence's
                                             positions POSITIONS)
   tests/fixtures/gguf/expected.json         sequences, greedy runs, tokenizations
+  tests/fixtures/gguf/pre_tokenizers.json   llama.cpp's ids for texts under each
+                                            pre-tokenizer name the engine knows
+                                            (the committed GPT-2 file with its
+                                            `tokenizer.ggml.pre` changed by gguf-py's
+                                            gguf_new_metadata.py; --tokenizers-only
+                                            writes just this, without torch)
 
 Run (a venv with llama-cpp-python 0.3.36 and numpy; the converter runs in a
 Python with torch and transformers, plus the sdist's gguf-py):
@@ -34,6 +40,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 
 import numpy as np
@@ -62,6 +69,39 @@ TOKENIZE = [
     "line one\nline two\n\n",
     "<|endoftext|> is plain text here",
 ]
+
+# Pre-tokenizer names (one per llama.cpp group the engine maps) and texts
+# that part them: digit runs, contractions in capitals, newlines and runs of
+# spaces, punctuation runs, numerals beyond ASCII, a control token typed.
+PRE_TOKENIZERS = ["gpt-2", "default", "smollm", "qwen2", "llama-bpe"]
+TOKENIZE_PRE = TOKENIZE + [
+    "I'M HERE, YOU'LL SEE; we've 12345678 tokens",
+    "x = a+b<=c^d~e|f $100 ... !!! ???",
+    "tabs\tand\r\nCRLF  \n\n   indented",
+    "Ⅻ ² ٣ 〇 三 numbers: 1,000.5 2024-12-05",
+    "a<|endoftext|>b <|endoftext|>",
+    "   ",
+    "",
+]
+
+
+def pre_tokenizers(llama_src):
+    """llama.cpp's ids, with special tokens parsed as the page parses them."""
+    src = os.path.join(OUT, "gpt2-q8_0.gguf")
+    script = os.path.join(llama_src, "gguf-py", "gguf", "scripts", "gguf_new_metadata.py")
+    env = dict(os.environ, PYTHONPATH=os.path.join(llama_src, "gguf-py"))
+    out = {"llama_cpp_python": L.__version__, "file": "gpt2-q8_0.gguf", "texts": TOKENIZE_PRE,
+           "ids": {}}
+    with tempfile.TemporaryDirectory() as work:
+        for pre in PRE_TOKENIZERS:
+            path = os.path.join(work, f"{pre}.gguf")
+            subprocess.run([sys.executable, script, src, path, "--pre-tokenizer", pre, "--force"],
+                           check=True, env=env, stdout=subprocess.DEVNULL)
+            llm = L.Llama(model_path=path, vocab_only=True, verbose=False)
+            out["ids"][pre] = [llm.tokenize(t.encode(), add_bos=False, special=True)
+                               for t in TOKENIZE_PRE]
+    with open(os.path.join(OUT, "pre_tokenizers.json"), "w") as f:
+        json.dump(out, f, indent=1, ensure_ascii=False)
 
 
 def convert(llama_src, python, name, workdir):
@@ -125,8 +165,14 @@ def record(path):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--llama-src", required=True)
-    ap.add_argument("--convert-python", required=True)
+    ap.add_argument("--convert-python")
+    ap.add_argument("--tokenizers-only", action="store_true")
     args = ap.parse_args()
+    if args.tokenizers_only:
+        pre_tokenizers(args.llama_src)
+        return
+    if not args.convert_python:
+        ap.error("--convert-python is needed to convert the checkpoints")
     os.makedirs(OUT, exist_ok=True)
     expected = {"llama_cpp_python": L.__version__, "sequence_text": SEQUENCE_TEXT,
                 "prompt_text": PROMPT_TEXT, "files": {}}
@@ -151,6 +197,7 @@ def main():
                 print(stem, os.path.getsize(path), "bytes", "kept" if kept else "")
     with open(os.path.join(OUT, "expected.json"), "w") as f:
         json.dump(expected, f, indent=1, ensure_ascii=False)
+    pre_tokenizers(args.llama_src)
 
 
 if __name__ == "__main__":

@@ -396,7 +396,7 @@ bundled-model-button = Bundled offline model
 hub-repo-label = model hub repo
 load-hub = Load from the model hub
 local-files = Local files:{" "}
-files-hint = GPT-2, Llama (SmolLM2) and Qwen2 (Qwen2.5) checkpoints: config.json, model.safetensors (or its shards), tokenizer.json (or vocab.json with merges.txt); or llama.cpp's one .gguf file (F32, F16, Q8_0, Q4_0, Q4_K_M, Q5_K_M, Q6_K…) with tokenizer.json; drop a downloaded repo's folder here or pick the files. distilgpt2 is about 350 MB; it is cached by the browser after the first download.
+files-hint = GPT-2, Llama (SmolLM2) and Qwen2 (Qwen2.5) checkpoints: config.json, model.safetensors (or its shards), tokenizer.json (or vocab.json with merges.txt); or llama.cpp's one .gguf file (F32, F16, Q8_0, Q4_0, Q4_K_M, Q5_K_M, Q6_K…), which carries its own tokenizer (a tokenizer.json beside it is used instead); drop a downloaded repo's folder here or pick the files. distilgpt2 is about 350 MB; it is cached by the browser after the first download.
 worker-slow = The model worker has not started after 20 seconds. On a slow connection it may still come; if it seems stuck, restart it (it then runs on one thread).
 restart-worker = Restart the model worker
 

@@ -68,8 +68,19 @@ pub fn load(path: &Path) -> Result<Engine, ModelDirError> {
                 path: file.clone(),
                 source,
             })?;
-            let tokenizer = read(&dir, "tokenizer.json")?;
-            (Engine::load_gguf(&gguf.as_slice(), &tokenizer)?, dir)
+            // Without a tokenizer.json beside it, the file's own tokenizer.
+            let tokenizer = match std::fs::read(dir.join("tokenizer.json")) {
+                Ok(bytes) => Some(bytes),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+                Err(source) => {
+                    return Err(ModelDirError::Read {
+                        path: dir.join("tokenizer.json"),
+                        source,
+                    })
+                }
+            };
+            let engine = Engine::load_gguf(&gguf.as_slice(), tokenizer.as_deref())?;
+            (engine, dir)
         }
         None => {
             let (config, weights, tokenizer) = (

@@ -8,6 +8,7 @@ mod checkpoint;
 pub mod error;
 mod gelu;
 mod gguf_config;
+pub mod gguf_tokenizer;
 mod gguf_weights;
 mod gpt2;
 mod kv_cache;
@@ -87,9 +88,15 @@ impl Engine {
 
     /// Loads a `.gguf` file (llama.cpp's format): the config from its
     /// metadata, quantized matrices kept in their block format, with the
-    /// repo's `tokenizer.json`.
-    pub fn load_gguf(gguf: &dyn WeightSource, tokenizer: &[u8]) -> Result<Engine, LoadError> {
-        let (cfg, loaded) = gguf_model(gguf)?;
+    /// repo's `tokenizer.json`, or without one the tokenizer the file's own
+    /// metadata describes (as llama.cpp reads it).
+    pub fn load_gguf(
+        gguf: &dyn WeightSource,
+        tokenizer: Option<&[u8]>,
+    ) -> Result<Engine, LoadError> {
+        let (cfg, loaded, own) = gguf_model(gguf, tokenizer.is_none())?;
+        // gguf_model reads the file's own tokenizer when none is given.
+        let tokenizer = tokenizer.unwrap_or(own.as_deref().unwrap_or_default());
         Engine::assemble(cfg, loaded, gguf.len(), tokenizer)
     }
 
@@ -244,10 +251,20 @@ pub fn check_weights(config: &[u8], weights: &[u8]) -> Result<usize, LoadError> 
 /// A `.gguf` file's config, and its model with what the model line says of
 /// its weights (or why they do not load: a tokenizer at odds with the file
 /// is named first, as for safetensors).
-type GgufModel = (ModelConfig, Result<(Model, String), LoadError>);
+/// A GGUF file's config, its model (or why not) and, when asked for, the
+/// `tokenizer.json` its metadata describes.
+type GgufModel = (
+    ModelConfig,
+    Result<(Model, String), LoadError>,
+    Option<Vec<u8>>,
+);
 
-fn gguf_model(gguf: &dyn WeightSource) -> Result<GgufModel, LoadError> {
+fn gguf_model(gguf: &dyn WeightSource, own_tokenizer: bool) -> Result<GgufModel, LoadError> {
     let mut weights = gguf_weights::GgufWeights::parse(gguf)?;
+    let tokenizer = match own_tokenizer {
+        true => Some(gguf_tokenizer::tokenizer_json(&weights.content)?),
+        false => None,
+    };
     let vocab = weights.vocab_rows()?;
     let config = gguf_config::hf_config(&weights.content, weights.arch, vocab)?;
     let cfg = ModelConfig::from_value(config).map_err(|e| match e {
@@ -264,13 +281,13 @@ fn gguf_model(gguf: &dyn WeightSource) -> Result<GgufModel, LoadError> {
     weights.set_heads(cfg.n_head, n_kv_head);
     let described = weights.describe();
     let loaded = Model::load(cfg.clone(), &mut weights).map(|m| (m, described));
-    Ok((cfg, loaded))
+    Ok((cfg, loaded, tokenizer))
 }
 
 /// Loads a `.gguf` file's model without a tokenizer and returns the
 /// parameter count: the GGUF reader alone, for fuzzing and tools.
 pub fn check_gguf(gguf: &[u8]) -> Result<usize, LoadError> {
-    let (_, loaded) = gguf_model(&gguf)?;
+    let (_, loaded, _) = gguf_model(&gguf, false)?;
     loaded.map(|(m, _)| m.parameter_count())
 }
 

@@ -78,7 +78,7 @@ fn ids(v: &serde_json::Value) -> Vec<u32> {
 
 fn load(case: &Case) -> Engine {
     let tokenizer = files("tiny").tokenizer;
-    Engine::load_gguf(&case.gguf, &tokenizer).unwrap_or_else(|e| panic!("{}: {e}", case.stem))
+    Engine::load_gguf(&case.gguf, Some(&tokenizer)).unwrap_or_else(|e| panic!("{}: {e}", case.stem))
 }
 
 fn rows(bytes: &[u8]) -> Vec<Vec<f32>> {
@@ -242,7 +242,9 @@ fn a_cut_file_is_refused_as_truncated_wherever_it_was_cut() {
     // Inside the header (the vocabulary), and inside the last tensor.
     for len in [whole.len() / 2, whole.len() - 1000] {
         let cut = &whole[..len];
-        let e = Engine::load_gguf(&cut, &tokenizer).err().expect("refused");
+        let e = Engine::load_gguf(&cut, Some(&tokenizer))
+            .err()
+            .expect("refused");
         let text = e.to_string();
         assert!(
             text.starts_with("GGUF file:") && text.contains("truncated"),

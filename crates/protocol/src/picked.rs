@@ -10,7 +10,12 @@
 #[derive(Debug, Clone, PartialEq)]
 pub enum PickedTokenizer {
     Json(usize),
-    VocabMerges { vocab: usize, merges: usize },
+    VocabMerges {
+        vocab: usize,
+        merges: usize,
+    },
+    /// A `.gguf` file picked alone: the tokenizer its metadata describes.
+    InGguf,
 }
 
 /// The weights, and the config they need.
@@ -43,6 +48,7 @@ impl PickedLayout {
         match self.tokenizer {
             PickedTokenizer::Json(t) => out.push(t),
             PickedTokenizer::VocabMerges { vocab, merges } => out.extend([vocab, merges]),
+            PickedTokenizer::InGguf => {}
         }
         match &self.weights {
             PickedWeights::Safetensors { files, .. } => out.extend(files),
@@ -87,9 +93,9 @@ pub fn picked_layout(names: &[String]) -> Result<PickedLayout, PickError> {
         find("vocab.json"),
         find("merges.txt"),
     ) {
-        (Some(t), _, _) => PickedTokenizer::Json(t),
-        (None, Some(vocab), Some(merges)) => PickedTokenizer::VocabMerges { vocab, merges },
-        _ => return Err(PickError::NoTokenizer),
+        (Some(t), _, _) => Some(PickedTokenizer::Json(t)),
+        (None, Some(vocab), Some(merges)) => Some(PickedTokenizer::VocabMerges { vocab, merges }),
+        _ => None,
     };
     let mut weights: Vec<usize> = (0..names.len())
         .filter(|&i| names[i].ends_with(".safetensors"))
@@ -103,7 +109,7 @@ pub fn picked_layout(names: &[String]) -> Result<PickedLayout, PickError> {
         ([g], true) => {
             return Ok(PickedLayout {
                 weights: PickedWeights::Gguf(*g),
-                tokenizer,
+                tokenizer: tokenizer.unwrap_or(PickedTokenizer::InGguf),
                 generation_config: find("generation_config.json"),
                 tokenizer_config: find("tokenizer_config.json"),
             })
@@ -115,6 +121,7 @@ pub fn picked_layout(names: &[String]) -> Result<PickedLayout, PickError> {
             ))
         }
     };
+    let tokenizer = tokenizer.ok_or(PickError::NoTokenizer)?;
     let config = find("config.json").ok_or(PickError::NoConfig)?;
     if weights.is_empty() {
         return Err(if names.iter().any(|n| n.ends_with(".bin")) {
@@ -216,6 +223,16 @@ mod tests {
     }
 
     #[test]
+    fn a_gguf_file_alone_brings_its_own_tokenizer() {
+        let l = picked_layout(&names(&["SmolLM2-135M-Q8_0.gguf", "notes.txt"])).unwrap();
+        assert_eq!(
+            (l.weights.clone(), l.tokenizer.clone()),
+            (PickedWeights::Gguf(0), PickedTokenizer::InGguf)
+        );
+        assert_eq!(l.order(), [0]);
+    }
+
+    #[test]
     fn missing_or_unusable_files_say_what_to_pick() {
         for (picked, why) in [
             (
@@ -235,7 +252,6 @@ mod tests {
                 ],
                 "not both",
             ),
-            (&["m.gguf"], "pick tokenizer.json"),
             (
                 &["config.json", "model.safetensors", "vocab.json"],
                 "pick tokenizer.json",

@@ -13,7 +13,7 @@ use ntl_decoding::observe::Input;
 use ntl_decoding::processors::Context;
 use ntl_decoding::sandbox::{self, Keeping};
 use ntl_decoding::{Event, Knob, Options};
-use ntl_engine::error::FORCED_IDS;
+use ntl_engine::error::{LoadError, FORCED_IDS};
 use ntl_engine::{Engine, RunError, RunInput, WeightSource};
 use ntl_protocol::trouble::{LoadTrouble, RunTrouble, WorkerNotice};
 use ntl_protocol::{FromWorker, LaneStart, ModelSource, RunRequest, ToWorker, Unanswered};
@@ -368,9 +368,17 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
             let shards: Vec<JsBytes> = shards.into_iter().map(JsBytes).collect();
             let shards: Vec<&dyn WeightSource> =
                 shards.iter().map(|s| s as &dyn WeightSource).collect();
-            Engine::load_sharded(&config, &shards, &files.tokenizer)
+            match &files.tokenizer {
+                Some(tokenizer) => Engine::load_sharded(&config, &shards, tokenizer),
+                None => Err(LoadError::Tokenizer {
+                    message: "is missing: a safetensors model needs its tokenizer.json".into(),
+                    source: None,
+                }),
+            }
         }
-        repo::Weights::Gguf(bytes) => Engine::load_gguf(&JsBytes(bytes), &files.tokenizer),
+        repo::Weights::Gguf(bytes) => {
+            Engine::load_gguf(&JsBytes(bytes), files.tokenizer.as_deref())
+        }
     };
     let loaded = loaded
         .and_then(|e| match &files.generation_config {

@@ -25,12 +25,14 @@ pub enum Weights {
     Gguf(Uint8Array),
 }
 
-/// A GGUF model in a folder: this name, beside its `tokenizer.json`.
+/// A GGUF model in a folder: this name, beside its `tokenizer.json` or
+/// carrying its own tokenizer.
 pub const GGUF: &str = "model.gguf";
 
 pub struct RepoFiles {
     pub weights: Weights,
-    pub tokenizer: Vec<u8>,
+    /// `tokenizer.json`; none for a `.gguf` file that carries its own.
+    pub tokenizer: Option<Vec<u8>>,
     /// The model's own generation defaults, when the repo has them.
     pub generation_config: Option<Vec<u8>>,
     /// The tokenizer's settings: an Instruct model's chat template.
@@ -57,8 +59,10 @@ pub async fn repo_files(base: &str, repo: &str) -> Result<RepoFiles, LoadFailure
         })?),
     };
     let tokenizer = match get(base, "tokenizer.json").await? {
-        Some(t) => t.to_vec(),
-        None => tokenizer_from_vocab(base, repo).await?,
+        Some(t) => Some(t.to_vec()),
+        // llama.cpp's file carries its tokenizer in its metadata.
+        None if config.is_err() => None,
+        None => Some(tokenizer_from_vocab(base, repo).await?),
     };
     let generation_config = get(base, "generation_config.json")
         .await?
@@ -167,11 +171,12 @@ pub fn picked_files(
         .ok_or_else(|| refuse("the picked files did not arrive; pick them again".into()))?;
     let bytes = |i: usize| Uint8Array::new(&buffers.get(i as u32));
     let tokenizer = match layout.tokenizer {
-        PickedTokenizer::Json(t) => bytes(t).to_vec(),
-        PickedTokenizer::VocabMerges { vocab, merges } => {
+        PickedTokenizer::Json(t) => Some(bytes(t).to_vec()),
+        PickedTokenizer::VocabMerges { vocab, merges } => Some(
             gpt2_tokenizer_json(&bytes(vocab).to_vec(), &bytes(merges).to_vec())
-                .map_err(|e| refused(Some("tokenizer.json"), e.to_string()))?
-        }
+                .map_err(|e| refused(Some("tokenizer.json"), e.to_string()))?,
+        ),
+        PickedTokenizer::InGguf => None,
     };
     let weights = match &layout.weights {
         PickedWeights::Safetensors { config, files } => Weights::Safetensors {
