@@ -284,11 +284,18 @@ fn gguf_model(gguf: &dyn WeightSource, own_tokenizer: bool) -> Result<GgufModel,
     Ok((cfg, loaded, tokenizer))
 }
 
-/// Loads a `.gguf` file's model without a tokenizer and returns the
-/// parameter count: the GGUF reader alone, for fuzzing and tools.
+/// Loads a `.gguf` file's model, and the tokenizer in its metadata when it
+/// has one, and returns the parameter count: the GGUF readers alone, for
+/// fuzzing and tools.
 pub fn check_gguf(gguf: &[u8]) -> Result<usize, LoadError> {
-    let (_, loaded, _) = gguf_model(&gguf, false)?;
-    loaded.map(|(m, _)| m.parameter_count())
+    let (cfg, loaded, _) = gguf_model(&gguf, false)?;
+    let parameters = loaded.map(|(m, _)| m.parameter_count())?;
+    let header = gguf_weights::GgufWeights::parse(&gguf)?;
+    if header.content.metadata.contains_key("tokenizer.ggml.model") {
+        let json = gguf_tokenizer::tokenizer_json(&header.content)?;
+        TextTokenizer::from_bytes(&json, cfg.vocab_size)?;
+    }
+    Ok(parameters)
 }
 
 fn model_err(e: candle_core::Error) -> ModelError {

@@ -144,3 +144,11 @@ fn a_tokenizer_the_engine_cannot_read_is_named_with_what_to_do() {
     let e = refused(odd);
     assert!(e.contains("50257 tokens but 3 token types"), "{e}");
 }
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn the_fuzzed_check_reads_the_files_own_tokenizer_too() {
+    for gguf in [GPT2, LLAMA, QWEN2] {
+        assert!(ntl_engine::check_gguf(gguf).expect("checks") > 0);
+    }
+}
