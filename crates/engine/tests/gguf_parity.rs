@@ -68,14 +68,6 @@ fn expected() -> serde_json::Value {
     serde_json::from_slice(gguf!("expected.json")).expect("expected.json parses")
 }
 
-fn ids(v: &serde_json::Value) -> Vec<u32> {
-    v.as_array()
-        .expect("an array of ids")
-        .iter()
-        .map(|x| x.as_u64().expect("an id") as u32)
-        .collect()
-}
-
 fn load(case: &Case) -> Engine {
     let tokenizer = files("tiny").tokenizer;
     Engine::load_gguf(&case.gguf, Some(&tokenizer)).unwrap_or_else(|e| panic!("{}: {e}", case.stem))

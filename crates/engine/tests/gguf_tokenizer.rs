@@ -25,14 +25,6 @@ fn content(bytes: &[u8]) -> Content {
     Content::read(&mut std::io::Cursor::new(bytes)).expect("the fixture's header reads")
 }
 
-fn ids(v: &serde_json::Value) -> Vec<u32> {
-    v.as_array()
-        .expect("an array of ids")
-        .iter()
-        .map(|x| x.as_u64().expect("an id") as u32)
-        .collect()
-}
-
 fn with_pre(pre: &str) -> Content {
     let mut c = content(GPT2);
     c.metadata
