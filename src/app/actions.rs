@@ -18,6 +18,10 @@ impl App {
             ModelAction::RunLive => self.page.run_live(),
             ModelAction::ConfirmDownload => self.page.confirm_model(),
             ModelAction::LoadHub => self.page.load_hub(),
+            ModelAction::ChooseGguf(file) => {
+                self.page.model.choose_gguf(&file);
+                Outcome::redraw()
+            }
             ModelAction::KeepCurrent => self.page.keep_current_model(),
             ModelAction::Pick(repo) => self.page.pick_model(repo),
             ModelAction::PickFolder(path) => self.page.pick_folder(&path),

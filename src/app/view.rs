@@ -136,6 +136,7 @@ impl App {
                         site_models_error={page.model.site_models_error.clone()}
                         hub_repo={page.model.hub_repo.clone()}
                         can_keep_current={page.model.can_keep_current()}
+                        gguf={page.model.gguf_choice()}
                         worker_alive={page.worker.alive}
                         worker_slow={page.worker.slow}
                         one_thread={page.worker.one_thread}

@@ -6,7 +6,7 @@ use crate::format;
 use crate::i18n::I18n;
 use crate::model_files::{read_model_files, PickedFiles};
 use crate::said::{Retry, Said};
-use crate::state::model::{DownloadSize, MemoryWarning, ModelStatus};
+use crate::state::model::{DownloadSize, GgufChoice, MemoryWarning, ModelStatus};
 use crate::worker_choice::OneThread;
 use ntl_protocol::{ModelInfo, ModelSource};
 use web_sys::HtmlInputElement;
@@ -21,6 +21,8 @@ pub enum ModelAction {
     ConfirmDownload,
     /// The repo in the box: its size first, then the download when confirmed.
     LoadHub,
+    /// One of a GGUF repo's files, by name.
+    ChooseGguf(String),
     /// Not the typed repo after all: keep the model in use.
     KeepCurrent,
     /// A model from the picker's list.
@@ -46,6 +48,9 @@ pub struct Props {
     pub hub_repo: String,
     /// A typed repo waits for the user's word, and the model in use can stay.
     pub can_keep_current: bool,
+    /// A repo of llama.cpp files waits for the user's word: its `.gguf` files.
+    #[prop_or_default]
+    pub gguf: Option<GgufChoice>,
     pub worker_alive: bool,
     /// The worker has not said it listens within the page's patience.
     pub worker_slow: bool,
@@ -226,15 +231,60 @@ fn generation_defaults(info: &ModelInfo, tr: &I18n) -> Html {
     }
 }
 
+/// A GGUF repo's files, one per quantization: the quant tag, the download,
+/// whether the browser has it, and the types this page cannot run greyed out.
+fn gguf_files(choice: &GgufChoice, on: &Callback<ModelAction>, tr: &I18n) -> Html {
+    let files = choice.listing.files.iter().map(|f| {
+        let runs = f.runs_here();
+        let chosen = choice.chosen.as_deref() == Some(f.name.as_str());
+        let name = f.name.clone();
+        let onchange = on.reform(move |_: Event| ModelAction::ChooseGguf(name.clone()));
+        let tag = f.tag().unwrap_or_else(|| tr.t("gguf-no-tag"));
+        html! {
+            <label
+                class={classes!("gguf-file", chosen.then_some("chosen"))}
+                data-testid="gguf-file"
+                data-name={f.name.clone()}
+                data-runs={runs.to_string()}
+            >
+                <input type="radio" name="gguf-file" checked={chosen} disabled={!runs} {onchange} />
+                <strong class="gguf-tag">{ tag }</strong>
+                { " " }
+                <span data-testid="gguf-size">{ format::bytes(f.bytes) }</span>
+                { " " }
+                <code>{ f.name.clone() }</code>
+                if f.cached {
+                    <span class="gguf-note">{ tr.t("gguf-cached") }</span>
+                }
+                if !runs {
+                    <span class="gguf-note">{ tr.t("gguf-not-here") }</span>
+                }
+            </label>
+        }
+    });
+    html! {
+        <fieldset class="gguf-files" data-testid="gguf-files">
+            <legend>{ tr.t("gguf-choose") }</legend>
+            { for files }
+            if choice.listing.split > 0 {
+                <p class="hint">{ tr.t_with("gguf-split", &[("count", choice.listing.split.into())]) }</p>
+            }
+        </fieldset>
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn confirm(
     repo: &str,
     size: DownloadSize,
     typed: bool,
     keep: bool,
     beyond_wasm: bool,
+    gguf: Option<&GgufChoice>,
     on: &Callback<ModelAction>,
     tr: &I18n,
 ) -> Html {
+    let unchosen = gguf.is_some_and(|g| g.chosen.is_none());
     let ask = tr.t_with(
         if typed {
             "confirm-ask-typed"
@@ -254,16 +304,20 @@ fn confirm(
         DownloadSize::Known { bytes, .. } => {
             tr.t_with("confirm-size", &[("size", format::bytes(bytes).into())])
         }
+        DownloadSize::Unknown if unchosen => tr.t("gguf-choose-first"),
         DownloadSize::Unknown => tr.t("confirm-unknown"),
     };
     html! {
         <span class="confirm" data-testid="confirm-model">
             { ask }
             <span data-testid="download-size">{ size }</span>
+            if let Some(g) = gguf {
+                { gguf_files(g, on, tr) }
+            }
             <button
                 class="primary"
                 data-testid="confirm-load"
-                disabled={beyond_wasm}
+                disabled={beyond_wasm || unchosen}
                 onclick={on.reform(|_: MouseEvent| ModelAction::ConfirmDownload)}
             >
                 { tr.t_with("confirm-download", &[("repo", repo.into())]) }
@@ -328,7 +382,7 @@ fn take_files(on: &Callback<ModelAction>, files: Option<web_sys::FileList>) {
 /// The cached-models list's name for the model in use.
 fn in_use_name(source: &ModelSource) -> String {
     match source {
-        ModelSource::Hub { repo } => repo.clone(),
+        ModelSource::Hub { .. } => source.fetched_name().unwrap_or_default(),
         ModelSource::Bundled { .. } => "bundled KJV-GPT-2".into(),
         ModelSource::Files { names } => names.join(", "),
         ModelSource::Folder { path } => path.clone(),
@@ -382,6 +436,7 @@ pub fn model_panel(p: &Props) -> Html {
                 *typed,
                 p.can_keep_current,
                 p.memory_warning.is_some_and(|w| w.beyond_wasm),
+                p.gguf.as_ref(),
                 &p.on,
                 &tr,
             ),

@@ -393,6 +393,7 @@ fn what_the_page_says_is_chinese_on_a_chinese_page() {
         Said::OutOfMemory {
             source: Some(ntl_protocol::ModelSource::Hub {
                 repo: "Qwen/Qwen2.5-0.5B".into(),
+                gguf: None,
             }),
             need: Some(crate::state::memory_need::MemoryNeed::estimate(
                 988_000_000,

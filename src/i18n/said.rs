@@ -3,6 +3,7 @@
 use super::I18n;
 use crate::said::{Retry, Said};
 use fluent_bundle::FluentValue;
+use ntl_protocol::hub_gguf::PickError;
 use ntl_protocol::trouble::{LoadTrouble, NetTrouble, WorkerNotice};
 use ntl_protocol::ModelSource;
 
@@ -15,7 +16,10 @@ impl I18n {
     pub fn model_name(&self, source: &ModelSource) -> String {
         match source {
             ModelSource::Bundled { .. } => self.t("model-bundled"),
-            ModelSource::Hub { repo } => self.t_with("model-hub-repo", &[("repo", v(repo))]),
+            ModelSource::Hub { .. } => self.t_with(
+                "model-hub-repo",
+                &[("repo", v(source.fetched_name().unwrap_or_default()))],
+            ),
             ModelSource::Files { names } => {
                 self.t_with("model-local-files", &[("names", v(names.join(", ")))])
             }
@@ -96,9 +100,55 @@ impl I18n {
                 "load-shard-missing",
                 &[("repo", v(repo)), ("index", v(index)), ("name", v(name))],
             ),
+            LoadTrouble::Gguf { repo, pick } => self.gguf_pick(repo, pick),
             LoadTrouble::AlreadyLoading => self.t("load-already-loading"),
             LoadTrouble::NothingToLoad => self.t("load-nothing-to-load"),
             LoadTrouble::Other { message } => message.clone(),
+        }
+    }
+
+    /// Why no `.gguf` of a hub repo was taken.
+    fn gguf_pick(&self, repo: &str, pick: &PickError) -> String {
+        let list = |files: &[String]| v(files.join(", "));
+        match pick {
+            PickError::NoFiles { split } => self.t_with(
+                "load-gguf-no-files",
+                &[
+                    ("repo", v(repo)),
+                    ("split", v(split)),
+                    ("has_split", v(if *split > 0 { "yes" } else { "no" })),
+                ],
+            ),
+            PickError::NoSuchFile { name, files } => self.t_with(
+                "load-gguf-no-such-file",
+                &[
+                    ("repo", v(repo)),
+                    ("name", v(name)),
+                    ("files", list(files)),
+                    ("listed", v(if files.is_empty() { "no" } else { "yes" })),
+                ],
+            ),
+            PickError::NoSuchTag { tag, files } => self.t_with(
+                "load-gguf-no-such-tag",
+                &[("repo", v(repo)), ("tag", v(tag)), ("files", list(files))],
+            ),
+            PickError::Ambiguous { tag, count, files } => self.t_with(
+                "load-gguf-ambiguous",
+                &[
+                    ("repo", v(repo)),
+                    ("tag", v(tag)),
+                    ("count", v(count)),
+                    ("files", list(files)),
+                ],
+            ),
+            PickError::Choose { files } => self.t_with(
+                "load-gguf-choose",
+                &[
+                    ("repo", v(repo)),
+                    ("count", v(files.len())),
+                    ("files", list(files)),
+                ],
+            ),
         }
     }
 

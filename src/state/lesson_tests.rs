@@ -316,7 +316,7 @@ fn an_embedded_lesson_on_a_hub_model_asks_its_size_and_an_address_model_waits_to
         "{out:?}"
     );
     page.model
-        .measured("Qwen/Qwen2.5-0.5B", Some(990_000_000), true, None);
+        .measured("Qwen/Qwen2.5-0.5B", Some(990_000_000), true, None, None);
     assert_eq!(
         page.model.status,
         model::ModelStatus::OnRequest {

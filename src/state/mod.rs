@@ -38,6 +38,8 @@ mod writer_steps;
 pub mod writer_trouble;
 
 #[cfg(test)]
+mod gguf_choice_tests;
+#[cfg(test)]
 mod lesson_tests;
 #[cfg(test)]
 mod package_tests;
@@ -297,7 +299,7 @@ impl Page {
         self.run.lesson = (unchanged && kind == RunKind::Generate).then(|| LessonRun {
             step: self.lessons.here(),
             hub_repo: match &self.model.source {
-                Some(ModelSource::Hub { repo }) => Some(repo.clone()),
+                Some(s @ ModelSource::Hub { .. }) => s.fetched_name(),
                 _ => None,
             },
         });

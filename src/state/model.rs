@@ -3,10 +3,12 @@
 
 use super::memory_need::MemoryNeed;
 use crate::said::{Retry, Said};
+use ntl_protocol::hub_gguf::Listing;
 use ntl_protocol::share::BUNDLED;
 use ntl_protocol::site_models::SiteModel;
 use ntl_protocol::trouble::{LoadTrouble, NetTrouble};
 use ntl_protocol::{ModelInfo, ModelShape, ModelSource, ToWorker};
+use std::rc::Rc;
 
 pub use super::model_catalog::DEFAULT_HUB_REPO;
 pub const BUNDLED_BASE: &str = "./models/kjv-gpt2";
@@ -89,6 +91,8 @@ pub struct ModelState {
     /// A hub repo's sizes from its `config.json`, as measured before the
     /// download (the cache's share of the memory estimate).
     measured_shape: Option<(String, ModelShape)>,
+    /// A hub repo of llama.cpp files: the `.gguf` files it offers.
+    gguf_offer: Option<GgufOffer>,
     /// The model folders the site lists in `models/index.json`.
     pub site_models: std::rc::Rc<Vec<SiteModel>>,
     /// Why the site's index could not be read.
@@ -101,6 +105,13 @@ pub struct ModelState {
     /// The model did not fit in memory: a fresh worker does not load it
     /// again by itself (the user picks one, or asks for it again).
     pub held: bool,
+}
+
+fn default_hub() -> ModelSource {
+    ModelSource::Hub {
+        repo: DEFAULT_HUB_REPO.into(),
+        gguf: None,
+    }
 }
 
 fn bundled() -> ModelSource {
@@ -118,21 +129,13 @@ impl ModelState {
     pub fn new(requested: Option<&str>, from_link: bool) -> ModelState {
         let source = match requested {
             Some(BUNDLED) => bundled(),
-            Some(repo) if ntl_protocol::valid_repo_id(repo) => {
-                ModelSource::Hub { repo: repo.into() }
-            }
-            Some(path) if ntl_protocol::valid_folder_path(path) => {
-                ModelSource::Folder { path: path.into() }
-            }
-            _ => ModelSource::Hub {
-                repo: DEFAULT_HUB_REPO.into(),
-            },
+            Some(name) => ModelSource::from_fetched_name(name).unwrap_or_else(default_hub),
+            None => default_hub(),
         };
-        let hub_is_default =
-            matches!(&source, ModelSource::Hub { repo } if repo == DEFAULT_HUB_REPO);
+        let hub_is_default = source == default_hub();
         let status = match source.fetched_name() {
             Some(name) if from_link && !hub_is_default => ModelStatus::Confirm {
-                repo: name.to_string(),
+                repo: name,
                 size: DownloadSize::Asking,
                 typed: false,
             },
@@ -146,6 +149,7 @@ impl ModelState {
             device_memory_gb: None,
             memory_warning: None,
             measured_shape: None,
+            gguf_offer: None,
             site_models: Default::default(),
             site_models_error: None,
             site_models_asked: false,
@@ -191,7 +195,7 @@ impl ModelState {
         if let ModelStatus::OnRequest { size } = &self.status {
             let name = self.source.as_ref().and_then(ModelSource::fetched_name);
             return match (name, size) {
-                (Some(repo), DownloadSize::Asking) => Some(ToWorker::Measure { repo: repo.into() }),
+                (Some(repo), DownloadSize::Asking) => Some(ToWorker::Measure { repo }),
                 _ => None,
             };
         }
@@ -206,11 +210,12 @@ impl ModelState {
         bytes: Option<u64>,
         cached: bool,
         shape: Option<ModelShape>,
+        gguf: Option<Listing>,
     ) {
         let asked = match (&self.source, &self.status) {
             (_, ModelStatus::Confirm { repo, .. }) => repo == for_repo,
             (Some(source), ModelStatus::OnRequest { .. }) => {
-                source.fetched_name() == Some(for_repo)
+                source.fetched_name().as_deref() == Some(for_repo)
             }
             _ => false,
         };
@@ -228,6 +233,57 @@ impl ModelState {
         };
         self.measured_shape = shape.map(|s| (for_repo.to_string(), s));
         self.memory_warning = bytes.and_then(|b| self.warning_for(b));
+        let repo = ntl_protocol::hub_gguf::parse_hub_name(for_repo).map(|h| h.repo.to_string());
+        self.gguf_offer = gguf.zip(repo).map(|(listing, repo)| GgufOffer {
+            repo,
+            listing: Rc::new(listing),
+        });
+        // llama.cpp's own choice when the name picks none: said in the link.
+        if let (Some(file), true) = (self.gguf_choice().and_then(|c| c.chosen), bytes.is_some()) {
+            self.choose_gguf(&file);
+        }
+    }
+
+    /// The `.gguf` files the repo waiting for the user's word offers, and
+    /// the one its name picks.
+    pub fn gguf_choice(&self) -> Option<GgufChoice> {
+        let offer = self.gguf_offer.as_ref()?;
+        let ModelStatus::Confirm { repo, .. } = &self.status else {
+            return None;
+        };
+        let name = ntl_protocol::hub_gguf::parse_hub_name(repo)?;
+        (name.repo == offer.repo).then(|| GgufChoice {
+            listing: offer.listing.clone(),
+            chosen: ntl_protocol::hub_gguf::pick(&offer.listing, name.gguf)
+                .ok()
+                .map(|f| f.name.clone()),
+        })
+    }
+
+    /// The user chose one of the repo's `.gguf` files: its size is known,
+    /// and the link names it (by its quant tag when that is unique).
+    pub fn choose_gguf(&mut self, file: &str) {
+        let Some(offer) = &self.gguf_offer else {
+            return;
+        };
+        let Some(f) = offer.listing.files.iter().find(|f| f.name == file) else {
+            return;
+        };
+        let ModelStatus::Confirm { repo, size, .. } = &mut self.status else {
+            return;
+        };
+        let sel = ntl_protocol::hub_gguf::selector_for(&offer.listing, f);
+        *repo = ntl_protocol::hub_gguf::hub_name(&offer.repo, Some(&sel));
+        *size = DownloadSize::Known {
+            bytes: f.bytes,
+            cached: f.cached,
+        };
+        let bytes = f.bytes;
+        self.source = Some(ModelSource::Hub {
+            repo: offer.repo.clone(),
+            gguf: Some(sel),
+        });
+        self.memory_warning = self.warning_for(bytes);
     }
 
     /// Waits for the student's word before downloading the model in use
@@ -248,6 +304,10 @@ impl ModelState {
     pub fn confirm(&mut self) -> Option<ToWorker> {
         // Past what wasm32 addresses: the download would only end in a crash.
         if self.memory_warning.is_some_and(|w| w.beyond_wasm) {
+            return None;
+        }
+        // A repo of llama.cpp files: one of them must be chosen first.
+        if self.gguf_choice().is_some_and(|c| c.chosen.is_none()) {
             return None;
         }
         self.before_confirm = None;
@@ -285,9 +345,8 @@ impl ModelState {
             return None;
         }
         let repo = self.hub_repo.clone();
-        if matches!(&self.source, Some(ModelSource::Hub { repo: r }) if *r == repo)
-            && self.is_ready()
-        {
+        let source = ModelSource::from_fetched_name(&repo)?;
+        if self.source.as_ref() == Some(&source) && self.is_ready() {
             return None;
         }
         if self.before_confirm.is_none() && self.is_ready() {
@@ -299,15 +358,16 @@ impl ModelState {
             size: DownloadSize::Asking,
             typed: true,
         };
-        self.source = Some(ModelSource::Hub { repo: repo.clone() });
+        self.source = Some(source);
         self.measured_shape = None;
+        self.gguf_offer = None;
         self.memory_warning =
             super::model_catalog::find(&repo).and_then(|m| self.warning_for(m.download_bytes));
         Some(ToWorker::Measure { repo })
     }
 
     fn hub_repo_valid(&mut self) -> bool {
-        let valid = ntl_protocol::valid_repo_id(&self.hub_repo);
+        let valid = ntl_protocol::hub_gguf::parse_hub_name(&self.hub_repo).is_some();
         if !valid {
             self.status = ModelStatus::Failed {
                 message: Said::NotARepoId(self.hub_repo.clone()),
@@ -332,6 +392,7 @@ impl ModelState {
         self.before_confirm = None;
         let message = self.load(ModelSource::Hub {
             repo: self.hub_repo.clone(),
+            gguf: None,
         });
         // A listed model's size is known before the hub is asked.
         self.memory_warning = super::model_catalog::find(&self.hub_repo)
@@ -384,7 +445,7 @@ impl ModelState {
                 info.weight_bytes as u64,
                 Some(&ModelShape::of(info)),
             )),
-            ModelStatus::Loading { file, total, .. } if file.starts_with("model") => {
+            ModelStatus::Loading { file, total, .. } if is_weights(file) => {
                 total.map(|t| MemoryNeed::estimate(t, self.shape()))
             }
             _ => None,
@@ -396,7 +457,7 @@ impl ModelState {
     fn shape(&self) -> Option<&ModelShape> {
         let name = self.source.as_ref().and_then(ModelSource::fetched_name)?;
         match &self.measured_shape {
-            Some((measured, shape)) if measured == name => Some(shape),
+            Some((measured, shape)) if *measured == name => Some(shape),
             _ => None,
         }
     }
@@ -418,7 +479,7 @@ impl ModelState {
     }
 
     pub fn progress(&mut self, file: String, loaded: u64, total: Option<u64>) {
-        if let (true, Some(total)) = (file.starts_with("model.safetensors"), total) {
+        if let (true, Some(total)) = (is_weights(&file), total) {
             self.memory_warning = self.warning_for(total);
         }
         let source = match &self.status {
@@ -511,11 +572,31 @@ impl ModelState {
     pub fn link_name(&self) -> Option<String> {
         match &self.source {
             Some(ModelSource::Bundled { .. }) => Some(BUNDLED.into()),
-            Some(ModelSource::Hub { repo }) => Some(repo.clone()),
-            Some(ModelSource::Folder { path }) => Some(path.clone()),
+            Some(s @ (ModelSource::Hub { .. } | ModelSource::Folder { .. })) => s.fetched_name(),
             Some(ModelSource::Files { .. }) | None => None,
         }
     }
+}
+
+/// A file the progress bar names that holds weights (`model.safetensors`,
+/// a shard, `model.gguf`, a hub repo's `SmolLM2-135M-Q8_0.gguf`).
+fn is_weights(file: &str) -> bool {
+    file.starts_with("model") || file.to_ascii_lowercase().ends_with(".gguf")
+}
+
+/// A hub repo's `.gguf` files, as measured for the repo named `repo`.
+#[derive(Debug, Clone, PartialEq)]
+struct GgufOffer {
+    repo: String,
+    listing: Rc<Listing>,
+}
+
+/// What the confirm line offers of a repo of llama.cpp files.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GgufChoice {
+    pub listing: Rc<Listing>,
+    /// The file the name picks, if it picks one.
+    pub chosen: Option<String>,
 }
 
 /// Weights that may not fit the device: their size, the memory they need
@@ -768,7 +849,7 @@ pub(crate) mod tests {
         assert_eq!(
             m.load_hub_now(),
             Some(ToWorker::Load {
-                source: ModelSource::Hub { repo }
+                source: ModelSource::Hub { repo, gguf: None }
             })
         );
         assert_eq!(m.memory_warning.map(|w| w.bytes), Some(988_097_824));
@@ -803,7 +884,7 @@ pub(crate) mod tests {
             }
         ));
         assert!(m.can_keep_current());
-        m.measured("someone/gpt2-variant", Some(500_000_000), false, None);
+        m.measured("someone/gpt2-variant", Some(500_000_000), false, None, None);
         // Not after all: the bundled model, still in the worker, is back.
         m.keep_current();
         assert!(m.is_ready());
@@ -823,7 +904,7 @@ pub(crate) mod tests {
         let mut m = ModelState::new(Some("someone/big-model"), true);
         m.device_memory_gb = Some(1.0);
         m.reload();
-        m.measured("someone/other", Some(5), false, None);
+        m.measured("someone/other", Some(5), false, None, None);
         assert!(
             matches!(
                 m.status,
@@ -834,7 +915,7 @@ pub(crate) mod tests {
             ),
             "an answer about another repo is stale"
         );
-        m.measured("someone/big-model", Some(1_400_000_000), false, None);
+        m.measured("someone/big-model", Some(1_400_000_000), false, None, None);
         assert!(matches!(
             m.status,
             ModelStatus::Confirm {
@@ -846,7 +927,7 @@ pub(crate) mod tests {
             }
         ));
         assert_eq!(m.memory_warning.map(|w| w.bytes), Some(1_400_000_000));
-        m.measured("someone/big-model", None, false, None);
+        m.measured("someone/big-model", None, false, None, None);
         assert!(matches!(
             m.status,
             ModelStatus::Confirm {
@@ -857,7 +938,7 @@ pub(crate) mod tests {
         assert_eq!(m.memory_warning, None);
         // Once the user agrees the download starts as before.
         assert!(matches!(m.confirm(), Some(ToWorker::Load { .. })));
-        m.measured("someone/big-model", Some(5), true, None);
+        m.measured("someone/big-model", Some(5), true, None, None);
         assert!(
             matches!(m.status, ModelStatus::Loading { .. }),
             "a late answer changes nothing"
@@ -948,7 +1029,7 @@ pub(crate) mod tests {
             n_positions: 1024,
         };
         m.device_memory_gb = Some(1.0);
-        m.measured(path, Some(352_000_000), false, Some(shape));
+        m.measured(path, Some(352_000_000), false, Some(shape), None);
         let warning = m.memory_warning.expect("0.94 GB on a 1 GB device");
         assert_eq!(warning.cache_tokens, Some(1024), "its config's context");
         assert_eq!(m.confirm(), Some(ToWorker::Load { source: folder }));
@@ -961,10 +1042,10 @@ pub(crate) mod tests {
             matches!(m.status, ModelStatus::Confirm { .. }),
             "a link's model waits"
         );
-        m.measured("big/model", Some(4_500_000_000), false, None);
+        m.measured("big/model", Some(4_500_000_000), false, None, None);
         assert!(m.memory_warning.unwrap().beyond_wasm);
         assert_eq!(m.confirm(), None);
-        m.measured("big/model", Some(300_000_000), false, None);
+        m.measured("big/model", Some(300_000_000), false, None, None);
         assert!(m.confirm().is_some(), "one that fits loads");
     }
 }

@@ -124,6 +124,7 @@ fn a_run_of_a_lesson_preset_unchanged_remembers_the_preset_and_the_hub_model() {
     let _ = page.open_built_in(sweep);
     page.model.source = Some(ModelSource::Hub {
         repo: "distilbert/distilgpt2".into(),
+        gguf: None,
     });
     let _ = page.start_run(RunKind::Generate);
     assert_eq!(

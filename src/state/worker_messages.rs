@@ -55,8 +55,9 @@ impl Page {
                 bytes,
                 cached,
                 shape,
+                gguf,
             } => {
-                self.model.measured(&repo, bytes, cached, shape);
+                self.model.measured(&repo, bytes, cached, shape, gguf);
                 Outcome::redraw()
             }
             FromWorker::Waiting { file } => {

@@ -153,6 +153,7 @@ fn a_step_that_would_run_otherwise_than_here_is_refused_with_what_to_do() {
     assert_eq!(page.writer.lesson.steps.len(), 1);
     page.model.source = Some(ModelSource::Hub {
         repo: "Qwen/Qwen2.5-0.5B".into(),
+        gguf: None,
     });
     let _ = save(&mut page);
     assert_eq!(

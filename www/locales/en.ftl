@@ -381,6 +381,12 @@ confirm-unknown = The hub did not say how large it is; the size shows once the d
 confirm-download = Download { $repo }
 confirm-bundled = Use the bundled offline model
 confirm-ask-typed = `{ $repo }` from the model hub: nothing has been downloaded yet.{" "}
+gguf-choose = This repo holds llama.cpp files, one per quantization. Fewer bits per weight download less and run faster; their probabilities move further from full precision. Choose one:
+gguf-no-tag = (no type in its name)
+gguf-cached = in this browser
+gguf-not-here = a llama.cpp type this page does not run
+gguf-split = { $count } parts of split files are not listed: this page reads single .gguf files.
+gguf-choose-first = Choose a file to see what it downloads.{" "}
 confirm-keep = Keep the model in use
 live-asking = asking how large the model is…
 live-cached = the model is already in this browser: nothing to download
@@ -805,7 +811,7 @@ link-prompt-too-long = its prompt is longer than { $max } characters
 link-score-too-long = its text to score is longer than { $max } characters
 link-lane-count = it holds { $lanes } lanes; the page has 1 to { $max }
 link-lane = lane { $lane }: { $why }
-link-model = it names the model `{ $got }`, which is not the bundled model, a hub repo id (owner/name) or a model folder beside the page (models/name/)
+link-model = it names the model `{ $got }`, which is not the bundled model, a hub repo id (owner/name) or a model folder beside the page (models/name/); one .gguf of a hub repo is named owner/name:Q4_K_M
 link-chat-turns = its conversation holds { $turns } turns; at most { $max } are read
 link-chat-turn-too-long = a turn of its conversation is longer than { $max } characters
 lesson-address-empty = `?lesson=` is empty: give a lesson file's path on this site, e.g. `?lesson=lessons/four-runs.json`
@@ -834,6 +840,17 @@ load-no-tokenizer = { $repo } has neither tokenizer.json nor vocab.json with mer
 load-pickle-only = { $repo } has only pytorch_model.bin, a PyTorch pickle a browser cannot read (and should not: a pickle can run code). Convert it once with transformers (`AutoModelForCausalLM.from_pretrained("{ $repo }").save_pretrained("out", safe_serialization=True)`) and pick the files in out/, or choose a repo that has model.safetensors
 load-no-weights = { $repo } has no model.safetensors (nor { $index })
 load-shard-missing = { $repo }'s { $index } lists { $name }, which the repo does not have
+load-gguf-no-files = { $repo } holds no single-file .gguf model{ $has_split ->
+    [yes] {" "}({ $split } parts of split files, which this page does not read: join them with llama.cpp's `gguf-split --merge` and host the one file in a model folder)
+   *[no] {""}
+}
+load-gguf-no-such-file = { $repo } has no file { $name }{ $listed ->
+    [yes] ; it holds { $files }
+   *[no] {""}
+}
+load-gguf-no-such-tag = no file in { $repo } is quantized as { $tag }; it holds { $files }
+load-gguf-ambiguous = { $count } files in { $repo } are quantized as { $tag } ({ $files }); name the file instead: { $repo }:file.gguf
+load-gguf-choose = { $repo } holds { $count } .gguf files and none is Q4_K_M (llama.cpp's choice); choose one: { $files }
 load-already-loading = a model is already loading
 load-nothing-to-load = nothing to load from
 notice-storage-full = the browser's storage for this site is full, so the model runs from memory and will download again on your next visit (free space under the model's “Cached models”, or in the browser's site settings)

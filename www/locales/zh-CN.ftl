@@ -370,6 +370,12 @@ confirm-size = 它的权重需要下载 { $size }。{" "}
 confirm-unknown = 模型仓库没有说明它有多大；下载开始后会显示大小（GPT-2 大小的模型为 250–550 MB）。{" "}
 confirm-download = 下载 { $repo }
 confirm-ask-typed = 来自模型仓库的 `{ $repo }`：还没有下载任何内容。{" "}
+gguf-choose = 这个仓库存放的是 llama.cpp 文件，每种量化一个。每个权重的位数越少，下载越小、运行越快，但概率离全精度越远。请选择一个：
+gguf-no-tag = （文件名中没有类型）
+gguf-cached = 已在此浏览器中
+gguf-not-here = 本页无法运行的 llama.cpp 类型
+gguf-split = 未列出 { $count } 个分卷文件：本页只读取单个 .gguf 文件。
+gguf-choose-first = 选择一个文件即可看到下载大小。{" "}
 confirm-keep = 继续使用当前模型
 confirm-bundled = 使用内置的离线模型
 live-asking = 正在询问模型有多大……
@@ -772,7 +778,7 @@ link-prompt-too-long = 它的提示词超过了 { $max } 个字符
 link-score-too-long = 它要评分的文本超过了 { $max } 个字符
 link-lane-count = 它有 { $lanes } 条通道；页面只有 1 到 { $max } 条
 link-lane = 第 { $lane } 条通道：{ $why }
-link-model = 它指定的模型 `{ $got }` 不是自带模型、模型仓库 id（owner/name），也不是本页旁的模型文件夹（models/name/）
+link-model = 它指定的模型 `{ $got }` 不是自带模型、模型仓库 id（owner/name），也不是本页旁的模型文件夹（models/name/）；模型仓库中的某个 .gguf 文件写作 owner/name:Q4_K_M
 link-chat-turns = 它的对话有 { $turns } 轮；最多读取 { $max } 轮
 link-chat-turn-too-long = 它的对话中有一轮超过 { $max } 个字符
 lesson-address-empty = `?lesson=` 是空的：请写本网站上课程文件的路径，例如 `?lesson=lessons/four-runs.json`
@@ -801,6 +807,17 @@ load-no-tokenizer = { $repo } 既没有 tokenizer.json，也没有 vocab.json �
 load-pickle-only = { $repo } 只有 pytorch_model.bin，这是浏览器无法读取（也不应读取：pickle 可以运行代码）的 PyTorch pickle 文件。请用 transformers 转换一次（`AutoModelForCausalLM.from_pretrained("{ $repo }").save_pretrained("out", safe_serialization=True)`），然后选择 out/ 中的文件，或换一个有 model.safetensors 的仓库
 load-no-weights = { $repo } 没有 model.safetensors（也没有 { $index }）
 load-shard-missing = { $repo } 的 { $index } 列出了 { $name }，但仓库里没有这个文件
+load-gguf-no-files = { $repo } 中没有单文件的 .gguf 模型{ $has_split ->
+    [yes] （有 { $split } 个分卷文件，本页不读取分卷：请用 llama.cpp 的 `gguf-split --merge` 合并，再把这个文件放进模型文件夹）
+   *[no] {""}
+}
+load-gguf-no-such-file = { $repo } 中没有文件 { $name }{ $listed ->
+    [yes] ；它有 { $files }
+   *[no] {""}
+}
+load-gguf-no-such-tag = { $repo } 中没有量化为 { $tag } 的文件；它有 { $files }
+load-gguf-ambiguous = { $repo } 中有 { $count } 个文件量化为 { $tag }（{ $files }）；请改为写出文件名：{ $repo }:文件名.gguf
+load-gguf-choose = { $repo } 有 { $count } 个 .gguf 文件，其中没有 Q4_K_M（llama.cpp 的默认选择）；请选择一个：{ $files }
 load-already-loading = 已经有一个模型正在加载
 load-nothing-to-load = 没有可加载的来源
 notice-storage-full = 浏览器为本网站留的存储空间已满，所以模型只在内存中运行，下次访问时会重新下载（可在模型的“已缓存的模型”中或浏览器的网站设置里释放空间）

@@ -8,6 +8,7 @@ use ntl_decoding::{Document, Knob, LaneConfig, Mode, Step, StopReason};
 pub use ntl_decoding::{LaneRequest, ModelInfo};
 use serde::{Deserialize, Serialize};
 
+pub mod hub_gguf;
 pub mod lesson;
 pub mod model_shape;
 pub mod picked;
@@ -81,8 +82,13 @@ impl Default for RunRequest {
 pub enum ModelSource {
     /// Served with the page: `{base}/config.json` etc.
     Bundled { base: String },
-    /// A public model hub repo such as `distilbert/distilgpt2`.
-    Hub { repo: String },
+    /// A public model hub repo such as `distilbert/distilgpt2`; for a repo
+    /// of llama.cpp files, which `.gguf` (a quant tag or the file's name).
+    Hub {
+        repo: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        gguf: Option<String>,
+    },
     /// Files the user picked; their bytes arrive as transferred buffers.
     Files { names: Vec<String> },
     /// A model folder hosted beside the page (`models/gpt2/`), fetched from
@@ -91,14 +97,27 @@ pub enum ModelSource {
 }
 
 impl ModelSource {
-    /// A hub repo id or a model folder's path: a model fetched by a name a
-    /// link carries, measured and confirmed before it downloads.
-    pub fn fetched_name(&self) -> Option<&str> {
+    /// A hub repo id (with its `.gguf` selector, `owner/name:Q4_K_M`) or a
+    /// model folder's path: a model fetched by a name a link carries,
+    /// measured and confirmed before it downloads.
+    pub fn fetched_name(&self) -> Option<String> {
         match self {
-            ModelSource::Hub { repo } => Some(repo),
-            ModelSource::Folder { path } => Some(path),
+            ModelSource::Hub { repo, gguf } => Some(hub_gguf::hub_name(repo, gguf.as_deref())),
+            ModelSource::Folder { path } => Some(path.clone()),
             ModelSource::Bundled { .. } | ModelSource::Files { .. } => None,
         }
+    }
+
+    /// The source a fetched name (`owner/name`, `owner/name:Q4_K_M`,
+    /// `models/x/`) stands for; `None` for anything else.
+    pub fn from_fetched_name(name: &str) -> Option<ModelSource> {
+        if let Some(hub) = hub_gguf::parse_hub_name(name) {
+            return Some(ModelSource::Hub {
+                repo: hub.repo.into(),
+                gguf: hub.gguf.map(String::from),
+            });
+        }
+        valid_folder_path(name).then(|| ModelSource::Folder { path: name.into() })
     }
 }
 
@@ -124,13 +143,13 @@ pub fn valid_folder_path(path: &str) -> bool {
 /// A model name a link, a lesson or `?model=` may carry: the bundled model,
 /// a hub repo id, or a model folder beside the page.
 pub fn valid_model_name(name: &str) -> bool {
-    name == share::BUNDLED || valid_repo_id(name) || valid_folder_path(name)
+    name == share::BUNDLED || ModelSource::from_fetched_name(name).is_some()
 }
 
 /// Where a named hub repo's or model folder's files are fetched from.
 pub fn model_base(name: &str) -> Option<String> {
-    if valid_repo_id(name) {
-        Some(hub_base(name))
+    if let Some(hub) = hub_gguf::parse_hub_name(name) {
+        Some(hub_base(hub.repo))
     } else if valid_folder_path(name) {
         Some(name.trim_end_matches('/').to_string())
     } else {
@@ -291,6 +310,10 @@ pub enum FromWorker {
         /// memory estimate (`None`: no config, or one this engine cannot run).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         shape: Option<ModelShape>,
+        /// A hub repo of llama.cpp files: the `.gguf` files it offers, to
+        /// choose from (`bytes` is the one the name's selector picks).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        gguf: Option<hub_gguf::Listing>,
     },
     Loaded {
         info: ModelInfo,
@@ -540,6 +563,34 @@ mod tests {
         }
         assert!(valid_model_name("bundled"));
         assert!(valid_model_name("openai-community/gpt2"));
+    }
+
+    #[test]
+    fn a_hub_name_with_a_gguf_selector_is_fetched_from_its_repo() {
+        let name = "unsloth/SmolLM2-135M-Instruct-GGUF:Q4_K_M";
+        assert!(valid_model_name(name));
+        assert_eq!(
+            model_base(name).as_deref(),
+            Some("https://huggingface.co/unsloth/SmolLM2-135M-Instruct-GGUF/resolve/main")
+        );
+        let source = ModelSource::from_fetched_name(name).unwrap();
+        assert_eq!(
+            source,
+            ModelSource::Hub {
+                repo: "unsloth/SmolLM2-135M-Instruct-GGUF".into(),
+                gguf: Some("Q4_K_M".into())
+            }
+        );
+        assert_eq!(source.fetched_name().as_deref(), Some(name));
+        // Without a selector the JSON is what it always was.
+        let plain = ModelSource::from_fetched_name("a/b").unwrap();
+        assert_eq!(
+            serde_json::to_string(&plain).unwrap(),
+            r#"{"kind":"hub","repo":"a/b"}"#
+        );
+        for bad in ["a/b:../c", "a/b:c/d.gguf", "a/b:", "models/x/:Q8_0"] {
+            assert!(!valid_model_name(bad), "{bad}");
+        }
     }
 
     #[test]

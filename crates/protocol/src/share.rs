@@ -113,7 +113,8 @@ pub enum ShareError {
     },
     #[error(
         "{PREFIX}it names the model `{0}`, which is not the bundled model, a hub \
-         repo id (owner/name) or a model folder beside the page (models/name/)"
+         repo id (owner/name) or a model folder beside the page (models/name/); one .gguf \
+         of a hub repo is named owner/name:Q4_K_M"
     )]
     Model(String),
     #[error("{PREFIX}its conversation holds {0} turns; at most {MAX_CHAT_TURNS} are read")]

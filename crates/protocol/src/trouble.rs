@@ -96,6 +96,12 @@ pub enum LoadTrouble {
         index: String,
         name: String,
     },
+    /// A repo of llama.cpp files, and no `.gguf` the name picks.
+    #[error("{repo}: {pick}")]
+    Gguf {
+        repo: String,
+        pick: crate::hub_gguf::PickError,
+    },
     #[error("a model is already loading")]
     AlreadyLoading,
     #[error("nothing to load from")]

@@ -290,6 +290,13 @@ async fn cached(cache: &Cache, url: &str, shown: &Shown) -> Option<Fetched> {
     (total.is_none_or(|t| body.loaded == t)).then(|| Fetched::Bytes(body.bytes()))
 }
 
+/// Stores a small file the worker fetched itself (a repo's listing).
+pub async fn keep_small(url: &str, bytes: &[u8]) {
+    if let Some(cache) = open_cache().await {
+        keep(&cache, url, &Uint8Array::from(bytes)).await;
+    }
+}
+
 /// Stores a whole file. A full disk (`QuotaExceededError`) leaves the model
 /// running from memory, and the page says it will download again next time.
 async fn keep(cache: &Cache, url: &str, bytes: &Uint8Array) {

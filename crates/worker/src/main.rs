@@ -4,6 +4,7 @@
 
 mod fetch;
 mod helpers;
+mod hub_listing;
 mod post;
 mod repo;
 mod size;
@@ -122,24 +123,7 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
             });
         }
         ToWorker::Measure { repo } => {
-            let Some(base) = ntl_protocol::model_base(&repo) else {
-                return post(&FromWorker::Measured {
-                    repo,
-                    bytes: None,
-                    cached: false,
-                    shape: None,
-                });
-            };
-            wasm_bindgen_futures::spawn_local(async move {
-                let size = size::weights_size(&base).await;
-                let shape = size::config_shape(&base).await;
-                post(&FromWorker::Measured {
-                    repo,
-                    bytes: size.bytes,
-                    cached: size.cached,
-                    shape,
-                });
-            });
+            wasm_bindgen_futures::spawn_local(async move { post(&size::measure(repo).await) });
         }
         ToWorker::Run { run_id, request } => {
             state.current_run.set(run_id);
@@ -325,14 +309,19 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
     let base = match &source {
         ModelSource::Files { .. } => None,
         ModelSource::Bundled { base } => Some(base.clone()),
-        ModelSource::Hub { repo } => Some(ntl_protocol::hub_base(repo)),
+        ModelSource::Hub { repo, .. } => Some(ntl_protocol::hub_base(repo)),
         ModelSource::Folder { path } => ntl_protocol::model_base(path),
     };
     let files = match (&source, &base) {
-        (ModelSource::Hub { repo }, _) if !ntl_protocol::valid_repo_id(repo) => {
+        (ModelSource::Hub { repo, gguf }, _)
+            if !ntl_protocol::valid_repo_id(repo)
+                || !gguf
+                    .as_deref()
+                    .is_none_or(ntl_protocol::hub_gguf::valid_selector) =>
+        {
             Err(fetch::refused(
                 None,
-                format!("`{repo}` is not a model hub repo id (owner/name)"),
+                format!("`{repo}` is not a model hub repo id (owner/name[:Q4_K_M])"),
             ))
         }
         (ModelSource::Folder { path }, _) if !ntl_protocol::valid_folder_path(path) => {
@@ -342,7 +331,11 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
             ))
         }
         (ModelSource::Files { names }, _) => repo::picked_files(names, buffers),
-        (ModelSource::Hub { repo }, Some(base)) => repo::repo_files(base, repo).await,
+        (ModelSource::Hub { repo, gguf }, Some(base)) => {
+            repo::hub_files(base, repo, gguf.as_deref())
+                .await
+                .map(|(files, _)| files)
+        }
         (ModelSource::Folder { path }, Some(base)) => repo::repo_files(base, path).await,
         (_, Some(base)) => repo::repo_files(base, "the bundled model").await,
         (_, None) => Err(fetch::LoadFailure {

@@ -11,6 +11,7 @@ use crate::fetch::{fail, fetch_file, file_url, head, refused, Fetched, LoadFailu
 use js_sys::Uint8Array;
 use ntl_engine::shard_index::shard_names;
 use ntl_engine::tokenizer_files::gpt2_tokenizer_json;
+use ntl_protocol::hub_gguf::{pick, PickError};
 use ntl_protocol::picked::{picked_layout, PickedTokenizer, PickedWeights};
 use ntl_protocol::trouble::LoadTrouble;
 
@@ -86,6 +87,63 @@ pub async fn repo_files(base: &str, repo: &str) -> Result<RepoFiles, LoadFailure
         generation_config,
         tokenizer_config,
     })
+}
+
+/// A hub repo's model: `sel` names one of its `.gguf` files (a quant tag or
+/// the file's name); without one, a transformers repo's files, else the
+/// `.gguf` llama.cpp's `-hf` would take (the only one, or Q4_K_M). A hub
+/// `.gguf` carries its own tokenizer and template, as llama.cpp reads it.
+/// Also the file's name, when it is a `.gguf`.
+pub async fn hub_files(
+    base: &str,
+    repo: &str,
+    sel: Option<&str>,
+) -> Result<(RepoFiles, Option<String>), LoadFailure> {
+    if sel.is_none() {
+        match repo_files(base, repo).await {
+            Err(LoadFailure {
+                trouble: LoadTrouble::NoConfig { .. },
+                ..
+            }) => {}
+            other => return other.map(|files| (files, None)),
+        }
+    }
+    let name = match (crate::hub_listing::listing(repo, base).await, sel) {
+        (Ok(listing), sel) => pick(&listing, sel)
+            .map_err(|pick| {
+                let trouble = LoadTrouble::Gguf {
+                    repo: repo.into(),
+                    pick,
+                };
+                fail(sel.unwrap_or("config.json"), trouble, false)
+            })?
+            .name
+            .clone(),
+        // Offline with no listing kept: a file named outright may be cached.
+        (Err(_), Some(file)) if file.to_ascii_lowercase().ends_with(".gguf") => file.into(),
+        (Err(e), _) => return Err(e),
+    };
+    let bytes = get(base, &name).await?.ok_or_else(|| {
+        let pick = PickError::NoSuchFile {
+            name: name.clone(),
+            files: vec![],
+        };
+        fail(
+            &name,
+            LoadTrouble::Gguf {
+                repo: repo.into(),
+                pick,
+            },
+            false,
+        )
+    })?;
+    let files = RepoFiles {
+        weights: Weights::Gguf(bytes),
+        tokenizer: None,
+        generation_config: None,
+        tokenizer_config: None,
+    };
+    Ok((files, Some(name)))
 }
 
 /// Older GPT-2 repos (and many fine-tunes) ship `vocab.json` + `merges.txt`.

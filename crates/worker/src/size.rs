@@ -7,7 +7,67 @@ use crate::fetch::{cached_bytes, cached_len, file_url, head, header, request, re
 use crate::repo::INDEX;
 use ntl_engine::shard_index::shard_names;
 use ntl_engine::ModelConfig;
-use ntl_protocol::ModelShape;
+use ntl_protocol::hub_gguf::{parse_hub_name, pick, Listing};
+use ntl_protocol::{FromWorker, ModelShape};
+
+/// The answer to `Measure` for a hub repo (with its `.gguf` selector) or a
+/// model folder: the weights' size and the sizes `config.json` gives; for a
+/// repo of llama.cpp files, the `.gguf` files it offers, and the size of the
+/// one the selector (or llama.cpp's default) picks.
+pub async fn measure(name: String) -> FromWorker {
+    let answer = |size: Size, shape, gguf| FromWorker::Measured {
+        repo: name.clone(),
+        bytes: size.bytes,
+        cached: size.cached,
+        shape,
+        gguf,
+    };
+    let unknown = || Size {
+        bytes: None,
+        cached: false,
+    };
+    let Some(base) = ntl_protocol::model_base(&name) else {
+        return answer(unknown(), None, None);
+    };
+    let hub = parse_hub_name(&name);
+    if let Some(hub) = hub.as_ref().filter(|h| h.gguf.is_none()) {
+        let size = weights_size(&base).await;
+        if size.bytes.is_some() {
+            return answer(size, config_shape(&base).await, None);
+        }
+        // No transformers weights: perhaps a repo of llama.cpp files.
+        return match crate::hub_listing::listing(hub.repo, &base).await {
+            Ok(listing) if !listing.files.is_empty() => gguf_answer(listing, None, answer),
+            _ => answer(size, None, None),
+        };
+    }
+    if let Some(hub) = hub {
+        return match crate::hub_listing::listing(hub.repo, &base).await {
+            Ok(listing) => gguf_answer(listing, hub.gguf, answer),
+            Err(_) => answer(unknown(), None, None),
+        };
+    }
+    let size = weights_size(&base).await;
+    answer(size, config_shape(&base).await, None)
+}
+
+fn gguf_answer(
+    listing: Listing,
+    sel: Option<&str>,
+    answer: impl Fn(Size, Option<ModelShape>, Option<Listing>) -> FromWorker,
+) -> FromWorker {
+    let size = match pick(&listing, sel) {
+        Ok(file) => Size {
+            bytes: Some(file.bytes),
+            cached: file.cached,
+        },
+        Err(_) => Size {
+            bytes: None,
+            cached: false,
+        },
+    };
+    answer(size, None, Some(listing))
+}
 
 pub struct Size {
     pub bytes: Option<u64>,
