@@ -7,7 +7,8 @@
 // the CDN sends content-length, etag and accept-ranges and answers Range
 // requests with 206. Faults are scripted per file: cut the body off at a
 // fraction, answer a status a number of times (with Retry-After), or pace
-// the bytes so a download takes a while. Every request is logged.
+// the bytes so a download takes a while. `/api/models/{repo}/tree/main`
+// lists a repo's top-level files as the hub's tree API does. Every request is logged.
 import { createServer } from 'node:https';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -63,6 +64,21 @@ export async function startHub(repos, { claimed = {} } = {}) {
     if (req.method === 'OPTIONS') {
       entry.preflight = req.headers['access-control-request-headers'] || '';
       return send(204, { 'access-control-allow-headers': 'range, if-range, authorization', 'access-control-allow-methods': 'GET, HEAD' });
+    }
+    if (host === 'huggingface.co' && url.pathname.startsWith('/api/models/')) {
+      // The tree listing: top-level files with their sizes, LFS ones (weights) with their pointer.
+      const m = url.pathname.match(/^\/api\/models\/([^/]+\/[^/]+)\/tree\/main$/);
+      if (!m || !repos[m[1]]) {
+        return send(401, { 'x-error-code': 'RepoNotFound', 'content-type': 'application/json' }, '{"error":"Repository not found"}');
+      }
+      const tree = Object.entries(repos[m[1]]).filter(([file]) => !file.includes('/')).map(([file, body]) => {
+        const size = claimed[`${m[1]}/${file}`] ?? body.length;
+        const oid = createHash('sha1').update(body).digest('hex');
+        const lfs = /\.(gguf|safetensors|bin)$/.test(file)
+          ? { lfs: { oid: createHash('sha256').update(body).digest('hex'), size, pointerSize: 134 } } : {};
+        return { type: 'file', oid, size: lfs.lfs ? size : body.length, path: file, ...lfs };
+      });
+      return send(200, { 'content-type': 'application/json' }, JSON.stringify(tree));
     }
     if (host === 'huggingface.co') {
       const m = url.pathname.match(/^\/([^/]+\/[^/]+)\/resolve\/main\/(.+)$/);

@@ -139,11 +139,12 @@ test('a link naming another hub model asks before downloading anything', async (
   const page = await env.open('#run=' + pack({ prompt: 'In the beginning', lanes: [{ max_new_tokens: 5 }], model: 'someone/gpt2-variant' }));
   await page.waitForSelector('[data-testid="model-status"][data-state="confirm"]');
   assert.match(await page.textContent('[data-testid="confirm-model"]'), /someone\/gpt2-variant/);
-  // Its size is asked for (HEAD, and its small config.json for the memory it
-  // needs); a hub that does not answer leaves it unknown.
+  // Its size is asked for (HEAD, its small config.json for the memory it
+  // needs, and with no weights found the repo's file listing, in case it is a
+  // repo of .gguf files); a hub that does not answer leaves it unknown.
   await page.waitForFunction(() => /did not say how large/.test(document.querySelector('[data-testid="download-size"]')?.textContent || ''));
   await new Promise((r) => setTimeout(r, 1500));
-  assert.ok(hub.length > 0 && hub.every((r) => r.startsWith('HEAD ') || r === 'GET config.json'), `only its size asked for before the click: ${hub}`);
+  assert.ok(hub.length > 0 && hub.every((r) => r.startsWith('HEAD ') || r === 'GET config.json' || r === 'GET main'), `only its size asked for before the click: ${hub}`);
   await page.click('[data-testid="confirm-bundled"]');
   await waitRunDone(page, 0);
   assert.equal(await page.inputValue('[data-testid="prompt"]'), 'In the beginning');
