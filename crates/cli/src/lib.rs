@@ -1,5 +1,6 @@
 //! What the `decode` and `lesson` binaries share: a model folder read from
-//! disk, and a lesson step run on it.
+//! disk, a lesson step run on it, and a run's drift from full precision.
 
+pub mod drift;
 pub mod lesson_runs;
 pub mod model_dir;

@@ -2,11 +2,12 @@
 //!
 //! decode --model DIR --prompt TEXT [--config JSON]... [--force-ids ID,ID,...]
 //!        [--force-text TEXT] [--negative-prompt TEXT] [--top N] [--shared-seed N]
-//!        [--library-defaults] [--json]
+//!        [--library-defaults] [--quantize q8_0] [--kl-against DIR] [--json]
 
+use ntl_cli::drift::{drift, LaneDrift};
 use ntl_decoding::fresh_seed::draw_fresh_seeds;
 use ntl_decoding::{ConfigError, Defaults, Document, LaneRequest, Options, Run};
-use ntl_engine::{RunError, RunInput};
+use ntl_engine::{Precision, RunError, RunInput};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,13 +27,17 @@ enum CliError {
     Model(#[from] ntl_cli::model_dir::ModelDirError),
     #[error(transparent)]
     Run(#[from] RunError),
+    #[error("--kl-against: {0}")]
+    Reference(ntl_cli::model_dir::ModelDirError),
+    #[error(transparent)]
+    Drift(#[from] ntl_cli::drift::DriftError),
     #[error("no random seed could be drawn for a lane without one ({0}): give each sampling lane a \"seed\"")]
     Randomness(getrandom::Error),
 }
 
 const USAGE: &str = "usage: decode --model DIR --prompt TEXT [--config JSON]... \
 [--force-ids ID,ID,...] [--force-text TEXT] [--negative-prompt TEXT] [--top N] [--shared-seed N] \
-[--library-defaults] [--json]
+[--library-defaults] [--quantize q8_0] [--kl-against DIR] [--json]
 
   --model DIR       folder with config.json, model.safetensors, tokenizer.json; or a
                     llama.cpp .gguf file (or a folder holding one) with tokenizer.json beside it
@@ -48,6 +53,11 @@ const USAGE: &str = "usage: decode --model DIR --prompt TEXT [--config JSON]... 
                     the document's config and the text output show it)
   --library-defaults  lanes start from HF's library defaults, not the model's
                     generation_config.json (which HF's generate() starts from, as decode does)
+  --quantize q8_0   8-bit at load: a safetensors model's matrices kept as Q8_0 blocks
+                    (a quarter of f32's memory; probabilities differ slightly)
+  --kl-against DIR  after the run, each lane's tokens fed again to DIR's model at full
+                    precision (the same checkpoint): KL divergence per step and whether
+                    the top tokens agree (with --json, the document's \"drift\" field)
   --json            one JSON document (the page's export schema; see README)";
 
 /// A command line `decode` cannot take; each says what to give instead.
@@ -67,6 +77,8 @@ enum UsageError {
     Required(&'static str),
     #[error("give --force-ids or --force-text, not both")]
     ForcedTwice,
+    #[error("--quantize: `{0}` is not a type this loads to; give q8_0")]
+    NoSuchType(String),
 }
 
 struct Args {
@@ -79,6 +91,8 @@ struct Args {
     top: usize,
     shared_seed: Option<u64>,
     defaults: Defaults,
+    precision: Precision,
+    kl_against: Option<PathBuf>,
     json: bool,
 }
 
@@ -95,6 +109,8 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, UsageError> 
         top: 20,
         shared_seed: None,
         defaults: Defaults::Model,
+        precision: Precision::AsStored,
+        kl_against: None,
         json: false,
     };
     while let Some(flag) = it.next() {
@@ -129,6 +145,13 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, UsageError> 
                         .map_err(|_| UsageError::NotANumber("--shared-seed"))?,
                 )
             }
+            "--quantize" => {
+                a.precision = match value("--quantize")?.to_ascii_lowercase().as_str() {
+                    "q8_0" => Precision::Q8_0,
+                    other => return Err(UsageError::NoSuchType(other.into())),
+                }
+            }
+            "--kl-against" => a.kl_against = Some(PathBuf::from(value("--kl-against")?)),
             "--json" => a.json = true,
             "--library-defaults" => a.defaults = Defaults::Library,
             "-h" | "--help" => return Err(UsageError::Help),
@@ -144,7 +167,12 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, UsageError> 
 }
 
 fn run(args: Args) -> Result<(), CliError> {
-    let engine = ntl_cli::model_dir::load(&args.model)?;
+    let engine = ntl_cli::model_dir::load_as(&args.model, args.precision)?;
+    // Read before the run, so a wrong folder is named before minutes of work.
+    let reference = match &args.kl_against {
+        Some(dir) => Some(ntl_cli::model_dir::load(dir).map_err(CliError::Reference)?),
+        None => None,
+    };
     let model_defaults = engine
         .info()
         .generation_defaults
@@ -185,15 +213,40 @@ fn run(args: Args) -> Result<(), CliError> {
         },
     };
     let doc = engine.run(input, |_| ControlFlow::Continue(()))?;
+    let drift = match &reference {
+        Some(reference) => Some(drift(&engine, reference, &doc)?),
+        None => None,
+    };
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string(&doc).expect("a document serialises")
-        );
+        let mut json = serde_json::to_value(&doc).expect("a document serialises");
+        if let Some(drift) = &drift {
+            json["drift"] = serde_json::to_value(drift).expect("drift serialises");
+        }
+        println!("{json}");
     } else {
         print!("{}", human(&doc, &drawn));
+        if let (Some(drift), Some(dir)) = (&drift, &args.kl_against) {
+            print!("{}", drift_lines(drift, &dir.display().to_string()));
+        }
     }
     Ok(())
+}
+
+/// Each lane's drift from full precision, a line each.
+fn drift_lines(drift: &[LaneDrift], reference: &str) -> String {
+    let mut out = format!("\nagainst full precision ({reference}):\n");
+    for (lane, d) in drift.iter().enumerate() {
+        out += &format!(
+            "  lane {}: KL mean {:.5}, max {:.5} nats over {} steps; top token the same at {} of {}\n",
+            lane + 1,
+            d.mean_kl,
+            d.max_kl,
+            d.steps,
+            d.top_agrees,
+            d.steps
+        );
+    }
+    out
 }
 
 /// Shows whitespace in a token the way the page does.

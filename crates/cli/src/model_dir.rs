@@ -3,7 +3,7 @@
 //! llama.cpp `.gguf` file, named itself or alone in its folder, with the
 //! `tokenizer.json` beside it.
 
-use ntl_engine::{Engine, LoadError, ModelFiles};
+use ntl_engine::{Engine, LoadError, Precision};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
@@ -19,6 +19,8 @@ pub enum ModelDirError {
         .dir.display(), .names.join(", "), .dir.join(&.names[0]).display()
     )]
     SeveralGguf { dir: PathBuf, names: Vec<String> },
+    #[error("{} is a GGUF file, already in the types it was quantized to; --quantize q8_0 quantizes a safetensors model while loading", .0.display())]
+    QuantizedAlready(PathBuf),
     #[error(transparent)]
     Load(#[from] LoadError),
 }
@@ -61,7 +63,15 @@ fn gguf_file(path: &Path) -> Result<Option<PathBuf>, ModelDirError> {
 /// `generation_config.json` under every lane when it has one (as HF's
 /// `generate()` does).
 pub fn load(path: &Path) -> Result<Engine, ModelDirError> {
+    load_as(path, Precision::AsStored)
+}
+
+/// [`load`], a safetensors model's matrices kept as `precision` says.
+pub fn load_as(path: &Path, precision: Precision) -> Result<Engine, ModelDirError> {
     let (engine, dir) = match gguf_file(path)? {
+        Some(file) if precision != Precision::AsStored => {
+            return Err(ModelDirError::QuantizedAlready(file))
+        }
         Some(file) => {
             let dir = file.parent().unwrap_or(Path::new(".")).to_path_buf();
             let gguf = std::fs::read(&file).map_err(|source| ModelDirError::Read {
@@ -88,11 +98,8 @@ pub fn load(path: &Path) -> Result<Engine, ModelDirError> {
                 read(path, "model.safetensors")?,
                 read(path, "tokenizer.json")?,
             );
-            let engine = Engine::load(ModelFiles {
-                config: &config,
-                weights: &weights,
-                tokenizer: &tokenizer,
-            })?;
+            let engine =
+                Engine::load_sharded_as(&config, &[&weights.as_slice()], &tokenizer, precision)?;
             (engine, path.to_path_buf())
         }
     };

@@ -252,16 +252,21 @@ impl<'a> Checkpoint<'a> {
     /// or widened from 16 bits a block at a time (F16/BF16).
     fn read_f32(&self, e: &Entry) -> Vec<f32> {
         let n: usize = e.shape.iter().product();
+        let mut v = vec![0f32; n];
+        self.read_f32_into(e, 0, &mut v);
+        v
+    }
+
+    /// Elements `from..from + out.len()` of the tensor, in f32.
+    fn read_f32_into(&self, e: &Entry, from: usize, out: &mut [f32]) {
         let source = self.sources[e.shard];
         match e.storage {
             Storage::F32 => {
-                let mut v = vec![0f32; n];
-                source.read(e.start, bytemuck::cast_slice_mut(&mut v));
+                source.read(e.start + from * 4, bytemuck::cast_slice_mut(out));
                 if cfg!(target_endian = "big") {
-                    v.iter_mut()
+                    out.iter_mut()
                         .for_each(|x| *x = f32::from_le_bytes(x.to_ne_bytes()));
                 }
-                v
             }
             Storage::F16 | Storage::BF16 => {
                 // Widened a block at a time through one small buffer. A
@@ -270,8 +275,7 @@ impl<'a> Checkpoint<'a> {
                 // hole the old model left, so the new f32 tensor did not fit
                 // and wasm memory (which never shrinks) grew by a model.
                 const BLOCK: usize = 1 << 16;
-                let mut v = vec![0f32; n];
-                let mut h = vec![0u16; BLOCK.min(n)];
+                let mut h = vec![0u16; BLOCK.min(out.len())];
                 let widen = |x: u16| {
                     let x = u16::from_le_bytes(x.to_ne_bytes());
                     match e.storage {
@@ -279,14 +283,16 @@ impl<'a> Checkpoint<'a> {
                         _ => half::bf16::from_bits(x).to_f32(),
                     }
                 };
-                for (i, out) in v.chunks_mut(BLOCK).enumerate() {
+                for (i, out) in out.chunks_mut(BLOCK).enumerate() {
                     let h = &mut h[..out.len()];
-                    source.read(e.start + i * BLOCK * 2, bytemuck::cast_slice_mut(h));
+                    source.read(
+                        e.start + (from + i * BLOCK) * 2,
+                        bytemuck::cast_slice_mut(h),
+                    );
                     for (o, &x) in out.iter_mut().zip(h.iter()) {
                         *o = widen(x);
                     }
                 }
-                v
             }
         }
     }
@@ -315,6 +321,29 @@ impl<'a> Checkpoint<'a> {
     ) -> Result<Tensor, LoadError> {
         let entry = self.entry(key, shape, cfg_hint)?;
         Tensor::from_vec(self.read_f32(&entry), shape, &Device::Cpu).map_err(|e| weights(key, e))
+    }
+
+    /// Takes a `[rows, width]` tensor a few rows at a time, in f32: `each`
+    /// gets the first row's index and the rows, so a large table (an
+    /// embedding) is never widened whole.
+    pub fn take_rows(
+        &mut self,
+        key: &str,
+        [rows, width]: [usize; 2],
+        cfg_hint: &str,
+        chunk_rows: usize,
+        mut each: impl FnMut(usize, &[f32]) -> Result<(), LoadError>,
+    ) -> Result<(), LoadError> {
+        let entry = self.entry(key, &[rows, width], cfg_hint)?;
+        let chunk_rows = chunk_rows.max(1);
+        let mut buf = vec![0f32; chunk_rows.min(rows) * width];
+        for first in (0..rows).step_by(chunk_rows) {
+            let n = chunk_rows.min(rows - first);
+            let buf = &mut buf[..n * width];
+            self.read_f32_into(&entry, first * width, buf);
+            each(first, buf)?;
+        }
+        Ok(())
     }
 
     /// Like [`Checkpoint::take`], but an F16 or BF16 tensor stays 16-bit,

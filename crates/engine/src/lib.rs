@@ -17,6 +17,7 @@ mod matmul;
 mod model;
 pub mod model_config;
 mod output;
+mod quantize_at_load;
 mod quantized_matrix;
 mod run;
 pub mod shard_index;
@@ -31,6 +32,7 @@ pub use checkpoint::WeightSource;
 pub use error::{LoadError, PromptError, RunError};
 pub use kv_cache::KvCache;
 pub use model_config::{Architecture, ModelConfig};
+pub use quantize_at_load::Precision;
 pub use run::{Prepared, RunInput};
 
 use model::Model;
@@ -74,6 +76,17 @@ impl Engine {
         shards: &[&dyn WeightSource],
         tokenizer: &[u8],
     ) -> Result<Engine, LoadError> {
+        Engine::load_sharded_as(config, shards, tokenizer, Precision::AsStored)
+    }
+
+    /// Loads a safetensors checkpoint with its matrices kept as `precision`
+    /// says (8-bit at load: smaller, faster, slightly different probabilities).
+    pub fn load_sharded_as(
+        config: &[u8],
+        shards: &[&dyn WeightSource],
+        tokenizer: &[u8],
+        precision: Precision,
+    ) -> Result<Engine, LoadError> {
         let cfg = ModelConfig::from_json(config)?;
         // Weights first: after a model switch they take the holes the old
         // weights left, tensor for tensor. Built after the tokenizer, whose
@@ -81,7 +94,7 @@ impl Engine {
         // fit and wasm memory (which never shrinks) grew by a model.
         // A tokenizer at odds with the config is still the error named
         // when the weights fail too: it says which file does not belong.
-        let loaded = load_model(&cfg, shards);
+        let loaded = load_model(&cfg, shards, precision);
         let weight_bytes = shards.iter().map(|w| w.len()).sum();
         Engine::assemble(cfg, loaded, weight_bytes, tokenizer)
     }
@@ -235,17 +248,25 @@ impl Engine {
 fn load_model(
     cfg: &ModelConfig,
     shards: &[&dyn WeightSource],
+    precision: Precision,
 ) -> Result<(Model, String), LoadError> {
     let mut ck = checkpoint::Checkpoint::parse_shards(shards)?;
-    let storage_dtype = ck.storage_dtype.clone();
-    Ok((Model::load(cfg.clone(), &mut ck)?, storage_dtype))
+    let described = precision.describe(&ck.storage_dtype);
+    let model = match precision {
+        Precision::AsStored => Model::load(cfg.clone(), &mut ck)?,
+        Precision::Q8_0 => Model::load(
+            cfg.clone(),
+            &mut quantize_at_load::QuantizedAtLoad { ck: &mut ck },
+        )?,
+    };
+    Ok((model, described))
 }
 
 /// Loads a config and its weights without a tokenizer and returns the
 /// parameter count: the checkpoint loader alone, for fuzzing and tools.
 pub fn check_weights(config: &[u8], weights: &[u8]) -> Result<usize, LoadError> {
     let cfg = ModelConfig::from_json(config)?;
-    load_model(&cfg, &[&weights]).map(|(m, _)| m.parameter_count())
+    load_model(&cfg, &[&weights], Precision::AsStored).map(|(m, _)| m.parameter_count())
 }
 
 /// A `.gguf` file's config, and its model with what the model line says of

@@ -210,6 +210,35 @@ fn a_q8_0_file_stays_near_its_full_precision_checkpoint() {
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn eight_bits_at_load_run_what_llama_cpp_s_q8_0_file_of_the_checkpoint_runs() {
+    // The GPT-2 file is the tiny checkpoint quantized to Q8_0 by llama.cpp's
+    // quantizer (its position table left f32); quantizing the safetensors
+    // file while loading makes the same blocks, so the logits are the file's.
+    let expected = expected();
+    let case = &CASES[0];
+    let sequence = ids(&expected["files"][case.stem]["sequence"]);
+    let f = files(case.model);
+    let at_load = Engine::load_sharded_as(
+        &f.config,
+        &[&f.weights.as_slice()],
+        &f.tokenizer,
+        ntl_engine::Precision::Q8_0,
+    )
+    .expect("the tiny checkpoint quantizes at load");
+    assert_eq!(
+        at_load.info().storage_dtype,
+        "Q8_0 (quantized at load from F16)"
+    );
+    let file = load(case);
+    for end in [1, 6, sequence.len()] {
+        let ours = at_load.logits(&sequence[..end]).unwrap();
+        let theirs = file.logits(&sequence[..end]).unwrap();
+        assert_eq!(ours, theirs, "after {end} tokens");
+    }
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn the_tokenizer_beside_the_file_splits_text_as_llama_cpp_does() {
     let expected = expected();
     let engine = load(&CASES[0]);
