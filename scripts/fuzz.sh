@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the parsers that read untrusted input: the checkpoint loaders (safetensors and GGUF), the
 # generation-config parser, the share-link decoder, the lesson reader and the
-# page's reading of worker messages and of a site's models/index.json. Not part of CI (it
+# page's reading of worker messages, of a site's models/index.json and of the hub's
+# listing of a GGUF repo. Not part of CI (it
 # needs nightly and minutes per target): run it by hand, then record the
 # figures it prints in the README's testing section.
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]   (default 300)
@@ -16,7 +17,7 @@ unset CARGO_TARGET_DIR # cargo-fuzz keeps its sanitizer builds in fuzz/target
 # Seeds: one valid input per target, so mutations start from the real format.
 python3 scripts/fuzz_seeds.py fuzz/corpus
 
-for target in ${FUZZ_TARGETS:-share_link generation_config checkpoint gguf lesson worker_message site_models}; do
+for target in ${FUZZ_TARGETS:-share_link generation_config checkpoint gguf lesson worker_message site_models hub_listing}; do
   log="fuzz/logs/$target.log"
   mkdir -p fuzz/logs "fuzz/corpus/$target"
   echo "== $target: ${BUDGET}s"

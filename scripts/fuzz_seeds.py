@@ -58,6 +58,13 @@ write("worker_message", "finished.json", json.dumps({"type": "finished", "run_id
 step = doc["runs"][0]["steps"][0]
 write("worker_message", "step.json", json.dumps({"type": "step", "run_id": 1, "lane": 0, "index": 0, "step": step, "text": step["token"]}).encode())
 write("worker_message", "inf.json", json.dumps({"type": "step", "run_id": 1, "lane": 0, "index": 0, "step": dict(step, entropy="inf", raw_entropy="-inf"), "text": step["token"]}).encode())
+# A GGUF repo as the hub lists it: LFS sizes, a projector, split parts, a sub-folder.
+listing = [{"type": "file", "oid": "a", "size": 1519, "path": ".gitattributes"}] + [
+    {"type": "file", "oid": "b", "size": 135, "path": n, "lfs": {"oid": "c", "size": s, "pointerSize": 135}}
+    for n, s in [("SmolLM2-135M-Instruct-Q4_K_M.gguf", 105468384), ("SmolLM2-135M-Instruct-Q8_0.gguf", 144811488),
+                 ("model.Q4_K_M.gguf", 1), ("mmproj-f16.gguf", 2), ("big-00001-of-00002.gguf", 3), ("sub/x.gguf", 4)]
+] + [{"type": "directory", "oid": "d", "size": 0, "path": "sub"}]
+write("hub_listing", "tree.json", json.dumps(listing).encode())
 write("site_models", "index.json", json.dumps({"models": [{"folder": "distilgpt2", "architecture": "GPT2LMHeadModel", "bytes": 352824413, "note": "our class"}]}).encode())
 
 # The same tiny GPT-2 as llama.cpp lays it out (GGUF v3): its sizes in the

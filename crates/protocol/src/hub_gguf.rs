@@ -190,6 +190,9 @@ pub fn parse_listing(bytes: &[u8]) -> Result<Listing, ListingError> {
         });
     }
     out.files.sort_by(|a, b| a.name.cmp(&b.name));
+    // A repo's paths are unique; a listing that repeats one keeps its first,
+    // so a file's name always picks that file.
+    out.files.dedup_by(|b, a| a.name == b.name);
     Ok(out)
 }
 
