@@ -31,6 +31,7 @@ impl App {
                 Outcome::redraw()
             }
             ModelAction::RestartWorker => self.page.restart_worker(),
+            ModelAction::EightBit(on) => self.page.set_eight_bit(on),
             ModelAction::Files(Ok((names, buffers))) => {
                 if let (Some(message), Some(link)) = (self.page.load_files(names), &self.link) {
                     link.send_with_buffers(&message, buffers);

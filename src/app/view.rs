@@ -137,6 +137,7 @@ impl App {
                         hub_repo={page.model.hub_repo.clone()}
                         can_keep_current={page.model.can_keep_current()}
                         gguf={page.model.gguf_choice()}
+                        eight_bit={page.model.eight_bit}
                         worker_alive={page.worker.alive}
                         worker_slow={page.worker.slow}
                         one_thread={page.worker.one_thread}

@@ -34,6 +34,8 @@ pub enum ModelAction {
     HubInput(String),
     Files(PickedFiles),
     RestartWorker,
+    /// Keep a safetensors model's matrices as Q8_0 blocks (or not).
+    EightBit(bool),
 }
 
 #[derive(Properties, PartialEq)]
@@ -57,6 +59,9 @@ pub struct Props {
     /// Why the model runs on the single-threaded worker, when it does.
     #[prop_or_default]
     pub one_thread: Option<OneThread>,
+    /// Safetensors models are quantized to Q8_0 while loading.
+    #[prop_or_default]
+    pub eight_bit: bool,
     /// Embed mode: the status line only.
     pub compact: bool,
     pub on: Callback<ModelAction>,
@@ -542,6 +547,19 @@ pub fn model_panel(p: &Props) -> Html {
                         </label>
                     </div>
                     <p class="hint">{ tr.t("files-hint") }</p>
+                    <label class="eight-bit">
+                        <input
+                            type="checkbox"
+                            data-testid="load-8bit"
+                            checked={p.eight_bit}
+                            disabled={!idle}
+                            onchange={p.on.reform(|e: Event| {
+                                ModelAction::EightBit(e.target_unchecked_into::<HtmlInputElement>().checked())
+                            })}
+                        />
+                        { " " }{ tr.t("eight-bit") }
+                    </label>
+                    <p class="hint">{ tr.t("eight-bit-hint") }</p>
                     <CachedModels in_use={in_use} />
                 </details>
             }

@@ -73,7 +73,8 @@ fn a_lesson_address_is_fetched_and_the_model_waits_for_the_lesson_to_name_it() {
         matches!(
             loads(&out),
             Some(ToWorker::Load {
-                source: ModelSource::Bundled { .. }
+                source: ModelSource::Bundled { .. },
+                ..
             })
         ),
         "{out:?}"

@@ -80,6 +80,21 @@ impl MemoryNeed {
         }
     }
 
+    /// The same model with its matrices kept as Q8_0 blocks: at most 34
+    /// bytes per 32 weights of a 16-bit file (an f32 file's half of that).
+    pub fn quantized_to_q8_0(self) -> MemoryNeed {
+        let weights = self.weights / 32 * 17 + self.weights % 32 * 17 / 32;
+        self.with_weights(weights)
+    }
+
+    /// The same need with the weights kept in `bytes`.
+    pub fn with_weights(self, bytes: u64) -> MemoryNeed {
+        MemoryNeed {
+            weights: bytes,
+            ..self
+        }
+    }
+
     /// What WebAssembly's memory must hold (its 4 GiB of addresses bound it).
     pub fn in_wasm(&self) -> u64 {
         self.weights

@@ -38,6 +38,9 @@ mod writer_steps;
 pub mod writer_trouble;
 
 #[cfg(test)]
+#[cfg(test)]
+mod eight_bit_tests;
+#[cfg(test)]
 mod gguf_choice_tests;
 #[cfg(test)]
 mod lesson_tests;
@@ -392,6 +395,17 @@ impl Page {
     /// A model folder from the site's list: loaded at once unless it cannot fit.
     pub fn pick_folder(&mut self, path: &str) -> Outcome {
         match self.model.load_folder_now(path) {
+            Some(message) => {
+                self.notice = None;
+                self.load(message)
+            }
+            None => Outcome::redraw(),
+        }
+    }
+
+    /// 8-bit at load switched: a safetensors model in use loads again as asked.
+    pub fn set_eight_bit(&mut self, on: bool) -> Outcome {
+        match self.model.set_eight_bit(on) {
             Some(message) => {
                 self.notice = None;
                 self.load(message)

@@ -7,7 +7,7 @@ use ntl_protocol::hub_gguf::Listing;
 use ntl_protocol::share::BUNDLED;
 use ntl_protocol::site_models::SiteModel;
 use ntl_protocol::trouble::{LoadTrouble, NetTrouble};
-use ntl_protocol::{ModelInfo, ModelShape, ModelSource, ToWorker};
+use ntl_protocol::{LoadWeights, ModelInfo, ModelShape, ModelSource, ToWorker};
 use std::rc::Rc;
 
 pub use super::model_catalog::DEFAULT_HUB_REPO;
@@ -105,6 +105,8 @@ pub struct ModelState {
     /// The model did not fit in memory: a fresh worker does not load it
     /// again by itself (the user picks one, or asks for it again).
     pub held: bool,
+    /// Safetensors models are quantized to Q8_0 while loading (off: HF-exact).
+    pub eight_bit: bool,
 }
 
 fn default_hub() -> ModelSource {
@@ -155,6 +157,57 @@ impl ModelState {
             site_models_asked: false,
             held: false,
             before_confirm: None,
+            eight_bit: false,
+        }
+    }
+
+    /// How the next load keeps a safetensors model's matrices.
+    fn weights(&self) -> LoadWeights {
+        match self.eight_bit {
+            true => LoadWeights::Q8_0,
+            false => LoadWeights::AsStored,
+        }
+    }
+
+    /// 8-bit at load on or off: a safetensors model in use loads again
+    /// (its files come from the cache); a `.gguf` file keeps its own types,
+    /// and picked files, which cannot be read again, take it at their next pick.
+    pub fn set_eight_bit(&mut self, on: bool) -> Option<ToWorker> {
+        if std::mem::replace(&mut self.eight_bit, on) == on {
+            return None;
+        }
+        match (&self.status, &self.source) {
+            (ModelStatus::Ready { info, .. }, Some(source))
+                if !info.storage_dtype.starts_with("GGUF") =>
+            {
+                let source = source.clone();
+                Some(self.load(source))
+            }
+            _ => None,
+        }
+    }
+
+    /// Weights of `bytes` as the worker will keep them: with 8 bits at load,
+    /// Q8_0's 34 bytes per 32 weights of a file of at least 16 bits a weight
+    /// (an f32 file comes to half this; a `.gguf` keeps its own size).
+    fn kept(&self, need: MemoryNeed, gguf: bool) -> MemoryNeed {
+        match self.eight_bit && !gguf {
+            true => need.quantized_to_q8_0(),
+            false => need,
+        }
+    }
+
+    /// Whether the model in use or loading is a llama.cpp file.
+    fn is_gguf(&self) -> bool {
+        let named = |s: &ModelSource| match s {
+            ModelSource::Hub { gguf, .. } => gguf.is_some(),
+            ModelSource::Files { names } => names.iter().any(|n| is_gguf_name(n)),
+            _ => false,
+        };
+        match &self.status {
+            ModelStatus::Ready { info, .. } => info.storage_dtype.starts_with("GGUF"),
+            ModelStatus::Loading { file, .. } if is_gguf_name(file) => true,
+            _ => self.source.as_ref().is_some_and(named) || self.gguf_offer.is_some(),
         }
     }
 
@@ -182,7 +235,10 @@ impl ModelState {
             retry: None,
         };
         self.source = Some(source.clone());
-        ToWorker::Load { source }
+        ToWorker::Load {
+            source,
+            weights: self.weights(),
+        }
     }
 
     /// What a worker that has just started should do: load the source in
@@ -408,9 +464,10 @@ impl ModelState {
             return None;
         }
         let listed = self.site_models.iter().find(|m| m.path() == path);
-        let warning = listed
-            .and_then(|m| m.bytes)
-            .and_then(|b| memory_warning(MemoryNeed::estimate(b, None), self.device_memory_gb));
+        let warning = listed.and_then(|m| m.bytes).and_then(|b| {
+            let need = self.kept(MemoryNeed::estimate(b, None), false);
+            memory_warning(need, self.device_memory_gb)
+        });
         if warning.is_some_and(|w| w.beyond_wasm) {
             self.memory_warning = warning;
             return None;
@@ -435,7 +492,10 @@ impl ModelState {
             retry: None,
         };
         self.source = None;
-        ToWorker::Load { source }
+        ToWorker::Load {
+            source,
+            weights: self.weights(),
+        }
     }
 
     /// The model in use or loading, and what it needs of memory when known.
@@ -444,9 +504,16 @@ impl ModelState {
             ModelStatus::Ready { info, .. } => Some(MemoryNeed::estimate(
                 info.weight_bytes as u64,
                 Some(&ModelShape::of(info)),
-            )),
+            ))
+            .map(|need| {
+                match info.storage_dtype.starts_with("Q8_0 (quantized at load") {
+                    // The weights as kept: 34 bytes per 32 parameters.
+                    true => need.with_weights(info.parameters as u64 * 34 / 32),
+                    false => need,
+                }
+            }),
             ModelStatus::Loading { file, total, .. } if is_weights(file) => {
-                total.map(|t| MemoryNeed::estimate(t, self.shape()))
+                total.map(|t| self.kept(MemoryNeed::estimate(t, self.shape()), is_gguf_name(file)))
             }
             _ => None,
         };
@@ -465,7 +532,7 @@ impl ModelState {
     /// The warning for weights of `bytes` of the model in use, if any.
     fn warning_for(&self, bytes: u64) -> Option<MemoryWarning> {
         memory_warning(
-            MemoryNeed::estimate(bytes, self.shape()),
+            self.kept(MemoryNeed::estimate(bytes, self.shape()), self.is_gguf()),
             self.device_memory_gb,
         )
     }
@@ -581,7 +648,11 @@ impl ModelState {
 /// A file the progress bar names that holds weights (`model.safetensors`,
 /// a shard, `model.gguf`, a hub repo's `SmolLM2-135M-Q8_0.gguf`).
 fn is_weights(file: &str) -> bool {
-    file.starts_with("model") || file.to_ascii_lowercase().ends_with(".gguf")
+    file.starts_with("model") || is_gguf_name(file)
+}
+
+fn is_gguf_name(file: &str) -> bool {
+    file.to_ascii_lowercase().ends_with(".gguf")
 }
 
 /// A hub repo's `.gguf` files, as measured for the repo named `repo`.
@@ -675,7 +746,13 @@ pub(crate) mod tests {
                 true,
             )
             .expect("falls back");
-        assert_eq!(msg, ToWorker::Load { source: bundled() });
+        assert_eq!(
+            msg,
+            ToWorker::Load {
+                source: bundled(),
+                weights: LoadWeights::AsStored
+            }
+        );
         assert!(notice.to_string().contains("(offline)"), "{notice}");
         assert_eq!(m.link_name().as_deref(), Some(BUNDLED));
         // The bundled model failing too is reported, not retried.
@@ -740,7 +817,8 @@ pub(crate) mod tests {
         assert!(matches!(
             msg,
             ToWorker::Load {
-                source: ModelSource::Hub { .. }
+                source: ModelSource::Hub { .. },
+                ..
             }
         ));
         assert!(m.status.is_busy());
@@ -849,7 +927,8 @@ pub(crate) mod tests {
         assert_eq!(
             m.load_hub_now(),
             Some(ToWorker::Load {
-                source: ModelSource::Hub { repo, gguf: None }
+                source: ModelSource::Hub { repo, gguf: None },
+                weights: LoadWeights::AsStored
             })
         );
         assert_eq!(m.memory_warning.map(|w| w.bytes), Some(988_097_824));
@@ -863,7 +942,7 @@ pub(crate) mod tests {
     fn a_typed_repo_asks_its_size_first_and_downloads_only_when_confirmed_or_keeps_the_model() {
         let mut m = ModelState::new(Some(BUNDLED), false);
         let bundled = m.reload().unwrap();
-        let ToWorker::Load { source } = bundled else {
+        let ToWorker::Load { source, .. } = bundled else {
             panic!()
         };
         m.loaded(info(), source, 1.0, 1);
@@ -1008,7 +1087,8 @@ pub(crate) mod tests {
         assert_eq!(
             m.reload(),
             Some(ToWorker::Load {
-                source: folder.clone()
+                source: folder.clone(),
+                weights: LoadWeights::AsStored
             })
         );
         assert_eq!(
@@ -1032,7 +1112,13 @@ pub(crate) mod tests {
         m.measured(path, Some(352_000_000), false, Some(shape), None);
         let warning = m.memory_warning.expect("0.94 GB on a 1 GB device");
         assert_eq!(warning.cache_tokens, Some(1024), "its config's context");
-        assert_eq!(m.confirm(), Some(ToWorker::Load { source: folder }));
+        assert_eq!(
+            m.confirm(),
+            Some(ToWorker::Load {
+                source: folder,
+                weights: LoadWeights::AsStored
+            })
+        );
     }
 
     #[test]

@@ -108,7 +108,7 @@ fn main() {
 
 fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
     match msg {
-        ToWorker::Load { source } => {
+        ToWorker::Load { source, weights } => {
             if state.loading.replace(true) {
                 post(&FromWorker::LoadFailed {
                     file: None,
@@ -118,7 +118,7 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
                 return;
             }
             wasm_bindgen_futures::spawn_local(async move {
-                load(&state, source, buffers).await;
+                load(&state, source, weights, buffers).await;
                 state.loading.set(false);
             });
         }
@@ -303,7 +303,12 @@ fn what_if(
 /// Rows in a what-if table: the lessons' top 20 (and the lane's pick).
 const WHAT_IF_ROWS: usize = 20;
 
-async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>) {
+async fn load(
+    state: &State,
+    source: ModelSource,
+    weights: ntl_protocol::LoadWeights,
+    buffers: Option<js_sys::Array>,
+) {
     let started = now_ms();
     // Where downloaded files come from (and are cached under); none for picked files.
     let base = match &source {
@@ -362,7 +367,13 @@ async fn load(state: &State, source: ModelSource, buffers: Option<js_sys::Array>
             let shards: Vec<&dyn WeightSource> =
                 shards.iter().map(|s| s as &dyn WeightSource).collect();
             match &files.tokenizer {
-                Some(tokenizer) => Engine::load_sharded(&config, &shards, tokenizer),
+                Some(tokenizer) => {
+                    let precision = match weights {
+                        ntl_protocol::LoadWeights::AsStored => ntl_engine::Precision::AsStored,
+                        ntl_protocol::LoadWeights::Q8_0 => ntl_engine::Precision::Q8_0,
+                    };
+                    Engine::load_sharded_as(&config, &shards, tokenizer, precision)
+                }
                 None => Err(LoadError::Tokenizer {
                     message: "is missing: a safetensors model needs its tokenizer.json".into(),
                     source: None,
