@@ -3,8 +3,9 @@
 // the worker reports as one JSON object (medians of RUNS). By default the page
 // is cross-origin isolated and uses the threaded worker, as scripts/serve.mjs
 // serves it; --single-thread measures the worker every other host gets.
-// --firefox runs the same in Debian's firefox-esr.
-//   node bench/browser.mjs MODEL_DIR [RUNS] [--single-thread] [--firefox]   (needs dist/ from scripts/build.sh)
+// --firefox runs the same in Debian's firefox-esr; --q8 loads the
+// checkpoint with 8 bits at load (its matrices as Q8_0 blocks).
+//   node bench/browser.mjs MODEL_DIR [RUNS] [--single-thread] [--firefox] [--q8]   (needs dist/ from scripts/build.sh)
 import { benchPage } from './bench_page.mjs';
 import { LANES, PROMPT, NEW_TOKENS, median } from './workload.mjs';
 import { driveWorker } from '../tests/e2e/worker_client.mjs';
@@ -12,6 +13,7 @@ import { driveWorker } from '../tests/e2e/worker_client.mjs';
 const args = process.argv.slice(2);
 const threaded = !args.includes('--single-thread');
 const firefox = args.includes('--firefox');
+const q8 = args.includes('--q8');
 const [modelDir, runsArg] = args.filter((a) => !a.startsWith('--'));
 const RUNS = Number(runsArg || 3);
 const { page, close } = await benchPage(modelDir, threaded, { firefox });
@@ -21,7 +23,7 @@ const one = [lane(LANES[0])];
 const four = LANES.map(lane);
 const requests = [one, ...Array.from({ length: RUNS }, () => [one, four]).flat()].map((lanes) => ({ prompt: PROMPT, lanes, top_n: 20 }));
 const { loaded, weightBytes, finished } = await page.evaluate(driveWorker, {
-  loader: threaded ? './worker_mt_loader.js' : './worker_loader.js', modelBase: 'bench-model', requests,
+  loader: threaded ? './worker_mt_loader.js' : './worker_loader.js', modelBase: 'bench-model', requests, weights: q8 ? 'q8_0' : null,
 });
 const figures = (done) => ({ ms: done.ms, first: done.first_step_ms, tokens: done.document.runs.reduce((n, r) => n + r.token_ids.length, 0), memory: done.memory_bytes });
 const runs = finished.slice(1).map(figures);
@@ -38,6 +40,6 @@ const summary = (rs) => {
   return { tokens, total_ms: total, first_token_ms: median(rs.map((r) => r.first)), tokens_per_s: tokens * 1000 / total, step_ms: total / NEW_TOKENS };
 };
 console.log(JSON.stringify({
-  engine: (firefox ? 'firefox' : 'browser') + (threaded ? '' : '_single_thread'), threads: result.threads, runs: RUNS, load_ms: result.load_ms, weight_bytes: result.weight_bytes, peak_memory_bytes: result.memory,
+  engine: (firefox ? 'firefox' : 'browser') + (threaded ? '' : '_single_thread') + (q8 ? '_q8_0' : ''), threads: result.threads, runs: RUNS, load_ms: result.load_ms, weight_bytes: result.weight_bytes, peak_memory_bytes: result.memory,
   four_lanes: summary(result.four), one_lane: summary(result.one),
 }));

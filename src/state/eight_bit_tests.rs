@@ -84,3 +84,35 @@ fn eight_bits_keep_a_16_bit_file_s_weights_in_17_32nds_of_its_bytes() {
     assert_eq!(q8.download, need.download, "the file downloads whole");
     assert!(q8.in_wasm() < need.in_wasm() * 6 / 10);
 }
+
+#[test]
+fn a_share_link_made_with_eight_bits_loads_its_model_in_eight_bits() {
+    use super::{Command, Page, Requested};
+    use ntl_protocol::{share, FromWorker};
+    let mut page = super::tests::ready_page(Requested::default());
+    let _ = page.set_eight_bit(true);
+    let link = page.shared();
+    assert_eq!(link.weights, LoadWeights::Q8_0);
+    let opened = share::decode(&share::encode(&link)).unwrap();
+    let requested = Requested {
+        shared: Some(Ok(opened)),
+        ..Requested::default()
+    };
+    let (mut page, _) = Page::new(requested, crate::worker_choice::Abilities::default());
+    page.worker_spawned(Ok(()));
+    let out = page.on_worker(FromWorker::Ready, 0.0);
+    assert!(
+        out.commands.iter().any(|c| matches!(
+            c,
+            Command::Send(ToWorker::Load {
+                weights: LoadWeights::Q8_0,
+                ..
+            })
+        )),
+        "{out:?}"
+    );
+    // A link made at full precision says nothing of it, and loads so.
+    let plain = super::tests::ready_page(Requested::default()).shared();
+    assert_eq!(plain.weights, LoadWeights::AsStored);
+    assert!(!serde_json::to_string(&plain).unwrap().contains("weights"));
+}

@@ -181,6 +181,10 @@ impl Page {
             writer: RcEq::default(),
             package: RcEq::default(),
         };
+        // A link made with 8 bits at load loads its model so.
+        page.model.eight_bit = shared
+            .as_ref()
+            .is_some_and(|s| s.weights == ntl_protocol::LoadWeights::Q8_0);
         let mut commands = vec![Command::SpawnWorker { threaded: threads }];
         match requested.lesson {
             Some(Ok(path)) => {
@@ -525,6 +529,7 @@ impl Page {
             step,
             chat: self.chat.shared(&self.editor.prompt),
             lanes: self.lanes_as_run(),
+            weights: self.model.weights(),
             ..self.editor.shared(self.model.link_name(), scoring)
         }
     }

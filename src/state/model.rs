@@ -162,7 +162,7 @@ impl ModelState {
     }
 
     /// How the next load keeps a safetensors model's matrices.
-    fn weights(&self) -> LoadWeights {
+    pub fn weights(&self) -> LoadWeights {
         match self.eight_bit {
             true => LoadWeights::Q8_0,
             false => LoadWeights::AsStored,

@@ -34,6 +34,9 @@ pub struct Shared {
     /// `bundled` or a hub repo id; absent = the page's default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// How a safetensors model's matrices are kept (`q8_0`: 8 bits at load).
+    #[serde(default, skip_serializing_if = "crate::LoadWeights::is_as_stored")]
+    pub weights: crate::LoadWeights,
     /// A continuation to score in every lane instead of generating.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<String>,
@@ -214,6 +217,7 @@ mod tests {
             ],
             shared_seed: Some(7),
             model: Some("distilbert/distilgpt2".into()),
+            weights: crate::LoadWeights::Q8_0,
             score: Some(" a story".into()),
             step: Some(4),
             negative_prompt: Some("a dull answer".into()),

@@ -331,6 +331,7 @@ impl Editor {
             lanes: self.active().to_vec(),
             shared_seed: self.shared_seed(),
             model,
+            weights: Default::default(),
             score: (scoring && !self.score_text.is_empty()).then(|| self.score_text.clone()),
             step: None,
             negative_prompt: Some(self.negative_prompt.clone())
