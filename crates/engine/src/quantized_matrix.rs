@@ -3,30 +3,105 @@
 //! input row to 8 bits per block as llama.cpp's CPU backend does, and looked
 //! up row by row, so an embedding table stays quantized and a step
 //! dequantizes only the rows it reads.
+//!
+//! In wasm the matrix is kept as a few row blocks, each its own tensor, and
+//! the worker's threads multiply them side by side (`ntl_parallel`): candle's
+//! own pool has one thread there. Blocks start at multiples of four rows, so
+//! every output is summed by the same kernel call as in one piece, and the
+//! product is bit-identical however the rows are cut.
 
 use candle_core::quantized::{ggml_file::qtensor_from_ggml, GgmlDType, QMatMul, QTensor};
 use candle_core::{Device, Module, Result, Tensor};
+use std::ops::Range;
 use std::sync::Arc;
 
-pub(crate) struct QuantizedMatrix {
-    /// `[n, k]`: `n` output rows of `k` inputs, each row its own blocks.
+/// Row blocks a matrix is cut into: in wasm enough for the worker's threads
+/// to share out (2 here, up to 8 on a larger machine); natively candle's
+/// own pool splits the one block.
+const PARTS: usize = if cfg!(target_arch = "wasm32") { 8 } else { 1 };
+
+/// Fewer rows than this per block are not worth a thread's wake-up.
+const MIN_ROWS_PER_PART: usize = 64;
+
+struct Part {
     w: Arc<QTensor>,
+    rows: Range<usize>,
+}
+
+pub(crate) struct QuantizedMatrix {
+    /// `[n, k]` as row blocks: `n` output rows of `k` inputs, each row its own blocks.
+    parts: Vec<Part>,
+    dtype: GgmlDType,
     n: usize,
     k: usize,
 }
 
+/// The row blocks of an `n`-row matrix cut into at most `parts`: each at
+/// least [`MIN_ROWS_PER_PART`] long and starting at a multiple of four rows.
+fn row_blocks(n: usize, parts: usize) -> Vec<Range<usize>> {
+    let parts = parts.min(n / MIN_ROWS_PER_PART).max(1);
+    let step = n.div_ceil(parts).next_multiple_of(4);
+    (0..n)
+        .step_by(step.max(4))
+        .map(|s| s..(s + step).min(n))
+        .collect()
+}
+
 impl QuantizedMatrix {
     pub fn new(w: QTensor) -> Result<QuantizedMatrix> {
+        QuantizedMatrix::cut(w, PARTS)
+    }
+
+    /// `w` as row blocks of at most `parts` (tests cut it every which way).
+    fn cut(w: QTensor, parts: usize) -> Result<QuantizedMatrix> {
         let (n, k) = w.shape().dims2()?;
-        Ok(QuantizedMatrix {
-            w: Arc::new(w),
-            n,
-            k,
-        })
+        let blocks = row_blocks(n, parts);
+        if blocks.len() == 1 {
+            return Ok(QuantizedMatrix {
+                dtype: w.dtype(),
+                parts: vec![Part {
+                    w: Arc::new(w),
+                    rows: 0..n,
+                }],
+                n,
+                k,
+            });
+        }
+        let dtype = w.dtype();
+        let bytes = w.data()?.into_owned();
+        drop(w);
+        QuantizedMatrix::from_bytes(dtype, &bytes, n, k, &blocks)
+    }
+
+    /// A matrix from its rows' blocks end to end, cut into `blocks`.
+    fn from_bytes(
+        dtype: GgmlDType,
+        bytes: &[u8],
+        n: usize,
+        k: usize,
+        blocks: &[Range<usize>],
+    ) -> Result<QuantizedMatrix> {
+        let row_bytes = bytes.len() / n.max(1);
+        let parts = blocks
+            .iter()
+            .map(|rows| {
+                let w = qtensor_from_ggml(
+                    dtype,
+                    &bytes[rows.start * row_bytes..rows.end * row_bytes],
+                    vec![rows.len(), k],
+                    &Device::Cpu,
+                )?;
+                Ok(Part {
+                    w: Arc::new(w),
+                    rows: rows.clone(),
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(QuantizedMatrix { parts, dtype, n, k })
     }
 
     pub fn dtype(&self) -> GgmlDType {
-        self.w.dtype()
+        self.dtype
     }
 
     /// `x` (`[rows, k]`) times the matrix: `[rows, n]`.
@@ -38,7 +113,37 @@ impl QuantizedMatrix {
                 self.k
             );
         }
-        QMatMul::QTensor(self.w.clone()).forward(&x.contiguous()?)
+        if let [one] = self.parts.as_slice() {
+            return QMatMul::QTensor(one.w.clone()).forward(&x.contiguous()?);
+        }
+        // Each thread gets the input as plain numbers (a tensor is not
+        // shared across the worker's threads) and writes its block's columns.
+        let xs: Vec<f32> = x.flatten_all()?.to_vec1()?;
+        let mut out = vec![0f32; rows * self.n];
+        let dst = ntl_parallel::Disjoint::new(&mut out);
+        let failed = std::sync::Mutex::new(None);
+        ntl_parallel::each(self.parts.len(), &|i| {
+            let part = &self.parts[i];
+            let product = Tensor::from_slice(&xs, (rows, k), &Device::Cpu)
+                .and_then(|x| QMatMul::QTensor(part.w.clone()).forward(&x))
+                .and_then(|y| y.flatten_all())
+                .and_then(|y| y.to_vec1::<f32>());
+            match product {
+                Ok(y) => {
+                    let width = part.rows.len();
+                    for (r, row) in y.chunks_exact(width).enumerate() {
+                        let at = r * self.n + part.rows.start;
+                        // SAFETY: block `i` alone writes its columns `part.rows` of each row.
+                        unsafe { dst.slice(at..at + width) }.copy_from_slice(row);
+                    }
+                }
+                Err(e) => *failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(e),
+            }
+        });
+        if let Some(e) = failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            return Err(e);
+        }
+        Tensor::from_vec(out, (rows, self.n), &Device::Cpu)
     }
 
     /// Rows `ids`, dequantized, `[ids.len(), k]` in f32: an embedding lookup.
@@ -46,8 +151,33 @@ impl QuantizedMatrix {
         if let Some(&id) = ids.iter().find(|&&id| id as usize >= self.n) {
             candle_core::bail!("token id {id} is past the embedding's {} rows", self.n);
         }
-        let ids = Tensor::from_slice(ids, ids.len(), &Device::Cpu)?;
-        self.w.embedding(&ids)
+        if let [one] = self.parts.as_slice() {
+            let ids = Tensor::from_slice(ids, ids.len(), &Device::Cpu)?;
+            return one.w.embedding(&ids);
+        }
+        let rows = ids
+            .iter()
+            .map(|&id| {
+                let id = id as usize;
+                let part = self
+                    .parts
+                    .iter()
+                    .find(|p| p.rows.contains(&id))
+                    .expect("the blocks cover every row");
+                let local = Tensor::from_slice(&[(id - part.rows.start) as u32], 1, &Device::Cpu)?;
+                part.w.embedding(&local)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Tensor::cat(&rows, 0)
+    }
+
+    /// The rows' blocks end to end.
+    fn bytes(&self) -> Result<Vec<u8>> {
+        let mut bytes = Vec::new();
+        for p in &self.parts {
+            bytes.extend_from_slice(&p.w.data()?);
+        }
+        Ok(bytes)
     }
 
     /// Matrices over the same inputs in the same block format as one, their
@@ -65,15 +195,11 @@ impl QuantizedMatrix {
         let stack = || {
             let mut bytes = Vec::new();
             for p in parts {
-                bytes.extend_from_slice(&p.w.data()?);
+                bytes.extend_from_slice(&p.bytes()?);
             }
             let n = parts.iter().map(|p| p.n).sum::<usize>();
-            QuantizedMatrix::new(qtensor_from_ggml(
-                first.dtype(),
-                &bytes,
-                vec![n, first.k],
-                &Device::Cpu,
-            )?)
+            let blocks = row_blocks(n, PARTS);
+            QuantizedMatrix::from_bytes(first.dtype(), &bytes, n, first.k, &blocks)
         };
         Some(stack())
     }
@@ -159,5 +285,71 @@ mod tests {
         assert_eq!(got, want);
         let c = quantized(&ramp(2, k, 0.3), 2, k, GgmlDType::Q8_0);
         assert!(QuantizedMatrix::stacked(&[&a, &c]).is_none());
+    }
+
+    fn flat(t: Tensor) -> Vec<f32> {
+        t.flatten_all().unwrap().to_vec1().unwrap()
+    }
+
+    #[test]
+    fn row_blocks_start_at_fours_cover_every_row_and_stay_whole_when_small() {
+        assert_eq!(row_blocks(50, 8), vec![0..50]);
+        assert_eq!(row_blocks(130, 8), vec![0..68, 68..130]);
+        for (n, parts) in [(896, 8), (1152, 8), (50257, 8), (4864, 3), (257, 4)] {
+            let blocks = row_blocks(n, parts);
+            assert!(blocks.len() <= parts);
+            assert_eq!(blocks.first().unwrap().start, 0);
+            assert_eq!(blocks.last().unwrap().end, n);
+            for pair in blocks.windows(2) {
+                assert_eq!(pair[0].end, pair[1].start);
+                assert_eq!(pair[1].start % 4, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn a_matrix_cut_into_row_blocks_multiplies_and_looks_up_bit_for_bit_as_one() {
+        for (dtype, k) in [
+            (GgmlDType::Q8_0, 64),
+            (GgmlDType::Q4_0, 96),
+            (GgmlDType::Q5_0, 64),
+            (GgmlDType::Q4K, 256),
+            (GgmlDType::Q6K, 256),
+        ] {
+            let n = 270; // not a multiple of four: a tail in the last block
+            let w = ramp(n, k, 0.01);
+            let t = Tensor::from_slice(&w, (n, k), &Device::Cpu).unwrap();
+            let whole = QuantizedMatrix::cut(QTensor::quantize(&t, dtype).unwrap(), 1).unwrap();
+            let cut = QuantizedMatrix::cut(QTensor::quantize(&t, dtype).unwrap(), 4).unwrap();
+            assert_eq!(cut.parts.len(), 4, "{dtype:?}");
+            for rows in 1..=5 {
+                let x = Tensor::from_slice(&ramp(rows, k, 0.02), (rows, k), &Device::Cpu).unwrap();
+                assert_eq!(
+                    flat(cut.matmul(&x).unwrap()),
+                    flat(whole.matmul(&x).unwrap()),
+                    "{dtype:?}, {rows} rows"
+                );
+            }
+            let ids = [269, 0, 68, 67, 135, 68];
+            assert_eq!(
+                flat(cut.embed(&ids).unwrap()),
+                flat(whole.embed(&ids).unwrap()),
+                "{dtype:?}"
+            );
+            assert!(cut.embed(&[270]).is_err());
+            // Stacked, the blocks are cut again over the joined rows.
+            let both = QuantizedMatrix::stacked(&[&cut, &whole]).unwrap().unwrap();
+            assert_eq!((both.n, both.dtype()), (2 * n, dtype));
+            let x = Tensor::from_slice(&ramp(2, k, 0.02), (2, k), &Device::Cpu).unwrap();
+            let got = flat(both.matmul(&x).unwrap());
+            let one = flat(whole.matmul(&x).unwrap());
+            for r in 0..2 {
+                assert_eq!(&got[r * 2 * n..r * 2 * n + n], &one[r * n..(r + 1) * n]);
+                assert_eq!(
+                    &got[r * 2 * n + n..(r + 1) * 2 * n],
+                    &one[r * n..(r + 1) * n]
+                );
+            }
+        }
     }
 }
