@@ -5,7 +5,8 @@
 // serves it; --single-thread measures the worker every other host gets.
 // --firefox runs the same in Debian's firefox-esr; --q8 loads the
 // checkpoint with 8 bits at load (its matrices as Q8_0 blocks).
-//   node bench/browser.mjs MODEL_DIR [RUNS] [--single-thread] [--firefox] [--q8]   (needs dist/ from scripts/build.sh)
+//   node bench/browser.mjs MODEL_DIR|FILE.gguf [RUNS] [--single-thread] [--firefox] [--q8]   (needs dist/ from scripts/build.sh)
+import { dirname, basename } from 'node:path';
 import { benchPage } from './bench_page.mjs';
 import { LANES, PROMPT, NEW_TOKENS, median } from './workload.mjs';
 import { driveWorker } from '../tests/e2e/worker_client.mjs';
@@ -14,7 +15,11 @@ const args = process.argv.slice(2);
 const threaded = !args.includes('--single-thread');
 const firefox = args.includes('--firefox');
 const q8 = args.includes('--q8');
-const [modelDir, runsArg] = args.filter((a) => !a.startsWith('--'));
+const [modelArg, runsArg] = args.filter((a) => !a.startsWith('--'));
+// A .gguf file is served from its folder and picked alone (its own tokenizer).
+const gguf = modelArg.endsWith('.gguf');
+const modelDir = gguf ? dirname(modelArg) : modelArg;
+const names = gguf ? [basename(modelArg)] : undefined;
 const RUNS = Number(runsArg || 3);
 const { page, close } = await benchPage(modelDir, threaded, { firefox });
 const lane = (cfg) => ({ config: { ...cfg, max_new_tokens: NEW_TOKENS, min_new_tokens: NEW_TOKENS }, forced_ids: null });
@@ -23,7 +28,7 @@ const one = [lane(LANES[0])];
 const four = LANES.map(lane);
 const requests = [one, ...Array.from({ length: RUNS }, () => [one, four]).flat()].map((lanes) => ({ prompt: PROMPT, lanes, top_n: 20 }));
 const { loaded, weightBytes, finished } = await page.evaluate(driveWorker, {
-  loader: threaded ? './worker_mt_loader.js' : './worker_loader.js', modelBase: 'bench-model', requests, weights: q8 ? 'q8_0' : null,
+  loader: threaded ? './worker_mt_loader.js' : './worker_loader.js', modelBase: 'bench-model', requests, weights: q8 ? 'q8_0' : null, ...(names ? { names } : {}),
 });
 const figures = (done) => ({ ms: done.ms, first: done.first_step_ms, tokens: done.document.runs.reduce((n, r) => n + r.token_ids.length, 0), memory: done.memory_bytes });
 const runs = finished.slice(1).map(figures);

@@ -10,7 +10,7 @@
 // Each wait has a limit (`stageMs`) and names what it was waiting for when it
 // runs out, so a worker that never starts or never finishes fails the test
 // with where it stopped instead of the browser driver's bare timeout.
-export async function driveWorker({ loader, modelBase, requests, whatIf = null, stageMs = 120_000, weights = null }) {
+export async function driveWorker({ loader, modelBase, requests, whatIf = null, stageMs = 120_000, weights = null, names = ['config.json', 'model.safetensors', 'tokenizer.json'] }) {
   const worker = new Worker(loader);
   // The threaded worker asks its creator for its helper threads (ntl_protocol::helper_threads).
   const helpers = [];
@@ -45,9 +45,8 @@ export async function driveWorker({ loader, modelBase, requests, whatIf = null, 
   };
   try {
     await next(['ready'], 'starting');
-    const names = ['config.json', 'model.safetensors', 'tokenizer.json'];
     const buffers = await Promise.all(names.map((n) => fetch(`${modelBase}/${n}`).then((r) => r.arrayBuffer())));
-    const weightBytes = buffers[1].byteLength;
+    const weightBytes = buffers[names.findIndex((n) => /\.(safetensors|gguf)$/.test(n))].byteLength;
     worker.postMessage({ json: JSON.stringify({ type: 'load', source: { kind: 'files', names }, ...(weights ? { weights } : {}) }), buffers }, buffers);
     const loaded = await next(['loaded', 'load_failed'], 'loading the model');
     if (loaded.type !== 'loaded') throw new Error('load failed: ' + JSON.stringify(loaded.trouble));

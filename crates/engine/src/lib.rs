@@ -17,6 +17,8 @@ mod matmul;
 mod model;
 pub mod model_config;
 mod output;
+// Public for its tests, which run natively and in wasm (`tests/kernel.rs`).
+pub mod q5_0_kernel;
 mod quantize_at_load;
 mod quantized_matrix;
 mod run;

@@ -10,6 +10,7 @@
 //! every output is summed by the same kernel call as in one piece, and the
 //! product is bit-identical however the rows are cut.
 
+use crate::q5_0_kernel;
 use candle_core::quantized::{ggml_file::qtensor_from_ggml, GgmlDType, QMatMul, QTensor};
 use candle_core::{Device, Module, Result, Tensor};
 use std::ops::Range;
@@ -19,6 +20,10 @@ use std::sync::Arc;
 /// to share out (2 here, up to 8 on a larger machine); natively candle's
 /// own pool splits the one block.
 const PARTS: usize = if cfg!(target_arch = "wasm32") { 8 } else { 1 };
+
+/// Q5_0 through this crate's kernel (wasm SIMD; candle's is scalar there).
+/// Natively candle's scalar one runs on its pool of threads instead.
+const OWN_Q5_0: bool = cfg!(target_arch = "wasm32");
 
 /// Fewer rows than this per block are not worth a thread's wake-up.
 const MIN_ROWS_PER_PART: usize = 64;
@@ -113,8 +118,11 @@ impl QuantizedMatrix {
                 self.k
             );
         }
-        if let [one] = self.parts.as_slice() {
-            return QMatMul::QTensor(one.w.clone()).forward(&x.contiguous()?);
+        match self.parts.as_slice() {
+            [one] if !OWN_Q5_0 || self.dtype != GgmlDType::Q5_0 => {
+                return QMatMul::QTensor(one.w.clone()).forward(&x.contiguous()?)
+            }
+            _ => {}
         }
         // Each thread gets the input as plain numbers (a tensor is not
         // shared across the worker's threads) and writes its block's columns.
@@ -124,10 +132,7 @@ impl QuantizedMatrix {
         let failed = std::sync::Mutex::new(None);
         ntl_parallel::each(self.parts.len(), &|i| {
             let part = &self.parts[i];
-            let product = Tensor::from_slice(&xs, (rows, k), &Device::Cpu)
-                .and_then(|x| QMatMul::QTensor(part.w.clone()).forward(&x))
-                .and_then(|y| y.flatten_all())
-                .and_then(|y| y.to_vec1::<f32>());
+            let product = self.part_product(part, &xs, rows);
             match product {
                 Ok(y) => {
                     let width = part.rows.len();
@@ -144,6 +149,18 @@ impl QuantizedMatrix {
             return Err(e);
         }
         Tensor::from_vec(out, (rows, self.n), &Device::Cpu)
+    }
+
+    /// `xs` (`rows × k`) times one row block: `rows × part.rows.len()`.
+    fn part_product(&self, part: &Part, xs: &[f32], rows: usize) -> Result<Vec<f32>> {
+        if OWN_Q5_0 && self.dtype == GgmlDType::Q5_0 {
+            let w = part.w.data()?;
+            return Ok(q5_0_kernel::matmul(&w, part.rows.len(), self.k, xs, rows));
+        }
+        Tensor::from_slice(xs, (rows, self.k), &Device::Cpu)
+            .and_then(|x| QMatMul::QTensor(part.w.clone()).forward(&x))
+            .and_then(|y| y.flatten_all())
+            .and_then(|y| y.to_vec1::<f32>())
     }
 
     /// Rows `ids`, dequantized, `[ids.len(), k]` in f32: an embedding lookup.

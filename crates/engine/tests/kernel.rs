@@ -139,3 +139,46 @@ fn sums_follow_the_documented_order_bit_for_bit() {
         }
     }
 }
+
+/// Inputs and weights of every sign and size, with blocks of zeros and of one
+/// value (scales of 0, rounding ties) among them.
+fn values(len: usize, seed: u32) -> Vec<f32> {
+    let mut s = seed;
+    (0..len)
+        .map(|i| {
+            s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            match (i / 32) % 7 {
+                0 => 0.0,
+                1 => 0.5,
+                _ => ((s >> 8) as f32 / (1u32 << 24) as f32 - 0.5) * (1 + i % 5) as f32,
+            }
+        })
+        .collect()
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn the_q5_0_kernel_gives_candle_s_q5_0_products_bit_for_bit() {
+    use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
+    use candle_core::{Device, Module, Tensor};
+    use ntl_engine::q5_0_kernel;
+    for (n, k) in [(1, 32), (7, 64), (96, 576), (37, 896)] {
+        let w = Tensor::from_vec(values(n * k, 7), (n, k), &Device::Cpu).unwrap();
+        let q = QTensor::quantize(&w, GgmlDType::Q5_0).unwrap();
+        let bytes = q.data().unwrap().into_owned();
+        let q = std::sync::Arc::new(q);
+        for rows in 1..=5 {
+            let x = values(rows * k, 11 + rows as u32);
+            let got = q5_0_kernel::matmul(&bytes, n, k, &x, rows);
+            let xt = Tensor::from_vec(x, (rows, k), &Device::Cpu).unwrap();
+            let want: Vec<f32> = QMatMul::QTensor(q.clone())
+                .forward(&xt)
+                .unwrap()
+                .flatten_all()
+                .unwrap()
+                .to_vec1()
+                .unwrap();
+            assert_eq!(bits(&got), bits(&want), "{n}×{k}, {rows} rows");
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Q5_0 weights times f32 rows, with wasm SIMD for each block's integer sum.
+//!
+//! llama.cpp's quantizer writes Q5_0 wherever a K-quant's 256-wide blocks do
+//! not fit a row: in a Q4_K_M file of SmolLM2 (576 wide) or Qwen2.5-0.5B
+//! (896 wide) that is every attention and gate/up matrix, most of the
+//! weights. candle 0.11's Q5_0 dot product is scalar on every target (its
+//! Q8_0, Q4_0, Q4_K and Q6_K ones have wasm SIMD). Here the rows are quantized
+//! to Q8_0 blocks exactly as candle quantizes them, each block's sum of 32
+//! products is an exact integer (computed four lanes at a time in wasm), and
+//! the blocks' scaled sums are added in block order as candle adds them, so
+//! every output is bit-identical to candle's (tested natively and in wasm).
+//! Measured in the page: see BENCHMARKS.md.
+
+use half::f16;
+
+/// Weights per block, and bytes of one Q5_0 block: an f16 scale, 32 fifth
+/// bits, 16 bytes of low nibbles.
+pub const QK: usize = 32;
+pub const Q5_0_BYTES: usize = 22;
+
+/// One row's Q8_0 blocks: scales, and 32 signed values per block.
+struct Q8Row {
+    d: Vec<f32>,
+    qs: Vec<[i8; QK]>,
+}
+
+/// A row quantized to Q8_0 as candle's `BlockQ8_0::from_float` does it
+/// (scale `amax / 127` kept as f16, values rounded half away from zero).
+fn quantize_row(x: &[f32]) -> Q8Row {
+    let blocks = x.len() / QK;
+    let mut row = Q8Row {
+        d: Vec::with_capacity(blocks),
+        qs: Vec::with_capacity(blocks),
+    };
+    for xs in x.chunks_exact(QK) {
+        let amax = xs.iter().fold(0f32, |m, &v| m.max(v.abs()));
+        let d = amax / 127.0;
+        let id = if d != 0.0 { 1.0 / d } else { 0.0 };
+        let mut qs = [0i8; QK];
+        for (q, &v) in qs.iter_mut().zip(xs) {
+            *q = (v * id).round() as i8;
+        }
+        // The product scales by the f16 scale, as candle's does.
+        row.d.push(f16::from_f32(d).to_f32());
+        row.qs.push(qs);
+    }
+    row
+}
+
+/// `x` (`rows × k`) times the `n × k` Q5_0 matrix `w` (its rows' blocks end
+/// to end): `rows × n`. Each weight row is read once for all input rows.
+pub fn matmul(w: &[u8], n: usize, k: usize, x: &[f32], rows: usize) -> Vec<f32> {
+    assert!(
+        k.is_multiple_of(QK) && w.len() == n * (k / QK) * Q5_0_BYTES && x.len() == rows * k,
+        "q5_0 matmul: shapes do not match"
+    );
+    let per_row = k / QK * Q5_0_BYTES;
+    let xq: Vec<Q8Row> = x.chunks_exact(k).map(quantize_row).collect();
+    let mut out = vec![0f32; rows * n];
+    for (col, wrow) in w.chunks_exact(per_row).enumerate() {
+        for (r, xr) in xq.iter().enumerate() {
+            out[r * n + col] = dot_row(wrow, xr);
+        }
+    }
+    out
+}
+
+/// One weight row against one quantized input row, blocks added in order.
+fn dot_row(w: &[u8], x: &Q8Row) -> f32 {
+    let mut sum = 0f32;
+    for ((block, qs), &dx) in w.chunks_exact(Q5_0_BYTES).zip(&x.qs).zip(&x.d) {
+        let dw = f16::from_le_bytes([block[0], block[1]]).to_f32();
+        sum += block_sum(block, qs) as f32 * dw * dx;
+    }
+    sum
+}
+
+/// The exact integer sum of a block's 32 products: weight `j` is its low
+/// (`j < 16`) or high nibble of byte `j % 16` with fifth bit `j` of `qh`, minus 16.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn block_sum(block: &[u8], y: &[i8; QK]) -> i32 {
+    let qh = u32::from_le_bytes([block[2], block[3], block[4], block[5]]);
+    let qs = &block[6..22];
+    let mut sum = 0i32;
+    for j in 0..QK / 2 {
+        let x0 = ((qs[j] & 0x0F) as i32 | (((qh >> j) & 1) << 4) as i32) - 16;
+        let x1 = ((qs[j] >> 4) as i32 | (((qh >> (j + 16)) & 1) << 4) as i32) - 16;
+        sum += x0 * y[j] as i32 + x1 * y[j + QK / 2] as i32;
+    }
+    sum
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn block_sum(block: &[u8], y: &[i8; QK]) -> i32 {
+    use std::arch::wasm32::*;
+    debug_assert!(block.len() == Q5_0_BYTES);
+    // SAFETY: `block` holds 22 bytes (a Q5_0 block: checked by the caller's
+    // chunking), so the 16-byte load at 6 ends at 22; `y` holds 32 bytes, so
+    // the loads at 0 and 16 are in bounds. v128 loads need no alignment.
+    unsafe {
+        let qs = v128_load(block.as_ptr().add(6) as *const v128);
+        let ylo = v128_load(y.as_ptr() as *const v128);
+        let yhi = v128_load(y.as_ptr().add(16) as *const v128);
+        // Fifth bits: byte b of qh spread over eight lanes, each lane's own bit.
+        let qh = v128_load32_splat(block.as_ptr().add(2) as *const u32);
+        let bit = u8x16(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128);
+        let h_lo = i8x16_swizzle(qh, u8x16(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1));
+        let h_hi = i8x16_swizzle(qh, u8x16(2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3));
+        let sixteen = u8x16_splat(16);
+        let fifth = |h: v128| v128_and(i8x16_ne(v128_and(h, bit), u8x16_splat(0)), sixteen);
+        // Weights 0..16 and 16..32 as 0..31, then -16..15.
+        let x0 = i8x16_sub(
+            v128_or(v128_and(qs, u8x16_splat(0x0F)), fifth(h_lo)),
+            sixteen,
+        );
+        let x1 = i8x16_sub(v128_or(u8x16_shr(qs, 4), fifth(h_hi)), sixteen);
+        let dot = |x: v128, y: v128| {
+            i32x4_add(
+                i32x4_dot_i16x8(i16x8_extend_low_i8x16(x), i16x8_extend_low_i8x16(y)),
+                i32x4_dot_i16x8(i16x8_extend_high_i8x16(x), i16x8_extend_high_i8x16(y)),
+            )
+        };
+        let s = i32x4_add(dot(x0, ylo), dot(x1, yhi));
+        i32x4_extract_lane::<0>(s)
+            + i32x4_extract_lane::<1>(s)
+            + i32x4_extract_lane::<2>(s)
+            + i32x4_extract_lane::<3>(s)
+    }
+}
