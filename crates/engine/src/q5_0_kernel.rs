@@ -48,7 +48,8 @@ fn quantize_row(x: &[f32]) -> Q8Row {
 }
 
 /// `x` (`rows × k`) times the `n × k` Q5_0 matrix `w` (its rows' blocks end
-/// to end): `rows × n`. Each weight row is read once for all input rows.
+/// to end): `rows × n`. Each weight block is read and unpacked once for all
+/// input rows (four lanes cost one pass over the weights, not four).
 pub fn matmul(w: &[u8], n: usize, k: usize, x: &[f32], rows: usize) -> Vec<f32> {
     assert!(
         k.is_multiple_of(QK) && w.len() == n * (k / QK) * Q5_0_BYTES && x.len() == rows * k,
@@ -57,73 +58,104 @@ pub fn matmul(w: &[u8], n: usize, k: usize, x: &[f32], rows: usize) -> Vec<f32> 
     let per_row = k / QK * Q5_0_BYTES;
     let xq: Vec<Q8Row> = x.chunks_exact(k).map(quantize_row).collect();
     let mut out = vec![0f32; rows * n];
+    let mut sums = vec![0f32; rows];
     for (col, wrow) in w.chunks_exact(per_row).enumerate() {
-        for (r, xr) in xq.iter().enumerate() {
-            out[r * n + col] = dot_row(wrow, xr);
+        sums.fill(0.0);
+        for (b, block) in wrow.chunks_exact(Q5_0_BYTES).enumerate() {
+            let dw = f16::from_le_bytes([block[0], block[1]]).to_f32();
+            let weights = unpack(block);
+            // Added block by block, as candle adds them.
+            for (sum, xr) in sums.iter_mut().zip(&xq) {
+                *sum += block_sum(&weights, &xr.qs[b]) as f32 * dw * xr.d[b];
+            }
+        }
+        for (r, &sum) in sums.iter().enumerate() {
+            out[r * n + col] = sum;
         }
     }
     out
 }
 
-/// One weight row against one quantized input row, blocks added in order.
-fn dot_row(w: &[u8], x: &Q8Row) -> f32 {
-    let mut sum = 0f32;
-    for ((block, qs), &dx) in w.chunks_exact(Q5_0_BYTES).zip(&x.qs).zip(&x.d) {
-        let dw = f16::from_le_bytes([block[0], block[1]]).to_f32();
-        sum += block_sum(block, qs) as f32 * dw * dx;
-    }
-    sum
-}
-
-/// The exact integer sum of a block's 32 products: weight `j` is its low
-/// (`j < 16`) or high nibble of byte `j % 16` with fifth bit `j` of `qh`, minus 16.
+/// A block's 32 weights as -16..15: weight `j` is the low (`j < 16`) or
+/// high nibble of byte `j % 16` with fifth bit `j` of `qh`, minus 16.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-fn block_sum(block: &[u8], y: &[i8; QK]) -> i32 {
+fn unpack(block: &[u8]) -> [i8; QK] {
     let qh = u32::from_le_bytes([block[2], block[3], block[4], block[5]]);
     let qs = &block[6..22];
-    let mut sum = 0i32;
+    let mut x = [0i8; QK];
     for j in 0..QK / 2 {
-        let x0 = ((qs[j] & 0x0F) as i32 | (((qh >> j) & 1) << 4) as i32) - 16;
-        let x1 = ((qs[j] >> 4) as i32 | (((qh >> (j + 16)) & 1) << 4) as i32) - 16;
-        sum += x0 * y[j] as i32 + x1 * y[j + QK / 2] as i32;
+        x[j] = ((qs[j] & 0x0F) | ((((qh >> j) & 1) << 4) as u8)) as i8 - 16;
+        x[j + QK / 2] = ((qs[j] >> 4) | ((((qh >> (j + 16)) & 1) << 4) as u8)) as i8 - 16;
     }
-    sum
+    x
+}
+
+/// The exact integer sum of a block's 32 products.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn block_sum(x: &[i8; QK], y: &[i8; QK]) -> i32 {
+    x.iter().zip(y).map(|(&a, &b)| a as i32 * b as i32).sum()
 }
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-fn block_sum(block: &[u8], y: &[i8; QK]) -> i32 {
+use std::arch::wasm32::v128;
+
+/// A block's 32 weights as -16..15, widened to 16 bits: weights 0..8,
+/// 8..16, 16..24, 24..32.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn unpack(block: &[u8]) -> [v128; 4] {
     use std::arch::wasm32::*;
-    debug_assert!(block.len() == Q5_0_BYTES);
-    // SAFETY: `block` holds 22 bytes (a Q5_0 block: checked by the caller's
-    // chunking), so the 16-byte load at 6 ends at 22; `y` holds 32 bytes, so
-    // the loads at 0 and 16 are in bounds. v128 loads need no alignment.
-    unsafe {
-        let qs = v128_load(block.as_ptr().add(6) as *const v128);
-        let ylo = v128_load(y.as_ptr() as *const v128);
-        let yhi = v128_load(y.as_ptr().add(16) as *const v128);
-        // Fifth bits: byte b of qh spread over eight lanes, each lane's own bit.
-        let qh = v128_load32_splat(block.as_ptr().add(2) as *const u32);
-        let bit = u8x16(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128);
-        let h_lo = i8x16_swizzle(qh, u8x16(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1));
-        let h_hi = i8x16_swizzle(qh, u8x16(2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3));
-        let sixteen = u8x16_splat(16);
-        let fifth = |h: v128| v128_and(i8x16_ne(v128_and(h, bit), u8x16_splat(0)), sixteen);
-        // Weights 0..16 and 16..32 as 0..31, then -16..15.
-        let x0 = i8x16_sub(
-            v128_or(v128_and(qs, u8x16_splat(0x0F)), fifth(h_lo)),
-            sixteen,
-        );
-        let x1 = i8x16_sub(v128_or(u8x16_shr(qs, 4), fifth(h_hi)), sixteen);
-        let dot = |x: v128, y: v128| {
-            i32x4_add(
-                i32x4_dot_i16x8(i16x8_extend_low_i8x16(x), i16x8_extend_low_i8x16(y)),
-                i32x4_dot_i16x8(i16x8_extend_high_i8x16(x), i16x8_extend_high_i8x16(y)),
-            )
-        };
-        let s = i32x4_add(dot(x0, ylo), dot(x1, yhi));
-        i32x4_extract_lane::<0>(s)
-            + i32x4_extract_lane::<1>(s)
-            + i32x4_extract_lane::<2>(s)
-            + i32x4_extract_lane::<3>(s)
-    }
+    assert!(block.len() == Q5_0_BYTES);
+    // SAFETY: `block` holds 22 bytes (asserted), so the 16-byte load at 6
+    // ends at 22 and the 4-byte load at 2 at 6; v128 loads need no alignment.
+    let (qs, qh) = unsafe {
+        (
+            v128_load(block.as_ptr().add(6) as *const v128),
+            v128_load32_splat(block.as_ptr().add(2) as *const u32),
+        )
+    };
+    // Fifth bits: byte b of qh spread over eight lanes, each lane its own bit.
+    let bit = u8x16(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128);
+    let h_lo = i8x16_swizzle(qh, u8x16(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1));
+    let h_hi = i8x16_swizzle(qh, u8x16(2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3));
+    let sixteen = u8x16_splat(16);
+    let fifth = |h: v128| v128_and(i8x16_ne(v128_and(h, bit), u8x16_splat(0)), sixteen);
+    let x0 = i8x16_sub(
+        v128_or(v128_and(qs, u8x16_splat(0x0F)), fifth(h_lo)),
+        sixteen,
+    );
+    let x1 = i8x16_sub(v128_or(u8x16_shr(qs, 4), fifth(h_hi)), sixteen);
+    [
+        i16x8_extend_low_i8x16(x0),
+        i16x8_extend_high_i8x16(x0),
+        i16x8_extend_low_i8x16(x1),
+        i16x8_extend_high_i8x16(x1),
+    ]
+}
+
+/// The exact integer sum of a block's 32 products, eight at a time.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn block_sum(x: &[v128; 4], y: &[i8; QK]) -> i32 {
+    use std::arch::wasm32::*;
+    // SAFETY: `y` holds 32 bytes, so the 16-byte loads at 0 and 16 are in
+    // bounds; v128 loads need no alignment.
+    let (ylo, yhi) = unsafe {
+        (
+            v128_load(y.as_ptr() as *const v128),
+            v128_load(y.as_ptr().add(16) as *const v128),
+        )
+    };
+    let s = i32x4_add(
+        i32x4_add(
+            i32x4_dot_i16x8(x[0], i16x8_extend_low_i8x16(ylo)),
+            i32x4_dot_i16x8(x[1], i16x8_extend_high_i8x16(ylo)),
+        ),
+        i32x4_add(
+            i32x4_dot_i16x8(x[2], i16x8_extend_low_i8x16(yhi)),
+            i32x4_dot_i16x8(x[3], i16x8_extend_high_i8x16(yhi)),
+        ),
+    );
+    i32x4_extract_lane::<0>(s)
+        + i32x4_extract_lane::<1>(s)
+        + i32x4_extract_lane::<2>(s)
+        + i32x4_extract_lane::<3>(s)
 }
