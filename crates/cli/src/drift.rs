@@ -4,6 +4,7 @@
 //! full one (the raw distribution, before any knob) and whether their top
 //! tokens agree.
 
+use ntl_decoding::scores::argmax;
 use ntl_decoding::{Document, LanguageModel, ModelError};
 use ntl_engine::Engine;
 use serde::Serialize;
@@ -81,6 +82,8 @@ fn lane(
     })
 }
 
+// In f64, not `ntl_decoding::scores::log_softmax`'s f32: a step's KL is
+// often 1e-4 nats, a sum of terms near f32's rounding of each log-probability.
 fn log_softmax(row: &[f32]) -> Vec<f64> {
     let max = row.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x)) as f64;
     let sum: f64 = row.iter().map(|&x| (x as f64 - max).exp()).sum();
@@ -102,19 +105,6 @@ pub fn kl_nats(p: &[f32], q: &[f32]) -> f64 {
         })
         .sum::<f64>()
         .max(0.0)
-}
-
-fn argmax(row: &[f32]) -> usize {
-    row.iter()
-        .enumerate()
-        .fold((0, f32::NEG_INFINITY), |(bi, bv), (i, &v)| {
-            if v > bv {
-                (i, v)
-            } else {
-                (bi, bv)
-            }
-        })
-        .0
 }
 
 #[cfg(test)]
