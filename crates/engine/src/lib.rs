@@ -19,6 +19,8 @@ pub mod model_config;
 mod output;
 // Public for its tests, which run natively and in wasm (`tests/kernel.rs`).
 pub mod q5_0_kernel;
+pub mod q8_0_kernel;
+mod q8_activation;
 mod quantize_at_load;
 mod quantized_matrix;
 mod run;

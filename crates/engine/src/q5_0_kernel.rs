@@ -11,41 +11,12 @@
 //! every output is bit-identical to candle's (tested natively and in wasm).
 //! Measured in the page: see BENCHMARKS.md.
 
+use crate::q8_activation::{quantize_row, Q8Row, QK};
 use half::f16;
 
-/// Weights per block, and bytes of one Q5_0 block: an f16 scale, 32 fifth
-/// bits, 16 bytes of low nibbles.
-pub const QK: usize = 32;
+/// Bytes of one Q5_0 block: an f16 scale, 32 fifth bits, 16 bytes of low
+/// nibbles.
 pub const Q5_0_BYTES: usize = 22;
-
-/// One row's Q8_0 blocks: scales, and 32 signed values per block.
-struct Q8Row {
-    d: Vec<f32>,
-    qs: Vec<[i8; QK]>,
-}
-
-/// A row quantized to Q8_0 as candle's `BlockQ8_0::from_float` does it
-/// (scale `amax / 127` kept as f16, values rounded half away from zero).
-fn quantize_row(x: &[f32]) -> Q8Row {
-    let blocks = x.len() / QK;
-    let mut row = Q8Row {
-        d: Vec::with_capacity(blocks),
-        qs: Vec::with_capacity(blocks),
-    };
-    for xs in x.chunks_exact(QK) {
-        let amax = xs.iter().fold(0f32, |m, &v| m.max(v.abs()));
-        let d = amax / 127.0;
-        let id = if d != 0.0 { 1.0 / d } else { 0.0 };
-        let mut qs = [0i8; QK];
-        for (q, &v) in qs.iter_mut().zip(xs) {
-            *q = (v * id).round() as i8;
-        }
-        // The product scales by the f16 scale, as candle's does.
-        row.d.push(f16::from_f32(d).to_f32());
-        row.qs.push(qs);
-    }
-    row
-}
 
 /// `x` (`rows × k`) times the `n × k` Q5_0 matrix `w` (its rows' blocks end
 /// to end): `rows × n`. Each weight block is read and unpacked once for all

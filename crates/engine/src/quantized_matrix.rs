@@ -10,7 +10,7 @@
 //! every output is summed by the same kernel call as in one piece, and the
 //! product is bit-identical however the rows are cut.
 
-use crate::q5_0_kernel;
+use crate::{q5_0_kernel, q8_0_kernel};
 use candle_core::quantized::{ggml_file::qtensor_from_ggml, GgmlDType, QMatMul, QTensor};
 use candle_core::{Device, Module, Result, Tensor};
 use std::ops::Range;
@@ -27,9 +27,22 @@ const PARTS: usize = if cfg!(all(target_arch = "wasm32", target_feature = "atomi
     1
 };
 
-/// Q5_0 through this crate's kernel (wasm SIMD; candle's is scalar there).
-/// Natively candle's scalar one runs on its pool of threads instead.
-const OWN_Q5_0: bool = cfg!(target_arch = "wasm32");
+/// A product by this crate's own kernel: `(weights, n, k, x, rows)`.
+type Kernel = fn(&[u8], usize, usize, &[f32], usize) -> Vec<f32>;
+
+/// This crate's kernel for a block format, where it has one, in wasm: Q5_0
+/// (candle's is scalar there) and Q8_0 (candle's re-reads each weight block
+/// per input row). Natively candle's kernels run on its pool of threads.
+fn own_kernel(dtype: GgmlDType) -> Option<Kernel> {
+    if !cfg!(target_arch = "wasm32") {
+        return None;
+    }
+    match dtype {
+        GgmlDType::Q5_0 => Some(q5_0_kernel::matmul),
+        GgmlDType::Q8_0 => Some(q8_0_kernel::matmul),
+        _ => None,
+    }
+}
 
 /// Fewer rows than this per block are not worth a thread's wake-up.
 const MIN_ROWS_PER_PART: usize = 64;
@@ -125,7 +138,7 @@ impl QuantizedMatrix {
             );
         }
         match self.parts.as_slice() {
-            [one] if !OWN_Q5_0 || self.dtype != GgmlDType::Q5_0 => {
+            [one] if own_kernel(self.dtype).is_none() => {
                 return QMatMul::QTensor(one.w.clone()).forward(&x.contiguous()?)
             }
             _ => {}
@@ -159,9 +172,9 @@ impl QuantizedMatrix {
 
     /// `xs` (`rows × k`) times one row block: `rows × part.rows.len()`.
     fn part_product(&self, part: &Part, xs: &[f32], rows: usize) -> Result<Vec<f32>> {
-        if OWN_Q5_0 && self.dtype == GgmlDType::Q5_0 {
+        if let Some(kernel) = own_kernel(self.dtype) {
             let w = part.w.data()?;
-            return Ok(q5_0_kernel::matmul(&w, part.rows.len(), self.k, xs, rows));
+            return Ok(kernel(&w, part.rows.len(), self.k, xs, rows));
         }
         Tensor::from_slice(xs, (rows, self.k), &Device::Cpu)
             .and_then(|x| QMatMul::QTensor(part.w.clone()).forward(&x))

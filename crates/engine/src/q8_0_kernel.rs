@@ -1,0 +1,187 @@
+//! Q8_0 weights times f32 rows, each weight block read once for all rows.
+//!
+//! candle 0.11's wasm Q8_0 product reads a step's weights at about 3 GB/s of
+//! the 10.7 one thread can read (BENCHMARKS.md): per 32 weights it widens
+//! both sides' bytes, converts two f16 scales in software, and does it again
+//! for every input row. Here each input row is quantized and widened to 16
+//! bits once per product, each weight block is loaded and widened once for
+//! all rows, and its f16 scale is converted with one multiply. The sums are
+//! candle's wasm ones, lane for lane: lane `j` of a block holds the exact
+//! integer sum of products `8g + 2j` and `8g + 2j + 1`, is scaled by
+//! `weight scale × row scale` and added to that lane's total in block order,
+//! and the four totals are added left to right at the end — so every output
+//! is bit-identical to candle's wasm product (tested in wasm). The native
+//! build computes the same lanes without SIMD (natively candle's AVX kernel
+//! adds in another order and is used instead).
+
+use crate::q8_activation::{quantize_row, Q8Row, QK};
+use half::f16;
+
+/// Bytes of one Q8_0 block: an f16 scale and 32 signed bytes.
+pub const Q8_0_BYTES: usize = 34;
+
+/// An f16 block scale as f32, exactly, with no f32 subnormal in any step
+/// (x86 takes a slow assist on those): a normal half's exponent rebased by
+/// an integer add, a subnormal one's mantissa scaled by 2^-24, the library's
+/// branchy conversion for infinities and NaN.
+#[inline(always)]
+fn scale(lo: u8, hi: u8) -> f32 {
+    let bits = u16::from_le_bytes([lo, hi]);
+    let magnitude = match bits & 0x7C00 {
+        0x7C00 => return f16::from_bits(bits).to_f32(),
+        0 => (bits & 0x03FF) as f32 * f32::from_bits(0x3380_0000),
+        _ => f32::from_bits((((bits & 0x7FFF) as u32) << 13) + (112 << 23)),
+    };
+    if bits & 0x8000 != 0 {
+        -magnitude
+    } else {
+        magnitude
+    }
+}
+
+/// `x` (`rows × k`) times the `n × k` Q8_0 matrix `w` (its rows' blocks end
+/// to end): `rows × n`.
+pub fn matmul(w: &[u8], n: usize, k: usize, x: &[f32], rows: usize) -> Vec<f32> {
+    assert!(
+        k.is_multiple_of(QK) && w.len() == n * (k / QK) * Q8_0_BYTES && x.len() == rows * k,
+        "q8_0 matmul: shapes do not match"
+    );
+    let per_row = k / QK * Q8_0_BYTES;
+    let xq: Vec<Q8Row> = x.chunks_exact(k).map(quantize_row).collect();
+    let wide: Vec<Vec<lanes::Wide>> = xq.iter().map(|r| lanes::widen(&r.qs)).collect();
+    let mut out = vec![0f32; rows * n];
+    // One weight row at a time (two at a time, sharing each input block,
+    // measured no faster in the page).
+    let mut totals = vec![lanes::ZERO; rows];
+    for (col, wrow) in w.chunks_exact(per_row).enumerate() {
+        totals.fill(lanes::ZERO);
+        for (b, block) in wrow.chunks_exact(Q8_0_BYTES).enumerate() {
+            let dw = scale(block[0], block[1]);
+            let weights = lanes::load(block);
+            for ((total, xr), yw) in totals.iter_mut().zip(&xq).zip(&wide) {
+                *total = lanes::add_scaled(*total, &weights, &yw[b], dw * xr.d[b]);
+            }
+        }
+        for (r, total) in totals.iter().enumerate() {
+            out[r * n + col] = lanes::sum(*total);
+        }
+    }
+    out
+}
+
+/// Four lanes of sums with wasm SIMD.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod lanes {
+    use super::{Q8_0_BYTES, QK};
+    use std::arch::wasm32::*;
+
+    /// A block's 32 values widened to 16 bits: values 0..8, 8..16, 16..24, 24..32.
+    pub type Wide = [v128; 4];
+    pub const ZERO: v128 = f32x4(0.0, 0.0, 0.0, 0.0);
+
+    fn widen_bytes(lo: v128, hi: v128) -> Wide {
+        [
+            i16x8_extend_low_i8x16(lo),
+            i16x8_extend_high_i8x16(lo),
+            i16x8_extend_low_i8x16(hi),
+            i16x8_extend_high_i8x16(hi),
+        ]
+    }
+
+    pub fn widen(qs: &[[i8; QK]]) -> Vec<Wide> {
+        qs.iter()
+            .map(|q| {
+                // SAFETY: `q` holds 32 bytes, so the 16-byte loads at 0 and
+                // 16 are in bounds; v128 loads need no alignment.
+                let (lo, hi) = unsafe {
+                    (
+                        v128_load(q.as_ptr() as *const v128),
+                        v128_load(q.as_ptr().add(16) as *const v128),
+                    )
+                };
+                widen_bytes(lo, hi)
+            })
+            .collect()
+    }
+
+    #[inline(always)]
+    pub fn load(block: &[u8]) -> Wide {
+        assert!(block.len() == Q8_0_BYTES);
+        // SAFETY: `block` holds 34 bytes (asserted): the 16-byte loads at 2
+        // and 18 end at 18 and 34; v128 loads need no alignment.
+        let (lo, hi) = unsafe {
+            (
+                v128_load(block.as_ptr().add(2) as *const v128),
+                v128_load(block.as_ptr().add(18) as *const v128),
+            )
+        };
+        widen_bytes(lo, hi)
+    }
+
+    #[inline(always)]
+    pub fn add_scaled(total: v128, w: &Wide, y: &Wide, d: f32) -> v128 {
+        let sums = i32x4_add(
+            i32x4_add(i32x4_dot_i16x8(w[0], y[0]), i32x4_dot_i16x8(w[1], y[1])),
+            i32x4_add(i32x4_dot_i16x8(w[2], y[2]), i32x4_dot_i16x8(w[3], y[3])),
+        );
+        f32x4_add(total, f32x4_mul(f32x4_convert_i32x4(sums), f32x4_splat(d)))
+    }
+
+    pub fn sum(total: v128) -> f32 {
+        f32x4_extract_lane::<0>(total)
+            + f32x4_extract_lane::<1>(total)
+            + f32x4_extract_lane::<2>(total)
+            + f32x4_extract_lane::<3>(total)
+    }
+}
+
+/// The same four lanes without SIMD.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+mod lanes {
+    use super::{Q8_0_BYTES, QK};
+
+    pub type Wide = [i16; QK];
+    pub const ZERO: [f32; 4] = [0.0; 4];
+
+    pub fn widen(qs: &[[i8; QK]]) -> Vec<Wide> {
+        qs.iter().map(|q| q.map(i16::from)).collect()
+    }
+
+    pub fn load(block: &[u8]) -> Wide {
+        assert!(block.len() == Q8_0_BYTES);
+        std::array::from_fn(|i| block[2 + i] as i8 as i16)
+    }
+
+    pub fn add_scaled(total: [f32; 4], w: &Wide, y: &Wide, d: f32) -> [f32; 4] {
+        std::array::from_fn(|j| {
+            let lane: i32 = (0..QK / 8)
+                .flat_map(|g| [8 * g + 2 * j, 8 * g + 2 * j + 1])
+                .map(|i| w[i] as i32 * y[i] as i32)
+                .sum();
+            total[j] + lane as f32 * d
+        })
+    }
+
+    pub fn sum(total: [f32; 4]) -> f32 {
+        total[0] + total[1] + total[2] + total[3]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scale;
+    use half::f16;
+
+    #[test]
+    fn a_block_scale_converts_exactly_as_the_half_crate_does() {
+        for bits in 0..=u16::MAX {
+            let [lo, hi] = bits.to_le_bytes();
+            let want = f16::from_bits(bits).to_f32();
+            let got = scale(lo, hi);
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "{bits:#06x}: {got} vs {want}"
+            );
+        }
+    }
+}
