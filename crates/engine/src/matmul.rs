@@ -150,11 +150,13 @@ pub(crate) enum Matrix {
 pub(crate) enum Packed {
     F32(Panels<f32>),
     F16(Panels<half::f16>),
+    /// F16 with no infinity or NaN: widened with one check fewer.
+    FiniteF16(Panels<FiniteF16>),
     BF16(Panels<half::bf16>),
 }
 
 #[cfg(target_arch = "wasm32")]
-use crate::skinny_matmul::{Panels, Weight};
+use crate::skinny_matmul::{FiniteF16, Panels, Weight};
 
 /// `$body` with `$p` bound to the panels, whatever their element type.
 #[cfg(target_arch = "wasm32")]
@@ -163,6 +165,7 @@ macro_rules! with_panels {
         match $m {
             Packed::F32($p) => $body,
             Packed::F16($p) => $body,
+            Packed::FiniteF16($p) => $body,
             Packed::BF16($p) => $body,
         }
     };
@@ -181,7 +184,10 @@ impl Matrix {
         }
         Matrix::Packed(match stored {
             Stored::F32(w) => Packed::F32(pack(w, layout, n, k)),
-            Stored::F16(w) => Packed::F16(pack(w, layout, n, k)),
+            Stored::F16(w) => match FiniteF16::all(w) {
+                Ok(w) => Packed::FiniteF16(pack(w, layout, n, k)),
+                Err(w) => Packed::F16(pack(w, layout, n, k)),
+            },
             Stored::BF16(w) => Packed::BF16(pack(w, layout, n, k)),
         })
     }
@@ -226,6 +232,9 @@ impl Matrix {
         }
         if let Some(ps) = all_as!(F16) {
             return Ok(Matrix::Packed(Packed::F16(Panels::stacked(&ps))));
+        }
+        if let Some(ps) = all_as!(FiniteF16) {
+            return Ok(Matrix::Packed(Packed::FiniteF16(Panels::stacked(&ps))));
         }
         if let Some(ps) = all_as!(BF16) {
             return Ok(Matrix::Packed(Packed::BF16(Panels::stacked(&ps))));

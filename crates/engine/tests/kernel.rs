@@ -7,7 +7,7 @@
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use half::{bf16, f16};
-use ntl_engine::skinny_matmul::{matmul_nt, Weight, SUM_BLOCK};
+use ntl_engine::skinny_matmul::{matmul_nt, FiniteF16, Weight, SUM_BLOCK};
 
 /// Every 16-bit pattern but NaNs (whose payloads may differ; any NaN weight
 /// makes a NaN sum either way), as values.
@@ -47,6 +47,19 @@ fn every_f16_value_is_widened_exactly() {
     widening_matches_half(f16::from_bits);
 }
 
+/// The finite halves through the widening that skips the check for
+/// infinities and NaNs (a matrix without any).
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn every_finite_f16_value_is_widened_exactly_without_the_check() {
+    fn finite(bits: u16) -> FiniteF16 {
+        FiniteF16::new(f16::from_bits(bits)).unwrap_or_default()
+    }
+    widening_matches_half(finite);
+    assert!(FiniteF16::new(f16::INFINITY).is_none() && FiniteF16::new(f16::NAN).is_none());
+    assert!(FiniteF16::all(vec![f16::ONE, f16::NEG_INFINITY]).is_err());
+}
+
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn every_bf16_value_is_widened_exactly() {
@@ -77,6 +90,7 @@ fn same_sums_as_f32<W: Weight>(from_f32: fn(f32) -> W) {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn f16_weights_give_the_sums_of_their_f32_widening() {
     same_sums_as_f32(f16::from_f32);
+    same_sums_as_f32(|x| FiniteF16::new(f16::from_f32(x)).expect("finite"));
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
