@@ -166,6 +166,65 @@ ${llamaRow(`browser, threaded worker (${llama.threaded?.threads ?? '?'} threads)
 ${llamaRow('browser, single-threaded worker', 'llamaSingle', llama.single)}
 ${llama.hf ? `| HF transformers | ${f(llama.hf.four_lanes.tokens_per_s)} | ${f(llama.hf.four_lanes.step_ms)} | ${f(llama.hf.one_lane.step_ms)} | ${f(llama.hf.four_lanes.step_ms / llama.hf.one_lane.step_ms, 2)} | — | — | — |` : '| HF transformers | not run | | | | | | |'}
 `;
+// Quantized GGUF files beside wllama on the same files (bench.sh's quantized
+// stage: bench/out/quant/<type>[-single].json and wllama-<type>[-single].json).
+const quantDir = join(dir, 'quant');
+// A run that failed left an empty file: not run.
+const quantRead = (n) => {
+  const file = join(quantDir, `${n}.json`);
+  const text = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+  return text ? JSON.parse(text) : null;
+};
+const QUANT_TYPES = ['f16', 'q8_0', 'q4_k_m'];
+const quantRows = QUANT_TYPES.flatMap((t) => [['threaded (2)', ''], ['single-threaded', '-single']].map(([worker, suffix]) => {
+  const ours = quantRead(`${t}${suffix}`);
+  const peer = quantRead(`wllama-${t}${suffix}`);
+  if (!ours && !peer) return null;
+  const ratio = (a, b) => (a != null && b != null ? f(a / b, 2) : '—');
+  return `| ${t.toUpperCase()} | ${worker} | ${f(ours?.one_lane.tokens_per_s)} | ${f(peer?.one_lane.tokens_per_s)} | ${ratio(ours?.one_lane.tokens_per_s, peer?.one_lane.tokens_per_s)} | ${f(ours?.four_lanes.tokens_per_s)} | ${f(peer?.four_lanes.tokens_per_s)} | ${ratio(ours?.four_lanes.tokens_per_s, peer?.four_lanes.tokens_per_s)} | ${f(ours?.one_lane.first_token_ms, 0)} / ${f(peer?.one_lane.first_token_ms, 0)} | ${f(ours?.load_ms, 0)} / ${f(peer?.load_ms, 0)} | ${ours ? `${mb(ours.peak_memory_bytes)} (${f(ours.peak_memory_bytes / ours.weight_bytes, 2)} ×)` : '—'} |`;
+})).filter(Boolean);
+const atLoad = [['threaded (2)', quantRead('q8-at-load'), quantRead('f32')], ['single-threaded', quantRead('q8-at-load-single'), quantRead('f32-single')]]
+  .filter(([, q]) => q)
+  .map(([worker, q, full]) => `| ${worker} | ${f(full?.one_lane.tokens_per_s)} → ${f(q.one_lane.tokens_per_s)} | ${f(full?.four_lanes.tokens_per_s)} → ${f(q.four_lanes.tokens_per_s)} | ${mb(full?.peak_memory_bytes)} → ${mb(q.peak_memory_bytes)} |`);
+const wllamaVersion = quantRead('wllama-q8_0')?.engine ?? quantRead('wllama-q8_0-single')?.engine ?? 'wllama';
+const quantSection = !quantRows.length ? '' : `
+## Quantized models (GGUF) beside wllama, and 8 bits at load
+
+\`scripts/bench.sh\` runs this stage when \`bench/out/smollm2-{f16,q8_0,q4_k_m}.gguf\` exist
+(\`bench/make_gguf.py\` writes them with llama.cpp's own converter and quantizer from the
+SmolLM2-shaped random checkpoint; Q4_K_M at width 576 holds Q5_0 in every attention and gate/up
+matrix and Q8_0 in the tied embedding, as the hub's file does). Each file runs in the page's
+worker (\`bench/browser.mjs FILE.gguf\`) and in ${wllamaVersion} (llama.cpp in wasm, CPU;
+\`bench/wllama.mjs\`, which installs it from npm into \`bench/peers/\`) in the same Chromium, served
+the same way, minutes apart. wllama runs one completion at a time, so its "4 lanes" are the
+four lanes one after another (the no-repeat-3-gram lane greedy), where the page batches them.
+First token: request → first streamed token, one lane. Load: bytes in memory → ready. wllama's
+memory is not measured (its worker's heap is out of the page's reach).
+
+| file | worker | 1 lane tok/s: ours | wllama | ours ÷ wllama | 4 lanes tok/s: ours | wllama | ours ÷ wllama | first token ms ours / wllama | load ms ours / wllama | our peak memory (× the file) |
+|---|---|---|---|---|---|---|---|---|---|---|
+${quantRows.join('\n')}
+
+Kernels: Q8_0 and Q5_0 run on the engine's own wasm SIMD kernels (\`q8_0_kernel.rs\`,
+\`q5_0_kernel.rs\`: each weight block read and widened once for all lanes, the sums in candle's
+order, so the products are candle's bits), Q4_K and Q6_K on candle's; in the threaded worker
+every quantized matrix is shared out over the threads in row blocks. F16 runs on the panel
+kernel as a safetensors F16 checkpoint does. History (same files, 2 runs each): candle's kernels
+alone (Q5_0 scalar, one thread) gave Q4_K_M 7.0 / 8.8 tok/s (1 / 4 lanes, single-threaded) and
+Q8_0 16–19 / 21–24; the Q5_0 kernel and row blocks 17.0 / 21.6 and 22.6 / 26.4; the Q8_0 kernel
+(candle's re-reads each weight block per input row and converts two f16 scales in software
+per block) the table above. F16 halves were widened with a check for infinities and NaNs that
+cost a third of a one-lane step; a matrix with none (checked at load) now skips it
+(SmolLM2-shaped F16, one lane 11.9 → 18.2 tok/s single-threaded).
+${atLoad.length ? `
+8 bits at load on the distilgpt2-shaped F32 checkpoint (\`bench/browser.mjs MODEL --q8\`, beside
+the same checkpoint in F32 minutes apart):
+
+| worker | 1 lane tok/s, F32 → Q8_0 | 4 lanes tok/s, F32 → Q8_0 | peak memory |
+|---|---|---|---|
+${atLoad.join('\n')}
+` : ''}`;
+
 console.log(`# Benchmarks
 
 Measured by \`scripts/bench.sh\` (${new Date().toISOString().slice(0, 10)}) in ${rounds.length} rounds on the same machine; in each
@@ -215,7 +274,7 @@ ${target('R3: one 4-lane step ÷ one 1-lane step (browser)', 'r3', ['≤ 1.5', (
 ${target('R4a: time to first token ÷ 64 tokens, 1 lane (browser)', 'r4t', ['≤ 0.15', (v) => v <= 0.15])}
 ${target('R4b: peak worker memory ÷ weight bytes', 'r4m', ['≤ 1.3', (v) => v <= 1.3])}
 ${target('R5: one lane, time per token, browser ÷ HF transformers', 'r5', ['≤ 0.75', (v) => v <= 0.75], ['≤ 1.0', (v) => v <= 1])}
-${llamaSection}${peakSection}
+${llamaSection}${quantSection}${peakSection}
 ${pageSection}${sandboxSection}
 ## Levers tried (measured 2026-11-29/30 on this machine; exactness tests green with each)
 

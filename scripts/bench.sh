@@ -55,6 +55,26 @@ for round in $(seq 1 "$ROUNDS"); do
     "$PY" bench/hf_generate.py "$LLAMA" "$RUNS" | tee "$dir/smollm2-hf.json"
   fi
 done
+# Quantized files (issue #36): the page's worker and wllama on the same GGUFs,
+# when bench/make_gguf.py has made them (it needs llama.cpp's converter), and
+# the distilgpt2-shaped checkpoint with 8 bits at load.
+QUANT=$OUT/quant
+rm -rf "$QUANT"; mkdir -p "$QUANT"
+for t in f16 q8_0 q4_k_m; do
+  file=$OUT/smollm2-$t.gguf
+  if [ ! -f "$file" ]; then echo "== $file: not there (bench/make_gguf.py), skipped"; continue; fi
+  echo "== $t: the page's workers and wllama, Chromium"
+  node bench/browser.mjs "$file" "$RUNS" | tee "$QUANT/$t.json"
+  # wllama now and then hangs or fails on a file: the report says "—" then.
+  timeout 900 node bench/wllama.mjs "$file" "$RUNS" | tee "$QUANT/wllama-$t.json" || echo "== wllama failed on $file"
+  node bench/browser.mjs "$file" "$RUNS" --single-thread | tee "$QUANT/$t-single.json"
+  timeout 900 node bench/wllama.mjs "$file" "$RUNS" --single-thread | tee "$QUANT/wllama-$t-single.json" || echo "== wllama failed on $file"
+done
+echo "== 8 bits at load beside F32 minutes apart, both workers"
+node bench/browser.mjs "$MODEL" "$RUNS" | tee "$QUANT/f32.json"
+node bench/browser.mjs "$MODEL" "$RUNS" --q8 | tee "$QUANT/q8-at-load.json"
+node bench/browser.mjs "$MODEL" "$RUNS" --single-thread | tee "$QUANT/f32-single.json"
+node bench/browser.mjs "$MODEL" "$RUNS" --q8 --single-thread | tee "$QUANT/q8-at-load-single.json"
 echo "== the machine's limits as wasm sees them (SIMD arithmetic, memory read), both browsers"
 node bench/peak.mjs | tee "$OUT/peak.json"
 node bench/peak.mjs --firefox | tee "$OUT/peak-firefox.json"
