@@ -404,7 +404,7 @@ load-hub = Load from the model hub
 local-files = Local files:{" "}
 files-hint = GPT-2, Llama (SmolLM2) and Qwen2 (Qwen2.5) checkpoints: config.json, model.safetensors (or its shards), tokenizer.json (or vocab.json with merges.txt); or llama.cpp's one .gguf file (F32, F16, Q8_0, Q4_0, Q4_K_M, Q5_K_M, Q6_K…), which carries its own tokenizer (a tokenizer.json beside it is used instead); drop a downloaded repo's folder here or pick the files. distilgpt2 is about 350 MB; it is cached by the browser after the first download.
 eight-bit = Keep weights in 8 bits (Q8_0)
-eight-bit-hint = A full-precision model is quantized to Q8_0 blocks as it loads, as llama.cpp's Q8_0 files are: about a third of an F32 model's memory (half of a 16-bit one's), for a school's tablets and Chromebooks. It is not faster here (one lane about the same, four lanes slower), and its probabilities differ slightly from full precision, so runs no longer match HF transformers exactly. A model in use loads again; a .gguf file keeps its own types.
+eight-bit-hint = A full-precision model is quantized to Q8_0 blocks as it loads, as llama.cpp's Q8_0 files are: about a third of an F32 model's memory (half of a 16-bit one's), for a school's tablets and Chromebooks. Each step reads fewer bytes, so it usually runs faster too, but its probabilities differ slightly from full precision, so runs no longer match HF transformers exactly. A model in use loads again; a .gguf file keeps its own types.
 worker-slow = The model worker has not started after 20 seconds. On a slow connection it may still come; if it seems stuck, restart it (it then runs on one thread).
 restart-worker = Restart the model worker
 

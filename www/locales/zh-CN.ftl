@@ -394,7 +394,7 @@ load-hub = 从模型仓库加载
 local-files = 本地文件：{" "}
 files-hint = 支持 GPT-2、Llama（SmolLM2）和 Qwen2（Qwen2.5）检查点：config.json、model.safetensors（或其分片）、tokenizer.json（或 vocab.json 加 merges.txt）；也可以是 llama.cpp 的单个 .gguf 文件（F32、F16、Q8_0、Q4_0、Q4_K_M、Q5_K_M、Q6_K…），它自带分词器（若旁边有 tokenizer.json 则用它）；把下载好的仓库文件夹拖到这里，或选择这些文件。distilgpt2 约 350 MB；首次下载后浏览器会缓存它。
 eight-bit = 以 8 位（Q8_0）保存权重
-eight-bit-hint = 全精度模型在加载时按 llama.cpp 的 Q8_0 格式量化：内存约为 F32 模型的三分之一（16 位模型的一半），适合学校的平板和笔记本电脑。它在这里并不更快（单通道速度相当，四通道更慢），而且概率与全精度略有不同，因此结果不再与 HF transformers 完全一致。正在使用的模型会重新加载；.gguf 文件保持其自身的类型。
+eight-bit-hint = 全精度模型在加载时按 llama.cpp 的 Q8_0 格式量化：内存约为 F32 模型的三分之一（16 位模型的一半），适合学校的平板和笔记本电脑。每一步读取的字节更少，因此通常也更快，但概率与全精度略有不同，因此结果不再与 HF transformers 完全一致。正在使用的模型会重新加载；.gguf 文件保持其自身的类型。
 worker-slow = 模型工作线程 20 秒后仍未启动。网络慢时它可能还会来；如果看起来卡住了，请重启它（重启后它只用一个线程）。
 restart-worker = 重启模型工作线程
 
