@@ -1,7 +1,7 @@
 // Shared by the browser tests: serve dist/ on 127.0.0.1, launch Debian's
 // Chromium headless with a fresh profile, open the page on the bundled model.
 import { chromium } from 'playwright-core';
-import { mkdtempSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,7 +39,13 @@ export async function start({ isolated = true, dir = join(ROOT, 'dist'), args = 
     await page.goto(base + query);
     return page;
   };
-  const close = async () => { await context.close(); server.close(); };
+  // The profile (~190 MB with its caches) goes with the browser: a suite's
+  // worth of them filled this machine's disk.
+  const close = async () => {
+    await context.close();
+    server.close();
+    rmSync(profile, { recursive: true, force: true });
+  };
   return { base, context, open, close, errors };
 }
 
