@@ -1,12 +1,18 @@
-"""The quantized bench files: the SmolLM2-shaped random checkpoint
-(`ntl-bench make-checkpoint --smollm2`, bench/out/smollm2-random) converted by
-llama.cpp's own `convert_hf_to_gguf.py` to F16 and quantized by its
-`llama_model_quantize` to Q8_0 and Q4_K_M, as bench/out/smollm2-<type>.gguf.
-Not committed (100–270 MB each); scripts/bench.sh runs its quantized stage
-when they exist.
+"""The quantized bench files: the SmolLM2-shaped and distilgpt2-shaped random
+checkpoints (`ntl-bench make-checkpoint [--smollm2]`, bench/out/*-random)
+converted by llama.cpp's own `convert_hf_to_gguf.py` to F16 and quantized by
+its `llama_model_quantize` — SmolLM2 to Q8_0 and Q4_K_M, distilgpt2 to Q8_0
+and Q4_0 (the types the issue compares with transformers.js on the same
+checkpoint), Qwen2.5-0.5B-shaped (`--qwen2.5`) to Q4_K_M (the issue's memory
+goal) — as bench/out/<model>-<type>.gguf. Not committed (50 MB to
+1 GB each); scripts/bench.sh runs its quantized stage when they exist.
 
+The checkpoints come first (scripts/bench.sh makes the first two):
+  ntl-bench make-checkpoint bench/out/qwen25-random tests/fixtures/models/tokenizer.json --qwen2.5
 Run in a venv with llama-cpp-python (0.3.36) whose sdist gives the converter
-(its `vendor/llama.cpp`), and a Python with torch and transformers for it:
+(its `vendor/llama.cpp`), and a Python with torch and transformers 4.x for it
+(transformers 5 reads GPT-2's tokens in a Qwen2 folder with its Qwen2
+tokenizer class, and the converter then does not recognise the pre-tokenizer):
   python bench/make_gguf.py --llama-src SDIST/vendor/llama.cpp \
       --convert-python /path/to/venv-with-torch/bin/python
 """
@@ -19,27 +25,36 @@ import llama_cpp as L
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "out")
-# llama.cpp's LLAMA_FTYPE_* numbers.
-TYPES = {"q8_0": 7, "q4_k_m": 15}
+# Each checkpoint and the types made of it (llama.cpp's LLAMA_FTYPE_* numbers).
+MODELS = {
+    "smollm2": ("smollm2-random", {"q8_0": 7, "q4_k_m": 15}),
+    "distilgpt2": ("distilgpt2-random", {"q8_0": 7, "q4_0": 2}),
+    # Qwen2.5-0.5B's shapes (`make-checkpoint --qwen2.5`): the issue's memory goal.
+    "qwen25": ("qwen25-random", {"q4_k_m": 15}),
+}
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--llama-src", required=True)
     ap.add_argument("--convert-python", required=True)
+    ap.add_argument("--only", choices=sorted(MODELS), help="one checkpoint's files")
     args = ap.parse_args()
-    model = os.path.join(OUT, "smollm2-random")
-    f16 = os.path.join(OUT, "smollm2-f16.gguf")
     env = dict(os.environ, PYTHONPATH=os.path.join(args.llama_src, "gguf-py"))
-    subprocess.run([args.convert_python, os.path.join(args.llama_src, "convert_hf_to_gguf.py"),
-                    model, "--outtype", "f16", "--outfile", f16], check=True, env=env)
-    for name, ftype in TYPES.items():
-        params = L.llama_model_quantize_default_params()
-        params.ftype = ftype
-        dst = os.path.join(OUT, f"smollm2-{name}.gguf")
-        rc = L.llama_model_quantize(f16.encode(), dst.encode(), params)
-        assert rc == 0, f"quantize {dst}: {rc}"
-        print(dst, os.path.getsize(dst))
+    for prefix, (folder, types) in MODELS.items():
+        if args.only and prefix != args.only:
+            continue
+        f16 = os.path.join(OUT, f"{prefix}-f16.gguf")
+        subprocess.run([args.convert_python, os.path.join(args.llama_src, "convert_hf_to_gguf.py"),
+                        os.path.join(OUT, folder), "--outtype", "f16", "--outfile", f16],
+                       check=True, env=env)
+        for name, ftype in types.items():
+            params = L.llama_model_quantize_default_params()
+            params.ftype = ftype
+            dst = os.path.join(OUT, f"{prefix}-{name}.gguf")
+            rc = L.llama_model_quantize(f16.encode(), dst.encode(), params)
+            assert rc == 0, f"quantize {dst}: {rc}"
+            print(dst, os.path.getsize(dst))
 
 
 if __name__ == "__main__":

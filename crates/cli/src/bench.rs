@@ -1,10 +1,12 @@
 //! ntl-bench: the speed benchmark's native side.
 //!
-//!   ntl-bench make-checkpoint OUT_DIR TOKENIZER_JSON [--smollm2]
+//!   ntl-bench make-checkpoint OUT_DIR TOKENIZER_JSON [--smollm2|--qwen2.5]
 //!       a random checkpoint with distilgpt2's exact shapes (F32, ~330 MB),
 //!       or with SmolLM2-135M's (Llama: 30 layers, 576 wide, 9 query and 3
 //!       key/value heads, SwiGLU 1536, tied head; BF16 as the hub has it, ~270 MB)
-//!       over GPT-2's 50,257-token vocabulary (SmolLM2's has 49,152)
+//!       over GPT-2's 50,257-token vocabulary (SmolLM2's has 49,152), or with
+//!       Qwen2.5-0.5B's (Qwen2: 24 layers, 896 wide, 14 query and 2 key/value
+//!       heads, q/k/v biases, SwiGLU 4864, 151,936 embedding rows; BF16, ~990 MB)
 //!   ntl-bench run MODEL_DIR [--runs N]
 //!       the workload below, N times; prints one JSON object of medians
 //!
@@ -87,37 +89,108 @@ fn gpt2_shapes() -> (Vec<(String, Vec<usize>)>, serde_json::Value) {
     (shapes, config)
 }
 
-/// SmolLM2-135M's tensors and config (its hub config.json but the vocabulary).
-fn smollm2_shapes() -> (Vec<(String, Vec<usize>)>, serde_json::Value) {
-    let (v, d, inter, layers, heads, kv, hd) = (50257usize, 576, 1536, 30, 9, 3, 64);
+/// The sizes a Llama-family shape is made of.
+struct LlamaShape {
+    vocab: usize,
+    width: usize,
+    inter: usize,
+    layers: usize,
+    heads: usize,
+    kv_heads: usize,
+    head_dim: usize,
+    /// Biases on the query, key and value projections (Qwen2's).
+    qkv_bias: bool,
+}
+
+fn llama_tensors(s: &LlamaShape) -> Vec<(String, Vec<usize>)> {
+    let (d, q, kv) = (s.width, s.heads * s.head_dim, s.kv_heads * s.head_dim);
     let mut shapes: Vec<(String, Vec<usize>)> =
-        vec![("model.embed_tokens.weight".into(), vec![v, d])];
-    for l in 0..layers {
-        for (name, shape) in [
+        vec![("model.embed_tokens.weight".into(), vec![s.vocab, d])];
+    for l in 0..s.layers {
+        let mut layer = vec![
             ("input_layernorm.weight", vec![d]),
-            ("self_attn.q_proj.weight", vec![heads * hd, d]),
-            ("self_attn.k_proj.weight", vec![kv * hd, d]),
-            ("self_attn.v_proj.weight", vec![kv * hd, d]),
-            ("self_attn.o_proj.weight", vec![d, heads * hd]),
+            ("self_attn.q_proj.weight", vec![q, d]),
+            ("self_attn.k_proj.weight", vec![kv, d]),
+            ("self_attn.v_proj.weight", vec![kv, d]),
+            ("self_attn.o_proj.weight", vec![d, q]),
             ("post_attention_layernorm.weight", vec![d]),
-            ("mlp.gate_proj.weight", vec![inter, d]),
-            ("mlp.up_proj.weight", vec![inter, d]),
-            ("mlp.down_proj.weight", vec![d, inter]),
-        ] {
+            ("mlp.gate_proj.weight", vec![s.inter, d]),
+            ("mlp.up_proj.weight", vec![s.inter, d]),
+            ("mlp.down_proj.weight", vec![d, s.inter]),
+        ];
+        if s.qkv_bias {
+            layer.extend([
+                ("self_attn.q_proj.bias", vec![q]),
+                ("self_attn.k_proj.bias", vec![kv]),
+                ("self_attn.v_proj.bias", vec![kv]),
+            ]);
+        }
+        for (name, shape) in layer {
             shapes.push((format!("model.layers.{l}.{name}"), shape));
         }
     }
     shapes.push(("model.norm.weight".into(), vec![d]));
+    shapes
+}
+
+/// SmolLM2-135M's tensors and config (its hub config.json but the vocabulary).
+fn smollm2_shapes() -> (Vec<(String, Vec<usize>)>, serde_json::Value) {
+    let shape = LlamaShape {
+        vocab: 50257,
+        width: 576,
+        inter: 1536,
+        layers: 30,
+        heads: 9,
+        kv_heads: 3,
+        head_dim: 64,
+        qkv_bias: false,
+    };
     let config = serde_json::json!({
         "model_type": "llama", "architectures": ["LlamaForCausalLM"],
-        "vocab_size": v, "hidden_size": d, "intermediate_size": inter, "num_hidden_layers": layers,
-        "num_attention_heads": heads, "num_key_value_heads": kv, "head_dim": hd,
+        "vocab_size": shape.vocab, "hidden_size": shape.width, "intermediate_size": shape.inter,
+        "num_hidden_layers": shape.layers, "num_attention_heads": shape.heads,
+        "num_key_value_heads": shape.kv_heads, "head_dim": shape.head_dim,
         "max_position_embeddings": 8192, "rms_norm_eps": 1e-5, "rope_theta": 100000.0,
         "hidden_act": "silu", "tie_word_embeddings": true, "attention_bias": false, "mlp_bias": false,
         "bos_token_id": 50256, "eos_token_id": 50256, "torch_dtype": "bfloat16",
         "_comment": "random weights with SmolLM2-135M's shapes (GPT-2's vocabulary), for speed measurements only"
     });
-    (shapes, config)
+    (llama_tensors(&shape), config)
+}
+
+/// Qwen2.5-0.5B's tensors and config (its hub config.json; its 151,936
+/// embedding rows over GPT-2's 50,257 tokens, the rest padding as in the
+/// hub's own table): the model the issue's memory goal names.
+fn qwen25_shapes() -> (Vec<(String, Vec<usize>)>, serde_json::Value) {
+    let shape = LlamaShape {
+        vocab: 151936,
+        width: 896,
+        inter: 4864,
+        layers: 24,
+        heads: 14,
+        kv_heads: 2,
+        head_dim: 64,
+        qkv_bias: true,
+    };
+    let config = serde_json::json!({
+        "model_type": "qwen2", "architectures": ["Qwen2ForCausalLM"],
+        "vocab_size": shape.vocab, "hidden_size": shape.width, "intermediate_size": shape.inter,
+        "num_hidden_layers": shape.layers, "num_attention_heads": shape.heads,
+        "num_key_value_heads": shape.kv_heads, "max_position_embeddings": 32768,
+        "rms_norm_eps": 1e-6, "rope_theta": 1000000.0, "hidden_act": "silu",
+        "tie_word_embeddings": true, "use_sliding_window": false,
+        "bos_token_id": 50256, "eos_token_id": 50256, "torch_dtype": "bfloat16",
+        "_comment": "random weights with Qwen2.5-0.5B's shapes (GPT-2's tokens), for speed and memory measurements only"
+    });
+    (llama_tensors(&shape), config)
+}
+
+/// Which model's shapes a random checkpoint takes.
+#[derive(Clone, Copy)]
+enum Shapes {
+    Distilgpt2,
+    Smollm2,
+    Qwen25,
 }
 
 /// What stops `ntl-bench`, as one line.
@@ -147,12 +220,12 @@ fn at(path: &Path) -> impl FnOnce(std::io::Error) -> BenchError + '_ {
     }
 }
 
-fn make_checkpoint(out: &Path, tokenizer: &Path, smollm2: bool) -> Result<(), BenchError> {
-    // Each as its hub repo stores it: distilgpt2 in F32, SmolLM2 in BF16.
-    let ((shapes, config), dtype) = if smollm2 {
-        (smollm2_shapes(), safetensors::Dtype::BF16)
-    } else {
-        (gpt2_shapes(), safetensors::Dtype::F32)
+fn make_checkpoint(out: &Path, tokenizer: &Path, which: Shapes) -> Result<(), BenchError> {
+    // Each as its hub repo stores it: distilgpt2 in F32, the others in BF16.
+    let ((shapes, config), dtype) = match which {
+        Shapes::Distilgpt2 => (gpt2_shapes(), safetensors::Dtype::F32),
+        Shapes::Smollm2 => (smollm2_shapes(), safetensors::Dtype::BF16),
+        Shapes::Qwen25 => (qwen25_shapes(), safetensors::Dtype::BF16),
     };
     let mut rng = Mix(5);
     let data: Vec<Vec<u8>> = shapes
@@ -190,6 +263,13 @@ fn make_checkpoint(out: &Path, tokenizer: &Path, smollm2: bool) -> Result<(), Be
     )
     .map_err(at(&config_path))?;
     std::fs::copy(tokenizer, out.join("tokenizer.json")).map_err(at(tokenizer))?;
+    if matches!(which, Shapes::Qwen25) {
+        // GPT-2's tokens read as GPT-2's: without this, transformers' Qwen2
+        // tokenizer class wraps them and llama.cpp's converter no longer
+        // recognises the pre-tokenizer.
+        let path = out.join("tokenizer_config.json");
+        std::fs::write(&path, br#"{"tokenizer_class": "GPT2Tokenizer"}"#).map_err(at(&path))?;
+    }
     Ok(())
 }
 
@@ -307,7 +387,7 @@ fn figures(tokens: usize, total_ms: f64, first_token_ms: f64) -> serde_json::Val
 }
 
 const BENCH_USAGE: &str =
-    "usage: ntl-bench make-checkpoint OUT_DIR TOKENIZER_JSON [--smollm2] | ntl-bench run MODEL_DIR [--runs N]";
+    "usage: ntl-bench make-checkpoint OUT_DIR TOKENIZER_JSON [--smollm2|--qwen2.5] | ntl-bench run MODEL_DIR [--runs N]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -317,12 +397,14 @@ fn main() {
         .collect::<Vec<_>>()
         .as_slice()
     {
-        ["make-checkpoint", out, tok] => {
-            make_checkpoint(Path::new(out), Path::new(tok), false).map(|_| println!("wrote {out}"))
+        ["make-checkpoint", out, tok, rest @ ..] => match rest {
+            [] => Ok(Shapes::Distilgpt2),
+            ["--smollm2"] => Ok(Shapes::Smollm2),
+            ["--qwen2.5"] => Ok(Shapes::Qwen25),
+            _ => Err(BenchError::Usage),
         }
-        ["make-checkpoint", out, tok, "--smollm2"] => {
-            make_checkpoint(Path::new(out), Path::new(tok), true).map(|_| println!("wrote {out}"))
-        }
+        .and_then(|which| make_checkpoint(Path::new(out), Path::new(tok), which))
+        .map(|_| println!("wrote {out}")),
         ["run", dir] => run(Path::new(dir), 3).map(|v| println!("{v}")),
         ["run", dir, "--runs", n] => n
             .parse()
