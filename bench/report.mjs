@@ -175,31 +175,47 @@ const quantRead = (n) => {
   const text = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
   return text ? JSON.parse(text) : null;
 };
-const QUANT_TYPES = ['f16', 'q8_0', 'q4_k_m'];
-const quantRows = QUANT_TYPES.flatMap((t) => [['threaded (2)', ''], ['single-threaded', '-single']].map(([worker, suffix]) => {
+const QUANT_FILES = [['SmolLM2', 'smollm2', ['f16', 'q8_0', 'q4_k_m']], ['distilgpt2', 'distilgpt2', ['f16', 'q8_0', 'q4_0']], ['Qwen2.5-0.5B', 'qwen25', ['q4_k_m']]]
+  .flatMap(([label, prefix, types]) => types.map((t) => [`${label} ${t.toUpperCase()}`, `${prefix}-${t}`]));
+const quantRows = QUANT_FILES.flatMap(([label, t]) => [['threaded (2)', ''], ['single-threaded', '-single']].map(([worker, suffix]) => {
   const ours = quantRead(`${t}${suffix}`);
   const peer = quantRead(`wllama-${t}${suffix}`);
   if (!ours && !peer) return null;
   const ratio = (a, b) => (a != null && b != null ? f(a / b, 2) : '—');
-  return `| ${t.toUpperCase()} | ${worker} | ${f(ours?.one_lane.tokens_per_s)} | ${f(peer?.one_lane.tokens_per_s)} | ${ratio(ours?.one_lane.tokens_per_s, peer?.one_lane.tokens_per_s)} | ${f(ours?.four_lanes.tokens_per_s)} | ${f(peer?.four_lanes.tokens_per_s)} | ${ratio(ours?.four_lanes.tokens_per_s, peer?.four_lanes.tokens_per_s)} | ${f(ours?.one_lane.first_token_ms, 0)} / ${f(peer?.one_lane.first_token_ms, 0)} | ${f(ours?.load_ms, 0)} / ${f(peer?.load_ms, 0)} | ${ours ? `${mb(ours.peak_memory_bytes)} (${f(ours.peak_memory_bytes / ours.weight_bytes, 2)} ×)` : '—'} |`;
+  return `| ${label} | ${worker} | ${f(ours?.one_lane.tokens_per_s)} | ${f(peer?.one_lane.tokens_per_s)} | ${ratio(ours?.one_lane.tokens_per_s, peer?.one_lane.tokens_per_s)} | ${f(ours?.four_lanes.tokens_per_s)} | ${f(peer?.four_lanes.tokens_per_s)} | ${ratio(ours?.four_lanes.tokens_per_s, peer?.four_lanes.tokens_per_s)} | ${f(ours?.one_lane.first_token_ms, 0)} / ${f(peer?.one_lane.first_token_ms, 0)} | ${f(ours?.load_ms, 0)} / ${f(peer?.load_ms, 0)} | ${ours ? `${mb(ours.peak_memory_bytes)} (${f(ours.peak_memory_bytes / ours.weight_bytes, 2)} ×)` : '—'} |`;
 })).filter(Boolean);
-const atLoad = [['threaded (2)', quantRead('q8-at-load'), quantRead('f32')], ['single-threaded', quantRead('q8-at-load-single'), quantRead('f32-single')]]
-  .filter(([, q]) => q)
-  .map(([worker, q, full]) => `| ${worker} | ${f(full?.one_lane.tokens_per_s)} → ${f(q.one_lane.tokens_per_s)} | ${f(full?.four_lanes.tokens_per_s)} → ${f(q.four_lanes.tokens_per_s)} | ${mb(full?.peak_memory_bytes)} → ${mb(q.peak_memory_bytes)} |`);
-const wllamaVersion = quantRead('wllama-q8_0')?.engine ?? quantRead('wllama-q8_0-single')?.engine ?? 'wllama';
+// 8 bits at load beside F32 and transformers.js (fp32 and q8) on the same checkpoint.
+const peerRows = [['threaded (2)', ''], ['single-threaded', '-single']].flatMap(([worker, suffix]) => {
+  const [f32, q8, tf, tq] = ['f32', 'q8-at-load', 'tjs-fp32', 'tjs-q8'].map((n) => quantRead(`${n}${suffix}`));
+  if (!q8) return [];
+  return [['1 lane', 'one_lane'], ['4 lanes', 'four_lanes']].map(([lanes, key]) => {
+    const v = (r) => r?.[key].tokens_per_s;
+    const ratio = (a, b) => (v(a) != null && v(b) != null ? f(v(a) / v(b), 2) : '—');
+    return `| ${worker} | ${lanes} | ${f(v(f32))} | ${f(v(q8))} | ${f(v(tf))} | ${f(v(tq))} | ${ratio(f32, tf)} | ${ratio(q8, tf)} | ${ratio(q8, tq)} |`;
+  });
+});
+const peerMemory = [['threaded', ''], ['single-threaded', '-single']]
+  .map(([worker, suffix]) => [worker, quantRead(`f32${suffix}`), quantRead(`q8-at-load${suffix}`)])
+  .filter(([, a, b]) => a && b)
+  .map(([worker, a, b]) => `${worker} ${mb(a.peak_memory_bytes)} → ${mb(b.peak_memory_bytes)}`)
+  .join(', ');
+const tjsVersion = (quantRead('tjs-q8') ?? quantRead('tjs-q8-single'))?.engine.split(' ').slice(0, 2).join(' ') ?? 'transformers.js (not run)';
+const wllamaVersion = quantRead('wllama-smollm2-q8_0')?.engine ?? quantRead('wllama-smollm2-q8_0-single')?.engine ?? 'wllama';
 const quantSection = !quantRows.length ? '' : `
 ## Quantized models (GGUF) beside wllama, and 8 bits at load
 
-\`scripts/bench.sh\` runs this stage when \`bench/out/smollm2-{f16,q8_0,q4_k_m}.gguf\` exist
+\`scripts/bench.sh\` runs this stage when \`bench/out/{smollm2,distilgpt2}-*.gguf\` exist
 (\`bench/make_gguf.py\` writes them with llama.cpp's own converter and quantizer from the
-SmolLM2-shaped random checkpoint; Q4_K_M at width 576 holds Q5_0 in every attention and gate/up
-matrix and Q8_0 in the tied embedding, as the hub's file does). Each file runs in the page's
+SmolLM2-shaped and distilgpt2-shaped random checkpoints; SmolLM2's Q4_K_M at width 576 holds Q5_0
+in every attention and gate/up matrix and Q8_0 in the tied embedding, as the hub's file does). Each file runs in the page's
 worker (\`bench/browser.mjs FILE.gguf\`) and in ${wllamaVersion} (llama.cpp in wasm, CPU;
 \`bench/wllama.mjs\`, which installs it from npm into \`bench/peers/\`) in the same Chromium, served
 the same way, minutes apart. wllama runs one completion at a time, so its "4 lanes" are the
 four lanes one after another (the no-repeat-3-gram lane greedy), where the page batches them.
 First token: request → first streamed token, one lane. Load: bytes in memory → ready. wllama's
-memory is not measured (its worker's heap is out of the page's reach).
+memory is not measured (its worker's heap is out of the page's reach). "—" under wllama: it failed
+to take the file in three attempts ("Invalid typed array length: 1163217991", the GGUF magic
+read as a length; 3.8.1 did so for every GPT-2 file here, and single-threaded for the 396 MB one).
 
 | file | worker | 1 lane tok/s: ours | wllama | ours ÷ wllama | 4 lanes tok/s: ours | wllama | ours ÷ wllama | first token ms ours / wllama | load ms ours / wllama | our peak memory (× the file) |
 |---|---|---|---|---|---|---|---|---|---|---|
@@ -216,13 +232,19 @@ Q8_0 16–19 / 21–24; the Q5_0 kernel and row blocks 17.0 / 21.6 and 22.6 / 26
 per block) the table above. F16 halves were widened with a check for infinities and NaNs that
 cost a third of a one-lane step; a matrix with none (checked at load) now skips it
 (SmolLM2-shaped F16, one lane 11.9 → 18.2 tok/s single-threaded).
-${atLoad.length ? `
-8 bits at load on the distilgpt2-shaped F32 checkpoint (\`bench/browser.mjs MODEL --q8\`, beside
-the same checkpoint in F32 minutes apart):
+${peerRows.length ? `
+8 bits at load on the distilgpt2-shaped F32 checkpoint (\`bench/browser.mjs MODEL --q8\`), beside
+the same checkpoint in F32 and beside ${tjsVersion} (onnxruntime-web, WASM) on its ONNX export in
+fp32 and q8 (\`bench/make_onnx.py\`: optimum-onnx, then onnxruntime's dynamic quantizer, 8-bit
+weights; \`bench/transformers_js.mjs\`, installed from npm into \`bench/peers/\`, its wasm served from
+there), minutes apart. transformers.js runs the four lanes one \`generate()\` after another.
+Tokens/s:
 
-| worker | 1 lane tok/s, F32 → Q8_0 | 4 lanes tok/s, F32 → Q8_0 | peak memory |
-|---|---|---|---|
-${atLoad.join('\n')}
+| worker | lanes | ours F32 | ours Q8_0 (at load) | transformers.js fp32 | transformers.js q8 | ours F32 ÷ tjs fp32 | ours Q8_0 ÷ tjs fp32 | ours Q8_0 ÷ tjs q8 |
+|---|---|---|---|---|---|---|---|---|
+${peerRows.join('\n')}
+
+Our peak memory, F32 → Q8_0: ${peerMemory}.
 ` : ''}`;
 
 console.log(`# Benchmarks

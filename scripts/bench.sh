@@ -57,24 +57,34 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 # Quantized files (issue #36): the page's worker and wllama on the same GGUFs,
 # when bench/make_gguf.py has made them (it needs llama.cpp's converter), and
-# the distilgpt2-shaped checkpoint with 8 bits at load.
+# the distilgpt2-shaped checkpoint with 8 bits at load beside transformers.js.
 QUANT=$OUT/quant
 rm -rf "$QUANT"; mkdir -p "$QUANT"
-for t in f16 q8_0 q4_k_m; do
-  file=$OUT/smollm2-$t.gguf
+for f in smollm2-f16 smollm2-q8_0 smollm2-q4_k_m distilgpt2-f16 distilgpt2-q8_0 distilgpt2-q4_0 qwen25-q4_k_m; do
+  file=$OUT/$f.gguf
   if [ ! -f "$file" ]; then echo "== $file: not there (bench/make_gguf.py), skipped"; continue; fi
-  echo "== $t: the page's workers and wllama, Chromium"
-  node bench/browser.mjs "$file" "$RUNS" | tee "$QUANT/$t.json"
+  echo "== $f: the page's workers and wllama, Chromium"
+  node bench/browser.mjs "$file" "$RUNS" | tee "$QUANT/$f.json"
   # wllama now and then hangs or fails on a file: the report says "—" then.
-  timeout 900 node bench/wllama.mjs "$file" "$RUNS" | tee "$QUANT/wllama-$t.json" || echo "== wllama failed on $file"
-  node bench/browser.mjs "$file" "$RUNS" --single-thread | tee "$QUANT/$t-single.json"
-  timeout 900 node bench/wllama.mjs "$file" "$RUNS" --single-thread | tee "$QUANT/wllama-$t-single.json" || echo "== wllama failed on $file"
+  timeout 900 node bench/wllama.mjs "$file" "$RUNS" | tee "$QUANT/wllama-$f.json" || echo "== wllama failed on $file"
+  node bench/browser.mjs "$file" "$RUNS" --single-thread | tee "$QUANT/$f-single.json"
+  timeout 900 node bench/wllama.mjs "$file" "$RUNS" --single-thread | tee "$QUANT/wllama-$f-single.json" || echo "== wllama failed on $file"
 done
 echo "== 8 bits at load beside F32 minutes apart, both workers"
 node bench/browser.mjs "$MODEL" "$RUNS" | tee "$QUANT/f32.json"
 node bench/browser.mjs "$MODEL" "$RUNS" --q8 | tee "$QUANT/q8-at-load.json"
 node bench/browser.mjs "$MODEL" "$RUNS" --single-thread | tee "$QUANT/f32-single.json"
 node bench/browser.mjs "$MODEL" "$RUNS" --q8 --single-thread | tee "$QUANT/q8-at-load-single.json"
+# transformers.js on the same checkpoint exported to ONNX (bench/make_onnx.py, optimum-onnx).
+if [ -f bench/out/onnx/distilgpt2-random/onnx/model.onnx ]; then
+  echo "== transformers.js fp32 and q8, both thread counts"
+  node bench/transformers_js.mjs "$RUNS" | tee "$QUANT/tjs-fp32.json"
+  node bench/transformers_js.mjs "$RUNS" --q8 | tee "$QUANT/tjs-q8.json"
+  node bench/transformers_js.mjs "$RUNS" --single-thread | tee "$QUANT/tjs-fp32-single.json"
+  node bench/transformers_js.mjs "$RUNS" --q8 --single-thread | tee "$QUANT/tjs-q8-single.json"
+else
+  echo "== transformers.js: no ONNX export (bench/make_onnx.py), skipped"
+fi
 echo "== the machine's limits as wasm sees them (SIMD arithmetic, memory read), both browsers"
 node bench/peak.mjs | tee "$OUT/peak.json"
 node bench/peak.mjs --firefox | tee "$OUT/peak-firefox.json"
