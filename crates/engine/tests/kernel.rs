@@ -170,68 +170,75 @@ fn values(len: usize, seed: u32) -> Vec<f32> {
         .collect()
 }
 
+/// An own kernel's products beside candle's `QMatMul` on the same blocks,
+/// over the widths the page's models have and one to five input rows:
+/// `check(got, want, case)` for each. `seeds`: the weights' values and the
+/// inputs' (plus the row count).
+fn beside_candle(
+    dtype: candle_core::quantized::GgmlDType,
+    (seed, x_seed): (u32, u32),
+    kernel: fn(&[u8], usize, usize, &[f32], usize) -> Vec<f32>,
+    check: impl Fn(&[f32], &[f32], &str),
+) {
+    use candle_core::quantized::{QMatMul, QTensor};
+    use candle_core::{Device, Module, Tensor};
+    for (n, k) in [(1, 32), (7, 64), (96, 576), (37, 896)] {
+        let w = Tensor::from_vec(values(n * k, seed), (n, k), &Device::Cpu).unwrap();
+        let q = QTensor::quantize(&w, dtype).unwrap();
+        let bytes = q.data().unwrap().into_owned();
+        let q = std::sync::Arc::new(q);
+        for rows in 1..=5 {
+            let x = values(rows * k, x_seed + rows as u32);
+            let got = kernel(&bytes, n, k, &x, rows);
+            let xt = Tensor::from_vec(x, (rows, k), &Device::Cpu).unwrap();
+            let want: Vec<f32> = QMatMul::QTensor(q.clone())
+                .forward(&xt)
+                .unwrap()
+                .flatten_all()
+                .unwrap()
+                .to_vec1()
+                .unwrap();
+            check(&got, &want, &format!("{n}×{k}, {rows} rows"));
+        }
+    }
+}
+
 /// In wasm the Q8_0 kernel adds candle's lanes in candle's order: the same
 /// bits. Natively candle's AVX kernel adds in another order: the same
 /// values to rounding.
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn the_q8_0_kernel_gives_candle_s_q8_0_products() {
-    use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
-    use candle_core::{Device, Module, Tensor};
+    use candle_core::quantized::GgmlDType;
     use ntl_engine::q8_0_kernel;
-    for (n, k) in [(1, 32), (7, 64), (96, 576), (37, 896)] {
-        let w = Tensor::from_vec(values(n * k, 5), (n, k), &Device::Cpu).unwrap();
-        let q = QTensor::quantize(&w, GgmlDType::Q8_0).unwrap();
-        let bytes = q.data().unwrap().into_owned();
-        let q = std::sync::Arc::new(q);
-        for rows in 1..=5 {
-            let x = values(rows * k, 13 + rows as u32);
-            let got = q8_0_kernel::matmul(&bytes, n, k, &x, rows);
-            let xt = Tensor::from_vec(x, (rows, k), &Device::Cpu).unwrap();
-            let want: Vec<f32> = QMatMul::QTensor(q.clone())
-                .forward(&xt)
-                .unwrap()
-                .flatten_all()
-                .unwrap()
-                .to_vec1()
-                .unwrap();
+    beside_candle(
+        GgmlDType::Q8_0,
+        (5, 13),
+        q8_0_kernel::matmul,
+        |got, want, case| {
             if cfg!(target_arch = "wasm32") {
-                assert_eq!(bits(&got), bits(&want), "{n}×{k}, {rows} rows");
+                assert_eq!(bits(got), bits(want), "{case}");
             } else {
-                for (a, b) in got.iter().zip(&want) {
+                for (a, b) in got.iter().zip(want) {
                     assert!(
                         (a - b).abs() <= 1e-5 * (1.0 + b.abs()),
-                        "{n}×{k}, {rows} rows: {a} vs {b}"
+                        "{case}: {a} vs {b}"
                     );
                 }
             }
-        }
-    }
+        },
+    );
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn the_q5_0_kernel_gives_candle_s_q5_0_products_bit_for_bit() {
-    use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
-    use candle_core::{Device, Module, Tensor};
+    use candle_core::quantized::GgmlDType;
     use ntl_engine::q5_0_kernel;
-    for (n, k) in [(1, 32), (7, 64), (96, 576), (37, 896)] {
-        let w = Tensor::from_vec(values(n * k, 7), (n, k), &Device::Cpu).unwrap();
-        let q = QTensor::quantize(&w, GgmlDType::Q5_0).unwrap();
-        let bytes = q.data().unwrap().into_owned();
-        let q = std::sync::Arc::new(q);
-        for rows in 1..=5 {
-            let x = values(rows * k, 11 + rows as u32);
-            let got = q5_0_kernel::matmul(&bytes, n, k, &x, rows);
-            let xt = Tensor::from_vec(x, (rows, k), &Device::Cpu).unwrap();
-            let want: Vec<f32> = QMatMul::QTensor(q.clone())
-                .forward(&xt)
-                .unwrap()
-                .flatten_all()
-                .unwrap()
-                .to_vec1()
-                .unwrap();
-            assert_eq!(bits(&got), bits(&want), "{n}×{k}, {rows} rows");
-        }
-    }
+    beside_candle(
+        GgmlDType::Q5_0,
+        (7, 11),
+        q5_0_kernel::matmul,
+        |got, want, case| assert_eq!(bits(got), bits(want), "{case}"),
+    );
 }
