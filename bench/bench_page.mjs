@@ -13,6 +13,14 @@ import { serve } from '../scripts/serve.mjs';
 const require = createRequire(join(process.cwd(), 'tests/e2e/package.json'));
 const { chromium } = require('playwright-core');
 
+/// Headless Debian Chromium as every bench script runs it (the peers too).
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
 /// The empty page, and `close` to stop the browser and the server (`modelDir`
 /// null: no checkpoint, for measurements that need none). `firefox`:
 /// Debian's firefox-esr through puppeteer-core (WebDriver BiDi) instead.
@@ -32,10 +40,7 @@ export async function benchPage(modelDir, threaded, { firefox = false } = {}) {
     if (threaded && !(await page.evaluate(() => self.crossOriginIsolated))) throw new Error('the bench page is not cross-origin isolated');
     return { page, close: async () => { await browser.close(); server.close(); } };
   }
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   const page = await browser.newPage();
   await page.goto(url);
   if (threaded && !(await page.evaluate(() => self.crossOriginIsolated))) throw new Error('the bench page is not cross-origin isolated');

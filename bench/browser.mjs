@@ -8,7 +8,7 @@
 //   node bench/browser.mjs MODEL_DIR|FILE.gguf [RUNS] [--single-thread] [--firefox] [--q8]   (needs dist/ from scripts/build.sh)
 import { dirname, basename } from 'node:path';
 import { benchPage } from './bench_page.mjs';
-import { LANES, PROMPT, NEW_TOKENS, median } from './workload.mjs';
+import { LANES, PROMPT, NEW_TOKENS, summarize } from './workload.mjs';
 import { driveWorker } from '../tests/e2e/worker_client.mjs';
 
 const args = process.argv.slice(2);
@@ -39,12 +39,7 @@ const result = {
 };
 await close();
 
-const summary = (rs) => {
-  const total = median(rs.map((r) => r.ms));
-  const tokens = rs[0].tokens;
-  return { tokens, total_ms: total, first_token_ms: median(rs.map((r) => r.first)), tokens_per_s: tokens * 1000 / total, step_ms: total / NEW_TOKENS };
-};
 console.log(JSON.stringify({
   engine: (firefox ? 'firefox' : 'browser') + (threaded ? '' : '_single_thread') + (q8 ? '_q8_0' : ''), threads: result.threads, runs: RUNS, load_ms: result.load_ms, weight_bytes: result.weight_bytes, peak_memory_bytes: result.memory,
-  four_lanes: summary(result.four), one_lane: summary(result.one),
+  four_lanes: summarize(result.four), one_lane: summarize(result.one),
 }));

@@ -14,9 +14,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createRequire } from 'node:module';
 import { serve } from '../scripts/serve.mjs';
-import { LANES, PROMPT, NEW_TOKENS, median } from './workload.mjs';
+import { launchChromium } from './bench_page.mjs';
+import { LANES, PROMPT, NEW_TOKENS, summarize } from './workload.mjs';
 
 const VERSION = '4.3.1';
 const args = process.argv.slice(2);
@@ -43,12 +43,7 @@ writeFileSync(join(site, 'ort-common.mjs'), "export * from './ort/ort.webgpu.min
 writeFileSync(join(site, 'bench.html'), `<!doctype html><title>bench</title>
 <script type="importmap">{"imports": {"onnxruntime-web/webgpu": "./ort/ort.webgpu.min.mjs", "onnxruntime-common": "./ort-common.mjs"}}</script>`);
 const server = await serve(site, 0, { isolated: threaded });
-const require = createRequire(join(process.cwd(), 'tests/e2e/package.json'));
-const { chromium } = require('playwright-core');
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 let result;
 try {
   const page = await browser.newPage();
@@ -92,12 +87,7 @@ try {
 }
 if (threaded && !result.isolated) throw new Error('the bench page is not cross-origin isolated');
 
-const summary = (rs) => {
-  const total = median(rs.map((r) => r.ms));
-  const tokens = rs[0].tokens;
-  return { tokens, total_ms: total, first_token_ms: median(rs.map((r) => r.first)), tokens_per_s: tokens * 1000 / total, step_ms: total / NEW_TOKENS };
-};
 console.log(JSON.stringify({
   engine: `transformers.js ${VERSION} ${q8 ? 'q8' : 'fp32'}` + (threaded ? '' : ' single-threaded'), threads: threaded ? 2 : 1, runs: RUNS, load_ms: result.load_ms,
-  four_lanes: summary(result.four), one_lane: summary(result.one),
+  four_lanes: summarize(result.four), one_lane: summarize(result.one),
 }));

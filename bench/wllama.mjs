@@ -11,9 +11,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { createRequire } from 'node:module';
 import { serve } from '../scripts/serve.mjs';
-import { LANES, PROMPT, NEW_TOKENS, median } from './workload.mjs';
+import { launchChromium } from './bench_page.mjs';
+import { LANES, PROMPT, NEW_TOKENS, summarize } from './workload.mjs';
 
 const VERSION = '3.8.1';
 const args = process.argv.slice(2);
@@ -33,8 +33,6 @@ symlinkSync(esm, join(site, 'wllama'));
 symlinkSync(resolve(dirname(file)), join(site, 'bench-model'));
 writeFileSync(join(site, 'bench.html'), '<!doctype html><title>bench</title>');
 const server = await serve(site, 0, { isolated: threaded });
-const require = createRequire(join(process.cwd(), 'tests/e2e/package.json'));
-const { chromium } = require('playwright-core');
 // llama.cpp's names for the workload's knobs.
 const sampling = (lane) => lane.do_sample
   ? { temp: lane.temperature, top_p: lane.top_p ?? 1, top_k: 0, min_p: 0, seed: lane.seed }
@@ -42,10 +40,7 @@ const sampling = (lane) => lane.do_sample
 const lanes = LANES.map(sampling);
 
 async function measure() {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${server.address().port}/bench.html`);
@@ -102,12 +97,7 @@ for (let attempt = 1; ; attempt++) {
 server.close();
 if (threaded && !result.isolated) throw new Error('the bench page is not cross-origin isolated');
 
-const summary = (rs) => {
-  const total = median(rs.map((r) => r.ms));
-  const tokens = rs[0].tokens;
-  return { tokens, total_ms: total, first_token_ms: median(rs.map((r) => r.first)), tokens_per_s: tokens * 1000 / total, step_ms: total / NEW_TOKENS };
-};
 console.log(JSON.stringify({
   engine: `wllama ${VERSION}` + (threaded ? '' : ' single-threaded'), threads: result.threads, runs: RUNS, load_ms: result.load_ms,
-  four_lanes: summary(result.four), one_lane: summary(result.one),
+  four_lanes: summarize(result.four), one_lane: summarize(result.one),
 }));

@@ -13,3 +13,11 @@ export const median = (xs) => {
   const n = s.length;
   return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 };
+
+/// One engine's runs (each `{ms, first, tokens}`) as the figures every bench
+/// script prints: medians of the time and the first token, and rates.
+export const summarize = (rs) => {
+  const total = median(rs.map((r) => r.ms));
+  const tokens = rs[0].tokens;
+  return { tokens, total_ms: total, first_token_ms: median(rs.map((r) => r.first)), tokens_per_s: tokens * 1000 / total, step_ms: total / NEW_TOKENS };
+};
