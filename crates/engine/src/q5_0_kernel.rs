@@ -11,8 +11,7 @@
 //! every output is bit-identical to candle's (tested natively and in wasm).
 //! Measured in the page: see BENCHMARKS.md.
 
-use crate::q8_activation::{quantize_row, Q8Row, QK};
-use half::f16;
+use crate::q8_activation::{block_scale, quantize_row, Q8Row, QK};
 
 /// Bytes of one Q5_0 block: an f16 scale, 32 fifth bits, 16 bytes of low
 /// nibbles.
@@ -33,7 +32,7 @@ pub fn matmul(w: &[u8], n: usize, k: usize, x: &[f32], rows: usize) -> Vec<f32> 
     for (col, wrow) in w.chunks_exact(per_row).enumerate() {
         sums.fill(0.0);
         for (b, block) in wrow.chunks_exact(Q5_0_BYTES).enumerate() {
-            let dw = f16::from_le_bytes([block[0], block[1]]).to_f32();
+            let dw = block_scale(block[0], block[1]);
             let weights = unpack(block);
             // Added block by block, as candle adds them.
             for (sum, xr) in sums.iter_mut().zip(&xq) {

@@ -5,7 +5,7 @@
 //! both sides' bytes, converts two f16 scales in software, and does it again
 //! for every input row. Here each input row is quantized and widened to 16
 //! bits once per product, each weight block is loaded and widened once for
-//! all rows, and its f16 scale is converted with one multiply. The sums are
+//! all rows, and its f16 scale is converted with one integer add. The sums are
 //! candle's wasm ones, lane for lane: lane `j` of a block holds the exact
 //! integer sum of products `8g + 2j` and `8g + 2j + 1`, is scaled by
 //! `weight scale × row scale` and added to that lane's total in block order,
@@ -14,30 +14,10 @@
 //! build computes the same lanes without SIMD (natively candle's AVX kernel
 //! adds in another order and is used instead).
 
-use crate::q8_activation::{quantize_row, Q8Row, QK};
-use half::f16;
+use crate::q8_activation::{block_scale, quantize_row, Q8Row, QK};
 
 /// Bytes of one Q8_0 block: an f16 scale and 32 signed bytes.
 pub const Q8_0_BYTES: usize = 34;
-
-/// An f16 block scale as f32, exactly, with no f32 subnormal in any step
-/// (x86 takes a slow assist on those): a normal half's exponent rebased by
-/// an integer add, a subnormal one's mantissa scaled by 2^-24, the library's
-/// branchy conversion for infinities and NaN.
-#[inline(always)]
-fn scale(lo: u8, hi: u8) -> f32 {
-    let bits = u16::from_le_bytes([lo, hi]);
-    let magnitude = match bits & 0x7C00 {
-        0x7C00 => return f16::from_bits(bits).to_f32(),
-        0 => (bits & 0x03FF) as f32 * f32::from_bits(0x3380_0000),
-        _ => f32::from_bits((((bits & 0x7FFF) as u32) << 13) + (112 << 23)),
-    };
-    if bits & 0x8000 != 0 {
-        -magnitude
-    } else {
-        magnitude
-    }
-}
 
 /// `x` (`rows × k`) times the `n × k` Q8_0 matrix `w` (its rows' blocks end
 /// to end): `rows × n`.
@@ -56,7 +36,7 @@ pub fn matmul(w: &[u8], n: usize, k: usize, x: &[f32], rows: usize) -> Vec<f32> 
     for (col, wrow) in w.chunks_exact(per_row).enumerate() {
         totals.fill(lanes::ZERO);
         for (b, block) in wrow.chunks_exact(Q8_0_BYTES).enumerate() {
-            let dw = scale(block[0], block[1]);
+            let dw = block_scale(block[0], block[1]);
             let weights = lanes::load(block);
             for ((total, xr), yw) in totals.iter_mut().zip(&xq).zip(&wide) {
                 *total = lanes::add_scaled(*total, &weights, &yw[b], dw * xr.d[b]);
@@ -164,24 +144,5 @@ mod lanes {
 
     pub fn sum(total: [f32; 4]) -> f32 {
         total[0] + total[1] + total[2] + total[3]
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::scale;
-    use half::f16;
-
-    #[test]
-    fn a_block_scale_converts_exactly_as_the_half_crate_does() {
-        for bits in 0..=u16::MAX {
-            let [lo, hi] = bits.to_le_bytes();
-            let want = f16::from_bits(bits).to_f32();
-            let got = scale(lo, hi);
-            assert!(
-                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
-                "{bits:#06x}: {got} vs {want}"
-            );
-        }
     }
 }

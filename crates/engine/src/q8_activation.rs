@@ -1,6 +1,7 @@
-//! An input row quantized to Q8_0 blocks as candle quantizes it before a
-//! quantized product, shared by the engine's own kernels (`q5_0_kernel`,
-//! `q8_0_kernel`) so their products stay bit-identical to candle's.
+//! What the engine's own kernels (`q5_0_kernel`, `q8_0_kernel`) share: an
+//! input row quantized to Q8_0 blocks as candle quantizes it before a
+//! quantized product, so their products stay bit-identical to candle's, and
+//! a block's f16 scale read as f32.
 
 use half::f16;
 
@@ -34,4 +35,42 @@ pub(crate) fn quantize_row(x: &[f32]) -> Q8Row {
         row.qs.push(qs);
     }
     row
+}
+
+/// An f16 block scale as f32, exactly, with no f32 subnormal in any step
+/// (x86 takes a slow assist on those): a normal half's exponent rebased by
+/// an integer add, a subnormal one's mantissa scaled by 2^-24, the library's
+/// branchy conversion for infinities and NaN.
+#[inline(always)]
+pub(crate) fn block_scale(lo: u8, hi: u8) -> f32 {
+    let bits = u16::from_le_bytes([lo, hi]);
+    let magnitude = match bits & 0x7C00 {
+        0x7C00 => return f16::from_bits(bits).to_f32(),
+        0 => (bits & 0x03FF) as f32 * f32::from_bits(0x3380_0000),
+        _ => f32::from_bits((((bits & 0x7FFF) as u32) << 13) + (112 << 23)),
+    };
+    if bits & 0x8000 != 0 {
+        -magnitude
+    } else {
+        magnitude
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::block_scale;
+    use half::f16;
+
+    #[test]
+    fn a_block_scale_converts_exactly_as_the_half_crate_does() {
+        for bits in 0..=u16::MAX {
+            let [lo, hi] = bits.to_le_bytes();
+            let want = f16::from_bits(bits).to_f32();
+            let got = block_scale(lo, hi);
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "{bits:#06x}: {got} vs {want}"
+            );
+        }
+    }
 }
