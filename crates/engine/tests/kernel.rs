@@ -170,6 +170,9 @@ fn values(len: usize, seed: u32) -> Vec<f32> {
         .collect()
 }
 
+/// An own quantized kernel: `(weights, n, k, x, rows)` → `rows × n`.
+type Kernel = fn(&[u8], usize, usize, &[f32], usize) -> Vec<f32>;
+
 /// An own kernel's products beside candle's `QMatMul` on the same blocks,
 /// over the widths the page's models have and one to five input rows:
 /// `check(got, want, case)` for each. `seeds`: the weights' values and the
@@ -177,7 +180,7 @@ fn values(len: usize, seed: u32) -> Vec<f32> {
 fn beside_candle(
     dtype: candle_core::quantized::GgmlDType,
     (seed, x_seed): (u32, u32),
-    kernel: fn(&[u8], usize, usize, &[f32], usize) -> Vec<f32>,
+    kernel: Kernel,
     check: impl Fn(&[f32], &[f32], &str),
 ) {
     use candle_core::quantized::{QMatMul, QTensor};
