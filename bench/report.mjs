@@ -35,7 +35,11 @@ const f = (x, d = 1) => (x == null ? '—' : Number(x).toFixed(d));
 // The page's own cost per streamed step (bench/page_step.mjs), measured once per bench run.
 const pageStep = existsSync(join(dir, 'page-step.json')) ? JSON.parse(readFileSync(join(dir, 'page-step.json'), 'utf8')) : null;
 // The what-if sandbox's cost per knob change (bench/sandbox.mjs), once per bench run, both workers.
-const readIf = (name) => (existsSync(join(dir, name)) ? JSON.parse(readFileSync(join(dir, name), 'utf8')) : null);
+// A run that failed left an empty file (bench.sh tees each run's output): not run.
+const readIf = (name) => {
+  const text = existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8').trim() : '';
+  return text ? JSON.parse(text) : null;
+};
 const sandboxRuns = [readIf('sandbox-single.json'), readIf('sandbox.json')].filter(Boolean);
 const sandboxSection = !sandboxRuns.length ? '' : `
 ## The what-if sandbox: one knob change
@@ -168,13 +172,7 @@ ${llama.hf ? `| HF transformers | ${f(llama.hf.four_lanes.tokens_per_s)} | ${f(l
 `;
 // Quantized GGUF files beside wllama on the same files (bench.sh's quantized
 // stage: bench/out/quant/<type>[-single].json and wllama-<type>[-single].json).
-const quantDir = join(dir, 'quant');
-// A run that failed left an empty file: not run.
-const quantRead = (n) => {
-  const file = join(quantDir, `${n}.json`);
-  const text = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
-  return text ? JSON.parse(text) : null;
-};
+const quantRead = (n) => readIf(join('quant', `${n}.json`));
 const QUANT_FILES = [['SmolLM2', 'smollm2', ['f16', 'q8_0', 'q4_k_m']], ['distilgpt2', 'distilgpt2', ['f16', 'q8_0', 'q4_0']], ['Qwen2.5-0.5B', 'qwen25', ['q4_k_m']]]
   .flatMap(([label, prefix, types]) => types.map((t) => [`${label} ${t.toUpperCase()}`, `${prefix}-${t}`]));
 const quantRows = QUANT_FILES.flatMap(([label, t]) => [['threaded (2)', ''], ['single-threaded', '-single']].map(([worker, suffix]) => {
