@@ -392,6 +392,10 @@ impl<'a> Checkpoint<'a> {
                 "n_embd={}, n_layer={}, vocab_size={}, n_positions={}",
                 cfg.n_embd, cfg.n_layer, cfg.vocab_size, cfg.n_positions
             ),
+            Architecture::MiniGpt => format!(
+                "embed_dim={}, num_layers={}, num_heads={}, vocab_size={}, block_size={}",
+                cfg.n_embd, cfg.n_layer, cfg.n_head, cfg.vocab_size, cfg.n_positions
+            ),
             _ => format!(
                 "hidden_size={}, num_hidden_layers={}, num_attention_heads={}, vocab_size={}",
                 cfg.n_embd, cfg.n_layer, cfg.n_head, cfg.vocab_size

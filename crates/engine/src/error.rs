@@ -27,6 +27,14 @@ pub enum LoadError {
         #[source]
         source: Option<candle_core::Error>,
     },
+    /// A PyTorch checkpoint (`minigpt.pt`) is not a zip torch.save wrote,
+    /// names globals other than tensors', or is not the model it claims.
+    #[error("minigpt.pt: {message}")]
+    Torch {
+        message: String,
+        #[source]
+        source: Option<crate::torch_checkpoint::TorchError>,
+    },
     /// `generation_config.json` (optional) is malformed or sets an invalid knob.
     #[error("generation_config.json: {source}")]
     GenerationConfig {
@@ -84,6 +92,7 @@ impl LoadError {
             LoadError::Config { .. } => "config.json",
             LoadError::Weights { .. } => "model.safetensors",
             LoadError::Gguf { .. } => "model.gguf",
+            LoadError::Torch { .. } => "minigpt.pt",
             LoadError::Tokenizer { .. } => "tokenizer.json",
             LoadError::GenerationConfig { .. } => "generation_config.json",
             LoadError::TokenizerConfig { .. } => "tokenizer_config.json",

@@ -14,6 +14,8 @@ mod gpt2;
 mod kv_cache;
 mod llama_family;
 mod matmul;
+mod minigpt;
+pub mod minigpt_import;
 mod model;
 pub mod model_config;
 mod output;
@@ -30,6 +32,8 @@ pub mod shard_index;
 pub mod skinny_matmul;
 pub mod tokenizer;
 pub mod tokenizer_files;
+pub mod torch_checkpoint;
+mod torch_pickle;
 mod weights;
 
 pub use checkpoint::WeightSource;
@@ -117,6 +121,34 @@ impl Engine {
         Engine::assemble(cfg, loaded, gguf.len(), tokenizer)
     }
 
+    /// Loads a student's MiniGPT from its `torch.save` state dict
+    /// (`minigpt.pt`), with the `config.json` beside it if any and the head
+    /// count the page or the CLI was given (see [`minigpt_import`]).
+    pub fn load_torch(
+        pt: &[u8],
+        config: Option<&[u8]>,
+        num_heads: Option<usize>,
+        tokenizer: &[u8],
+        precision: Precision,
+    ) -> Result<Engine, LoadError> {
+        let folder = minigpt_import::minigpt_folder(pt, config, num_heads)?;
+        Engine::load_minigpt_folder(&folder, tokenizer, precision)
+    }
+
+    /// A MiniGPT already laid out as a folder (see [`Engine::load_torch`]).
+    pub fn load_minigpt_folder(
+        folder: &minigpt_import::MiniGptFolder,
+        tokenizer: &[u8],
+        precision: Precision,
+    ) -> Result<Engine, LoadError> {
+        Engine::load_sharded_as(
+            &folder.config,
+            &[&folder.safetensors.as_slice()],
+            tokenizer,
+            precision,
+        )
+    }
+
     /// The engine for a loaded model (or the error that stopped it) and its
     /// tokenizer.
     fn assemble(
@@ -134,6 +166,16 @@ impl Engine {
             }
         };
         let tokenizer = TextTokenizer::from_bytes(tokenizer, cfg.vocab_size)?;
+        // A MiniGPT's vocabulary is its tokenizer's: a tokenizer of another
+        // size (even a smaller one) is not the one it was trained with.
+        let tokens = tokenizer.token_count();
+        if cfg.architecture == Architecture::MiniGpt && tokens != cfg.vocab_size {
+            return Err(LoadError::tokenizer(format!(
+                "has {tokens} tokens but the MiniGPT's embedding has {} rows: it is not the \
+                 tokenizer this model was trained with",
+                cfg.vocab_size
+            )));
+        }
         let info = ModelInfo {
             parameters: model.parameter_count(),
             architecture: cfg.architecture.class_name().into(),
@@ -301,7 +343,7 @@ fn gguf_model(gguf: &dyn WeightSource, own_tokenizer: bool) -> Result<GgufModel,
     })?;
     let n_kv_head = match &cfg.family {
         model_config::Family::Llama(s) => s.n_kv_head,
-        model_config::Family::Gpt2 { .. } => cfg.n_head,
+        model_config::Family::Gpt2 { .. } | model_config::Family::MiniGpt { .. } => cfg.n_head,
     };
     weights.set_heads(cfg.n_head, n_kv_head);
     let described = weights.describe();

@@ -1,10 +1,11 @@
-//! The model a checkpoint describes: GPT-2 or the Llama family, behind one
+//! The model a checkpoint describes: GPT-2, the Llama family or MiniGPT, behind one
 //! stateless forward pass with the same inputs and outputs.
 
 use crate::error::LoadError;
 use crate::gpt2::Gpt2;
 use crate::kv_cache::KvCache;
 use crate::llama_family::Llama;
+use crate::minigpt::MiniGpt;
 use crate::model_config::{Family, ModelConfig};
 use crate::output::Output;
 use crate::weights::Weights;
@@ -13,6 +14,7 @@ use candle_core::{Result, Tensor};
 pub(crate) enum Model {
     Gpt2(Gpt2),
     Llama(Llama),
+    MiniGpt(MiniGpt),
 }
 
 impl Model {
@@ -22,6 +24,11 @@ impl Model {
                 Model::Gpt2(Gpt2::load(cfg, layer_norm_epsilon, ck)?)
             }
             Family::Llama(shape) => Model::Llama(Llama::load(cfg, shape, ck)?),
+            Family::MiniGpt {
+                hidden_dim,
+                bias,
+                weight_tying,
+            } => Model::MiniGpt(MiniGpt::load(cfg, hidden_dim, bias, weight_tying, ck)?),
         })
     }
 
@@ -29,6 +36,7 @@ impl Model {
         match self {
             Model::Gpt2(m) => &m.cfg,
             Model::Llama(m) => &m.cfg,
+            Model::MiniGpt(m) => &m.cfg,
         }
     }
 
@@ -36,6 +44,7 @@ impl Model {
         match self {
             Model::Gpt2(m) => m.parameter_count(),
             Model::Llama(m) => m.parameter_count(),
+            Model::MiniGpt(m) => m.parameter_count(),
         }
     }
 
@@ -44,6 +53,7 @@ impl Model {
         match self {
             Model::Gpt2(m) => m.tied_head(),
             Model::Llama(m) => m.tied_head(),
+            Model::MiniGpt(m) => m.tied_head(),
         }
     }
 
@@ -57,6 +67,7 @@ impl Model {
         match self {
             Model::Gpt2(m) => m.forward(tokens, rows, cache, exits),
             Model::Llama(m) => m.forward(tokens, rows, cache, exits),
+            Model::MiniGpt(m) => m.forward(tokens, rows, cache, exits),
         }
     }
 
@@ -65,6 +76,7 @@ impl Model {
         match self {
             Model::Gpt2(m) => m.head_rows(rows),
             Model::Llama(m) => m.head_rows(rows),
+            Model::MiniGpt(m) => m.head_rows(rows),
         }
     }
 }

@@ -77,6 +77,11 @@ impl TextTokenizer {
             .map_err(PromptError::Tokenize)
     }
 
+    /// Tokens the tokenizer knows, added ones included.
+    pub fn token_count(&self) -> usize {
+        self.inner.get_vocab_size(true)
+    }
+
     pub fn vocab_arc(&self) -> Arc<Vocab> {
         self.vocab.clone()
     }

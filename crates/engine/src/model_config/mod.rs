@@ -7,6 +7,7 @@
 
 pub mod gpt2;
 pub mod llama_family;
+pub mod minigpt;
 pub mod shape;
 
 pub use shape::{Architecture, Family, LlamaShape, ModelConfig};
@@ -36,11 +37,12 @@ impl ModelConfig {
             Some("gpt2") => Architecture::Gpt2,
             Some("llama") => Architecture::Llama,
             Some("qwen2") => Architecture::Qwen2,
+            Some("minigpt") => Architecture::MiniGpt,
             Some(other) => {
                 return Err(err(format!(
                     "describes a `{other}` model; this engine runs GPT-2 (model_type \"gpt2\": \
                      distilgpt2, gpt2), Llama (\"llama\": SmolLM2) and Qwen2 (\"qwen2\": \
-                     Qwen2.5) checkpoints"
+                     Qwen2.5) checkpoints, and seed 004's MiniGPT (\"minigpt\")"
                 )))
             }
             None if named("GPT2") => Architecture::Gpt2,
@@ -62,6 +64,7 @@ impl ModelConfig {
                 gpt2::parse(raw)
             }
             Architecture::Llama | Architecture::Qwen2 => llama_family::parse(architecture, value),
+            Architecture::MiniGpt => minigpt::parse(value),
         }
     }
 }
@@ -99,7 +102,10 @@ mod tests {
     #[test]
     fn distilgpt2_shapes_parse() {
         let c = ModelConfig::from_json(br#"{"model_type":"gpt2","n_layer":6,"n_embd":768,"n_head":12,"vocab_size":50257,"n_positions":1024,"activation_function":"gelu_new"}"#).unwrap();
-        assert_eq!((c.n_layer, c.head_dim(), c.eos_token_id()), (6, 64, 50256));
+        assert_eq!(
+            (c.n_layer, c.head_dim(), c.eos_token_id()),
+            (6, 64, Some(50256))
+        );
         assert_eq!(c.architecture, Architecture::Gpt2);
     }
 }

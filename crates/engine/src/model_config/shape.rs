@@ -10,6 +10,8 @@ pub enum Architecture {
     Gpt2,
     Llama,
     Qwen2,
+    /// Seed 004's `dnnlpy.models.gpt.MiniGPT`, a student's own model.
+    MiniGpt,
 }
 
 impl Architecture {
@@ -19,6 +21,7 @@ impl Architecture {
             Architecture::Gpt2 => "GPT2LMHeadModel",
             Architecture::Llama => "LlamaForCausalLM",
             Architecture::Qwen2 => "Qwen2ForCausalLM",
+            Architecture::MiniGpt => "MiniGPT (dnnlpy)",
         }
     }
 }
@@ -30,6 +33,13 @@ pub enum Family {
     Gpt2 { layer_norm_epsilon: f64 },
     /// Rotary positions, RMSNorm, SwiGLU, grouped-query attention.
     Llama(LlamaShape),
+    /// GPT-2's plan with separate q/k/v projections, exact GELU, an MLP
+    /// width of its own, biases and the tied head optional.
+    MiniGpt {
+        hidden_dim: usize,
+        bias: bool,
+        weight_tying: bool,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -107,13 +117,14 @@ pub(crate) fn token(name: &str, v: i64, vocab_size: usize) -> Result<u32, LoadEr
 impl ModelConfig {
     pub fn head_dim(&self) -> usize {
         match &self.family {
-            Family::Gpt2 { .. } => self.n_embd / self.n_head,
+            Family::Gpt2 { .. } | Family::MiniGpt { .. } => self.n_embd / self.n_head,
             Family::Llama(s) => s.head_dim,
         }
     }
 
-    /// The first of the model's eos ids (the one HF pads with).
-    pub fn eos_token_id(&self) -> u32 {
-        self.eos_token_ids[0]
+    /// The first of the model's eos ids (the one HF pads with); a MiniGPT
+    /// may have none.
+    pub fn eos_token_id(&self) -> Option<u32> {
+        self.eos_token_ids.first().copied()
     }
 }

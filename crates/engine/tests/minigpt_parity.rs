@@ -1,0 +1,222 @@
+//! Seed 004's MiniGPT, read from the `minigpt.pt` a student saves, against
+//! dnnlpy's own forward pass (fixtures by tests/reference/make_minigpt_fixtures.py:
+//! dnnlpy 2026.10.2, torch 2.14, CPU): the tutorial's options (tied head,
+//! biases), an untied model without biases and two heads (from its
+//! config.json), and one saved in F16.
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use ntl_engine::{Engine, LoadError, Precision};
+
+macro_rules! fixture {
+    ($dir:literal, $file:literal) => {
+        include_bytes!(concat!(
+            "../../../tests/fixtures/minigpt/",
+            $dir,
+            "/",
+            $file
+        ))
+    };
+}
+
+struct Case {
+    name: &'static str,
+    pt: &'static [u8],
+    config: Option<&'static [u8]>,
+    tokenizer: &'static [u8],
+    expected: &'static [u8],
+}
+
+const CASES: [Case; 3] = [
+    Case {
+        name: "tiny",
+        pt: fixture!("tiny", "minigpt.pt"),
+        config: None,
+        tokenizer: fixture!("tiny", "tokenizer.json"),
+        expected: fixture!("tiny", "expected.json"),
+    },
+    Case {
+        name: "untied",
+        pt: fixture!("untied", "minigpt.pt"),
+        config: Some(fixture!("untied", "config.json")),
+        tokenizer: fixture!("untied", "tokenizer.json"),
+        expected: fixture!("untied", "expected.json"),
+    },
+    Case {
+        name: "half",
+        pt: fixture!("half", "minigpt.pt"),
+        config: None,
+        tokenizer: fixture!("half", "tokenizer.json"),
+        expected: fixture!("half", "expected.json"),
+    },
+];
+
+fn load(c: &Case) -> Engine {
+    Engine::load_torch(c.pt, c.config, None, c.tokenizer, Precision::AsStored)
+        .unwrap_or_else(|e| panic!("{}: {e}", c.name))
+}
+
+fn expected(c: &Case) -> serde_json::Value {
+    serde_json::from_slice(c.expected).unwrap()
+}
+
+fn ids(v: &serde_json::Value) -> Vec<u32> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap() as u32)
+        .collect()
+}
+
+/// The largest |ours − dnnlpy's| over every position's logits of the fixture's sequence.
+fn max_logit_gap(c: &Case) -> f32 {
+    let e = load(c);
+    let x = expected(c);
+    let seq = ids(&x["sequence"]);
+    let mut worst = 0f32;
+    for (pos, row) in x["logits"].as_array().unwrap().iter().enumerate() {
+        let ours = e.logits(&seq[..=pos]).unwrap();
+        for (a, b) in ours.iter().zip(row.as_array().unwrap()) {
+            worst = worst.max((a - b.as_f64().unwrap() as f32).abs());
+        }
+    }
+    worst
+}
+
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+#[test]
+fn logits_match_dnnlpy_at_every_position() {
+    for c in &CASES {
+        let gap = max_logit_gap(c);
+        eprintln!("{}: largest logit gap {gap:e}", c.name);
+        // Measured: 1.9e-6 (tiny), 4.3e-6 (untied), 2.4e-6 (half), natively:
+        // float rounding in another summation order, logits of magnitude ~10.
+        assert!(gap < 2e-5, "{}: logits differ by {gap}", c.name);
+    }
+}
+
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+#[test]
+fn the_tutorials_greedy_loop_past_the_block_size_matches() {
+    // Seed 004's generate(do_sample=False): the last block_size ids, argmax.
+    for c in &CASES {
+        let e = load(c);
+        let x = expected(c);
+        let want = ids(&x["greedy"]);
+        let mut got = ids(&x["prompt"]);
+        let block = e.info().n_positions;
+        while got.len() < want.len() {
+            let logits = e.logits(&got[got.len().saturating_sub(block)..]).unwrap();
+            let best = (0..logits.len())
+                .max_by(|&a, &b| logits[a].total_cmp(&logits[b]).then(b.cmp(&a)))
+                .unwrap();
+            got.push(best as u32);
+        }
+        assert!(want.len() > block + 10, "the run must go past the context");
+        assert_eq!(got, want, "{}", c.name);
+    }
+}
+
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+#[test]
+fn the_model_line_reads_minigpt_and_its_sizes() {
+    let e = load(&CASES[1]);
+    let i = e.info();
+    assert_eq!(i.architecture, "MiniGPT (dnnlpy)");
+    assert_eq!(
+        (i.n_layer, i.n_head, i.n_embd, i.vocab_size, i.n_positions),
+        (3, 2, 32, 400, 16)
+    );
+    // 400·32 (embed) + 16·32 (positions) + 3 blocks · (2·32 + 4·32² + 2·32·40)
+    // + 32 (final norm) + 400·32 (own head).
+    assert_eq!(
+        i.parameters,
+        12800 + 512 + 3 * (64 + 4096 + 2560) + 32 + 12800
+    );
+    assert!(!ntl_decoding::LanguageModel::tied_head(&e));
+    assert_eq!(load(&CASES[2]).info().storage_dtype, "F16");
+}
+
+fn load_err(pt: &[u8], config: Option<&[u8]>, heads: Option<usize>, tok: &[u8]) -> LoadError {
+    match Engine::load_torch(pt, config, heads, tok, Precision::AsStored) {
+        Ok(_) => panic!("loaded"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn a_head_count_that_does_not_divide_the_width_is_named() {
+    let c = &CASES[0];
+    let e = load_err(c.pt, Some(br#"{"num_heads": 5}"#), None, c.tokenizer).to_string();
+    assert!(
+        e.contains("`num_heads` is 5") && e.contains("width 32"),
+        "{e}"
+    );
+    // The page's field wins over the file beside the model.
+    let e = Engine::load_torch(
+        c.pt,
+        Some(br#"{"num_heads": 5}"#),
+        Some(8),
+        c.tokenizer,
+        Precision::AsStored,
+    )
+    .unwrap();
+    assert_eq!(e.info().n_head, 8);
+}
+
+#[test]
+fn a_tokenizer_of_another_size_is_refused() {
+    let c = &CASES[0];
+    let gpt2 = include_bytes!("../../../tests/fixtures/models/tokenizer.json");
+    let e = load_err(c.pt, None, None, gpt2).to_string();
+    assert!(e.starts_with("tokenizer.json: has 50257 tokens"), "{e}");
+}
+
+#[test]
+fn a_state_dict_of_another_model_lists_what_is_missing_and_unexpected() {
+    // The tiny GPT-2's safetensors is not a .pt at all.
+    let st = include_bytes!("../../../tests/fixtures/models/tiny/model.safetensors");
+    let e = load_err(st, None, None, CASES[0].tokenizer).to_string();
+    assert!(
+        e.starts_with("minigpt.pt: it is not a PyTorch zip file"),
+        "{e}"
+    );
+}
+
+#[test]
+fn hostile_and_foreign_files_get_one_message_each() {
+    let tok = CASES[0].tokenizer;
+    let cases: [(&[u8], &str); 4] = [
+        (
+            fixture!("bad", "evil.pt"),
+            "minigpt.pt: its pickle names `posix.system`",
+        ),
+        (
+            fixture!("bad", "linear.pt"),
+            "minigpt.pt: it has no `token_embed.weight`; is it a MiniGPT state dict",
+        ),
+        (fixture!("bad", "list.pt"), "minigpt.pt: it holds a list, not a state dict"),
+        (
+            fixture!("bad", "renamed.pt"),
+            "minigpt.pt: it is not the MiniGPT its tensors describe (2 blocks, width 32, with \
+             biases): missing `blocks.1.attn.attn.k_proj.bias`, `blocks.1.attn.attn.k_proj.weight`; \
+             unexpected `blocks.1.attn.attn.key.bias`, `blocks.1.attn.attn.key.weight`",
+        ),
+    ];
+    for (pt, want) in cases {
+        let e = load_err(pt, None, None, tok).to_string();
+        assert!(e.starts_with(want), "{e}\n  wanted: {want}");
+    }
+}
+
+#[test]
+fn a_training_checkpoint_holding_the_state_dict_loads() {
+    // torch.save({"model": model.state_dict(), "step": 100}, path)
+    let c = &CASES[0];
+    let wrapped = fixture!("bad", "wrapped.pt");
+    let e = Engine::load_torch(wrapped, None, None, c.tokenizer, Precision::AsStored).unwrap();
+    let x = expected(c);
+    let seq = ids(&x["sequence"]);
+    assert_eq!(e.logits(&seq).unwrap(), load(c).logits(&seq).unwrap());
+}
