@@ -67,6 +67,7 @@ pub fn deterministic(c: &ntl_decoding::LaneConfig) -> bool {
     match c {
         ntl_decoding::LaneConfig::Transformers(c) => !c.do_sample || c.top_k == Some(1),
         ntl_decoding::LaneConfig::LlamaCpp(c) => c.temperature <= 0.0 || c.top_k == 1,
+        ntl_decoding::LaneConfig::Tutorial(c) => !c.do_sample || c.top_k == Some(1),
     }
 }
 

@@ -40,6 +40,11 @@ impl I18n {
                 self.t_with("err-config-json", &[("detail", v(without_position(j)))])
             }
             ConfigError::NotAnObject => self.t("err-config-not-object"),
+            // Seed 004's own words (its AssertionError messages), quoted.
+            ConfigError::Tutorial { field, message } => self.t_with(
+                "err-tutorial",
+                &[("field", v(field)), ("detail", v(message))],
+            ),
             ConfigError::UnknownField { field, suggestion } => self.t_with(
                 "err-unknown-field",
                 &[

@@ -41,6 +41,10 @@ fn config_errors() -> Vec<ConfigError> {
         ConfigError::Watermark(WatermarkError::Bias(f64::NAN)),
         ConfigError::Watermark(WatermarkError::ContextWidth(0)),
         ConfigError::BadSemantics("\"vllm\"".into()),
+        ConfigError::Tutorial {
+            field: "temperature".into(),
+            message: "`temperature` must be positive.".into(),
+        },
         ConfigError::LlamaCppUnknownField {
             field: "top_kk".into(),
             suggestion: Some(LlamaCppKnob::TopK),

@@ -22,6 +22,7 @@ impl I18n {
             Mode::ConstrainedBeam => "mode-constrained-beam",
             Mode::Contrastive => "mode-contrastive",
             Mode::LlamaCpp => "mode-llama-cpp",
+            Mode::Tutorial => "mode-tutorial",
         })
     }
 

@@ -61,6 +61,8 @@ pub fn knobs_for(mode: Mode) -> Vec<Knob> {
         // A llama.cpp lane's knobs are llama-server's, under the headings of
         // `ntl_decoding::llama_cpp::knob_table`.
         Mode::LlamaCpp => &[],
+        // A tutorial lane's are seed 004's generate() arguments.
+        Mode::Tutorial => &[],
     };
     specific
         .iter()

@@ -91,5 +91,12 @@ fn sandbox_start(config: &ntl_decoding::LaneConfig) -> ntl_decoding::GenerationC
             typical_p: c.typical_p,
             ..Default::default()
         },
+        ntl_decoding::LaneConfig::Tutorial(c) => ntl_decoding::GenerationConfig {
+            do_sample: c.do_sample,
+            temperature: c.temperature,
+            top_k: c.top_k.filter(|&k| k > 0),
+            top_p: c.top_p.unwrap_or(1.0),
+            ..Default::default()
+        },
     }
 }

@@ -619,10 +619,12 @@ mode-name = { $mode ->
 }
 catalog-instruct = instruct
 mode-llama-cpp = llama.cpp
+mode-tutorial = seed 004's loop
 
 ## Errors: a lane's knobs refused (English is HF's and llama-server's own words)
 
 err-config-json = config is not valid JSON: { $detail }
+err-tutorial = tutorial lane: `{ $field }`: { $detail }
 err-config-not-object = config must be a JSON object of HF generation_config fields
 err-unknown-field = unknown generation config field `{ $field }`{ $hint }
 err-did-you-mean = ; did you mean `{ $name }`?
@@ -669,7 +671,7 @@ err-force-words-subset = Each list in `nested_token_ids` can't be a complete sub
 err-watermark-ratio = `watermarking_config.greenlist_ratio` has to be between 0 and 1, exclusively, but is { $value }
 err-watermark-bias = `watermarking_config.bias` must be a finite number, but is { $value }
 err-watermark-context = `watermarking_config.context_width` must be at least 1, but is { $value }
-err-bad-semantics = `semantics` must be "transformers" or "llama.cpp", got { $got }
+err-bad-semantics = `semantics` must be "transformers", "llama.cpp" or "tutorial", got { $got }
 err-llama-unknown-field = unknown llama.cpp field `{ $field }`{ $hint }
 
 rule-temperature = `temperature` (={ $value }) has to be a strictly positive float, otherwise your next token scores will be invalid. If you're looking for greedy decoding strategies, set `do_sample=False`.

@@ -608,10 +608,12 @@ mode-name = { $mode ->
 }
 catalog-instruct = 指令版
 mode-llama-cpp = llama.cpp 采样链
+mode-tutorial = 教程（seed 004）的生成循环
 
 ## 错误：通道的参数被拒绝（HF 与 llama-server 的原话在英文版中保留）
 
 err-config-json = 配置不是有效的 JSON：{ $detail }
+err-tutorial = 教程通道：`{ $field }`：{ $detail }
 err-config-not-object = 配置必须是由 HF generation_config 字段组成的 JSON 对象
 err-unknown-field = 没有名为 `{ $field }` 的生成配置字段{ $hint }
 err-did-you-mean = ；你是想写 `{ $name }` 吗？
@@ -636,7 +638,7 @@ err-force-words-subset = `nested_token_ids` 中的每个列表都不能是另一
 err-watermark-ratio = `watermarking_config.greenlist_ratio` 必须严格介于 0 和 1 之间，但现在是 { $value }
 err-watermark-bias = `watermarking_config.bias` 必须是有限的数，但现在是 { $value }
 err-watermark-context = `watermarking_config.context_width` 至少为 1，但现在是 { $value }
-err-bad-semantics = `semantics` 必须是 "transformers" 或 "llama.cpp"，现在是 { $got }
+err-bad-semantics = `semantics` 必须是 "transformers"、"llama.cpp" 或 "tutorial"，现在是 { $got }
 err-llama-unknown-field = 没有名为 `{ $field }` 的 llama.cpp 字段{ $hint }
 
 rule-temperature = `temperature`（={ $value }）必须是严格大于 0 的数，否则下一个词元的分数会无效。如果你想要贪心解码，请设置 `do_sample=False`。

@@ -56,6 +56,7 @@ pub fn run_step(engine: &Engine, step: &LessonStep) -> Result<Document, StepRunE
             top_n: RECORDING_TOP,
             shared_seed: None,
             negative_prompt: None,
+            full_prompt: None,
         },
     };
     Ok(engine.run(input, |_| ControlFlow::Continue(()))?)

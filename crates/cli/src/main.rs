@@ -210,6 +210,7 @@ fn run(args: Args) -> Result<(), CliError> {
             top_n: args.top,
             shared_seed: args.shared_seed,
             negative_prompt: None,
+            full_prompt: None,
         },
     };
     let doc = engine.run(input, |_| ControlFlow::Continue(()))?;

@@ -1,7 +1,9 @@
 //! A model folder on disk (`config.json`, `model.safetensors`,
 //! `tokenizer.json`, optionally `generation_config.json`) as an engine; or a
 //! llama.cpp `.gguf` file, named itself or alone in its folder, with the
-//! `tokenizer.json` beside it.
+//! `tokenizer.json` beside it; or a student's MiniGPT (seed 004): a `.pt`
+//! state dict, named itself or in its folder, with its `tokenizer.json` and
+//! optionally a `config.json` (the head count; else the tutorial's 4).
 
 use ntl_engine::{Engine, LoadError, Precision};
 use std::path::{Path, PathBuf};
@@ -21,6 +23,11 @@ pub enum ModelDirError {
     SeveralGguf { dir: PathBuf, names: Vec<String> },
     #[error("{} is a GGUF file, already in the types it was quantized to; --quantize q8_0 quantizes a safetensors model while loading", .0.display())]
     QuantizedAlready(PathBuf),
+    #[error(
+        "{} holds several .pt files ({}); name one: --model {}",
+        .dir.display(), .names.join(", "), .dir.join(&.names[0]).display()
+    )]
+    SeveralPt { dir: PathBuf, names: Vec<String> },
     #[error(transparent)]
     Load(#[from] LoadError),
 }
@@ -59,6 +66,50 @@ fn gguf_file(path: &Path) -> Result<Option<PathBuf>, ModelDirError> {
     }
 }
 
+/// The PyTorch state dict `path` names: itself, `minigpt.pt` in its
+/// folder, or the only `.pt` there, when the folder has no `model.safetensors`.
+fn pt_file(path: &Path) -> Result<Option<PathBuf>, ModelDirError> {
+    if path.extension().is_some_and(|e| e == "pt" || e == "pth") {
+        return Ok(Some(path.to_path_buf()));
+    }
+    if !path.is_dir() || path.join("model.safetensors").exists() {
+        return Ok(None);
+    }
+    if path.join("minigpt.pt").is_file() {
+        return Ok(Some(path.join("minigpt.pt")));
+    }
+    let listing = std::fs::read_dir(path).map_err(|source| ModelDirError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut names: Vec<String> = listing
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".pt") || n.ends_with(".pth"))
+        .collect();
+    names.sort();
+    match names.len() {
+        0 => Ok(None),
+        1 => Ok(Some(path.join(&names[0]))),
+        _ => Err(ModelDirError::SeveralPt {
+            dir: path.to_path_buf(),
+            names,
+        }),
+    }
+}
+
+/// The file `name` beside the model, or `None` when there is none.
+fn optional(dir: &Path, name: &str) -> Result<Option<Vec<u8>>, ModelDirError> {
+    match std::fs::read(dir.join(name)) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(ModelDirError::Read {
+            path: dir.join(name),
+            source,
+        }),
+    }
+}
+
 /// The folder's model (or the `.gguf` file's), with its
 /// `generation_config.json` under every lane when it has one (as HF's
 /// `generate()` does).
@@ -68,6 +119,17 @@ pub fn load(path: &Path) -> Result<Engine, ModelDirError> {
 
 /// [`load`], a safetensors model's matrices kept as `precision` says.
 pub fn load_as(path: &Path, precision: Precision) -> Result<Engine, ModelDirError> {
+    if let Some(file) = pt_file(path)? {
+        let dir = file.parent().unwrap_or(Path::new(".")).to_path_buf();
+        let pt = std::fs::read(&file).map_err(|source| ModelDirError::Read {
+            path: file.clone(),
+            source,
+        })?;
+        let config = optional(&dir, "config.json")?;
+        let tokenizer = read(&dir, "tokenizer.json")?;
+        let engine = Engine::load_torch(&pt, config.as_deref(), None, &tokenizer, precision)?;
+        return Ok(engine);
+    }
     let (engine, dir) = match gguf_file(path)? {
         Some(file) if precision != Precision::AsStored => {
             return Err(ModelDirError::QuantizedAlready(file))
@@ -79,16 +141,7 @@ pub fn load_as(path: &Path, precision: Precision) -> Result<Engine, ModelDirErro
                 source,
             })?;
             // Without a tokenizer.json beside it, the file's own tokenizer.
-            let tokenizer = match std::fs::read(dir.join("tokenizer.json")) {
-                Ok(bytes) => Some(bytes),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-                Err(source) => {
-                    return Err(ModelDirError::Read {
-                        path: dir.join("tokenizer.json"),
-                        source,
-                    })
-                }
-            };
+            let tokenizer = optional(&dir, "tokenizer.json")?;
             let engine = Engine::load_gguf(&gguf.as_slice(), tokenizer.as_deref())?;
             (engine, dir)
         }

@@ -52,7 +52,7 @@ pub enum ConfigError {
     #[error(transparent)]
     Watermark(#[from] WatermarkError),
     /// `semantics` names no ecosystem this lab speaks.
-    #[error("`semantics` must be \"transformers\" or \"llama.cpp\", got {0}")]
+    #[error("`semantics` must be \"transformers\", \"llama.cpp\" or \"tutorial\", got {0}")]
     BadSemantics(String),
     /// A llama.cpp lane's field that llama-server does not take.
     #[error("unknown llama.cpp field `{field}`{}", llama_hint(.suggestion))]
@@ -67,6 +67,10 @@ pub enum ConfigError {
         knob: LlamaCppKnob,
         rule: LlamaCppRule,
     },
+    /// A tutorial lane's field that seed 004's loop does not take, or a
+    /// value it refuses (its words where it has them).
+    #[error("tutorial lane: `{field}`: {message}")]
+    Tutorial { field: String, message: String },
     /// A llama.cpp lane's value of the wrong type or form.
     #[error("`{knob}`: {}", without_position(.source))]
     LlamaCppBadValue {
@@ -108,6 +112,7 @@ impl ConfigError {
             | ConfigError::LlamaCppUnknownField { .. }
             | ConfigError::LlamaCpp { .. }
             | ConfigError::LlamaCppBadValue { .. }
+            | ConfigError::Tutorial { .. }
             | ConfigError::BadSemantics(_) => None,
         }
     }
@@ -117,7 +122,8 @@ impl ConfigError {
         match self {
             ConfigError::UnknownField { field, .. }
             | ConfigError::Unsupported { field, .. }
-            | ConfigError::LlamaCppUnknownField { field, .. } => Some(field),
+            | ConfigError::LlamaCppUnknownField { field, .. }
+            | ConfigError::Tutorial { field, .. } => Some(field),
             ConfigError::LlamaCpp { knob, .. } | ConfigError::LlamaCppBadValue { knob, .. } => {
                 Some(knob.name())
             }
@@ -157,6 +163,13 @@ impl PartialEq for ConfigError {
             (Constraint(a), Constraint(b)) => a == b,
             (Watermark(a), Watermark(b)) => a == b,
             (BadSemantics(a), BadSemantics(b)) => a == b,
+            (
+                Tutorial { field, message },
+                Tutorial {
+                    field: f,
+                    message: m,
+                },
+            ) => field == f && message == m,
             (
                 LlamaCppUnknownField { field, suggestion },
                 LlamaCppUnknownField {

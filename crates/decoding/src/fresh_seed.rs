@@ -17,6 +17,7 @@ impl LaneConfig {
                 c.seed.is_none() && c.validate().is_ok_and(|v| v.mode.is_sampling())
             }
             LaneConfig::LlamaCpp(c) => c.seed == -1 && (c.temperature > 0.0 || c.mirostat != 0),
+            LaneConfig::Tutorial(c) => c.seed.is_none() && c.do_sample,
         }
     }
 
@@ -32,6 +33,11 @@ impl LaneConfig {
                 let mut c = c.clone();
                 c.seed = seed as i64;
                 LaneConfig::LlamaCpp(c)
+            }
+            LaneConfig::Tutorial(c) => {
+                let mut c = c.clone();
+                c.seed = Some(seed as u64);
+                LaneConfig::Tutorial(c)
             }
         }
     }

@@ -40,6 +40,8 @@ pub struct Options {
     /// Classifier-free guidance's unconditional start (HF's
     /// `negative_prompt_ids`); without one, the prompt's last token.
     pub negative_prompt: Option<Vec<u32>>,
+    /// The prompt before it was cropped to fit the context, when it was.
+    pub full_prompt: Option<Vec<u32>>,
 }
 
 impl Default for Options {
@@ -48,6 +50,7 @@ impl Default for Options {
             top_n: 20,
             shared_seed: None,
             negative_prompt: None,
+            full_prompt: None,
         }
     }
 }
@@ -78,6 +81,7 @@ pub struct Generation<M: LanguageModel> {
     model: M,
     vocab: Arc<Vocab>,
     prompt: Vec<u32>,
+    full_prompt: Vec<u32>,
     top_n: usize,
     lanes: Vec<Box<dyn Lane>>,
     active: Vec<bool>,
@@ -146,6 +150,7 @@ impl<M: LanguageModel> Generation<M> {
         let env = LaneEnv {
             vocab: &vocab,
             prompt,
+            full_prompt: opts.full_prompt.as_deref().unwrap_or(prompt),
             n_positions: model.n_positions(),
             top_n: opts.top_n,
         };
@@ -178,19 +183,34 @@ impl<M: LanguageModel> Generation<M> {
                 lanes: guided,
             })
         };
+        let mut logits = pre.logits;
+        let mut hidden = pre.hidden[last * h..].to_vec();
+        let mut ranges = vec![(0, 1); n];
+        // Lanes that start from a window of their own: a pass each, its row
+        // after the shared one.
+        for (i, lane) in lanes.iter().enumerate() {
+            if let Some(ids) = lane.initial_window() {
+                let fwd = model.prefill(&ids)?;
+                let v = model.vocab_size();
+                ranges[i] = (logits.len() / v, 1);
+                logits.extend_from_slice(&fwd.logits[fwd.logits.len() - v..]);
+                hidden.extend_from_slice(&fwd.hidden[fwd.hidden.len() - h..]);
+            }
+        }
         Ok(Generation {
-            hidden: pre.hidden[last * h..].to_vec(),
-            logits: pre.logits,
+            hidden,
+            logits,
             exits: pre.exits,
             exit_ranges,
             cache: pre.cache,
             cache_rows: 1,
-            ranges: vec![(0, 1); n],
+            ranges,
             active: vec![true; n],
             steps_done: vec![0; n],
             shared: opts.shared_seed.map(Draws::new),
             top_n: opts.top_n,
             prompt: prompt.to_vec(),
+            full_prompt: opts.full_prompt.clone().unwrap_or_else(|| prompt.to_vec()),
             lanes,
             guide,
             model,
@@ -209,6 +229,7 @@ impl<M: LanguageModel> Generation<M> {
         let env = LaneEnv {
             vocab: &self.vocab,
             prompt: &self.prompt,
+            full_prompt: &self.full_prompt,
             n_positions: self.model.n_positions(),
             top_n: self.top_n,
         };
@@ -270,6 +291,8 @@ impl<M: LanguageModel> Generation<M> {
         let mut cancelled = false;
         // Guided lanes that go on, with the token each feeds its unconditional row.
         let mut guided_next: Vec<(usize, u32)> = Vec::new();
+        // Lanes that ask for a fresh pass over a window of their ids.
+        let mut windows: Vec<(usize, Vec<u32>)> = Vec::new();
         for (i, decided) in decided.into_iter().enumerate() {
             let Some((step, next)) = decided else {
                 continue;
@@ -308,6 +331,7 @@ impl<M: LanguageModel> Generation<M> {
                     src.extend(s.into_iter().map(|r| off + r));
                     tokens.extend(t);
                 }
+                Next::Window { ids } => windows.push((i, ids)),
                 Next::Done(reason) => {
                     self.active[i] = false;
                     let _ = on_event(Event::LaneDone { lane: i, reason });
@@ -318,22 +342,42 @@ impl<M: LanguageModel> Generation<M> {
             self.cancel(on_event);
             return Ok(false);
         }
-        if tokens.is_empty() {
+        if tokens.is_empty() && windows.is_empty() {
             return Ok(false);
         }
-        let identity = src.len() == self.cache_rows && src.iter().enumerate().all(|(i, &r)| i == r);
-        if !identity {
-            self.cache = self.model.select(&self.cache, &src)?;
+        if tokens.is_empty() {
+            // Only window lanes go on; they never feed a cached row again.
+            self.logits.clear();
+            self.hidden.clear();
+            self.exits.clear();
+            self.cache_rows = 0;
+        } else {
+            let identity =
+                src.len() == self.cache_rows && src.iter().enumerate().all(|(i, &r)| i == r);
+            if !identity {
+                self.cache = self.model.select(&self.cache, &src)?;
+            }
+            let fwd = self
+                .model
+                .step_with_exits(&self.cache, &tokens, &next_exits)?;
+            self.cache = fwd.cache;
+            self.exits = fwd.exits;
+            self.cache_rows = tokens.len();
+            self.logits = fwd.logits;
+            self.hidden = fwd.hidden;
         }
-        let fwd = self
-            .model
-            .step_with_exits(&self.cache, &tokens, &next_exits)?;
-        self.cache = fwd.cache;
-        self.exits = fwd.exits;
+        // Each window is its own pass (its length is not the batch's), its
+        // row after the batch's rows, with no cache kept.
+        for (i, ids) in windows {
+            let fwd = self.model.prefill(&ids)?;
+            next_ranges[i] = (self.logits.len() / v, 1);
+            next_exit_ranges[i] = (0, 0);
+            self.logits
+                .extend_from_slice(&fwd.logits[fwd.logits.len() - v..]);
+            self.hidden
+                .extend_from_slice(&fwd.hidden[fwd.hidden.len() - h..]);
+        }
         self.exit_ranges = next_exit_ranges;
-        self.cache_rows = tokens.len();
-        self.logits = fwd.logits;
-        self.hidden = fwd.hidden;
         self.ranges = next_ranges;
         self.guide = match self.guide.take() {
             Some(g) if !guided_next.is_empty() => {
@@ -370,6 +414,7 @@ impl<M: LanguageModel> Generation<M> {
         let env = LaneEnv {
             vocab: &self.vocab,
             prompt: &self.prompt,
+            full_prompt: &self.full_prompt,
             n_positions: self.model.n_positions(),
             top_n: self.top_n,
         };

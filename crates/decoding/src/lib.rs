@@ -35,6 +35,7 @@ pub mod step_context;
 pub mod stop;
 pub mod token_rules;
 pub mod torch_rng;
+pub mod tutorial;
 pub mod vocab;
 pub mod warnings;
 pub mod watermark;

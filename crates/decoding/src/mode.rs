@@ -20,6 +20,8 @@ pub enum Mode {
     Contrastive,
     /// llama.cpp's sampler chain (a `"semantics": "llama.cpp"` lane).
     LlamaCpp,
+    /// Seed 004's own loop (a `"semantics": "tutorial"` lane).
+    Tutorial,
 }
 
 impl Mode {
@@ -33,6 +35,7 @@ impl Mode {
             Mode::ConstrainedBeam => "constrained_beam",
             Mode::Contrastive => "contrastive",
             Mode::LlamaCpp => "llama_cpp",
+            Mode::Tutorial => "tutorial",
         }
     }
 }

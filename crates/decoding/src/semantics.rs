@@ -10,6 +10,7 @@ use crate::config_error::ConfigError;
 use crate::llama_cpp::config::LlamaCppConfig;
 use crate::mode::Mode;
 use crate::one_or_many::TokenIds;
+use crate::tutorial::TutorialConfig;
 
 /// A lane's ecosystem.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -19,6 +20,9 @@ pub enum Semantics {
     Transformers,
     #[serde(rename = "llama.cpp")]
     LlamaCpp,
+    /// Seed 004's own generate loop.
+    #[serde(rename = "tutorial")]
+    Tutorial,
 }
 
 impl Semantics {
@@ -26,6 +30,7 @@ impl Semantics {
         match self {
             Semantics::Transformers => "transformers",
             Semantics::LlamaCpp => "llama.cpp",
+            Semantics::Tutorial => "tutorial",
         }
     }
 
@@ -37,6 +42,7 @@ impl Semantics {
                 Ok(Semantics::Transformers)
             }
             Some(serde_json::Value::String(s)) if s == "llama.cpp" => Ok(Semantics::LlamaCpp),
+            Some(serde_json::Value::String(s)) if s == "tutorial" => Ok(Semantics::Tutorial),
             Some(other) => Err(ConfigError::BadSemantics(other.to_string())),
         }
     }
@@ -52,6 +58,7 @@ impl Semantics {
 pub enum LaneConfig {
     Transformers(GenerationConfig),
     LlamaCpp(LlamaCppConfig),
+    Tutorial(TutorialConfig),
 }
 
 impl Default for LaneConfig {
@@ -81,6 +88,7 @@ impl LaneConfig {
     pub fn from_value(mut value: serde_json::Value) -> Result<LaneConfig, ConfigError> {
         match Semantics::of(&value)? {
             Semantics::LlamaCpp => LlamaCppConfig::from_value(value).map(LaneConfig::LlamaCpp),
+            Semantics::Tutorial => TutorialConfig::from_value(value).map(LaneConfig::Tutorial),
             Semantics::Transformers => {
                 if let Some(map) = value.as_object_mut() {
                     map.remove("semantics");
@@ -94,6 +102,7 @@ impl LaneConfig {
         match self {
             LaneConfig::Transformers(_) => Semantics::Transformers,
             LaneConfig::LlamaCpp(_) => Semantics::LlamaCpp,
+            LaneConfig::Tutorial(_) => Semantics::Tutorial,
         }
     }
 
@@ -101,14 +110,14 @@ impl LaneConfig {
     pub fn transformers(&self) -> Option<&GenerationConfig> {
         match self {
             LaneConfig::Transformers(c) => Some(c),
-            LaneConfig::LlamaCpp(_) => None,
+            LaneConfig::LlamaCpp(_) | LaneConfig::Tutorial(_) => None,
         }
     }
 
     pub fn llama_cpp(&self) -> Option<&LlamaCppConfig> {
         match self {
             LaneConfig::LlamaCpp(c) => Some(c),
-            LaneConfig::Transformers(_) => None,
+            LaneConfig::Transformers(_) | LaneConfig::Tutorial(_) => None,
         }
     }
 
@@ -116,6 +125,7 @@ impl LaneConfig {
         match self {
             LaneConfig::Transformers(c) => serde_json::to_value(c).expect("config serialises"),
             LaneConfig::LlamaCpp(c) => c.to_value(),
+            LaneConfig::Tutorial(c) => c.to_value(),
         }
     }
 
@@ -123,6 +133,7 @@ impl LaneConfig {
         match self {
             LaneConfig::Transformers(c) => c.validate(),
             LaneConfig::LlamaCpp(c) => c.validate_lane(),
+            LaneConfig::Tutorial(c) => c.validate_lane(),
         }
     }
 }
@@ -146,10 +157,32 @@ impl LlamaCppConfig {
     }
 }
 
+impl TutorialConfig {
+    /// The checked form a tutorial lane runs as: its settings inside the
+    /// loop's own config (budget, seed; no eos: the loop never stops early).
+    pub fn validate_lane(&self) -> Result<ValidConfig, ConfigError> {
+        let settings = self.validate()?;
+        let mut v = GenerationConfig {
+            max_new_tokens: Some(settings.max_new_tokens as i64),
+            ..GenerationConfig::default()
+        }
+        .validate()?;
+        v.mode = Mode::Tutorial;
+        v.seed = self.seed.unwrap_or(0);
+        v.tutorial = Some(Arc::new(settings));
+        Ok(v)
+    }
+}
+
 impl ValidConfig {
     /// The config as it ran: the user's fields plus the eos the model
     /// supplied (a llama.cpp lane's as given: its eos comes from the model).
     pub fn effective(&self) -> LaneConfig {
+        if let Some(t) = &self.tutorial {
+            let mut c = t.source.clone();
+            c.seed = Some(self.seed);
+            return LaneConfig::Tutorial(c);
+        }
         match &self.llama_cpp {
             Some(l) => LaneConfig::LlamaCpp(l.source.clone()),
             None => {
@@ -170,6 +203,7 @@ impl Serialize for LaneConfig {
         match self {
             LaneConfig::Transformers(c) => c.serialize(s),
             LaneConfig::LlamaCpp(c) => c.to_value().serialize(s),
+            LaneConfig::Tutorial(c) => c.to_value().serialize(s),
         }
     }
 }

@@ -62,9 +62,11 @@ impl Engine {
         if lanes.is_empty() {
             return Err(RunError::NoLanes);
         }
-        // Room for the longest lane when an over-long prompt is cropped.
+        // Room for the longest lane when an over-long prompt is cropped; a
+        // tutorial lane needs none (its window slides over the whole prompt).
         let longest = lanes
             .iter()
+            .filter(|l| l.config.mode != ntl_decoding::Mode::Tutorial)
             .map(|l| match &l.forced {
                 Some(f) => f.len(),
                 None => l.config.new_token_budget(0).min(cfg.n_positions),
@@ -81,6 +83,7 @@ impl Engine {
             None => self.encode(&input.prompt)?,
         };
         let prompt = prepare_prompt(&ids, cfg.bos_token_id, cfg.n_positions, longest);
+        let full_prompt = (prompt.cropped > 0).then(|| ids.clone());
         let negative_prompt = match input.negative_prompt.as_deref() {
             Some(text) if !text.is_empty() => Some(self.encode(text)?),
             _ => input.options.negative_prompt.clone(),
@@ -109,6 +112,7 @@ impl Engine {
             options: Options {
                 top_n: input.options.top_n.clamp(1, 200),
                 negative_prompt,
+                full_prompt,
                 ..input.options
             },
         })

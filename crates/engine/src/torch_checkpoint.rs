@@ -1,10 +1,8 @@
 //! A `torch.save(model.state_dict(), path)` file as named tensors: the zip
 //! torch ≥ 1.6 writes (`<name>/data.pkl`, one `<name>/data/<key>` entry per
-//! storage, `<name>/byteorder`), its pickle read as data by [`torch_pickle`].
+//! storage, `<name>/byteorder`), its pickle read as data by `torch_pickle`.
 //! Tensors that share a storage at the same place (a tied head saved under
 //! two names) are reported as such.
-//!
-//! [`torch_pickle`]: crate::torch_pickle
 
 use crate::torch_pickle::{self, TensorRef, Value};
 pub use crate::torch_pickle::{PickleError, StorageType};

@@ -32,6 +32,7 @@ fn run(e: &Engine, prompt: &str, configs: &[&str]) -> ntl_decoding::Document {
                 top_n: 10,
                 shared_seed: None,
                 negative_prompt: None,
+                full_prompt: None,
             },
             ..Default::default()
         },
@@ -217,6 +218,7 @@ fn events_stream_every_step_and_a_break_cancels_all_lanes() {
                     top_n: 5,
                     shared_seed: None,
                     negative_prompt: None,
+                    full_prompt: None,
                 },
                 ..Default::default()
             },
@@ -265,6 +267,7 @@ fn shared_randomness_makes_identical_sampling_lanes_identical_whatever_their_see
                     top_n: 5,
                     shared_seed: Some(7),
                     negative_prompt: None,
+                    full_prompt: None,
                 },
                 ..Default::default()
             },
@@ -302,6 +305,7 @@ fn invalid_knobs_are_reported_with_their_lane_and_field() {
                     top_n: 5,
                     shared_seed: None,
                     negative_prompt: None,
+                    full_prompt: None,
                 },
                 ..Default::default()
             },
@@ -337,6 +341,7 @@ fn streamed_text_never_shows_a_broken_character() {
                     top_n: 5,
                     shared_seed: None,
                     negative_prompt: None,
+                    full_prompt: None,
                 },
                 ..Default::default()
             },

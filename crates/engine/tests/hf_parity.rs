@@ -32,6 +32,7 @@ fn run_one(
             top_n: 64,
             shared_seed: None,
             negative_prompt: None,
+            full_prompt: None,
         },
         ..Default::default()
     };
@@ -510,6 +511,7 @@ fn guidance_matches_hf_with_and_without_a_negative_prompt() {
                 top_n: 64,
                 shared_seed: None,
                 negative_prompt: None,
+                full_prompt: None,
             },
             ..Default::default()
         };
@@ -661,6 +663,7 @@ fn the_models_generation_config_is_under_each_lane_as_in_hf() {
                 top_n: 64,
                 shared_seed: None,
                 negative_prompt: None,
+                full_prompt: None,
             },
             ..Default::default()
         };

@@ -220,3 +220,147 @@ fn a_training_checkpoint_holding_the_state_dict_loads() {
     let seq = ids(&x["sequence"]);
     assert_eq!(e.logits(&seq).unwrap(), load(c).logits(&seq).unwrap());
 }
+
+mod tutorial_lanes {
+    use super::*;
+    use ntl_decoding::tutorial::filter::filter;
+    use ntl_decoding::{LaneConfig, LaneRequest, Options};
+    use ntl_engine::RunInput;
+    use std::ops::ControlFlow;
+
+    fn lane(json: serde_json::Value) -> LaneRequest {
+        LaneRequest {
+            config: LaneConfig::from_value(json).unwrap(),
+            forced_ids: None,
+        }
+    }
+
+    fn run(e: &Engine, prompt: Vec<u32>, lanes: Vec<LaneRequest>) -> ntl_decoding::Document {
+        let input = RunInput {
+            prompt: String::new(),
+            prompt_ids: Some(prompt),
+            lanes,
+            options: Options::default(),
+            ..RunInput::default()
+        };
+        e.run(input, |_| ControlFlow::Continue(())).unwrap()
+    }
+
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    #[test]
+    fn seed_004s_filters_give_dnnlpys_probabilities() {
+        // Temperature, top-k, top-p and softmax on dnnlpy's own logits rows,
+        // against sample_next_token's up to its draw, for five settings at
+        // three positions of each model.
+        for c in &CASES {
+            let x = expected(c);
+            let mut worst = 0f32;
+            for row in x["filtered"].as_array().unwrap() {
+                let pos = row["position"].as_u64().unwrap() as usize;
+                let logits: Vec<f32> = x["logits"][pos]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_f64().unwrap() as f32)
+                    .collect();
+                let f = filter(
+                    &logits,
+                    row["temperature"].as_f64().unwrap() as f32,
+                    row["top_k"].as_i64(),
+                    row["top_p"].as_f64().map(|p| p as f32),
+                );
+                for (ours, theirs) in f.probs.iter().zip(row["probs"].as_array().unwrap()) {
+                    let theirs = theirs.as_f64().unwrap() as f32;
+                    assert_eq!(*ours == 0.0, theirs == 0.0, "{}: kept sets differ", c.name);
+                    worst = worst.max((ours - theirs).abs());
+                }
+            }
+            eprintln!("{}: largest probability gap {worst:e}", c.name);
+            // Measured: at most 3.0e-8 (f32 exp and sums in another order).
+            assert!(worst < 1e-6, "{}: probabilities differ by {worst}", c.name);
+        }
+    }
+
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    #[test]
+    fn a_greedy_tutorial_lane_goes_past_the_context_as_the_tutorials_loop_does() {
+        for c in &CASES {
+            let e = load(c);
+            let x = expected(c);
+            let (prompt, want) = (ids(&x["prompt"]), ids(&x["greedy"]));
+            let n = want.len() - prompt.len();
+            let doc = run(
+                &e,
+                prompt.clone(),
+                vec![
+                    lane(
+                        serde_json::json!({"semantics": "tutorial", "do_sample": false, "max_new_tokens": n}),
+                    ),
+                    lane(serde_json::json!({"max_new_tokens": n})),
+                ],
+            );
+            let tutorial = &doc.runs[0];
+            assert_eq!(tutorial.token_ids, want[prompt.len()..], "{}", c.name);
+            assert_eq!(tutorial.stop_reason, ntl_decoding::StopReason::MaxNewTokens);
+            // The HF lane on the same model stops where the context ends (its
+            // room for new tokens cropped the shared prompt; not the tutorial's).
+            let hf = &doc.runs[1];
+            assert_eq!(hf.stop_reason, ntl_decoding::StopReason::ContextFull);
+            assert_eq!(
+                doc.prompt_ids.len() + hf.token_ids.len(),
+                e.info().n_positions
+            );
+        }
+    }
+
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    #[test]
+    fn a_prompt_longer_than_the_block_is_windowed_not_cropped_for_room() {
+        // The tutorial's greedy run from its first 30 ids goes on exactly as
+        // from its prompt: each step sees only the last block_size ids. Beside
+        // an HF lane, whose room crops the shared prompt, it is the same.
+        let c = &CASES[0];
+        let e = load(c);
+        let want = ids(&expected(c)["greedy"]);
+        let tutorial =
+            serde_json::json!({"semantics": "tutorial", "do_sample": false, "max_new_tokens": 10});
+        for lanes in [
+            vec![lane(tutorial.clone())],
+            vec![
+                lane(serde_json::json!({"max_new_tokens": 4})),
+                lane(tutorial.clone()),
+            ],
+        ] {
+            let last = lanes.len() - 1;
+            let doc = run(&e, want[..30].to_vec(), lanes);
+            assert!(doc.prompt_cropped > 0);
+            assert_eq!(doc.runs[last].token_ids, want[30..40]);
+        }
+    }
+
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    #[test]
+    fn a_sampling_step_draws_from_seed_004s_distribution_and_a_seed_repeats() {
+        let c = &CASES[1];
+        let e = load(c);
+        let prompt = ids(&expected(c)["prompt"]);
+        let config = serde_json::json!({"semantics": "tutorial", "temperature": 0.8, "top_k": 5,
+            "top_p": 0.9, "seed": 7, "max_new_tokens": 25});
+        let doc = run(&e, prompt.clone(), vec![lane(config.clone()), lane(config)]);
+        let (a, b) = (&doc.runs[0], &doc.runs[1]);
+        assert_eq!(a.token_ids, b.token_ids, "the same seed, the same tokens");
+        let mut seq = prompt.clone();
+        let block = e.info().n_positions;
+        for (step, &t) in a.steps.iter().zip(&a.token_ids) {
+            let logits = e.logits(&seq[seq.len().saturating_sub(block)..]).unwrap();
+            let f = filter(&logits, 0.8, Some(5), Some(0.9));
+            assert!(f.probs[t as usize] > 0.0, "drawn from the kept tokens");
+            assert!((step.chosen_prob - f.probs[t as usize]).abs() < 1e-6);
+            let kept = f.probs.iter().filter(|p| **p > 0.0).count();
+            assert_eq!(step.kept, kept);
+            assert!(kept <= 5);
+            seq.push(t);
+        }
+        assert_eq!(a.config.to_value()["seed"], 7);
+    }
+}

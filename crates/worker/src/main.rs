@@ -530,6 +530,7 @@ fn run_input(r: RunRequest) -> RunInput {
             top_n: r.top_n,
             shared_seed: r.shared_seed,
             negative_prompt: None,
+            full_prompt: None,
         },
     }
 }

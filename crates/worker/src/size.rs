@@ -179,7 +179,8 @@ pub async fn config_shape(base: &str) -> Option<ModelShape> {
         n_head: config.n_head,
         n_kv_head: match &config.family {
             ntl_engine::model_config::Family::Llama(s) => s.n_kv_head,
-            ntl_engine::model_config::Family::Gpt2 { .. } => config.n_head,
+            ntl_engine::model_config::Family::Gpt2 { .. }
+            | ntl_engine::model_config::Family::MiniGpt { .. } => config.n_head,
         },
         head_dim: config.head_dim(),
         n_embd: config.n_embd,

@@ -133,6 +133,24 @@ impl Editor {
                 Ok(knob) => self.set_llama_knob(lane, knob, text),
                 Err(_) => self.unknown_field(lane, name),
             },
+            Semantics::Tutorial => {
+                let t = text.trim();
+                let l = &mut self.lanes[lane];
+                let value = match t.is_empty() {
+                    true => Ok(None),
+                    false => serde_json::from_str(t).map(Some).map_err(|_| {
+                        ntl_decoding::ConfigError::Tutorial {
+                            field: name.to_string(),
+                            message: format!("`{t}` is not a value"),
+                        }
+                    }),
+                };
+                let result = value
+                    .and_then(|v| l.set_tutorial(name, v))
+                    .and_then(|_| l.validate().map(drop));
+                self.errors[lane] = result.err().map(Into::into);
+                self.open[lane] |= self.errors[lane].is_some();
+            }
         }
     }
 
@@ -233,6 +251,7 @@ impl Editor {
             match self.lanes[lane].semantics() {
                 Semantics::Transformers => self.set_knob(lane, Knob::Seed, &next),
                 Semantics::LlamaCpp => self.set_llama_knob(lane, LlamaCppKnob::Seed, &next),
+                Semantics::Tutorial => self.set_field(lane, "seed", &next),
             }
         }
     }

@@ -59,6 +59,8 @@ pub struct ValidConfig {
     pub force_words: Arc<[Forced]>,
     /// A llama.cpp lane's knobs (`mode` is then [`Mode::LlamaCpp`]).
     pub llama_cpp: Option<Arc<crate::llama_cpp::config::LlamaCppSettings>>,
+    /// A tutorial lane's knobs (`mode` is then [`Mode::Tutorial`]).
+    pub tutorial: Option<Arc<crate::tutorial::config::TutorialSettings>>,
 }
 
 impl ValidConfig {

@@ -173,6 +173,7 @@ impl GenerationConfig {
                 _ => None,
             },
             llama_cpp: None,
+            tutorial: None,
         })
     }
 }

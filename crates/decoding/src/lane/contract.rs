@@ -45,6 +45,11 @@ pub enum Next {
         src: Vec<usize>,
         tokens: Vec<u32>,
     },
+    /// A fresh pass over `ids` alone, no cache (a tutorial lane past its
+    /// window: the last `block_size` ids, recomputed).
+    Window {
+        ids: Vec<u32>,
+    },
     Done(StopReason),
 }
 
@@ -52,6 +57,9 @@ pub enum Next {
 pub struct LaneEnv<'a> {
     pub vocab: &'a Vocab,
     pub prompt: &'a [u32],
+    /// The prompt before it was cropped to fit the context (the same ids
+    /// when it was not): a tutorial lane's window slides over all of it.
+    pub full_prompt: &'a [u32],
     pub n_positions: usize,
     pub top_n: usize,
 }
@@ -71,6 +79,12 @@ pub trait Lane: Send {
     fn generated(&self) -> &[u32];
     fn uses_draws(&self) -> bool {
         false
+    }
+    /// A pass over these ids alone, instead of the shared prompt's, for
+    /// the lane's first step (a tutorial lane whose window is not the
+    /// prompt as cropped).
+    fn initial_window(&self) -> Option<Vec<u32>> {
+        None
     }
     /// The layers whose early exits each of this lane's rows needs next (DoLa).
     fn exit_layers(&self) -> &[usize] {

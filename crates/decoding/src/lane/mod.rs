@@ -12,6 +12,7 @@ mod hypotheses;
 mod llama_cpp;
 mod samples;
 mod single;
+mod tutorial;
 
 pub use beam::BeamLane;
 pub use constrained_beam::ConstrainedBeamLane;
@@ -21,6 +22,7 @@ pub use group_beam::GroupBeamLane;
 pub use llama_cpp::LlamaCppLane;
 pub use samples::SamplesLane;
 pub use single::SingleLane;
+pub use tutorial::TutorialLane;
 
 use crate::config::ValidConfig;
 use crate::processors::Pipeline;
@@ -40,6 +42,11 @@ pub fn lane_for(
             return Box::new(lane);
         }
     }
+    if cfg.mode == Mode::Tutorial {
+        if let Some(lane) = TutorialLane::new(cfg.clone(), forced.clone(), env) {
+            return Box::new(lane);
+        }
+    }
     let pipeline = Pipeline::for_config(&cfg, env.prompt.len());
     match (cfg.mode, forced) {
         (_, Some(forced)) => {
@@ -48,9 +55,9 @@ pub fn lane_for(
         (Mode::Sample, None) if cfg.num_return_sequences > 1 => {
             Box::new(SamplesLane::new(cfg, dola, env))
         }
-        // A llama.cpp mode without its settings cannot be built (validate
-        // sets both); decode greedily rather than panic.
-        (Mode::Greedy | Mode::Sample | Mode::LlamaCpp, None) => {
+        // A llama.cpp or tutorial mode without its settings cannot be built
+        // (validate sets both); decode greedily rather than panic.
+        (Mode::Greedy | Mode::Sample | Mode::LlamaCpp | Mode::Tutorial, None) => {
             Box::new(SingleLane::new(cfg, pipeline, env.prompt, None).with_dola(dola))
         }
         (Mode::Beam | Mode::BeamSample, None) => Box::new(BeamLane::new(cfg, pipeline, env.prompt)),

@@ -69,6 +69,8 @@ impl Lane for SamplesLane {
                     src.push(r);
                     tokens.extend(t);
                 }
+                // Its samples are HF lanes, which never ask for a window.
+                Next::Window { .. } => *row = None,
                 Next::Done(reason) => {
                     *row = None;
                     if k == 0 {

@@ -55,9 +55,43 @@ impl LaneKnobs {
         let set = match lane.semantics() {
             Semantics::Transformers => lane.set(Knob::Seed, value),
             Semantics::LlamaCpp => lane.set_llama_cpp(LlamaCppKnob::Seed, value),
+            Semantics::Tutorial => {
+                if let LaneKnobs::Tutorial { config, set } = &mut lane {
+                    config.seed = Some(seed as u64);
+                    set.insert("seed");
+                }
+                Ok(())
+            }
         };
         debug_assert!(set.is_ok(), "every u32 is a seed in both ecosystems");
         lane
+    }
+
+    /// A tutorial field set to `value` (`None`: back to seed 004's default);
+    /// the lane becomes a tutorial lane.
+    pub fn set_tutorial(&mut self, name: &str, value: Option<Value>) -> Result<(), ConfigError> {
+        self.set_semantics(Semantics::Tutorial);
+        let LaneKnobs::Tutorial { config, set } = self else {
+            return Ok(());
+        };
+        let mut v = serde_json::to_value(&*config).expect("serialises");
+        let map = v.as_object_mut().expect("an object");
+        match &value {
+            Some(x) => map.insert(name.to_string(), x.clone()),
+            None => map.remove(name),
+        };
+        let parsed = crate::tutorial::TutorialConfig::from_value(v)?;
+        let name = crate::tutorial::config::FIELDS
+            .iter()
+            .find(|f| **f == name)
+            .copied()
+            .expect("from_value accepted the name");
+        *config = parsed;
+        match value {
+            Some(_) => set.insert(name),
+            None => set.remove(name),
+        };
+        Ok(())
     }
 
     /// An HF knob back to HF's default (or the model's file's, when the
@@ -81,6 +115,9 @@ impl LaneKnobs {
     pub fn set_mode(&mut self, mode: Mode) {
         if mode == Mode::LlamaCpp {
             return self.set_semantics(Semantics::LlamaCpp);
+        }
+        if mode == Mode::Tutorial {
+            return self.set_semantics(Semantics::Tutorial);
         }
         self.set_semantics(Semantics::Transformers);
         let LaneKnobs::Transformers { config: c, set } = self else {
@@ -144,7 +181,7 @@ impl LaneKnobs {
                 c.top_k = Some(4);
                 set.extend([Knob::PenaltyAlpha, Knob::TopK]);
             }
-            Mode::LlamaCpp => {}
+            Mode::LlamaCpp | Mode::Tutorial => {}
         }
     }
 }

@@ -52,6 +52,8 @@ use crate::llama_cpp::config::LlamaCppConfig;
 use crate::llama_cpp::knob::LlamaCppKnob;
 use crate::mode::Mode;
 use crate::semantics::{LaneConfig, Semantics};
+use crate::tutorial::config::FIELDS as TUTORIAL_FIELDS;
+use crate::tutorial::TutorialConfig;
 use crate::ValidConfig;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -71,6 +73,11 @@ pub enum LaneKnobs {
     LlamaCpp {
         config: LlamaCppConfig,
         set: BTreeSet<LlamaCppKnob>,
+    },
+    /// Seed 004's loop; `set` holds names from [`crate::tutorial::config::FIELDS`].
+    Tutorial {
+        config: TutorialConfig,
+        set: BTreeSet<&'static str>,
     },
 }
 
@@ -116,6 +123,10 @@ impl LaneKnobs {
                     .filter(|k| *k != LlamaCppKnob::Semantics)
                     .collect(),
             },
+            LaneConfig::Tutorial(config) => LaneKnobs::Tutorial {
+                config,
+                set: tutorial_names(keys.filter(|(_, v)| !v.is_null()).map(|(k, _)| k.as_str())),
+            },
         })
     }
 
@@ -146,6 +157,15 @@ impl LaneKnobs {
                         .collect(),
                 }
             }
+            LaneConfig::Tutorial(c) => {
+                let v = c.to_value();
+                LaneKnobs::Tutorial {
+                    config: c.clone(),
+                    set: tutorial_names(
+                        v.as_object().into_iter().flatten().map(|(k, _)| k.as_str()),
+                    ),
+                }
+            }
         }
     }
 
@@ -156,6 +176,10 @@ impl LaneKnobs {
             LaneKnobs::Transformers { config, .. } => serde_json::to_value(config),
             LaneKnobs::LlamaCpp { config, .. } => {
                 out.insert("semantics".into(), Semantics::LlamaCpp.name().into());
+                serde_json::to_value(config)
+            }
+            LaneKnobs::Tutorial { config, .. } => {
+                out.insert("semantics".into(), Semantics::Tutorial.name().into());
                 serde_json::to_value(config)
             }
         }
@@ -176,6 +200,7 @@ impl LaneKnobs {
         match self {
             LaneKnobs::Transformers { set, .. } => name.parse().is_ok_and(|k| set.contains(&k)),
             LaneKnobs::LlamaCpp { set, .. } => name.parse().is_ok_and(|k| set.contains(&k)),
+            LaneKnobs::Tutorial { set, .. } => set.contains(name),
         }
     }
 
@@ -184,6 +209,7 @@ impl LaneKnobs {
         let mut names: Vec<&'static str> = match self {
             LaneKnobs::Transformers { set, .. } => set.iter().map(|k| k.name()).collect(),
             LaneKnobs::LlamaCpp { set, .. } => set.iter().map(|k| k.name()).collect(),
+            LaneKnobs::Tutorial { set, .. } => set.iter().copied().collect(),
         };
         names.sort_unstable();
         names
@@ -195,6 +221,7 @@ impl LaneKnobs {
         match self {
             LaneKnobs::Transformers { config, .. } => LaneConfig::Transformers(config.clone()),
             LaneKnobs::LlamaCpp { config, .. } => LaneConfig::LlamaCpp(config.clone()),
+            LaneKnobs::Tutorial { config, .. } => LaneConfig::Tutorial(config.clone()),
         }
     }
 
@@ -202,6 +229,7 @@ impl LaneKnobs {
         match self {
             LaneKnobs::Transformers { .. } => Semantics::Transformers,
             LaneKnobs::LlamaCpp { .. } => Semantics::LlamaCpp,
+            LaneKnobs::Tutorial { .. } => Semantics::Tutorial,
         }
     }
 
@@ -209,14 +237,14 @@ impl LaneKnobs {
     pub fn hf(&self) -> Option<&GenerationConfig> {
         match self {
             LaneKnobs::Transformers { config, .. } => Some(config),
-            LaneKnobs::LlamaCpp { .. } => None,
+            LaneKnobs::LlamaCpp { .. } | LaneKnobs::Tutorial { .. } => None,
         }
     }
 
     pub fn llama_cpp_config(&self) -> Option<&LlamaCppConfig> {
         match self {
             LaneKnobs::LlamaCpp { config, .. } => Some(config),
-            LaneKnobs::Transformers { .. } => None,
+            LaneKnobs::Transformers { .. } | LaneKnobs::Tutorial { .. } => None,
         }
     }
 
@@ -224,6 +252,7 @@ impl LaneKnobs {
         match self {
             LaneKnobs::Transformers { config, .. } => config.validate(),
             LaneKnobs::LlamaCpp { config, .. } => config.validate_lane(),
+            LaneKnobs::Tutorial { config, .. } => config.validate_lane(),
         }
     }
 
@@ -231,6 +260,7 @@ impl LaneKnobs {
         match self {
             LaneKnobs::Transformers { config, .. } => config.mode(),
             LaneKnobs::LlamaCpp { .. } => Mode::LlamaCpp,
+            LaneKnobs::Tutorial { .. } => Mode::Tutorial,
         }
     }
 
@@ -243,8 +273,15 @@ impl LaneKnobs {
                 .then_some(c.seed)
                 .filter(|&s| s >= 0)
                 .map(|s| s as u64),
+            LaneKnobs::Tutorial { config: c, .. } => c.seed.filter(|_| c.do_sample),
         }
     }
+}
+
+/// The tutorial field names among `keys`, as the table spells them.
+fn tutorial_names<'a>(keys: impl Iterator<Item = &'a str>) -> BTreeSet<&'static str> {
+    keys.filter_map(|k| TUTORIAL_FIELDS.iter().find(|f| **f == k).copied())
+        .collect()
 }
 
 impl Serialize for LaneKnobs {

@@ -15,6 +15,7 @@ use std::collections::BTreeSet;
 
 type Hf = GenerationConfig;
 type Llama = LlamaCppConfig;
+use crate::tutorial::TutorialConfig;
 
 /// A knob that travels, with how its value crosses over in either
 /// direction (`false`: it has no value there, as an HF `null`).
@@ -164,9 +165,87 @@ impl LaneKnobs {
             (LaneKnobs::LlamaCpp { config, set }, Semantics::Transformers) => {
                 to_transformers(config, set)
             }
+            (LaneKnobs::Transformers { config, set }, Semantics::Tutorial) => {
+                to_tutorial(config, set)
+            }
+            (LaneKnobs::Tutorial { config, set }, Semantics::Transformers) => {
+                from_tutorial(config, set)
+            }
+            // Between llama.cpp and the tutorial: by way of HF's names.
+            (LaneKnobs::LlamaCpp { .. }, Semantics::Tutorial)
+            | (LaneKnobs::Tutorial { .. }, Semantics::LlamaCpp) => {
+                let mut via = self.clone();
+                via.set_semantics(Semantics::Transformers);
+                via.set_semantics(to);
+                via
+            }
             _ => return,
         }
     }
+}
+
+/// The tutorial's `generate()` arguments HF also has, carried as they are.
+fn to_tutorial(h: &Hf, given: &BTreeSet<Knob>) -> LaneKnobs {
+    let mut config = TutorialConfig {
+        do_sample: h.mode() == Mode::Sample,
+        ..TutorialConfig::default()
+    };
+    let mut set = BTreeSet::from(["do_sample"]);
+    let mut carry = |knob: Knob, name: &'static str, apply: &dyn Fn(&mut TutorialConfig)| {
+        if given.contains(&knob) {
+            let mut probe = config.clone();
+            apply(&mut probe);
+            if probe.validate().is_ok() {
+                config = probe;
+                set.insert(name);
+            }
+        }
+    };
+    carry(Knob::Temperature, "temperature", &|c| {
+        c.temperature = h.temperature
+    });
+    carry(Knob::TopK, "top_k", &|c| c.top_k = h.top_k);
+    carry(Knob::TopP, "top_p", &|c| c.top_p = Some(h.top_p));
+    carry(Knob::MaxNewTokens, "max_new_tokens", &|c| {
+        c.max_new_tokens = h.max_new_tokens.unwrap_or(20)
+    });
+    carry(Knob::Seed, "seed", &|c| c.seed = h.seed);
+    LaneKnobs::Tutorial { config, set }
+}
+
+fn from_tutorial(t: &TutorialConfig, given: &BTreeSet<&'static str>) -> LaneKnobs {
+    let mut config = Hf {
+        do_sample: t.do_sample,
+        ..Hf::default()
+    };
+    let mut set = BTreeSet::new();
+    if t.do_sample {
+        set.insert(Knob::DoSample);
+    }
+    let mut carry = |name: &str, knob: Knob, apply: &dyn Fn(&mut Hf)| {
+        if given.contains(name) {
+            let mut probe = config.clone();
+            apply(&mut probe);
+            if probe.validate().is_ok() {
+                config = probe;
+                set.insert(knob);
+            }
+        }
+    };
+    if t.do_sample {
+        carry("temperature", Knob::Temperature, &|c| {
+            c.temperature = t.temperature
+        });
+        carry("top_k", Knob::TopK, &|c| {
+            c.top_k = t.top_k.filter(|&k| k > 0)
+        });
+        carry("top_p", Knob::TopP, &|c| c.top_p = t.top_p.unwrap_or(1.0));
+        carry("seed", Knob::Seed, &|c| c.seed = t.seed);
+    }
+    carry("max_new_tokens", Knob::MaxNewTokens, &|c| {
+        c.max_new_tokens = Some(t.max_new_tokens)
+    });
+    LaneKnobs::Transformers { config, set }
 }
 
 fn to_llama_cpp(h: &Hf, given: &BTreeSet<Knob>) -> LaneKnobs {

@@ -252,3 +252,38 @@ fn a_drawn_seed_kept_is_the_lanes_own_in_its_ecosystem() {
     assert_eq!(kept.seed(), Some(u32::MAX as u64 - 1));
     assert_eq!(kept.semantics(), Semantics::LlamaCpp);
 }
+
+#[test]
+fn a_tutorial_lane_reads_edits_and_switches_to_hf_with_its_shared_knobs() {
+    let mut lane = LaneKnobs::from_value(
+        serde_json::json!({"semantics": "tutorial", "temperature": 0.8, "top_k": 5, "seed": 3}),
+    )
+    .unwrap();
+    assert_eq!(lane.mode(), Mode::Tutorial);
+    assert_eq!(lane.set_names(), ["seed", "temperature", "top_k"]);
+    lane.set_tutorial("top_p", Some(serde_json::json!(0.9)))
+        .unwrap();
+    lane.set_tutorial("top_k", None).unwrap();
+    assert_eq!(
+        lane.to_value(),
+        serde_json::json!({"semantics": "tutorial", "temperature": 0.8, "top_p": 0.9, "seed": 3})
+    );
+    let e = lane
+        .set_tutorial("top_p", Some(serde_json::json!("high")))
+        .unwrap_err();
+    assert_eq!(e.field(), Some("top_p"));
+    assert_eq!(lane.with_seed(9).seed(), Some(9));
+    lane.set_semantics(Semantics::Transformers);
+    assert_eq!(
+        lane.to_value(),
+        serde_json::json!({"do_sample": true, "temperature": 0.8, "top_p": 0.9, "seed": 3})
+    );
+    // And back: seed 004's arguments HF also has carry over.
+    lane.set_semantics(Semantics::Tutorial);
+    assert_eq!(
+        lane.to_value(),
+        serde_json::json!({"semantics": "tutorial", "do_sample": true, "temperature": 0.8, "top_p": 0.9, "seed": 3})
+    );
+    lane.set_semantics(Semantics::LlamaCpp);
+    assert_eq!(lane.mode(), Mode::LlamaCpp);
+}

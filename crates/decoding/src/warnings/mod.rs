@@ -24,5 +24,6 @@ pub fn lane_warnings(c: &LaneConfig) -> Vec<(&'static str, Note)> {
             .into_iter()
             .map(|w| (w.field.name(), w.note))
             .collect(),
+        LaneConfig::Tutorial(_) => vec![],
     }
 }
