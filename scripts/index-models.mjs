@@ -2,7 +2,7 @@
 // page (README: "A model hosted beside the page"), which *Change model*
 // shows with each one's class and size. Every subfolder holding a
 // config.json (or llama.cpp's model.gguf, whose header names its
-// architecture) is listed, but the bundled model's (kjv-gpt2: the page offers
+// architecture, or a student's minigpt.pt) is listed, but the bundled model's (kjv-gpt2: the page offers
 // it already); a note a teacher wrote into an earlier index.json is kept.
 // Usage: node scripts/index-models.mjs [DIR]   (default www/models)
 import { readdirSync, readFileSync, statSync, writeFileSync, existsSync, openSync, readSync, closeSync } from 'node:fs';
@@ -12,7 +12,9 @@ const BUNDLED = 'kjv-gpt2';
 // What the page reads of a folder's name: one plain name (site_models.rs).
 const PLAIN = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 // The class a config without `architectures` is read as, as the engine reads it.
-const CLASS_OF_TYPE = { gpt2: 'GPT2LMHeadModel', llama: 'LlamaForCausalLM', qwen2: 'Qwen2ForCausalLM' };
+const CLASS_OF_TYPE = { gpt2: 'GPT2LMHeadModel', llama: 'LlamaForCausalLM', qwen2: 'Qwen2ForCausalLM', minigpt: 'MiniGPT (dnnlpy)' };
+// A student's MiniGPT (seed 004): its state dict, as the tutorial saves it.
+const TORCH = 'minigpt.pt';
 // A folder's llama.cpp file: the page loads it when there is no config.json.
 const GGUF = 'model.gguf';
 
@@ -27,12 +29,15 @@ export function indexModels(dir) {
     const here = join(dir, folder);
     if (folder === BUNDLED || !statSync(here).isDirectory()) continue;
     const hasConfig = existsSync(join(here, 'config.json'));
-    if (!hasConfig && !existsSync(join(here, GGUF))) continue;
+    const hasTorch = existsSync(join(here, TORCH));
+    if (!hasConfig && !existsSync(join(here, GGUF)) && !hasTorch) continue;
     if (!PLAIN.test(folder)) { console.warn(`skipped ${folder}: not a plain folder name`); continue; }
     const entry = { folder };
-    const architecture = hasConfig
-      ? (({ architectures, model_type }) => architectures?.[0] ?? CLASS_OF_TYPE[model_type])(JSON.parse(readFileSync(join(here, 'config.json'), 'utf8')))
-      : CLASS_OF_TYPE[ggufArchitecture(join(here, GGUF))];
+    const architecture = hasTorch
+      ? CLASS_OF_TYPE.minigpt
+      : hasConfig
+        ? (({ architectures, model_type }) => architectures?.[0] ?? CLASS_OF_TYPE[model_type])(JSON.parse(readFileSync(join(here, 'config.json'), 'utf8')))
+        : CLASS_OF_TYPE[ggufArchitecture(join(here, GGUF))];
     if (architecture) entry.architecture = architecture;
     const bytes = weightBytes(here);
     if (bytes !== null) entry.bytes = bytes;
@@ -48,6 +53,7 @@ function weightBytes(here) {
   const single = join(here, 'model.safetensors');
   if (existsSync(single)) return statSync(single).size;
   if (existsSync(join(here, GGUF)) && !existsSync(join(here, 'config.json'))) return statSync(join(here, GGUF)).size;
+  if (existsSync(join(here, TORCH))) return statSync(join(here, TORCH)).size;
   const shardIndex = join(here, 'model.safetensors.index.json');
   if (!existsSync(shardIndex)) return null;
   const files = new Set(Object.values(JSON.parse(readFileSync(shardIndex, 'utf8')).weight_map ?? {}));

@@ -19,7 +19,7 @@ echo "== wasm in headless Chromium: the engine against the same fixtures"
 CHROMEDRIVER=/usr/bin/chromedriver \
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 WASM_BINDGEN_TEST_TIMEOUT=1200 \
-  cargo test -p ntl-engine --target wasm32-unknown-unknown --test hf_parity --test llama_parity --test behaviour --test loading --test kernel --test chat --test gguf_parity --test gguf_tokenizer
+  cargo test -p ntl-engine --target wasm32-unknown-unknown --test hf_parity --test llama_parity --test behaviour --test loading --test kernel --test chat --test gguf_parity --test gguf_tokenizer --test minigpt_parity
 
 echo "== the page, built and served on 127.0.0.1, driven in headless Chromium"
 scripts/build.sh

@@ -89,10 +89,10 @@ pub fn config_editor(p: &Props) -> Html {
         let cb = p.on_semantics.clone();
         Callback::from(move |e: Event| {
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            cb.emit(if v == "llama.cpp" {
-                Semantics::LlamaCpp
-            } else {
-                Semantics::Transformers
+            cb.emit(match v.as_str() {
+                "llama.cpp" => Semantics::LlamaCpp,
+                "tutorial" => Semantics::Tutorial,
+                _ => Semantics::Transformers,
             });
         })
     };
@@ -103,11 +103,15 @@ pub fn config_editor(p: &Props) -> Html {
             <select data-knob="semantics" data-testid={format!("ecosystem-{}", p.index)} onchange={on_semantics}>
                 <option value="transformers" selected={semantics == Semantics::Transformers}>{ "transformers" }</option>
                 <option value="llama.cpp" selected={semantics == Semantics::LlamaCpp}>{ "llama.cpp" }</option>
+                <option value="tutorial" selected={semantics == Semantics::Tutorial}>{ tr.t("ecosystem-tutorial") }</option>
             </select>
         </label>
     };
     if semantics == Semantics::LlamaCpp {
         return llama_editor(p, ecosystem, bad_field.as_deref(), &tr);
+    }
+    if semantics == Semantics::Tutorial {
+        return tutorial_editor(p, ecosystem, bad_field.as_deref(), &tr);
     }
     let knob = |knob: Knob| {
         let on_commit = p
@@ -218,6 +222,38 @@ fn llama_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>, tr: &I18n) 
                 }) }
             </div>
             { error_and_json(p, tr.t("llama-fields"), tr) }
+        </div>
+    }
+}
+
+/// A tutorial lane's editor: seed 004's generate() arguments, placeholders
+/// its defaults, the loop's order in words.
+fn tutorial_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>, tr: &I18n) -> Html {
+    let defaults =
+        serde_json::to_value(ntl_decoding::tutorial::TutorialConfig::default()).unwrap_or_default();
+    let field = |name: &'static str| {
+        let on_commit = p.on_field.reform(move |v: String| (name.to_string(), v));
+        let help = tr.t(&format!("tutorial-help-{}", name.replace('_', "-")));
+        let id = knob_id(p.index, name);
+        let placeholder = match &defaults[name] {
+            serde_json::Value::Null => "None".to_string(),
+            v => v.to_string(),
+        };
+        html! {
+            <div class={classes!("knob", (bad_field == Some(name)).then_some("bad"))} title={help.clone()}>
+                { knob_head(&id, name, help) }
+                <DraftField {id} knob={name} value={p.config.text_of(name)} {placeholder} {on_commit} />
+            </div>
+        }
+    };
+    html! {
+        <div class="config tutorial">
+            { ecosystem }
+            <p class="chain" data-testid={format!("tutorial-loop-{}", p.index)}>{ tr.t("tutorial-loop") }</p>
+            <div class="knobs">
+                { for ntl_decoding::tutorial::config::FIELDS.into_iter().map(field) }
+            </div>
+            { error_and_json(p, tr.t("tutorial-fields"), tr) }
         </div>
     }
 }

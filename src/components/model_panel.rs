@@ -539,7 +539,7 @@ pub fn model_panel(p: &Props) -> Html {
                             <input
                                 type="file"
                                 multiple=true
-                                accept=".json,.safetensors,.gguf,.txt"
+                                accept=".json,.safetensors,.gguf,.txt,.pt,.pth"
                                 data-testid="model-files"
                                 disabled={!idle}
                                 onchange={on_files}

@@ -426,6 +426,9 @@ impl I18n {
                 return self.t_with("pick-several-gguf", &[("names", v(names.join(", ")))])
             }
             PickError::GgufAndSafetensors => "pick-gguf-and-safetensors",
+            PickError::SeveralPt(names) => {
+                return self.t_with("pick-several-pt", &[("names", v(names.join(", ")))])
+            }
         })
     }
 

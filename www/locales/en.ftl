@@ -318,6 +318,16 @@ mode-contrastive = contrastive
 token-rules = Token rules, watermark, guidance: bad words, biases, suppressed and forced tokens
 chain = chain:{" "}
 llama-fields = llama-server /completion fields
+ecosystem-tutorial = seed 004's loop
+tutorial-loop = last block_size ids → temperature → top_k → top_p (keeps the first token past p) → softmax → draw; argmax when do_sample is false. No stop at end of text.
+tutorial-fields = generate() arguments
+tutorial-help-max-new-tokens = How many tokens the loop adds. It never stops earlier: seed 004's loop has no end-of-text stop.
+tutorial-help-temperature = The logits are divided by it before the filters. Must be positive, even when do_sample is false.
+tutorial-help-top-k = Keeps the logits not below the k-th largest (ties stay). Empty, 0 or less: no filter.
+tutorial-help-top-p = Keeps the likeliest tokens until their sum passes p, and the first one past it. Empty: no filter; otherwise in (0, 1].
+tutorial-help-do-sample = true: draw from the filtered softmax. false: argmax of the raw logits.
+tutorial-help-block-size = The window: each step the model sees only the last block_size ids. Empty: the model's context.
+tutorial-help-seed = The draw's seed here (this lab's draw, not torch's multinomial: the same seed repeats here, not in Python).
 
 ## The what-if sandbox
 
@@ -750,6 +760,7 @@ pick-pickle-only = pytorch_model.bin is a PyTorch pickle a browser cannot read; 
 pick-no-weights = pick model.safetensors too (or all its shards, or one llama.cpp .gguf file)
 pick-whole-and-shards = pick either model.safetensors or its shards, not both
 pick-several-gguf = pick one .gguf file, not several ({ $names })
+pick-several-pt = pick one .pt file, not several ({ $names })
 pick-gguf-and-safetensors = pick either the .gguf file or the safetensors weights, not both
 page-read-file = could not read { $name }
 page-save = could not save { $name }: { $what }

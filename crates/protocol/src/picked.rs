@@ -3,7 +3,9 @@
 //! `tokenizer.json` or `vocab.json` + `merges.txt`; `model.safetensors` or its
 //! shards; `generation_config.json` and `tokenizer_config.json` if they are
 //! there. Or llama.cpp's way: one `.gguf` file, which carries its own config,
-//! beside the tokenizer. Other files of a repo are passed over; a
+//! beside the tokenizer. Or a student's MiniGPT (seed 004): its `minigpt.pt`
+//! state dict beside its `tokenizer.json` (and a `config.json` with its head
+//! count, if there is one). Other files of a repo are passed over; a
 //! pickle-only folder is told what to do. The page picks the files with it
 //! and the worker reads them.
 
@@ -25,6 +27,8 @@ pub enum PickedWeights {
     Safetensors { config: usize, files: Vec<usize> },
     /// One `.gguf` file: its metadata is its config.
     Gguf(usize),
+    /// One PyTorch state dict (`minigpt.pt`), and `config.json` when picked.
+    Torch { pt: usize, config: Option<usize> },
 }
 
 /// Indices into the picked names.
@@ -44,6 +48,7 @@ impl PickedLayout {
         let mut out = match &self.weights {
             PickedWeights::Safetensors { config, .. } => vec![*config],
             PickedWeights::Gguf(_) => vec![],
+            PickedWeights::Torch { config, .. } => config.iter().copied().collect(),
         };
         match self.tokenizer {
             PickedTokenizer::Json(t) => out.push(t),
@@ -53,6 +58,7 @@ impl PickedLayout {
         match &self.weights {
             PickedWeights::Safetensors { files, .. } => out.extend(files),
             PickedWeights::Gguf(g) => out.push(*g),
+            PickedWeights::Torch { pt, .. } => out.push(*pt),
         }
         out.extend(self.generation_config);
         out.extend(self.tokenizer_config);
@@ -84,6 +90,8 @@ pub enum PickError {
     SeveralGguf(Vec<String>),
     #[error("pick either the .gguf file or the safetensors weights, not both")]
     GgufAndSafetensors,
+    #[error("pick one .pt file, not several ({})", .0.join(", "))]
+    SeveralPt(Vec<String>),
 }
 
 pub fn picked_layout(names: &[String]) -> Result<PickedLayout, PickError> {
@@ -121,6 +129,26 @@ pub fn picked_layout(names: &[String]) -> Result<PickedLayout, PickError> {
             ))
         }
     };
+    // A student's MiniGPT: its state dict, when no other weights are picked.
+    let pt: Vec<usize> = (0..names.len())
+        .filter(|&i| names[i].ends_with(".pt") || names[i].ends_with(".pth"))
+        .collect();
+    if weights.is_empty() && !pt.is_empty() {
+        let [pt] = pt[..] else {
+            return Err(PickError::SeveralPt(
+                pt.iter().map(|&i| names[i].clone()).collect(),
+            ));
+        };
+        return Ok(PickedLayout {
+            weights: PickedWeights::Torch {
+                pt,
+                config: find("config.json"),
+            },
+            tokenizer: tokenizer.ok_or(PickError::NoTokenizer)?,
+            generation_config: find("generation_config.json"),
+            tokenizer_config: None,
+        });
+    }
     let tokenizer = tokenizer.ok_or(PickError::NoTokenizer)?;
     let config = find("config.json").ok_or(PickError::NoConfig)?;
     if weights.is_empty() {
@@ -182,6 +210,30 @@ mod tests {
             [1, 2, 3, 0],
             "an Instruct folder's chat template travels with it, last"
         );
+    }
+
+    #[test]
+    fn a_students_minigpt_is_its_pt_beside_its_tokenizer() {
+        let n = names(&["tokenizer.json", "minigpt.pt", "notes.txt"]);
+        let l = picked_layout(&n).unwrap();
+        assert_eq!(
+            l.weights,
+            PickedWeights::Torch {
+                pt: 1,
+                config: None
+            }
+        );
+        assert_eq!(l.order(), [0, 1]);
+        let with = names(&["minigpt.pt", "config.json", "tokenizer.json"]);
+        assert_eq!(picked_layout(&with).unwrap().order(), [1, 2, 0]);
+        assert_eq!(
+            picked_layout(&names(&["minigpt.pt"])),
+            Err(PickError::NoTokenizer)
+        );
+        assert!(matches!(
+            picked_layout(&names(&["a.pt", "b.pt", "tokenizer.json"])),
+            Err(PickError::SeveralPt(_))
+        ));
     }
 
     #[test]

@@ -368,11 +368,7 @@ async fn load(
                 shards.iter().map(|s| s as &dyn WeightSource).collect();
             match &files.tokenizer {
                 Some(tokenizer) => {
-                    let precision = match weights {
-                        ntl_protocol::LoadWeights::AsStored => ntl_engine::Precision::AsStored,
-                        ntl_protocol::LoadWeights::Q8_0 => ntl_engine::Precision::Q8_0,
-                    };
-                    Engine::load_sharded_as(&config, &shards, tokenizer, precision)
+                    Engine::load_sharded_as(&config, &shards, tokenizer, precision_of(weights))
                 }
                 None => Err(LoadError::Tokenizer {
                     message: "is missing: a safetensors model needs its tokenizer.json".into(),
@@ -383,6 +379,20 @@ async fn load(
         repo::Weights::Gguf(bytes) => {
             Engine::load_gguf(&JsBytes(bytes), files.tokenizer.as_deref())
         }
+        repo::Weights::Torch { pt, config } => match &files.tokenizer {
+            Some(tokenizer) => Engine::load_torch(
+                &pt.to_vec(),
+                config.as_deref(),
+                None,
+                tokenizer,
+                precision_of(weights),
+            ),
+            None => Err(LoadError::Tokenizer {
+                message: "is missing: a MiniGPT needs the tokenizer.json it was trained with"
+                    .into(),
+                source: None,
+            }),
+        },
     };
     let loaded = loaded
         .and_then(|e| match &files.generation_config {
@@ -640,4 +650,11 @@ async fn yield_to_event_loop() {
         }
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+fn precision_of(weights: ntl_protocol::LoadWeights) -> ntl_engine::Precision {
+    match weights {
+        ntl_protocol::LoadWeights::AsStored => ntl_engine::Precision::AsStored,
+        ntl_protocol::LoadWeights::Q8_0 => ntl_engine::Precision::Q8_0,
+    }
 }

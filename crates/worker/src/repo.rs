@@ -5,7 +5,8 @@
 //! `tokenizer_config.json` when there is one (an Instruct model's chat template);
 //! and a clear word when a repo has only `pytorch_model.bin`. A folder
 //! without `config.json` may hold llama.cpp's `model.gguf` instead, which
-//! carries its own config.
+//! carries its own config, or a student's `minigpt.pt` (with or without a
+//! `config.json` giving its head count).
 
 use crate::fetch::{fail, fetch_file, file_url, head, refused, Fetched, LoadFailure, Shown};
 use js_sys::Uint8Array;
@@ -24,7 +25,15 @@ pub enum Weights {
     },
     /// A `.gguf` file: its metadata is its config.
     Gguf(Uint8Array),
+    /// A student's MiniGPT state dict, and the `config.json` beside it if any.
+    Torch {
+        pt: Uint8Array,
+        config: Option<Vec<u8>>,
+    },
 }
+
+/// A student's MiniGPT in a folder (seed 004 saves it under this name).
+pub const TORCH: &str = "minigpt.pt";
 
 /// A GGUF model in a folder: this name, beside its `tokenizer.json` or
 /// carrying its own tokenizer.
@@ -49,15 +58,49 @@ async fn get(base: &str, name: &str) -> Result<Option<Uint8Array>, LoadFailure> 
 
 pub async fn repo_files(base: &str, repo: &str) -> Result<RepoFiles, LoadFailure> {
     // Without a config, llama.cpp's one file, which carries its own.
-    let config = match get(base, "config.json").await? {
-        Some(config) => Ok(config.to_vec()),
-        None => Err(get(base, GGUF).await?.ok_or_else(|| {
-            fail(
-                "config.json",
-                LoadTrouble::NoConfig { repo: repo.into() },
-                false,
-            )
-        })?),
+    let config = get(base, "config.json").await?.map(|c| c.to_vec());
+    // A MiniGPT's config.json says so, or gives dnnlpy's arguments (a
+    // student's, with its head count); its weights are its .pt.
+    let minigpt = config
+        .as_deref()
+        .and_then(|c| serde_json::from_slice::<serde_json::Value>(c).ok())
+        .is_some_and(|v| {
+            v["model_type"] == "minigpt"
+                || (v.get("model_type").is_none()
+                    && v.get("architectures").is_none()
+                    && ["num_heads", "embed_dim", "block_size"]
+                        .iter()
+                        .any(|k| v.get(k).is_some()))
+        });
+    let config = match config {
+        Some(config) if !minigpt => Ok(config),
+        Some(config) => match get(base, "model.safetensors").await? {
+            Some(w) => {
+                return Ok(RepoFiles {
+                    weights: Weights::Safetensors {
+                        config,
+                        shards: vec![w],
+                    },
+                    tokenizer: Some(required_tokenizer(base, repo).await?),
+                    generation_config: None,
+                    tokenizer_config: None,
+                })
+            }
+            None => return torch_files(base, repo, Some(config)).await,
+        },
+        None => match get(base, GGUF).await? {
+            Some(gguf) => Err(gguf),
+            None if head(&file_url(base, TORCH)).await.is_some_and(|r| r.ok()) => {
+                return torch_files(base, repo, None).await
+            }
+            None => {
+                return Err(fail(
+                    "config.json",
+                    LoadTrouble::NoConfig { repo: repo.into() },
+                    false,
+                ))
+            }
+        },
     };
     let tokenizer = match get(base, "tokenizer.json").await? {
         Some(t) => Some(t.to_vec()),
@@ -86,6 +129,42 @@ pub async fn repo_files(base: &str, repo: &str) -> Result<RepoFiles, LoadFailure
         tokenizer,
         generation_config,
         tokenizer_config,
+    })
+}
+
+async fn required_tokenizer(base: &str, repo: &str) -> Result<Vec<u8>, LoadFailure> {
+    match get(base, "tokenizer.json").await? {
+        Some(t) => Ok(t.to_vec()),
+        None => Err(fail(
+            "tokenizer.json",
+            LoadTrouble::NoTokenizer { repo: repo.into() },
+            false,
+        )),
+    }
+}
+
+/// A folder holding a student's `minigpt.pt` beside its `tokenizer.json`.
+async fn torch_files(
+    base: &str,
+    repo: &str,
+    config: Option<Vec<u8>>,
+) -> Result<RepoFiles, LoadFailure> {
+    let tokenizer = required_tokenizer(base, repo).await?;
+    let pt = get(base, TORCH).await?.ok_or_else(|| {
+        fail(
+            TORCH,
+            LoadTrouble::NoWeights {
+                repo: repo.into(),
+                index: INDEX.into(),
+            },
+            false,
+        )
+    })?;
+    Ok(RepoFiles {
+        weights: Weights::Torch { pt, config },
+        tokenizer: Some(tokenizer),
+        generation_config: None,
+        tokenizer_config: None,
     })
 }
 
@@ -242,6 +321,10 @@ pub fn picked_files(
             shards: files.iter().map(|&i| bytes(i)).collect(),
         },
         PickedWeights::Gguf(g) => Weights::Gguf(bytes(*g)),
+        PickedWeights::Torch { pt, config } => Weights::Torch {
+            pt: bytes(*pt),
+            config: config.map(|c| bytes(c).to_vec()),
+        },
     };
     Ok(RepoFiles {
         weights,

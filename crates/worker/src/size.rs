@@ -134,14 +134,17 @@ pub async fn weights_size(base: &str) -> Size {
         None => download_small(&index_url).await,
     };
     let Some((names, total)) = index.and_then(|i| shard_names(&i).ok()) else {
-        // A folder of llama.cpp's: one file, its config inside.
-        return match file_size(&file_url(base, crate::repo::GGUF)).await {
-            (Head::Len(n), cached) => Size {
-                bytes: Some(n),
-                cached,
-            },
-            _ => unknown,
-        };
+        // A folder of llama.cpp's: one file, its config inside; or a
+        // student's MiniGPT, its state dict.
+        for file in [crate::repo::GGUF, crate::repo::TORCH] {
+            if let (Head::Len(n), cached) = file_size(&file_url(base, file)).await {
+                return Size {
+                    bytes: Some(n),
+                    cached,
+                };
+            }
+        }
+        return unknown;
     };
     let (mut sum, mut all_cached) = (0u64, true);
     for name in &names {

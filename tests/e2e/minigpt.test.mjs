@@ -1,0 +1,92 @@
+// A student's MiniGPT (seed 004) in the page: a folder beside the page holding
+// the minigpt.pt and tokenizer.json the tutorial saves, and the same files
+// picked (with a config.json giving the head count), run in a tutorial lane
+// ("semantics": "tutorial") past the model's context beside an HF lane that
+// stops there. The files and the expected ids are dnnlpy's own
+// (tests/reference/make_minigpt_fixtures.py): the page's greedy tutorial
+// lane must give exactly the ids dnnlpy's tutorial loop gave.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, symlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
+import { start, modelReady, runAll, ROOT } from './harness.mjs';
+import { indexModels } from '../../scripts/index-models.mjs';
+
+const DIST = join(ROOT, 'dist');
+const FIX = join(ROOT, 'tests', 'fixtures', 'minigpt');
+const PROMPT = 'Once upon a time, there was a little girl';
+const expected = (name) => JSON.parse(readFileSync(join(FIX, name, 'expected.json'), 'utf8'));
+let site, env;
+
+before(async () => {
+  site = mkdtempSync(join(tmpdir(), 'ntl-minigpt-site-'));
+  for (const name of readdirSync(DIST)) if (name !== 'models') symlinkSync(join(DIST, name), join(site, name));
+  mkdirSync(join(site, 'models', 'student-minigpt'), { recursive: true });
+  symlinkSync(join(DIST, 'models', 'kjv-gpt2'), join(site, 'models', 'kjv-gpt2'));
+  for (const f of ['minigpt.pt', 'tokenizer.json']) symlinkSync(join(FIX, 'tiny', f), join(site, 'models', 'student-minigpt', f));
+  indexModels(join(site, 'models'));
+  env = await start({ dir: site });
+});
+after(async () => {
+  await env?.close();
+  if (site) rmSync(site, { recursive: true, force: true });
+});
+
+const lanes = (n) => [{ semantics: 'tutorial', do_sample: false, max_new_tokens: n }, { max_new_tokens: n }];
+const link = (model, n) => '#run=1.' + deflateRawSync(Buffer.from(JSON.stringify({ prompt: PROMPT, lanes: lanes(n), model }))).toString('base64url');
+
+async function exported(page) {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-json"]')]);
+  const chunks = [];
+  for await (const c of await d.createReadStream()) chunks.push(c);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
+
+function assertTutorialRun(doc, x) {
+  // The HF lane's room crops the shared prompt; the tutorial lane slides over all of it.
+  assert.deepEqual(doc.prompt_ids, x.prompt.slice(doc.prompt_cropped), 'the same tokenizer gives the same prompt ids');
+  const [tutorial, hf] = doc.runs;
+  assert.equal(tutorial.mode, 'tutorial');
+  assert.equal(tutorial.stop_reason, 'max_new_tokens');
+  assert.deepEqual(tutorial.token_ids, x.greedy.slice(x.prompt.length), "dnnlpy's own greedy loop, past the context");
+  assert.equal(hf.stop_reason, 'context_full');
+}
+
+test("a folder holding a student's minigpt.pt loads from a link, says MiniGPT, and its tutorial lane writes dnnlpy's ids past the context", async () => {
+  const x = expected('tiny');
+  const page = await env.context.newPage();
+  await page.goto(env.base + '?model=bundled' + link('models/student-minigpt/', x.greedy.length - x.prompt.length));
+  await page.waitForSelector('[data-testid="confirm-load"]', { timeout: 60_000 });
+  await page.click('[data-testid="confirm-load"]');
+  await modelReady(page);
+  assert.match(await page.textContent('[data-testid="model-status"]'), /MiniGPT \(dnnlpy\)/);
+  await runAll(page);
+  assertTutorialRun(await exported(page), x);
+  await page.close();
+});
+
+test('Change model lists the MiniGPT folder as a MiniGPT', async () => {
+  const page = await env.open('?model=bundled');
+  await modelReady(page);
+  await page.click('.model-choice summary');
+  await page.waitForSelector('[data-folder="models/student-minigpt/"]');
+  assert.match(await page.textContent('[data-folder="models/student-minigpt/"] [data-testid="site-model-facts"]'), /^MiniGPT \(dnnlpy\)/);
+  await page.close();
+});
+
+test("picked minigpt.pt, config.json and tokenizer.json load (two heads, untied, no biases) and match dnnlpy; a pickle that calls a function is refused by name", async () => {
+  const x = expected('untied');
+  const page = await env.open('?model=bundled' + link('bundled', x.greedy.length - x.prompt.length));
+  await modelReady(page);
+  await page.click('.model-choice summary');
+  await page.setInputFiles('[data-testid="model-files"]', ['minigpt.pt', 'config.json', 'tokenizer.json'].map((f) => join(FIX, 'untied', f)));
+  await page.waitForFunction(() => /MiniGPT/.test(document.querySelector('[data-testid="model-status"][data-state="ready"]')?.textContent || ''), null, { timeout: 60_000 });
+  await runAll(page);
+  assertTutorialRun(await exported(page), x);
+  await page.setInputFiles('[data-testid="model-files"]', [join(FIX, 'bad', 'evil.pt'), join(FIX, 'tiny', 'tokenizer.json')]);
+  await page.waitForSelector('[data-testid="model-status"][data-state="failed"]');
+  assert.match(await page.textContent('[data-testid="model-status"]'), /posix\.system/);
+  await page.close();
+});
