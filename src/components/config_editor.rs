@@ -233,7 +233,7 @@ fn tutorial_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>, tr: &I18
         serde_json::to_value(ntl_decoding::tutorial::TutorialConfig::default()).unwrap_or_default();
     let field = |name: &'static str| {
         let on_commit = p.on_field.reform(move |v: String| (name.to_string(), v));
-        let help = tr.t(&format!("tutorial-help-{}", name.replace('_', "-")));
+        let help = tr.tutorial_help(name);
         let id = knob_id(p.index, name);
         let placeholder = match &defaults[name] {
             serde_json::Value::Null => "None".to_string(),

@@ -13,6 +13,8 @@ use ntl_decoding::Knob;
 pub const HF_HELP: &str = "hf-help-";
 /// The catalog's prefix for a llama.cpp knob's help.
 pub const LLAMA_HELP: &str = "llama-help-";
+/// The catalog's prefix for a tutorial lane's field's help.
+pub const TUTORIAL_HELP: &str = "tutorial-help-";
 
 impl I18n {
     /// One line on what an HF knob does.
@@ -23,6 +25,11 @@ impl I18n {
     /// One line on what a llama.cpp knob does there.
     pub fn llama_help(&self, knob: LlamaCppKnob) -> String {
         self.t(&format!("{LLAMA_HELP}{}", knob.name()))
+    }
+
+    /// One line on what a tutorial lane's field (seed 004's argument) does.
+    pub fn tutorial_help(&self, field: &str) -> String {
+        self.t(&format!("{TUTORIAL_HELP}{field}"))
     }
 
     /// An HF group's heading in the editor.

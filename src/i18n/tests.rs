@@ -1,7 +1,7 @@
 use super::choose::choose;
 use super::*;
 use fluent_syntax::ast;
-use knobs::{HF_HELP, LLAMA_HELP};
+use knobs::{HF_HELP, LLAMA_HELP, TUTORIAL_HELP};
 use ntl_decoding::llama_cpp::knob::LlamaCppKnob;
 use ntl_decoding::Knob;
 use std::collections::{BTreeMap, BTreeSet};
@@ -88,7 +88,7 @@ fn every_message_is_used_by_the_page() {
         }
     }
     for id in messages(CATALOGS[0].1).keys() {
-        if id.starts_with(HF_HELP) || id.starts_with(LLAMA_HELP) {
+        if id.starts_with(HF_HELP) || id.starts_with(LLAMA_HELP) || id.starts_with(TUTORIAL_HELP) {
             continue; // asked for by knob name: the next test
         }
         assert!(source.contains(&format!("\"{id}\"")), "`{id}` is not used");
@@ -107,12 +107,21 @@ fn every_catalog_explains_every_knob_of_both_tables_and_no_other() {
             .iter()
             .map(|k| format!("{LLAMA_HELP}{}", k.name())),
     );
+    let tutorial: BTreeSet<String> = ntl_decoding::tutorial::config::FIELDS
+        .iter()
+        .map(|f| format!("{TUTORIAL_HELP}{f}"))
+        .collect();
     for (tag, text) in CATALOGS {
         let helps: BTreeSet<String> = messages(text)
             .into_keys()
             .filter(|id| id.starts_with(HF_HELP) || id.starts_with(LLAMA_HELP))
             .collect();
         assert_eq!(helps, names, "{tag}");
+        let helps: BTreeSet<String> = messages(text)
+            .into_keys()
+            .filter(|id| id.starts_with(TUTORIAL_HELP))
+            .collect();
+        assert_eq!(helps, tutorial, "{tag}: one help per tutorial field");
     }
     let zh = I18n::new("zh-CN");
     assert_eq!(zh.hf_help(Knob::TopK), "只保留概率最高的 k 个词元");

@@ -321,12 +321,12 @@ llama-fields = llama-server /completion fields
 ecosystem-tutorial = seed 004's loop
 tutorial-loop = last block_size ids → temperature → top_k → top_p (keeps the first token past p) → softmax → draw; argmax when do_sample is false. No stop at end of text.
 tutorial-fields = generate() arguments
-tutorial-help-max-new-tokens = How many tokens the loop adds. It never stops earlier: seed 004's loop has no end-of-text stop.
+tutorial-help-max_new_tokens = How many tokens the loop adds. It never stops earlier: seed 004's loop has no end-of-text stop.
 tutorial-help-temperature = The logits are divided by it before the filters. Must be positive, even when do_sample is false.
-tutorial-help-top-k = Keeps the logits not below the k-th largest (ties stay). Empty, 0 or less: no filter.
-tutorial-help-top-p = Keeps the likeliest tokens until their sum passes p, and the first one past it. Empty: no filter; otherwise in (0, 1].
-tutorial-help-do-sample = true: draw from the filtered softmax. false: argmax of the raw logits.
-tutorial-help-block-size = The window: each step the model sees only the last block_size ids. Empty: the model's context.
+tutorial-help-top_k = Keeps the logits not below the k-th largest (ties stay). Empty, 0 or less: no filter.
+tutorial-help-top_p = Keeps the likeliest tokens until their sum passes p, and the first one past it. Empty: no filter; otherwise in (0, 1].
+tutorial-help-do_sample = true: draw from the filtered softmax. false: argmax of the raw logits.
+tutorial-help-block_size = The window: each step the model sees only the last block_size ids. Empty: the model's context.
 tutorial-help-seed = The draw's seed here (this lab's draw, not torch's multinomial: the same seed repeats here, not in Python).
 
 ## The what-if sandbox

@@ -314,12 +314,12 @@ llama-fields = llama-server /completion 字段
 ecosystem-tutorial = 教程（seed 004）的循环
 tutorial-loop = 最后 block_size 个 id → temperature → top_k → top_p（保留越过 p 的第一个词元）→ softmax → 抽样；do_sample 为 false 时取 argmax。不会在文本结束符处停下。
 tutorial-fields = generate() 参数
-tutorial-help-max-new-tokens = 循环要添加的词元数。它不会提前停下：seed 004 的循环没有结束符停止。
+tutorial-help-max_new_tokens = 循环要添加的词元数。它不会提前停下：seed 004 的循环没有结束符停止。
 tutorial-help-temperature = 在过滤之前，logits 除以它。必须为正，即使 do_sample 为 false。
-tutorial-help-top-k = 保留不小于第 k 大的 logits（并列的都保留）。留空、0 或更小：不过滤。
-tutorial-help-top-p = 保留最可能的词元，直到概率之和超过 p，并保留越过 p 的第一个。留空：不过滤；否则须在 (0, 1] 内。
-tutorial-help-do-sample = true：从过滤后的 softmax 中抽样。false：对原始 logits 取 argmax。
-tutorial-help-block-size = 窗口：每一步模型只看到最后 block_size 个 id。留空：模型的上下文长度。
+tutorial-help-top_k = 保留不小于第 k 大的 logits（并列的都保留）。留空、0 或更小：不过滤。
+tutorial-help-top_p = 保留最可能的词元，直到概率之和超过 p，并保留越过 p 的第一个。留空：不过滤；否则须在 (0, 1] 内。
+tutorial-help-do_sample = true：从过滤后的 softmax 中抽样。false：对原始 logits 取 argmax。
+tutorial-help-block_size = 窗口：每一步模型只看到最后 block_size 个 id。留空：模型的上下文长度。
 tutorial-help-seed = 这里抽样的种子（本工具的抽样，不是 torch 的 multinomial：同一种子在这里可重复，在 Python 里不行）。
 
 ## The what-if sandbox
