@@ -202,6 +202,13 @@ fn the_schema_lists_exactly_the_knobs_the_page_takes() {
     llama.sort();
     assert_eq!(names(0), hf);
     assert_eq!(names(1), llama);
+    let mut tutorial: Vec<String> = ntl_decoding::tutorial::config::FIELDS
+        .iter()
+        .map(|f| f.to_string())
+        .chain(["semantics".to_string()])
+        .collect();
+    tutorial.sort();
+    assert_eq!(names(2), tutorial);
     assert_eq!(schema["properties"]["version"]["const"], FORMAT_VERSION);
     assert_eq!(
         schema["$defs"]["step"]["properties"]["lanes"]["maxItems"],
