@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { ROOT, recordWorkers } from './harness.mjs';
 import { REQUESTS, chromiumReference } from './worker_requests.mjs';
 import { englishChrome } from './chrome_words.mjs';
-import { inflateSync } from 'node:zlib';
+import { inflateSync, deflateRawSync } from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 
 let ff;
@@ -367,6 +367,24 @@ test('Firefox: a teacher saves the page as a lesson step with a question, downlo
   const listed = execFileSync('python3', ['-m', 'zipfile', '-l', zip.path], { encoding: 'utf8' });
   for (const f of site) assert.ok(listed.includes(`app/${f.path}`), `app/${f.path} packed`);
   assert.match(listed, /imsmanifest\.xml/);
+  assert.deepEqual(ff.errors, []);
+  await page.close();
+});
+
+test("Firefox: the tutorial's MiniGPT shipped beside the page runs seed 004's loop past its context to the recorded ids, beside an HF lane that stops", async () => {
+  const lessons = join(ROOT, 'www', 'lessons');
+  const step = JSON.parse(readFileSync(join(lessons, 'walk-004-tutorial-minigpt.json'), 'utf8')).steps[1];
+  const recorded = JSON.parse(readFileSync(join(lessons, step.recording), 'utf8'));
+  const link = '#run=1.' + deflateRawSync(Buffer.from(JSON.stringify({ prompt: step.prompt, lanes: step.lanes, model: 'models/tutorial-minigpt/' }))).toString('base64url');
+  const page = await ff.open(ff.plain, '?model=bundled' + link);
+  await page.waitForSelector('[data-testid="confirm-load"]', { timeout: 60_000 });
+  await page.click('[data-testid="confirm-load"]');
+  await modelReady(page);
+  await runAll(page);
+  const doc = JSON.parse((await download(ff, page, '[data-testid="export-json"]')).text);
+  const ids = (d) => d.runs.map((r) => [r.mode, r.stop_reason, r.token_ids]);
+  assert.deepEqual(ids(doc), ids(recorded));
+  assert.equal(doc.runs[0].token_ids.length, 150, 'the tutorial lane went past the 128 positions');
   assert.deepEqual(ff.errors, []);
   await page.close();
 });
