@@ -37,6 +37,34 @@ pub fn read(dir: &Path, name: &str) -> Result<Vec<u8>, ModelDirError> {
     std::fs::read(&path).map_err(|source| ModelDirError::Read { path, source })
 }
 
+/// The names in folder `dir` that `wanted` takes, sorted.
+fn listed(dir: &Path, wanted: impl Fn(&str) -> bool) -> Result<Vec<String>, ModelDirError> {
+    let listing = std::fs::read_dir(dir).map_err(|source| ModelDirError::Read {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut names: Vec<String> = listing
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| wanted(n))
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+/// The one file of a kind in a folder: none, it, or (`several`) which ones.
+fn the_only(
+    dir: &Path,
+    names: Vec<String>,
+    several: impl FnOnce(PathBuf, Vec<String>) -> ModelDirError,
+) -> Result<Option<PathBuf>, ModelDirError> {
+    match &names[..] {
+        [] => Ok(None),
+        [one] => Ok(Some(dir.join(one))),
+        _ => Err(several(dir.to_path_buf(), names)),
+    }
+}
+
 /// The `.gguf` file `path` names: itself, or the only one in its folder
 /// when the folder has no `model.safetensors`.
 fn gguf_file(path: &Path) -> Result<Option<PathBuf>, ModelDirError> {
@@ -46,24 +74,11 @@ fn gguf_file(path: &Path) -> Result<Option<PathBuf>, ModelDirError> {
     if !path.is_dir() || path.join("model.safetensors").exists() {
         return Ok(None);
     }
-    let listing = std::fs::read_dir(path).map_err(|source| ModelDirError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let mut names: Vec<String> = listing
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".gguf"))
-        .collect();
-    names.sort();
-    match names.len() {
-        0 => Ok(None),
-        1 => Ok(Some(path.join(&names[0]))),
-        _ => Err(ModelDirError::SeveralGguf {
-            dir: path.to_path_buf(),
-            names,
-        }),
-    }
+    let names = listed(path, |n| n.ends_with(".gguf"))?;
+    the_only(path, names, |dir, names| ModelDirError::SeveralGguf {
+        dir,
+        names,
+    })
 }
 
 /// The PyTorch state dict `path` names: itself, `minigpt.pt` in its
@@ -78,24 +93,11 @@ fn pt_file(path: &Path) -> Result<Option<PathBuf>, ModelDirError> {
     if path.join("minigpt.pt").is_file() {
         return Ok(Some(path.join("minigpt.pt")));
     }
-    let listing = std::fs::read_dir(path).map_err(|source| ModelDirError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let mut names: Vec<String> = listing
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".pt") || n.ends_with(".pth"))
-        .collect();
-    names.sort();
-    match names.len() {
-        0 => Ok(None),
-        1 => Ok(Some(path.join(&names[0]))),
-        _ => Err(ModelDirError::SeveralPt {
-            dir: path.to_path_buf(),
-            names,
-        }),
-    }
+    let names = listed(path, |n| n.ends_with(".pt") || n.ends_with(".pth"))?;
+    the_only(path, names, |dir, names| ModelDirError::SeveralPt {
+        dir,
+        names,
+    })
 }
 
 /// The file `name` beside the model, or `None` when there is none.
