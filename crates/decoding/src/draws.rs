@@ -61,6 +61,22 @@ impl Draws {
     }
 }
 
+/// A sampling lane's draw: from the run's shared uniforms when its lanes
+/// share one draw per step, else from the lane's own stream; the token and
+/// the uniform that chose it.
+pub fn sample(probs: &[f32], shared: Option<&[f64]>, own: &mut Draws) -> (u32, f64) {
+    let mine;
+    let u = match shared {
+        Some(u) => u,
+        None => {
+            mine = own.uniforms_for(probs);
+            &mine
+        }
+    };
+    let chosen = pick(probs, u);
+    (chosen as u32, u[chosen])
+}
+
 /// The Gumbel-max winner among tokens with non-zero probability.
 pub fn pick(probs: &[f32], uniforms: &[f64]) -> usize {
     let mut best = (f64::NEG_INFINITY, 0usize);

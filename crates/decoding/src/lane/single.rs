@@ -7,7 +7,7 @@ use super::contract::{
 };
 use crate::config::ValidConfig;
 use crate::dola::choose_layer;
-use crate::draws::{pick, Draws};
+use crate::draws::{sample, Draws};
 use crate::knob::{Knob, Stage};
 use crate::observe::{observe, step_record, Input, StepInfo};
 use crate::processors::{Context, Pipeline};
@@ -86,16 +86,8 @@ impl Lane for SingleLane {
         let (chosen, draw, forced) = match &self.forced {
             Some(f) => (f[n], None, true),
             None if self.cfg.is_sampling() => {
-                let own;
-                let u = match shared {
-                    Some(u) => u,
-                    None => {
-                        own = self.draws.uniforms_for(&obs.probs);
-                        &own
-                    }
-                };
-                let chosen = pick(&obs.probs, u);
-                (chosen as u32, Some(u[chosen]), false)
+                let (chosen, u) = sample(&obs.probs, shared, &mut self.draws);
+                (chosen, Some(u), false)
             }
             None => (argmax(&obs.processed) as u32, None, false),
         };

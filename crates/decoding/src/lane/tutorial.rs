@@ -6,7 +6,7 @@
 
 use super::contract::{finish_run, sequence, Lane, LaneEnv, Next, RowOutputs};
 use crate::config::ValidConfig;
-use crate::draws::{pick, Draws};
+use crate::draws::{sample, Draws};
 use crate::knob::{Knob, Stage};
 use crate::observe::{step_record, Observed, StepInfo};
 use crate::record::{FunnelStage, Run, Step, StopReason};
@@ -137,16 +137,8 @@ impl Lane for TutorialLane {
         let (chosen, draw, forced) = match &self.forced {
             Some(f) => (f[n], None, true),
             None if self.settings.do_sample => {
-                let own;
-                let u = match shared {
-                    Some(u) => u,
-                    None => {
-                        own = self.draws.uniforms_for(&obs.probs);
-                        &own
-                    }
-                };
-                let chosen = pick(&obs.probs, u);
-                (chosen as u32, Some(u[chosen]), false)
+                let (chosen, u) = sample(&obs.probs, shared, &mut self.draws);
+                (chosen, Some(u), false)
             }
             // `logits.argmax(dim=-1)`: the first of equal maxima.
             None => (argmax(logits) as u32, None, false),
