@@ -111,6 +111,23 @@ struct Guide<C> {
     logits: Vec<f32>,
 }
 
+/// A window lane's own pass (a tutorial lane past its context: its length
+/// is not the batch's, and no cache is kept): its last row's logits and
+/// hidden state after the rows already there, and the lane's range of rows.
+fn window_row<M: LanguageModel>(
+    model: &M,
+    ids: &[u32],
+    logits: &mut Vec<f32>,
+    hidden: &mut Vec<f32>,
+) -> Result<(usize, usize), ModelError> {
+    let (v, h) = (model.vocab_size(), model.hidden_size());
+    let fwd = model.prefill(ids)?;
+    let range = (logits.len() / v, 1);
+    logits.extend_from_slice(&fwd.logits[fwd.logits.len() - v..]);
+    hidden.extend_from_slice(&fwd.hidden[fwd.hidden.len() - h..]);
+    Ok(range)
+}
+
 impl<M: LanguageModel> Generation<M> {
     /// Runs the prompt once; every lane starts from that one row.
     pub fn start(
@@ -190,11 +207,7 @@ impl<M: LanguageModel> Generation<M> {
         // after the shared one.
         for (i, lane) in lanes.iter().enumerate() {
             if let Some(ids) = lane.initial_window() {
-                let fwd = model.prefill(&ids)?;
-                let v = model.vocab_size();
-                ranges[i] = (logits.len() / v, 1);
-                logits.extend_from_slice(&fwd.logits[fwd.logits.len() - v..]);
-                hidden.extend_from_slice(&fwd.hidden[fwd.hidden.len() - h..]);
+                ranges[i] = window_row(&model, &ids, &mut logits, &mut hidden)?;
             }
         }
         Ok(Generation {
@@ -369,13 +382,8 @@ impl<M: LanguageModel> Generation<M> {
         // Each window is its own pass (its length is not the batch's), its
         // row after the batch's rows, with no cache kept.
         for (i, ids) in windows {
-            let fwd = self.model.prefill(&ids)?;
-            next_ranges[i] = (self.logits.len() / v, 1);
+            next_ranges[i] = window_row(&self.model, &ids, &mut self.logits, &mut self.hidden)?;
             next_exit_ranges[i] = (0, 0);
-            self.logits
-                .extend_from_slice(&fwd.logits[fwd.logits.len() - v..]);
-            self.hidden
-                .extend_from_slice(&fwd.hidden[fwd.hidden.len() - h..]);
         }
         self.exit_ranges = next_exit_ranges;
         self.ranges = next_ranges;
