@@ -1,5 +1,5 @@
-//! Causal self-attention over a cache's keys and values, shared by both
-//! families.
+//! Causal self-attention over a cache's keys and values, shared by every
+//! family (GPT-2, Llama/Qwen2, MiniGPT).
 
 use candle_core::{DType, Device, Result, Tensor};
 
@@ -18,6 +18,30 @@ pub(crate) fn attend(
         att = att.broadcast_add(m)?;
     }
     candle_nn::ops::softmax_last_dim(&att)?.matmul(v)
+}
+
+/// q, k, v `[rows, heads, t, d]` out of a fused projection
+/// `[rows, t, 3, heads, d]` (GPT-2's `c_attn`, MiniGPT's stacked q/k/v).
+pub(crate) fn split_qkv(qkv: &Tensor) -> Result<(Tensor, Tensor, Tensor)> {
+    let part = |i: usize| {
+        qkv.narrow(2, i, 1)?
+            .squeeze(2)?
+            .transpose(1, 2)?
+            .contiguous()
+    };
+    Ok((part(0)?, part(1)?, part(2)?))
+}
+
+/// This step's keys and values after the cache's (`[rows, heads, s, d]`, on dim 2).
+pub(crate) fn after_cached(
+    cached: Option<&(Tensor, Tensor)>,
+    k: Tensor,
+    v: Tensor,
+) -> Result<(Tensor, Tensor)> {
+    match cached {
+        Some((pk, pv)) => Ok((Tensor::cat(&[pk, &k], 2)?, Tensor::cat(&[pv, &v], 2)?)),
+        None => Ok((k, v)),
+    }
 }
 
 /// `[t, s]` additive mask: query `i` (at absolute position `past + i`) sees keys `0..=past + i`.

@@ -7,7 +7,7 @@
 //! `forward` is stateless: the caller passes the cache in and gets the
 //! extended one back.
 
-use crate::attention::{attend, causal_mask};
+use crate::attention::{after_cached, attend, causal_mask, split_qkv};
 use crate::checkpoint::Checkpoint;
 use crate::error::LoadError;
 use crate::kv_cache::KvCache;
@@ -142,28 +142,8 @@ impl Gpt2 {
             take_taps(&mut taps, exits, l, &x)?;
             let a = b.ln_1.forward(&x)?.reshape((rows * t, d))?;
             let qkv = b.c_attn.forward(&a)?.reshape((rows, t, 3, h, hd))?;
-            let q = qkv
-                .narrow(2, 0, 1)?
-                .squeeze(2)?
-                .transpose(1, 2)?
-                .contiguous()?;
-            let k = qkv
-                .narrow(2, 1, 1)?
-                .squeeze(2)?
-                .transpose(1, 2)?
-                .contiguous()?;
-            let v = qkv
-                .narrow(2, 2, 1)?
-                .squeeze(2)?
-                .transpose(1, 2)?
-                .contiguous()?;
-            let (k, v) = match cache {
-                Some(c) => {
-                    let (pk, pv) = &c.layers[l];
-                    (Tensor::cat(&[pk, &k], 2)?, Tensor::cat(&[pv, &v], 2)?)
-                }
-                None => (k, v),
-            };
+            let (q, k, v) = split_qkv(&qkv)?;
+            let (k, v) = after_cached(cache.map(|c| &c.layers[l]), k, v)?;
             let y = attend(&q, &k, &v, scale, mask.as_ref())?
                 .transpose(1, 2)?
                 .reshape((rows * t, d))?;

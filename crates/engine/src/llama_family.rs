@@ -15,7 +15,7 @@
 //! stores them; in wasm they are packed at load into the small-batch
 //! kernel's panels (`matmul::Matrix`).
 
-use crate::attention::{attend, causal_mask};
+use crate::attention::{after_cached, attend, causal_mask};
 use crate::checkpoint::Checkpoint;
 use crate::error::LoadError;
 use crate::kv_cache::KvCache;
@@ -262,13 +262,7 @@ impl Llama {
             let k = candle_nn::rotary_emb::rope(&k, &cos, &sin)?;
             // The cache keeps the key/value heads as they are (rotated keys):
             // grouped heads cost the cache no more than they cost the model.
-            let (k, v) = match cache {
-                Some(c) => {
-                    let (pk, pv) = &c.layers[l];
-                    (Tensor::cat(&[pk, &k], 2)?, Tensor::cat(&[pv, &v], 2)?)
-                }
-                None => (k, v),
-            };
+            let (k, v) = after_cached(cache.map(|c| &c.layers[l]), k, v)?;
             let y = attend(
                 &q.reshape((rows, kvh, n_rep * t, hd))?,
                 &k,
