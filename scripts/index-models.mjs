@@ -36,7 +36,7 @@ export function indexModels(dir) {
     const architecture = hasTorch
       ? CLASS_OF_TYPE.minigpt
       : hasConfig
-        ? (({ architectures, model_type }) => architectures?.[0] ?? CLASS_OF_TYPE[model_type])(JSON.parse(readFileSync(join(here, 'config.json'), 'utf8')))
+        ? (({ architectures, model_type }) => (model_type === 'minigpt' ? CLASS_OF_TYPE.minigpt : architectures?.[0]) ?? CLASS_OF_TYPE[model_type])(JSON.parse(readFileSync(join(here, 'config.json'), 'utf8')))
         : CLASS_OF_TYPE[ggufArchitecture(join(here, GGUF))];
     if (architecture) entry.architecture = architecture;
     const bytes = weightBytes(here);

@@ -2,7 +2,7 @@
 
 use crate::page_error::PageError;
 use crate::worker_choice::Abilities;
-use ntl_protocol::{helper_threads, FromWorker, ToWorker};
+use ntl_protocol::{helper_threads, saved_folder, FromWorker, ToWorker};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -56,6 +56,7 @@ impl WorkerLink {
         on_message: Callback<FromWorker>,
         on_crash: Callback<String>,
         on_unreadable: Callback<(Option<String>, String)>,
+        on_saved: Callback<(String, Vec<u8>)>,
     ) -> Result<WorkerLink, PageError> {
         let worker = Worker::new(if threaded {
             THREADED_WORKER_URL
@@ -74,9 +75,10 @@ impl WorkerLink {
                 Some(Ok(msg)) => on_message.emit(msg),
                 // One message the page cannot read is not a dead worker.
                 Some(Err(u)) => on_unreadable.emit((u.kind, u.detail)),
-                None => match helpers_asked(&data) {
-                    Some(count) => started.borrow_mut().extend(start_helpers(&data, count)),
-                    None => crash.emit("unreadable message from the worker".into()),
+                None => match (helpers_asked(&data), saved_folder(&data)) {
+                    (Some(count), _) => started.borrow_mut().extend(start_helpers(&data, count)),
+                    (None, Some(saved)) => on_saved.emit(saved),
+                    (None, None) => crash.emit("unreadable message from the worker".into()),
                 },
             }
         });
@@ -128,6 +130,16 @@ impl Drop for WorkerLink {
 
 /// How many helper threads a non-JSON message from the worker asks for
 /// (at most `helper_threads::MAX`), or `None` if it is not such a request.
+/// The zipped model folder the worker saved: its file name and bytes.
+fn saved_folder(data: &JsValue) -> Option<(String, Vec<u8>)> {
+    let name = js_sys::Reflect::get(data, &saved_folder::NAME.into())
+        .ok()?
+        .as_string()?;
+    let bytes = js_sys::Reflect::get(data, &saved_folder::BYTES.into()).ok()?;
+    let bytes = bytes.dyn_into::<js_sys::ArrayBuffer>().ok()?;
+    Some((name, js_sys::Uint8Array::new(&bytes).to_vec()))
+}
+
 fn helpers_asked(data: &JsValue) -> Option<u32> {
     let count = js_sys::Reflect::get(data, &helper_threads::COUNT.into())
         .ok()?

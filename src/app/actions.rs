@@ -32,6 +32,15 @@ impl App {
             }
             ModelAction::RestartWorker => self.page.restart_worker(),
             ModelAction::EightBit(on) => self.page.set_eight_bit(on),
+            ModelAction::KeepPrevious => {
+                self.page.model.keep_previous();
+                Outcome::redraw()
+            }
+            ModelAction::Heads(text) => {
+                self.page.model.set_minigpt_heads(&text);
+                Outcome::redraw()
+            }
+            ModelAction::SaveFolder => self.page.save_model_folder(),
             ModelAction::Files(Ok((names, buffers))) => {
                 if let (Some(message), Some(link)) = (self.page.load_files(names), &self.link) {
                     link.send_with_buffers(&message, buffers);
@@ -39,7 +48,7 @@ impl App {
                 Outcome::redraw()
             }
             ModelAction::Files(Err(e)) => {
-                self.page.model.failed(e.into());
+                self.page.model.pick_refused(e.into());
                 Outcome::redraw()
             }
         };

@@ -62,7 +62,11 @@ impl App {
                     let on_unreadable = ctx
                         .link()
                         .callback(|(kind, detail)| Msg::WorkerUnreadable { kind, detail });
-                    let spawned = WorkerLink::spawn(threaded, on_message, on_crash, on_unreadable);
+                    let on_saved = ctx
+                        .link()
+                        .callback(|(name, bytes)| Msg::FolderSaved(name, bytes));
+                    let spawned =
+                        WorkerLink::spawn(threaded, on_message, on_crash, on_unreadable, on_saved);
                     let (link, spawned) = match spawned {
                         Ok(link) => (Some(link), Ok(())),
                         Err(e) => (None, Err(e)),

@@ -41,6 +41,8 @@ pub enum Msg {
         kind: Option<String>,
         detail: String,
     },
+    /// The model folder the worker zipped (`ToWorker::SaveFolder`): its file name and bytes.
+    FolderSaved(String, Vec<u8>),
     /// The start check of worker number `spawned` (see `Page::worker_start_overdue`).
     WorkerStartOverdue(u32),
     /// The stall check of a run (see `Page::run_watch`).

@@ -334,6 +334,12 @@ impl App {
                 let _ = self.perform(ctx, outcome);
                 true
             }
+            Msg::FolderSaved(name, bytes) => {
+                if let Err(e) = crate::download::save_bytes(&name, "application/zip", &bytes) {
+                    self.page.error = Some(e.into());
+                }
+                true
+            }
             Msg::LessonPicked(Err(e)) => {
                 self.page.lessons.error = Some(e.into());
                 true

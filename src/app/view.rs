@@ -138,6 +138,9 @@ impl App {
                         can_keep_current={page.model.can_keep_current()}
                         gguf={page.model.gguf_choice()}
                         eight_bit={page.model.eight_bit}
+                        previous={page.model.previous().cloned()}
+                        minigpt_heads={page.model.minigpt_heads}
+                        can_save_folder={page.model.folder_to_save().is_some()}
                         worker_alive={page.worker.alive}
                         worker_slow={page.worker.slow}
                         one_thread={page.worker.one_thread}

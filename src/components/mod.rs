@@ -25,4 +25,5 @@ pub mod prose;
 pub mod question_panel;
 pub mod sandbox_panel;
 pub mod step_grid;
+pub mod student_model;
 pub mod token_inspector;

@@ -2,6 +2,7 @@
 
 use crate::components::cached_models::CachedModels;
 use crate::components::model_picker::ModelPicker;
+use crate::components::student_model;
 use crate::format;
 use crate::i18n::I18n;
 use crate::model_files::{read_model_files, PickedFiles};
@@ -36,6 +37,12 @@ pub enum ModelAction {
     RestartWorker,
     /// Keep a safetensors model's matrices as Q8_0 blocks (or not).
     EightBit(bool),
+    /// A load failed before the worker let its model go: go on with that one.
+    KeepPrevious,
+    /// The head count for a MiniGPT's `.pt` picked without `config.json`.
+    Heads(String),
+    /// Save the MiniGPT in use as a model folder (zipped).
+    SaveFolder,
 }
 
 #[derive(Properties, PartialEq)]
@@ -62,6 +69,16 @@ pub struct Props {
     /// Safetensors models are quantized to Q8_0 while loading.
     #[prop_or_default]
     pub eight_bit: bool,
+    /// A failed load left this model in the worker, to go on with.
+    #[prop_or_default]
+    pub previous: Option<ModelSource>,
+    /// The head count for a MiniGPT picked without its `config.json`.
+    #[prop_or(crate::state::model::TUTORIAL_HEADS)]
+    pub minigpt_heads: usize,
+    /// The model in use is a MiniGPT read from a picked `.pt`: it can be
+    /// saved as a model folder.
+    #[prop_or_default]
+    pub can_save_folder: bool,
     /// Embed mode: the status line only.
     pub compact: bool,
     pub on: Callback<ModelAction>,
@@ -459,8 +476,25 @@ pub fn model_panel(p: &Props) -> Html {
                 ),
                 None => tr.t_with("model-failed", &[("message", tr.said(message).into())]),
             };
+            let keep = p.previous.as_ref().map(|source| {
+                let name = tr.model_name(source);
+                html! {
+                    <>
+                        { " " }
+                        <button
+                            data-testid="keep-previous-model"
+                            onclick={p.on.reform(|_: MouseEvent| ModelAction::KeepPrevious)}
+                        >
+                            { tr.t_with("keep-previous-model", &[("model", name.into())]) }
+                        </button>
+                    </>
+                }
+            });
             let failed = html! {
-                <span class="failed" data-testid="model-error">{ text }</span>
+                <>
+                    <span class="failed" data-testid="model-error">{ text }</span>
+                    { for keep }
+                </>
             };
             (failed, "failed")
         }
@@ -495,6 +529,9 @@ pub fn model_panel(p: &Props) -> Html {
             ondrop={on_drop}
         >
             <div class="model-status" data-testid="model-status" data-state={state}>{ status }</div>
+            if p.can_save_folder && !p.compact {
+                { student_model::save_button(&p.on, &tr) }
+            }
             if let Some(w) = &p.memory_warning {
                 <div class="notice" data-testid="memory-warning" role="alert">{ memory_words(w, &tr) }</div>
             }
@@ -547,6 +584,7 @@ pub fn model_panel(p: &Props) -> Html {
                         </label>
                     </div>
                     <p class="hint">{ tr.t("files-hint") }</p>
+                    { student_model::heads_field(p.minigpt_heads, idle, &p.on, &tr) }
                     <label class="eight-bit">
                         <input
                             type="checkbox"

@@ -36,7 +36,8 @@ fn switching_eight_bits_on_reloads_the_safetensors_model_in_use_as_q8_0() {
         m.set_eight_bit(true),
         Some(ToWorker::Load {
             source: bundled(),
-            weights: LoadWeights::Q8_0
+            weights: LoadWeights::Q8_0,
+            heads: None
         })
     );
     // Asked again, nothing more to do; and every later load keeps it.
@@ -64,7 +65,8 @@ fn switching_eight_bits_on_reloads_the_safetensors_model_in_use_as_q8_0() {
         m.set_eight_bit(false),
         Some(ToWorker::Load {
             source: bundled(),
-            weights: LoadWeights::AsStored
+            weights: LoadWeights::AsStored,
+            heads: None
         })
     );
 }

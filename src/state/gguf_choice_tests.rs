@@ -83,7 +83,8 @@ fn choosing_another_file_shows_its_size_and_whether_the_browser_has_it() {
                 repo: REPO.into(),
                 gguf: Some("Q8_0".into())
             },
-            weights: ntl_protocol::LoadWeights::AsStored
+            weights: ntl_protocol::LoadWeights::AsStored,
+            heads: None
         })
     );
 }

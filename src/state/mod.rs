@@ -47,6 +47,8 @@ mod lesson_tests;
 #[cfg(test)]
 mod package_tests;
 #[cfg(test)]
+mod previous_model_tests;
+#[cfg(test)]
 mod projector_tests;
 #[cfg(test)]
 mod quiz_tests;
@@ -415,6 +417,17 @@ impl Page {
                 self.load(message)
             }
             None => Outcome::redraw(),
+        }
+    }
+
+    /// The MiniGPT in use, zipped as a model folder by the worker and
+    /// downloaded (`Msg::FolderSaved`).
+    pub fn save_model_folder(&mut self) -> Outcome {
+        match self.model.folder_to_save() {
+            Some(name) if self.worker.alive => {
+                Outcome::unchanged().and_send(Some(ToWorker::SaveFolder { name }))
+            }
+            _ => Outcome::unchanged(),
         }
     }
 

@@ -107,7 +107,19 @@ pub struct ModelState {
     pub held: bool,
     /// Safetensors models are quantized to Q8_0 while loading (off: HF-exact).
     pub eight_bit: bool,
+    /// The model the worker still holds while another loads: a load refused
+    /// before the worker let it go gives it back (`keep_previous`).
+    previous: Option<Box<(ModelStatus, Option<ModelSource>)>>,
+    /// A MiniGPT's head count for picked files without a `config.json`
+    /// (its `.pt` cannot say): the tutorial's 4 until the user says otherwise.
+    pub minigpt_heads: usize,
 }
+
+/// The tutorial's MiniGPT has 4 heads (seed 004: `num_heads=4`).
+pub const TUTORIAL_HEADS: usize = 4;
+
+/// Most heads the field takes (the engine checks that they divide the width).
+pub const MOST_HEADS: usize = 1024;
 
 fn default_hub() -> ModelSource {
     ModelSource::Hub {
@@ -158,6 +170,58 @@ impl ModelState {
             held: false,
             before_confirm: None,
             eight_bit: false,
+            previous: None,
+            minigpt_heads: TUTORIAL_HEADS,
+        }
+    }
+
+    /// Before another load or a refused pick: the model the worker holds
+    /// now (in use, or kept while a typed repo waits) is remembered.
+    fn hold_previous(&mut self) {
+        if let Some(b) = self.before_confirm.take() {
+            self.previous = Some(b);
+        } else if matches!(self.status, ModelStatus::Ready { .. }) {
+            self.previous = Some(Box::new((self.status.clone(), self.source.clone())));
+        }
+    }
+
+    /// The name of the model a failed load left in the worker, to go on with.
+    pub fn previous(&self) -> Option<&ModelSource> {
+        match &self.status {
+            ModelStatus::Failed { .. } => self.previous.as_ref().and_then(|b| b.1.as_ref()),
+            _ => None,
+        }
+    }
+
+    /// Goes on with the model the worker still holds after a failed load.
+    pub fn keep_previous(&mut self) {
+        if let (ModelStatus::Failed { .. }, Some(b)) = (&self.status, self.previous.take()) {
+            (self.status, self.source) = *b;
+            self.memory_warning = None;
+        }
+    }
+
+    /// A MiniGPT read from a picked `.pt` can be saved as a model folder, to
+    /// host beside the page: the folder's name (the `.pt`'s, `minigpt`).
+    pub fn folder_to_save(&self) -> Option<String> {
+        let ModelStatus::Ready {
+            source: ModelSource::Files { names },
+            ..
+        } = &self.status
+        else {
+            return None;
+        };
+        names.iter().find_map(|n| {
+            n.strip_suffix(".pt")
+                .or_else(|| n.strip_suffix(".pth"))
+                .map(String::from)
+        })
+    }
+
+    /// The heads field: a whole number from 1; anything else keeps the count.
+    pub fn set_minigpt_heads(&mut self, text: &str) {
+        if let Ok(h @ 1..=MOST_HEADS) = text.trim().parse::<usize>() {
+            self.minigpt_heads = h;
         }
     }
 
@@ -225,6 +289,7 @@ impl ModelState {
 
     /// Starts loading `source`; the message for the worker.
     pub fn load(&mut self, source: ModelSource) -> ToWorker {
+        self.hold_previous();
         self.memory_warning = None;
         self.held = false;
         self.status = ModelStatus::Loading {
@@ -238,6 +303,7 @@ impl ModelState {
         ToWorker::Load {
             source,
             weights: self.weights(),
+            heads: None,
         }
     }
 
@@ -256,7 +322,10 @@ impl ModelState {
             };
         }
         let source = self.source.clone()?;
-        Some(self.load(source))
+        let message = self.load(source);
+        // A fresh worker holds no model to go back to.
+        self.previous = None;
+        Some(message)
     }
 
     /// The worker's answer to `Measure`; one for a repo no longer asked about is stale.
@@ -366,7 +435,6 @@ impl ModelState {
         if self.gguf_choice().is_some_and(|c| c.chosen.is_none()) {
             return None;
         }
-        self.before_confirm = None;
         let source = self.source.clone()?;
         Some(self.load(source))
     }
@@ -385,7 +453,6 @@ impl ModelState {
     }
 
     pub fn load_bundled(&mut self) -> ToWorker {
-        self.before_confirm = None;
         self.load(bundled())
     }
 
@@ -445,7 +512,6 @@ impl ModelState {
             return None;
         }
         self.hub_is_default = false;
-        self.before_confirm = None;
         let message = self.load(ModelSource::Hub {
             repo: self.hub_repo.clone(),
             gguf: None,
@@ -473,7 +539,6 @@ impl ModelState {
             return None;
         }
         self.hub_is_default = false;
-        self.before_confirm = None;
         let message = self.load(ModelSource::Folder { path: path.into() });
         self.memory_warning = warning;
         Some(message)
@@ -482,7 +547,13 @@ impl ModelState {
     /// Files the user picked; they cannot be read again after a worker
     /// crash, so there is no source to reload.
     pub fn load_files(&mut self, names: Vec<String>) -> ToWorker {
-        self.before_confirm = None;
+        self.hold_previous();
+        // A MiniGPT's .pt picked without the config.json that would say its heads.
+        let heads = (names
+            .iter()
+            .any(|n| n.ends_with(".pt") || n.ends_with(".pth"))
+            && !names.iter().any(|n| n == "config.json"))
+        .then_some(self.minigpt_heads);
         let source = ModelSource::Files { names };
         self.status = ModelStatus::Loading {
             source: Some(source.clone()),
@@ -495,6 +566,7 @@ impl ModelState {
         ToWorker::Load {
             source,
             weights: self.weights(),
+            heads,
         }
     }
 
@@ -537,7 +609,20 @@ impl ModelState {
         )
     }
 
+    /// The worker is gone, and the model with it.
     pub fn failed(&mut self, message: Said) {
+        self.previous = None;
+        self.status = ModelStatus::Failed {
+            message,
+            file: None,
+            network: false,
+        };
+    }
+
+    /// Picked files that make no model: the worker never saw them, so the
+    /// model it holds is still there to go on with.
+    pub fn pick_refused(&mut self, message: Said) {
+        self.hold_previous();
         self.status = ModelStatus::Failed {
             message,
             file: None,
@@ -597,6 +682,7 @@ impl ModelState {
     }
 
     pub fn loaded(&mut self, info: ModelInfo, source: ModelSource, load_ms: f64, threads: u32) {
+        self.previous = None;
         self.status = ModelStatus::Ready {
             info,
             source,
@@ -612,7 +698,11 @@ impl ModelState {
         file: Option<String>,
         trouble: LoadTrouble,
         network: bool,
+        kept: bool,
     ) -> Option<(ToWorker, Said)> {
+        if !kept {
+            self.previous = None;
+        }
         let hub = matches!(self.source, Some(ModelSource::Hub { .. }));
         if network && hub && self.hub_is_default {
             self.hub_is_default = false;
@@ -744,13 +834,15 @@ pub(crate) mod tests {
                     message: "offline".into(),
                 },
                 true,
+                false,
             )
             .expect("falls back");
         assert_eq!(
             msg,
             ToWorker::Load {
                 source: bundled(),
-                weights: LoadWeights::AsStored
+                weights: LoadWeights::AsStored,
+                heads: None
             }
         );
         assert!(notice.to_string().contains("(offline)"), "{notice}");
@@ -762,7 +854,8 @@ pub(crate) mod tests {
                 LoadTrouble::Other {
                     message: "gone".into()
                 },
-                true
+                true,
+                false
             )
             .is_none());
         assert!(matches!(m.status, ModelStatus::Failed { .. }));
@@ -778,7 +871,8 @@ pub(crate) mod tests {
                 LoadTrouble::Other {
                     message: "cut".into()
                 },
-                true
+                true,
+                false
             )
             .is_none());
         let mut m = ModelState::new(None, false);
@@ -790,7 +884,8 @@ pub(crate) mod tests {
                 LoadTrouble::Other {
                     message: "offline".into()
                 },
-                true
+                true,
+                false
             )
             .is_none());
     }
@@ -928,7 +1023,8 @@ pub(crate) mod tests {
             m.load_hub_now(),
             Some(ToWorker::Load {
                 source: ModelSource::Hub { repo, gguf: None },
-                weights: LoadWeights::AsStored
+                weights: LoadWeights::AsStored,
+                heads: None
             })
         );
         assert_eq!(m.memory_warning.map(|w| w.bytes), Some(988_097_824));
@@ -1088,7 +1184,8 @@ pub(crate) mod tests {
             m.reload(),
             Some(ToWorker::Load {
                 source: folder.clone(),
-                weights: LoadWeights::AsStored
+                weights: LoadWeights::AsStored,
+                heads: None
             })
         );
         assert_eq!(
@@ -1116,7 +1213,8 @@ pub(crate) mod tests {
             m.confirm(),
             Some(ToWorker::Load {
                 source: folder,
-                weights: LoadWeights::AsStored
+                weights: LoadWeights::AsStored,
+                heads: None
             })
         );
     }

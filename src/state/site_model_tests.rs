@@ -61,7 +61,8 @@ fn a_listed_folder_loads_at_once_and_one_past_wasm32_is_refused_keeping_the_mode
         source: ModelSource::Folder {
             path: "models/class-gpt2/".into()
         },
-        weights: ntl_protocol::LoadWeights::AsStored
+        weights: ntl_protocol::LoadWeights::AsStored,
+        heads: None
     })));
     assert_eq!(page.model.memory_warning, None);
     assert_eq!(

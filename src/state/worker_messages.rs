@@ -64,6 +64,10 @@ impl Page {
                 self.model.waiting(file);
                 Outcome::redraw()
             }
+            FromWorker::SaveFailed { why } => {
+                self.notice = Some(Said::Verbatim(why));
+                Outcome::redraw()
+            }
             FromWorker::Notice { notice } => {
                 self.notice = Some(Said::Notice(notice));
                 Outcome::redraw()
@@ -87,7 +91,8 @@ impl Page {
                 file,
                 trouble,
                 network,
-            } => match self.model.load_failed(file, trouble, network) {
+                kept,
+            } => match self.model.load_failed(file, trouble, network, kept) {
                 Some((fallback, notice)) => {
                     self.notice = Some(notice);
                     self.load(fallback)

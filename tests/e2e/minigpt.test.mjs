@@ -7,7 +7,7 @@
 // lane must give exactly the ids dnnlpy's tutorial loop gave.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, symlinkSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, symlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
@@ -88,5 +88,75 @@ test("picked minigpt.pt, config.json and tokenizer.json load (two heads, untied,
   await page.setInputFiles('[data-testid="model-files"]', [join(FIX, 'bad', 'evil.pt'), join(FIX, 'tiny', 'tokenizer.json')]);
   await page.waitForSelector('[data-testid="model-status"][data-state="failed"]');
   assert.match(await page.textContent('[data-testid="model-status"]'), /posix\.system/);
+  // The refused file cost nothing: the MiniGPT before it is still loaded, and runs as it did.
+  await page.click('[data-testid="keep-previous-model"]');
+  await page.waitForSelector('[data-testid="model-status"][data-state="ready"]');
+  assert.match(await page.textContent('[data-testid="model-status"]'), /MiniGPT \(dnnlpy\)/);
+  await runAll(page);
+  assertTutorialRun(await exported(page), x);
   await page.close();
+});
+
+/** The entries of a zip whose files are stored, not deflated (what the page writes). */
+function storedEntries(zip) {
+  const out = {};
+  for (let at = 0; zip.readUInt32LE(at) === 0x04034b50;) {
+    assert.equal(zip.readUInt16LE(at + 8), 0, 'stored');
+    const size = zip.readUInt32LE(at + 18);
+    const nameLen = zip.readUInt16LE(at + 26);
+    const extraLen = zip.readUInt16LE(at + 28);
+    const name = zip.toString('utf8', at + 30, at + 30 + nameLen);
+    const start = at + 30 + nameLen + extraLen;
+    out[name] = zip.subarray(start, start + size);
+    at = start + size;
+  }
+  return out;
+}
+
+test("a minigpt.pt picked without config.json takes the heads field's count (checked against the width), and saves as a folder the class loads", async () => {
+  const x = expected('untied');
+  const page = await env.open('?model=bundled' + link('bundled', x.greedy.length - x.prompt.length));
+  await modelReady(page);
+  await page.click('.model-choice summary');
+  assert.equal(await page.inputValue('[data-testid="minigpt-heads"]'), '4', "the tutorial's 4 until told otherwise");
+  const picked = ['minigpt.pt', 'tokenizer.json'].map((f) => join(FIX, 'untied', f));
+  // 5 heads do not divide a width of 32: refused by name, and the bundled model stays.
+  await page.fill('[data-testid="minigpt-heads"]', '5');
+  await page.dispatchEvent('[data-testid="minigpt-heads"]', 'change');
+  await page.setInputFiles('[data-testid="model-files"]', picked);
+  await page.waitForSelector('[data-testid="model-status"][data-state="failed"]');
+  assert.match(await page.textContent('[data-testid="model-status"]'), /`num_heads` is 5, which does not divide the width 32/);
+  assert.match(await page.textContent('[data-testid="keep-previous-model"]'), /KJV-GPT-2|bundled/i);
+  // The count it was trained with: dnnlpy's own ids.
+  await page.fill('[data-testid="minigpt-heads"]', '2');
+  await page.dispatchEvent('[data-testid="minigpt-heads"]', 'change');
+  await page.setInputFiles('[data-testid="model-files"]', picked);
+  await page.waitForFunction(() => /MiniGPT/.test(document.querySelector('[data-testid="model-status"][data-state="ready"]')?.textContent || ''), null, { timeout: 60_000 });
+  assert.match(await page.textContent('[data-testid="model-status"]'), /2 heads/);
+  await runAll(page);
+  assertTutorialRun(await exported(page), x);
+  // Saved as a folder: config.json (with its 2 heads), model.safetensors, tokenizer.json.
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="save-model-folder"]')]);
+  assert.equal(d.suggestedFilename(), 'minigpt.zip');
+  const chunks = [];
+  for await (const c of await d.createReadStream()) chunks.push(c);
+  const files = storedEntries(Buffer.concat(chunks));
+  assert.deepEqual(Object.keys(files).sort(), ['minigpt/config.json', 'minigpt/model.safetensors', 'minigpt/tokenizer.json']);
+  assert.equal(JSON.parse(files['minigpt/config.json']).num_heads, 2);
+  assert.deepEqual(files['minigpt/tokenizer.json'], readFileSync(join(FIX, 'untied', 'tokenizer.json')));
+  await page.close();
+  // Hosted beside the page as the hint says, it loads from a link and writes the same ids.
+  const hosted = join(site, 'models', 'saved-minigpt');
+  mkdirSync(hosted, { recursive: true });
+  for (const [name, bytes] of Object.entries(files)) writeFileSync(join(hosted, name.split('/')[1]), bytes);
+  assert.ok(indexModels(join(site, 'models')).some((m) => m.folder === 'saved-minigpt' && m.architecture === 'MiniGPT (dnnlpy)'));
+  const again = await env.context.newPage();
+  await again.goto(env.base + '?model=bundled' + link('models/saved-minigpt/', x.greedy.length - x.prompt.length));
+  await again.waitForSelector('[data-testid="confirm-load"]', { timeout: 60_000 });
+  await again.click('[data-testid="confirm-load"]');
+  await modelReady(again);
+  assert.match(await again.textContent('[data-testid="model-status"]'), /MiniGPT \(dnnlpy\)/);
+  await runAll(again);
+  assertTutorialRun(await exported(again), x);
+  await again.close();
 });

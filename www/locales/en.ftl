@@ -398,6 +398,7 @@ gguf-not-here = a llama.cpp type this page does not run
 gguf-split = { $count } parts of split files are not listed: this page reads single .gguf files.
 gguf-choose-first = Choose a file to see what it downloads.{" "}
 confirm-keep = Keep the model in use
+keep-previous-model = Go on with { $model }
 live-asking = asking how large the model is…
 live-cached = the model is already in this browser: nothing to download
 live-size = downloads { $size }
@@ -412,9 +413,13 @@ bundled-model-button = Bundled offline model
 hub-repo-label = model hub repo
 load-hub = Load from the model hub
 local-files = Local files:{" "}
-files-hint = GPT-2, Llama (SmolLM2) and Qwen2 (Qwen2.5) checkpoints: config.json, model.safetensors (or its shards), tokenizer.json (or vocab.json with merges.txt); or llama.cpp's one .gguf file (F32, F16, Q8_0, Q4_0, Q4_K_M, Q5_K_M, Q6_K…), which carries its own tokenizer (a tokenizer.json beside it is used instead); drop a downloaded repo's folder here or pick the files. distilgpt2 is about 350 MB; it is cached by the browser after the first download.
+files-hint = GPT-2, Llama (SmolLM2) and Qwen2 (Qwen2.5) checkpoints: config.json, model.safetensors (or its shards), tokenizer.json (or vocab.json with merges.txt); or llama.cpp's one .gguf file (F32, F16, Q8_0, Q4_0, Q4_K_M, Q5_K_M, Q6_K…), which carries its own tokenizer (a tokenizer.json beside it is used instead); drop a downloaded repo's folder here or pick the files. distilgpt2 is about 350 MB; it is cached by the browser after the first download. A MiniGPT from seed 004: its minigpt.pt beside the tokenizer.json it was trained with (and its config.json, if it has one).
 eight-bit = Keep weights in 8 bits (Q8_0)
 eight-bit-hint = A full-precision model is quantized to Q8_0 blocks as it loads, as llama.cpp's Q8_0 files are: about a third of an F32 model's memory (half of a 16-bit one's), for a school's tablets and Chromebooks. Each step reads fewer bytes, so it usually runs faster too, but its probabilities differ slightly from full precision, so runs no longer match HF transformers exactly. A model in use loads again; a .gguf file keeps its own types.
+minigpt-heads = Heads of a MiniGPT picked without config.json:
+minigpt-heads-hint = A minigpt.pt holds every size of the model but its number of attention heads (num_heads). Without a config.json saying it, this count is used: the tutorial's MiniGPT has 4. It must divide the width (embed_dim); a wrong count that divides it loads but predicts nonsense, so use the num_heads you trained with.
+save-model-folder = Save as a model folder
+save-model-folder-hint = Downloads a zip holding config.json (with the head count), model.safetensors and tokenizer.json: unzip it into the models/ folder beside the page, run node scripts/index-models.mjs there, and the class opens it with ?model=models/<name>/.
 worker-slow = The model worker has not started after 20 seconds. On a slow connection it may still come; if it seems stuck, restart it (it then runs on one thread).
 restart-worker = Restart the model worker
 

@@ -387,6 +387,7 @@ gguf-not-here = 本页无法运行的 llama.cpp 类型
 gguf-split = 未列出 { $count } 个分卷文件：本页只读取单个 .gguf 文件。
 gguf-choose-first = 选择一个文件即可看到下载大小。{" "}
 confirm-keep = 继续使用当前模型
+keep-previous-model = 继续使用 { $model }
 confirm-bundled = 使用内置的离线模型
 live-asking = 正在询问模型有多大……
 live-cached = 模型已在本浏览器中：无需下载
@@ -402,9 +403,13 @@ bundled-model-button = 内置离线模型
 hub-repo-label = 模型仓库名
 load-hub = 从模型仓库加载
 local-files = 本地文件：{" "}
-files-hint = 支持 GPT-2、Llama（SmolLM2）和 Qwen2（Qwen2.5）检查点：config.json、model.safetensors（或其分片）、tokenizer.json（或 vocab.json 加 merges.txt）；也可以是 llama.cpp 的单个 .gguf 文件（F32、F16、Q8_0、Q4_0、Q4_K_M、Q5_K_M、Q6_K…），它自带分词器（若旁边有 tokenizer.json 则用它）；把下载好的仓库文件夹拖到这里，或选择这些文件。distilgpt2 约 350 MB；首次下载后浏览器会缓存它。
+files-hint = 支持 GPT-2、Llama（SmolLM2）和 Qwen2（Qwen2.5）检查点：config.json、model.safetensors（或其分片）、tokenizer.json（或 vocab.json 加 merges.txt）；也可以是 llama.cpp 的单个 .gguf 文件（F32、F16、Q8_0、Q4_0、Q4_K_M、Q5_K_M、Q6_K…），它自带分词器（若旁边有 tokenizer.json 则用它）；把下载好的仓库文件夹拖到这里，或选择这些文件。distilgpt2 约 350 MB；首次下载后浏览器会缓存它。 也可以是第 004 章的 MiniGPT：它的 minigpt.pt 加上训练时用的 tokenizer.json（如有 config.json 也一并选上）。
 eight-bit = 以 8 位（Q8_0）保存权重
 eight-bit-hint = 全精度模型在加载时按 llama.cpp 的 Q8_0 格式量化：内存约为 F32 模型的三分之一（16 位模型的一半），适合学校的平板和笔记本电脑。每一步读取的字节更少，因此通常也更快，但概率与全精度略有不同，因此结果不再与 HF transformers 完全一致。正在使用的模型会重新加载；.gguf 文件保持其自身的类型。
+minigpt-heads = 没有 config.json 时 MiniGPT 的注意力头数：
+minigpt-heads-hint = minigpt.pt 里有模型的各项尺寸，唯独没有注意力头数（num_heads）。没有 config.json 说明时就用这个数：教程的 MiniGPT 是 4。它必须能整除宽度（embed_dim）；能整除但不对的头数也能加载，却会胡乱预测，所以请填训练时用的 num_heads。
+save-model-folder = 另存为模型文件夹
+save-model-folder-hint = 下载一个 zip，内含 config.json（写明头数）、model.safetensors 和 tokenizer.json：把它解压到页面旁的 models/ 文件夹，在那里运行 node scripts/index-models.mjs，全班就能用 ?model=models/<名称>/ 打开它。
 worker-slow = 模型工作线程 20 秒后仍未启动。网络慢时它可能还会来；如果看起来卡住了，请重启它（重启后它只用一个线程）。
 restart-worker = 重启模型工作线程
 

@@ -22,6 +22,36 @@ pub struct MiniGptFolder {
     pub safetensors: Vec<u8>,
 }
 
+/// Why a folder could not be zipped (only an allocation or a size past
+/// what a zip can hold: the bytes are in memory).
+#[derive(Debug, thiserror::Error)]
+#[error("could not zip the model folder: {0}")]
+pub struct ZipFolderError(#[from] zip::result::ZipError);
+
+impl MiniGptFolder {
+    /// The folder, with the `tokenizer.json` the model was loaded with, as
+    /// a zip holding `name/config.json`, `name/model.safetensors` and
+    /// `name/tokenizer.json` (stored, not deflated: the weights do not
+    /// compress) — unzipped into a site's `models/`, a folder the page
+    /// loads as `?model=models/name/`.
+    pub fn zipped(&self, name: &str, tokenizer: &[u8]) -> Result<Vec<u8>, ZipFolderError> {
+        use std::io::Write;
+        let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        for (file, bytes) in [
+            ("config.json", &self.config[..]),
+            ("model.safetensors", &self.safetensors[..]),
+            ("tokenizer.json", tokenizer),
+        ] {
+            let options = zip::write::SimpleFileOptions::default()
+                .compression_method(zip::CompressionMethod::Stored)
+                .large_file(bytes.len() as u64 >= u32::MAX as u64);
+            zip.start_file(format!("{name}/{file}"), options)?;
+            zip.write_all(bytes).map_err(zip::result::ZipError::Io)?;
+        }
+        Ok(zip.finish()?.into_inner())
+    }
+}
+
 fn err(message: impl Into<String>) -> LoadError {
     LoadError::Torch {
         message: message.into(),

@@ -221,6 +221,45 @@ fn a_training_checkpoint_holding_the_state_dict_loads() {
     assert_eq!(e.logits(&seq).unwrap(), load(c).logits(&seq).unwrap());
 }
 
+#[test]
+fn the_folder_saved_for_hosting_loads_to_the_same_logits() {
+    use std::io::Read;
+    let c = &CASES[1];
+    let folder = ntl_engine::minigpt_import::minigpt_folder(c.pt, c.config, None).unwrap();
+    let zipped = folder.zipped("student", c.tokenizer).unwrap();
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(zipped)).unwrap();
+    let mut file = |name: &str| {
+        let mut out = vec![];
+        zip.by_name(&format!("student/{name}"))
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .read_to_end(&mut out)
+            .unwrap();
+        out
+    };
+    let (config, weights, tokenizer) = (
+        file("config.json"),
+        file("model.safetensors"),
+        file("tokenizer.json"),
+    );
+    assert_eq!(tokenizer, c.tokenizer);
+    let cfg: serde_json::Value = serde_json::from_slice(&config).unwrap();
+    assert_eq!(
+        (&cfg["model_type"], &cfg["num_heads"], &cfg["weight_tying"]),
+        (&"minigpt".into(), &2.into(), &false.into()),
+        "the head count travels in the folder's config.json"
+    );
+    let hosted = Engine::load_sharded_as(
+        &config,
+        &[&weights.as_slice()],
+        &tokenizer,
+        Precision::AsStored,
+    )
+    .unwrap();
+    let seq = ids(&expected(c)["sequence"]);
+    assert_eq!(hosted.logits(&seq).unwrap(), load(c).logits(&seq).unwrap());
+    assert_eq!(hosted.info().architecture, "MiniGPT (dnnlpy)");
+}
+
 mod tutorial_lanes {
     use super::*;
     use ntl_decoding::tutorial::filter::filter;

@@ -16,11 +16,20 @@ pub mod share;
 pub mod site_models;
 pub mod trouble;
 
+/// Besides the helpers' request, the one worker message that is not JSON: the zipped
+/// model folder `SaveFolder` asked for, its buffer transferred.
+pub mod saved_folder {
+    /// The zip's file name (a string).
+    pub const NAME: &str = "saved_folder";
+    /// The zip (an `ArrayBuffer`).
+    pub const BYTES: &str = "bytes";
+}
+
 /// The threaded worker's helper threads are started by the page, not by the
 /// worker: Firefox ESR's `Worker` constructor, called inside a worker just
 /// after it instantiated its shared-memory module, sometimes never returns
 /// (3 page loads in 40 here), and the page then waits for ever. So the
-/// threaded worker's first message is the one that is not JSON: an object
+/// threaded worker's first message is not JSON but an object
 /// with these fields. Its creator starts `COUNT` helpers from `SCRIPT` and
 /// posts each `{ module, memory }`; it terminates them with the worker.
 pub mod helper_threads {
@@ -217,6 +226,17 @@ pub enum ToWorker {
         /// keeps the types it was quantized to.
         #[serde(default, skip_serializing_if = "LoadWeights::is_as_stored")]
         weights: LoadWeights,
+        /// A MiniGPT's head count, which its `minigpt.pt` cannot say: sent
+        /// for picked files without a `config.json` (the page's field).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        heads: Option<usize>,
+    },
+    /// The MiniGPT in use as a model folder (`config.json`,
+    /// `model.safetensors`, `tokenizer.json`), zipped: answered by a
+    /// [`saved_folder`] message with the bytes, or a `SaveFailed`.
+    SaveFolder {
+        /// The folder's name inside the zip (`minigpt`).
+        name: String,
     },
     Run {
         run_id: u64,
@@ -356,6 +376,14 @@ pub enum FromWorker {
         trouble: trouble::LoadTrouble,
         /// The network could not be reached (offer the bundled model).
         network: bool,
+        /// The model loaded before is still in the worker (the load failed
+        /// before it was let go): the page may go on with it.
+        #[serde(default)]
+        kept: bool,
+    },
+    /// `SaveFolder` could not be answered (no MiniGPT from a `.pt` is loaded).
+    SaveFailed {
+        why: String,
     },
     Started {
         run_id: u64,

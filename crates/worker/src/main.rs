@@ -7,6 +7,7 @@ mod helpers;
 mod hub_listing;
 mod post;
 mod repo;
+mod save_folder;
 mod size;
 
 use ntl_decoding::inspect::PromptToken;
@@ -36,6 +37,8 @@ struct State {
     helpers: u32,
     /// The what-if sandbox's row, kept so moving a knob costs no forward pass.
     what_if_row: RefCell<Option<KeptRow>>,
+    /// A MiniGPT read from its `.pt`, as the folder it can be saved as.
+    minigpt: RefCell<Option<save_folder::Kept>>,
 }
 
 /// A context and the model's logits after it.
@@ -108,20 +111,26 @@ fn main() {
 
 fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
     match msg {
-        ToWorker::Load { source, weights } => {
+        ToWorker::Load {
+            source,
+            weights,
+            heads,
+        } => {
             if state.loading.replace(true) {
                 post(&FromWorker::LoadFailed {
                     file: None,
                     trouble: LoadTrouble::AlreadyLoading,
                     network: false,
+                    kept: false,
                 });
                 return;
             }
             wasm_bindgen_futures::spawn_local(async move {
-                load(&state, source, weights, buffers).await;
+                load(&state, source, weights, heads, buffers).await;
                 state.loading.set(false);
             });
         }
+        ToWorker::SaveFolder { name } => save_folder::save(&state.minigpt.borrow(), &name),
         ToWorker::Measure { repo } => {
             wasm_bindgen_futures::spawn_local(async move { post(&size::measure(repo).await) });
         }
@@ -307,6 +316,7 @@ async fn load(
     state: &State,
     source: ModelSource,
     weights: ntl_protocol::LoadWeights,
+    heads: Option<usize>,
     buffers: Option<js_sys::Array>,
 ) {
     let started = now_ms();
@@ -356,11 +366,18 @@ async fn load(
                 file: e.file,
                 trouble: e.trouble,
                 network: e.network,
+                kept: state.engine.borrow().is_some(),
             })
         }
     };
-    // Drop the previous model before building the next one: two would double the memory.
-    state.engine.borrow_mut().take();
+    // A student's MiniGPT is small: it is built beside the model in use,
+    // which stays if its files are refused. Any other model lets the
+    // previous one go first: two would double the memory.
+    if !matches!(files.weights, repo::Weights::Torch { .. }) {
+        state.engine.borrow_mut().take();
+        state.minigpt.borrow_mut().take();
+    }
+    let mut minigpt = None;
     let loaded = match files.weights {
         repo::Weights::Safetensors { config, shards } => {
             let shards: Vec<JsBytes> = shards.into_iter().map(JsBytes).collect();
@@ -379,14 +396,19 @@ async fn load(
         repo::Weights::Gguf(bytes) => {
             Engine::load_gguf(&JsBytes(bytes), files.tokenizer.as_deref())
         }
-        repo::Weights::Torch { pt, config } => match &files.tokenizer {
-            Some(tokenizer) => Engine::load_torch(
-                &pt.to_vec(),
-                config.as_deref(),
-                None,
-                tokenizer,
-                precision_of(weights),
-            ),
+        repo::Weights::Torch { pt, config } => match files.tokenizer.clone() {
+            Some(tokenizer) => {
+                ntl_engine::minigpt_import::minigpt_folder(&pt.to_vec(), config.as_deref(), heads)
+                    .and_then(|folder| {
+                        let e = Engine::load_minigpt_folder(
+                            &folder,
+                            &tokenizer,
+                            precision_of(weights),
+                        )?;
+                        minigpt = Some(save_folder::Kept { folder, tokenizer });
+                        Ok(e)
+                    })
+            }
             None => Err(LoadError::Tokenizer {
                 message: "is missing: a MiniGPT needs the tokenizer.json it was trained with"
                     .into(),
@@ -418,6 +440,7 @@ async fn load(
         Ok(engine) => {
             let info = engine.info().clone();
             *state.engine.borrow_mut() = Some(Rc::new(engine));
+            *state.minigpt.borrow_mut() = minigpt;
             let load_ms = now_ms() - started;
             let threads = helpers::threads(state.helpers).await;
             post(&FromWorker::Loaded {
@@ -439,6 +462,7 @@ async fn load(
                     message: e.to_string(),
                 },
                 network: false,
+                kept: state.engine.borrow().is_some(),
             })
         }
     }
