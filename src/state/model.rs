@@ -187,8 +187,12 @@ impl ModelState {
 
     /// The name of the model a failed load left in the worker, to go on with.
     pub fn previous(&self) -> Option<&ModelSource> {
-        match &self.status {
-            ModelStatus::Failed { .. } => self.previous.as_ref().and_then(|b| b.1.as_ref()),
+        // The status's source: picked files keep none in `source` (they
+        // cannot be read again), but their model is in the worker all the same.
+        match (&self.status, self.previous.as_deref()) {
+            (ModelStatus::Failed { .. }, Some((ModelStatus::Ready { source, .. }, _))) => {
+                Some(source)
+            }
             _ => None,
         }
     }

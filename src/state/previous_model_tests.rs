@@ -48,6 +48,19 @@ fn a_refused_minigpt_leaves_the_model_in_use_to_go_on_with() {
 }
 
 #[test]
+fn a_model_from_picked_files_is_there_to_go_on_with_too() {
+    let mut m = ready();
+    let picked = names(&["config.json", "tokenizer.json", "minigpt.pt"]);
+    m.load_files(picked.clone());
+    m.loaded(info(), ModelSource::Files { names: picked }, 1.0, 1);
+    m.load_files(names(&["tokenizer.json", "evil.pt"]));
+    refused(&mut m, true);
+    assert!(matches!(m.previous(), Some(ModelSource::Files { .. })));
+    m.keep_previous();
+    assert_eq!(m.folder_to_save().as_deref(), Some("minigpt"));
+}
+
+#[test]
 fn a_load_that_let_the_model_go_or_a_crash_offers_nothing_to_go_on_with() {
     let mut m = ready();
     m.load_files(names(&[
