@@ -530,7 +530,7 @@ pub fn model_panel(p: &Props) -> Html {
         >
             <div class="model-status" data-testid="model-status" data-state={state}>{ status }</div>
             if p.can_save_folder && !p.compact {
-                { student_model::save_button(&p.on, &tr) }
+                { student_model::save_button(&p.on.reform(|()| ModelAction::SaveFolder), &tr) }
             }
             if let Some(w) = &p.memory_warning {
                 <div class="notice" data-testid="memory-warning" role="alert">{ memory_words(w, &tr) }</div>
@@ -584,7 +584,7 @@ pub fn model_panel(p: &Props) -> Html {
                         </label>
                     </div>
                     <p class="hint">{ tr.t("files-hint") }</p>
-                    { student_model::heads_field(p.minigpt_heads, idle, &p.on, &tr) }
+                    { student_model::heads_field(p.minigpt_heads, idle, &p.on.reform(ModelAction::Heads), &tr) }
                     <label class="eight-bit">
                         <input
                             type="checkbox"
