@@ -161,6 +161,11 @@ impl Gpt2 {
 }
 
 impl Gpt2 {
+    /// The final norm on `rows` (`[rows, d]`), as the last layer's output gets it.
+    pub fn final_norm_rows(&self, rows: &Tensor) -> Result<Tensor> {
+        self.ln_f.forward(rows)
+    }
+
     /// The logits after each of `rows` (`[rows, d]` final hidden states).
     pub fn head_rows(&self, rows: &Tensor) -> Result<Tensor> {
         self.head(rows)

@@ -13,6 +13,7 @@ mod gguf_weights;
 mod gpt2;
 mod kv_cache;
 mod llama_family;
+mod logit_lens;
 mod matmul;
 mod minigpt;
 pub mod minigpt_import;
@@ -389,15 +390,16 @@ impl Engine {
     }
 }
 
-/// The logits and hidden states of a forward pass as plain rows.
-fn rows(out: output::Output) -> Result<Forward<KvCache>, ModelError> {
+/// The logits and hidden states of a forward pass as plain rows, its early
+/// exits through the head as DoLa reads them (no final norm).
+fn rows(model: &Model, out: output::Output) -> Result<Forward<KvCache>, ModelError> {
     let flat =
         |t: candle_core::Tensor| t.flatten_all().and_then(|t| t.to_vec1()).map_err(model_err);
     Ok(Forward {
         logits: flat(out.logits)?,
         hidden: flat(out.hidden)?,
-        exits: match out.exits {
-            Some(t) => flat(t)?,
+        exits: match out.taps {
+            Some(t) => flat(model.head_rows(&t).map_err(model_err)?)?,
             None => vec![],
         },
         cache: out.cache,
@@ -431,6 +433,7 @@ impl LanguageModel for Engine {
     ) -> Result<Forward<KvCache>, ModelError> {
         let exits = self.exits(exits)?;
         rows(
+            &self.model,
             self.model
                 .forward(ids, 1, None, &exits)
                 .map_err(model_err)?,
@@ -445,6 +448,7 @@ impl LanguageModel for Engine {
     ) -> Result<Forward<KvCache>, ModelError> {
         let exits = self.exits(exits)?;
         rows(
+            &self.model,
             self.model
                 .forward(tokens, tokens.len(), Some(cache), &exits)
                 .map_err(model_err)?,

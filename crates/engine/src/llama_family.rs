@@ -282,6 +282,11 @@ impl Llama {
         Output::finish(hidden, layers, taps, |rows| self.head(rows))
     }
 
+    /// The final norm on `rows` (`[rows, d]`), as the last layer's output gets it.
+    pub fn final_norm_rows(&self, rows: &Tensor) -> Result<Tensor> {
+        self.norm.forward(rows)
+    }
+
     /// The logits after each of `rows` (`[rows, d]` final hidden states).
     pub fn head_rows(&self, rows: &Tensor) -> Result<Tensor> {
         self.head(rows)

@@ -215,6 +215,11 @@ impl MiniGpt {
         Output::finish(hidden, layers, taps, |rows| self.head(rows))
     }
 
+    /// The final norm on `rows` (`[rows, d]`), as the last layer's output gets it.
+    pub fn final_norm_rows(&self, rows: &Tensor) -> Result<Tensor> {
+        self.final_norm.forward(rows)
+    }
+
     /// The logits after each of `rows` (`[rows, d]` final hidden states).
     pub fn head_rows(&self, rows: &Tensor) -> Result<Tensor> {
         self.head(rows)

@@ -71,6 +71,15 @@ impl Model {
         }
     }
 
+    /// The final norm on `rows` (`[rows, hidden]` states no norm has seen).
+    pub fn final_norm_rows(&self, rows: &Tensor) -> Result<Tensor> {
+        match self {
+            Model::Gpt2(m) => m.final_norm_rows(rows),
+            Model::Llama(m) => m.final_norm_rows(rows),
+            Model::MiniGpt(m) => m.final_norm_rows(rows),
+        }
+    }
+
     /// The logits after each of `rows` (`[rows, hidden]` final hidden states).
     pub fn head_rows(&self, rows: &Tensor) -> Result<Tensor> {
         match self {

@@ -10,8 +10,10 @@ pub struct Output {
     /// Final hidden states after the last norm, `[rows, tokens, hidden]`.
     pub hidden: Tensor,
     pub cache: KvCache,
-    /// The head's logits at each early exit asked for, `[exits, vocab]`.
-    pub exits: Option<Tensor>,
+    /// The hidden state at each early exit asked for, `[exits, hidden]`
+    /// (no final norm): DoLa puts them through the head as they are, the
+    /// logit lens through the final norm first.
+    pub taps: Option<Tensor>,
 }
 
 /// The early exits that enter layer `layer` (`exits`: (row, layer) pairs):
@@ -31,7 +33,7 @@ pub(crate) fn take_taps(
 
 impl Output {
     /// The pass's result from its final hidden states (`[rows, t, hidden]`):
-    /// the last position's logits, and the early exits through the same head.
+    /// the last position's logits, and the early exits' hidden states.
     pub(crate) fn finish(
         hidden: Tensor,
         layers: Vec<(Tensor, Tensor)>,
@@ -40,19 +42,19 @@ impl Output {
     ) -> Result<Output> {
         let t = hidden.dim(1)?;
         let logits = head(&hidden.narrow(1, t - 1, 1)?.squeeze(1)?)?;
-        let exits = if taps.is_empty() {
+        let taps = if taps.is_empty() {
             None
         } else {
             let taps: Vec<Tensor> = taps.into_iter().collect::<Option<_>>().ok_or_else(|| {
                 candle_core::Error::Msg("an early exit past the last layer".into())
             })?;
-            Some(head(&Tensor::cat(&taps, 0)?)?)
+            Some(Tensor::cat(&taps, 0)?)
         };
         Ok(Output {
             logits,
             hidden,
             cache: KvCache { layers },
-            exits,
+            taps,
         })
     }
 }
