@@ -309,6 +309,10 @@ fn what_if(
     }
 }
 
+/// The largest `.pt` built while the previous model stays: the tutorial's
+/// MiniGPT is 6.4 MB, and a 64-million-parameter F32 one still fits.
+const BUILT_BESIDE_BYTES: usize = 256 << 20;
+
 /// Rows in a what-if table: the lessons' top 20 (and the lane's pick).
 const WHAT_IF_ROWS: usize = 20;
 
@@ -371,9 +375,12 @@ async fn load(
         }
     };
     // A student's MiniGPT is small: it is built beside the model in use,
-    // which stays if its files are refused. Any other model lets the
-    // previous one go first: two would double the memory.
-    if !matches!(files.weights, repo::Weights::Torch { .. }) {
+    // which stays if its files are refused. Any other model (or a `.pt`
+    // past that size) lets the previous one go first: two would double
+    // the memory.
+    let beside = matches!(&files.weights, repo::Weights::Torch { pt, .. }
+        if pt.length() as usize <= BUILT_BESIDE_BYTES);
+    if !beside {
         state.engine.borrow_mut().take();
         state.minigpt.borrow_mut().take();
     }
