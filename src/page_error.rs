@@ -11,6 +11,13 @@ pub enum PageError {
     Pick(#[from] PickError),
     #[error("could not read {name}")]
     ReadFile { name: String },
+    /// Picked weights past what a browser tab's wasm32 memory holds,
+    /// refused before a byte of them is read.
+    #[error(
+        "`{name}` is {mb:.0} MB; loading it needs about {need_gb:.1} GB of memory, more than \
+         the 4 GB a browser tab's model can use"
+    )]
+    TooLarge { name: String, mb: f64, need_gb: f64 },
     #[error("could not save {name}: {what}")]
     Save { name: String, what: &'static str },
     #[error("there are no plots to save yet")]

@@ -437,6 +437,14 @@ impl I18n {
         match e {
             PageError::Pick(p) => self.pick_error(p),
             PageError::ReadFile { name } => self.t_with("page-read-file", &[("name", v(name))]),
+            PageError::TooLarge { name, mb, need_gb } => self.t_with(
+                "page-too-large",
+                &[
+                    ("name", v(name)),
+                    ("mb", v(format!("{mb:.0}"))),
+                    ("need", v(format!("{need_gb:.1}"))),
+                ],
+            ),
             PageError::Save { name, what } => {
                 self.t_with("page-save", &[("name", v(name)), ("what", v(what))])
             }

@@ -221,6 +221,11 @@ fn page_errors() -> Vec<PageError> {
         PageError::ReadFile {
             name: "model.safetensors".into(),
         },
+        PageError::TooLarge {
+            name: "minigpt.pt".into(),
+            mb: 1500.0,
+            need_gb: 5.1,
+        },
         PageError::Save {
             name: "run.json".into(),
             what: "no Blob",

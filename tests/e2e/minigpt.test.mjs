@@ -7,9 +7,9 @@
 // lane must give exactly the ids dnnlpy's tutorial loop gave.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, symlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, symlinkSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { start, modelReady, runAll, ROOT } from './harness.mjs';
 import { indexModels } from '../../scripts/index-models.mjs';
@@ -88,7 +88,17 @@ test("picked minigpt.pt, config.json and tokenizer.json load (two heads, untied,
   await page.setInputFiles('[data-testid="model-files"]', [join(FIX, 'bad', 'evil.pt'), join(FIX, 'tiny', 'tokenizer.json')]);
   await page.waitForSelector('[data-testid="model-status"][data-state="failed"]');
   assert.match(await page.textContent('[data-testid="model-status"]'), /posix\.system/);
-  // The refused file cost nothing: the MiniGPT before it is still loaded, and runs as it did.
+  // A .pt past what a tab holds is refused by its size before it is read (a sparse file: no disk, no bytes read).
+  const huge = join(mkdtempSync(join(tmpdir(), 'ntl-huge-pt-')), 'minigpt.pt');
+  writeFileSync(huge, '');
+  truncateSync(huge, 1_500_000_000);
+  await page.click('[data-testid="keep-previous-model"]');
+  await page.waitForSelector('[data-testid="model-status"][data-state="ready"]');
+  await page.setInputFiles('[data-testid="model-files"]', [huge, join(FIX, 'tiny', 'tokenizer.json')]);
+  await page.waitForSelector('[data-testid="model-status"][data-state="failed"]');
+  assert.match(await page.textContent('[data-testid="model-status"]'), /`minigpt\.pt` is 1500 MB; loading it needs about 5\.1 GB/);
+  rmSync(dirname(huge), { recursive: true, force: true });
+  // The refused files cost nothing: the MiniGPT before them is still loaded, and runs as it did.
   await page.click('[data-testid="keep-previous-model"]');
   await page.waitForSelector('[data-testid="model-status"][data-state="ready"]');
   assert.match(await page.textContent('[data-testid="model-status"]'), /MiniGPT \(dnnlpy\)/);

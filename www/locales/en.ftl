@@ -768,6 +768,7 @@ pick-several-gguf = pick one .gguf file, not several ({ $names })
 pick-several-pt = pick one .pt file, not several ({ $names })
 pick-gguf-and-safetensors = pick either the .gguf file or the safetensors weights, not both
 page-read-file = could not read { $name }
+page-too-large = `{ $name }` is { $mb } MB; loading it needs about { $need } GB of memory, more than the 4 GB a browser tab's model can use
 page-save = could not save { $name }: { $what }
 page-no-plots = there are no plots to save yet
 page-worker-start = could not start the worker: { $detail }

@@ -735,6 +735,7 @@ pick-several-gguf = 只能选一个 .gguf 文件，不能选多个（{ $names }�
 pick-several-pt = 只能选一个 .pt 文件，不能选多个（{ $names }）
 pick-gguf-and-safetensors = .gguf 文件与 safetensors 权重只能选一种，不能都选
 page-read-file = 无法读取 { $name }
+page-too-large = `{ $name }` 有 { $mb } MB；加载它约需 { $need } GB 内存，超过浏览器标签页中模型可用的 4 GB
 page-save = 无法保存 { $name }：{ $what }
 page-no-plots = 还没有可保存的图
 page-worker-start = 无法启动工作线程：{ $detail }
