@@ -215,11 +215,9 @@ impl ModelState {
         else {
             return None;
         };
-        names.iter().find_map(|n| {
-            n.strip_suffix(".pt")
-                .or_else(|| n.strip_suffix(".pth"))
-                .map(String::from)
-        })
+        names
+            .iter()
+            .find_map(|n| ntl_protocol::picked::state_dict_stem(n).map(String::from))
     }
 
     /// The heads field: a whole number from 1; anything else keeps the count.
@@ -555,7 +553,7 @@ impl ModelState {
         // A MiniGPT's .pt picked without the config.json that would say its heads.
         let heads = (names
             .iter()
-            .any(|n| n.ends_with(".pt") || n.ends_with(".pth"))
+            .any(|n| ntl_protocol::picked::state_dict_stem(n).is_some())
             && !names.iter().any(|n| n == "config.json"))
         .then_some(self.minigpt_heads);
         let source = ModelSource::Files { names };

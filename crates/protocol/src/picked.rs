@@ -94,6 +94,13 @@ pub enum PickError {
     SeveralPt(Vec<String>),
 }
 
+/// A PyTorch state dict's file name (`minigpt.pt`, `model.pth`): its stem,
+/// which names the folder it can be saved as.
+pub fn state_dict_stem(name: &str) -> Option<&str> {
+    name.strip_suffix(".pt")
+        .or_else(|| name.strip_suffix(".pth"))
+}
+
 pub fn picked_layout(names: &[String]) -> Result<PickedLayout, PickError> {
     let find = |want: &str| names.iter().position(|n| n == want);
     let tokenizer = match (
@@ -131,7 +138,7 @@ pub fn picked_layout(names: &[String]) -> Result<PickedLayout, PickError> {
     };
     // A student's MiniGPT: its state dict, when no other weights are picked.
     let pt: Vec<usize> = (0..names.len())
-        .filter(|&i| names[i].ends_with(".pt") || names[i].ends_with(".pth"))
+        .filter(|&i| state_dict_stem(&names[i]).is_some())
         .collect();
     if weights.is_empty() && !pt.is_empty() {
         let [pt] = pt[..] else {
