@@ -54,10 +54,10 @@ function assertTutorialRun(doc, x) {
   assert.equal(hf.stop_reason, 'context_full');
 }
 
-test("a folder holding a student's minigpt.pt loads from a link, says MiniGPT, and its tutorial lane writes dnnlpy's ids past the context", async () => {
-  const x = expected('tiny');
+/** A link naming a MiniGPT folder beside the page: confirmed, loaded, its tutorial lane run to dnnlpy's ids. */
+async function runHostedFolder(folder, x) {
   const page = await env.context.newPage();
-  await page.goto(env.base + '?model=bundled' + link('models/student-minigpt/', x.greedy.length - x.prompt.length));
+  await page.goto(env.base + '?model=bundled' + link(folder, x.greedy.length - x.prompt.length));
   await page.waitForSelector('[data-testid="confirm-load"]', { timeout: 60_000 });
   await page.click('[data-testid="confirm-load"]');
   await modelReady(page);
@@ -65,6 +65,10 @@ test("a folder holding a student's minigpt.pt loads from a link, says MiniGPT, a
   await runAll(page);
   assertTutorialRun(await exported(page), x);
   await page.close();
+}
+
+test("a folder holding a student's minigpt.pt loads from a link, says MiniGPT, and its tutorial lane writes dnnlpy's ids past the context", async () => {
+  await runHostedFolder('models/student-minigpt/', expected('tiny'));
 });
 
 test('Change model lists the MiniGPT folder as a MiniGPT', async () => {
@@ -160,13 +164,5 @@ test("a minigpt.pt picked without config.json takes the heads field's count (che
   mkdirSync(hosted, { recursive: true });
   for (const [name, bytes] of Object.entries(files)) writeFileSync(join(hosted, name.split('/')[1]), bytes);
   assert.ok(indexModels(join(site, 'models')).some((m) => m.folder === 'saved-minigpt' && m.architecture === 'MiniGPT (dnnlpy)'));
-  const again = await env.context.newPage();
-  await again.goto(env.base + '?model=bundled' + link('models/saved-minigpt/', x.greedy.length - x.prompt.length));
-  await again.waitForSelector('[data-testid="confirm-load"]', { timeout: 60_000 });
-  await again.click('[data-testid="confirm-load"]');
-  await modelReady(again);
-  assert.match(await again.textContent('[data-testid="model-status"]'), /MiniGPT \(dnnlpy\)/);
-  await runAll(again);
-  assertTutorialRun(await exported(again), x);
-  await again.close();
+  await runHostedFolder('models/saved-minigpt/', x);
 });
