@@ -146,6 +146,7 @@ mod tests {
             beams: None,
             contrastive: None,
             dola: None,
+            lens: None,
         }
     }
 

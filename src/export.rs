@@ -185,6 +185,7 @@ mod tests {
             beams: None,
             contrastive: None,
             dola: None,
+            lens: None,
         };
         let run = |config: GenerationConfig, text: &str| Run {
             mode: config.mode(),

@@ -165,6 +165,7 @@ mod tests {
             beams: None,
             contrastive: None,
             dola: None,
+            lens: None,
         }
     }
 

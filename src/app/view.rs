@@ -104,6 +104,8 @@ impl App {
                     longest={run.longest()}
                     sort_by={run.sort_by}
                     can_branch={model_ready && !run.prompt_ids.is_empty()}
+                    lens={page.lens}
+                    running={run.running.is_some()}
                     on={cb.compare.clone()}
                 />
             }

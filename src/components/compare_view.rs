@@ -7,6 +7,7 @@
 //! buttons, as the page has always offered them.
 
 use super::distribution::{bars, funnel, table_head};
+use super::lens_grid::{lens_section, NoLens};
 use crate::compare::{paths, rows, Row};
 use crate::format::{num, prob, visible};
 use crate::i18n::I18n;
@@ -31,6 +32,10 @@ pub struct Props {
     /// A model is loaded and the prompt's ids are known, so lanes that are
     /// one path can branch.
     pub can_branch: bool,
+    /// The logit lens is shown.
+    pub lens: bool,
+    /// A run is on its way (a lens asked for now is coming with it).
+    pub running: bool,
     pub on: Callback<CompareAction>,
 }
 
@@ -502,6 +507,18 @@ pub fn compare_view(p: &Props) -> Html {
                     { "→" }
                 </button>
                 <span class="hint">{ tr.t("compare-keys") }</span>
+                <button
+                    class="lens-toggle"
+                    data-testid="lens-toggle"
+                    aria-pressed={p.lens.to_string()}
+                    title={tr.t("lens-toggle-title")}
+                    onclick={on.reform({
+                        let lens = p.lens;
+                        move |_: MouseEvent| CompareAction::Lens(!lens)
+                    })}
+                >
+                    { tr.t("lens-toggle") }
+                </button>
                 { for notes.into_iter().map(|n| html! { <p class="notice" data-testid="compare-paths">{ n }</p> }) }
                 <button class="close" aria-label={tr.t("close")} onclick={on.reform(|_: MouseEvent| CompareAction::Close)}>
                     { "×" }
@@ -526,8 +543,20 @@ pub fn compare_view(p: &Props) -> Html {
                     </div>
                 }) }
             </div>
+            if p.lens {
+                { lens_section(&steps, why_no_lens(&steps, p.running), &tr) }
+            }
         </section>
     }
+}
+
+/// Why each lane's step shows no lens, should it have none.
+fn why_no_lens(steps: &[Option<&Step>; LANES], running: bool) -> [NoLens; LANES] {
+    std::array::from_fn(|lane| match steps[lane] {
+        Some(s) if s.beams.is_some() || s.contrastive.is_some() => NoLens::ManyRows,
+        _ if running => NoLens::Waiting,
+        _ => NoLens::NotRecorded,
+    })
 }
 
 /// The rows' tokens alone, pinned at the left while the lanes scroll

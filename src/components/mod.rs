@@ -13,6 +13,7 @@ pub mod help;
 pub mod lane_buttons;
 pub mod lane_column;
 pub mod lane_text;
+pub mod lens_grid;
 pub mod lesson_panel;
 pub mod lesson_player;
 pub mod lesson_printed;

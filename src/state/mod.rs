@@ -12,6 +12,7 @@ pub mod handout;
 mod handout_steps;
 pub mod inspector;
 pub mod lane_outlook;
+mod lens_steps;
 pub mod lesson_player;
 mod lesson_steps;
 pub mod lesson_writer;
@@ -42,6 +43,8 @@ pub mod writer_trouble;
 mod eight_bit_tests;
 #[cfg(test)]
 mod gguf_choice_tests;
+#[cfg(test)]
+mod lens_tests;
 #[cfg(test)]
 mod lesson_tests;
 #[cfg(test)]
@@ -137,6 +140,8 @@ pub struct Page {
     pub writer: RcEq<lesson_writer::LessonWriter>,
     /// The open lesson on its way into a package to upload.
     pub package: RcEq<package::Packaging>,
+    /// The logit lens is shown (and runs record it).
+    pub lens: bool,
 }
 
 impl Page {
@@ -182,6 +187,7 @@ impl Page {
             live_on_request: false,
             writer: RcEq::default(),
             package: RcEq::default(),
+            lens: false,
         };
         // A link made with 8 bits at load loads its model so.
         page.model.eight_bit = shared
@@ -321,7 +327,9 @@ impl Page {
             forced_text,
             negative_prompt: Some(self.editor.negative_prompt.clone())
                 .filter(|n| !n.is_empty() && self.editor.guided()),
+            lens: self.lens,
         };
+        self.run.request = Some(request.clone());
         Outcome::redraw()
             .and(Command::Send(ToWorker::Run { run_id, request }))
             .and(Command::WatchRun {

@@ -18,6 +18,8 @@ pub enum CompareAction {
     },
     /// Hold this lane's step in the what-if sandbox.
     TryKnobs(usize),
+    /// Show or hide the logit lens.
+    Lens(bool),
     Close,
 }
 
@@ -71,6 +73,7 @@ impl Page {
                 self.run.close_table();
                 Outcome::redraw()
             }
+            CompareAction::Lens(on) => self.show_lens(on),
             CompareAction::TryKnobs(lane) => {
                 let step = self.run.selected.map_or(0, |(_, s)| s);
                 self.open_sandbox(lane, step)

@@ -79,6 +79,12 @@ pub struct RunState {
     /// When the running run last heard from the worker (ms; `None`: not
     /// since it started).
     pub last_word: Option<f64>,
+    /// The request behind the run on screen (none for a recording), to run
+    /// again with the logit lens.
+    pub request: Option<ntl_protocol::RunRequest>,
+    /// The running run repeats the one on screen (for the lens): its steps
+    /// replace the old ones where they are, the open step stays open.
+    again: bool,
 }
 
 impl Default for RunState {
@@ -102,6 +108,8 @@ impl Default for RunState {
             ran_with: None,
             drawn: [None; LANES],
             last_word: None,
+            request: None,
+            again: false,
         }
     }
 }
@@ -121,7 +129,20 @@ impl RunState {
         self.watermark = Default::default();
         self.drawn = [None; LANES];
         self.last_word = None;
+        self.again = false;
         self.latest
+    }
+
+    /// The run on screen again, with `request`: what it ran with, its drawn
+    /// seeds, its lesson step and the open step stay.
+    pub fn begin_again(&mut self, request: ntl_protocol::RunRequest) -> u64 {
+        let kept = (self.drawn, self.ran_with.clone(), self.lesson.clone());
+        let prompt = self.ran_prompt.clone();
+        let run_id = self.begin(self.kind, &prompt);
+        (self.drawn, self.ran_with, self.lesson) = kept;
+        self.request = Some(request);
+        self.again = true;
+        run_id
     }
 
     fn is_current(&self, run_id: u64) -> bool {
@@ -181,7 +202,7 @@ impl RunState {
         if slot.as_ref().map(|r| r.run_id) != Some(run_id) {
             // The first step of a new run replaces this lane's old result.
             *slot = Some(RcEq::new(LaneResult::new(run_id, self.modes[lane], now)));
-            if self.selected.map(|(l, _)| l) == Some(lane) {
+            if self.selected.map(|(l, _)| l) == Some(lane) && !self.again {
                 self.selected = None;
             }
         }
@@ -276,6 +297,7 @@ impl RunState {
         };
         self.document = Some(RcEq::new(doc));
         self.replay = Some(name);
+        self.request = None;
         self.lesson = None;
         Ok(notice)
     }
@@ -403,10 +425,11 @@ pub(crate) mod tests {
             beams: None,
             contrastive: None,
             dola: None,
+            lens: None,
         }
     }
 
-    fn one_step_run(id: u32, token: &str) -> Run {
+    pub(crate) fn one_step_run(id: u32, token: &str) -> Run {
         Run {
             config: GenerationConfig::default().into(),
             mode: Mode::Greedy,

@@ -135,6 +135,26 @@ lane-list = { $count ->
    *[other] lanes { $init } and { $last }
 }
 
+## The logit lens (compare view)
+
+lens-toggle = Logit lens
+lens-toggle-title = What each layer would have predicted at this step: the final norm and the output head applied to every layer's output. Showing it over a finished run runs it again with the same seeds to record every layer.
+lens-heading = Logit lens: what each layer would have said
+lens-explain = Each row stops the model after one layer and applies its final norm and output head. The last row is the model's own output — the step's raw probabilities. ★ marks the layer from which the chosen token stays the likeliest.
+lens-caption = Lane { $lane }: the likeliest tokens after each layer, and the chosen token's probability and rank there.
+lens-col-layer = Layer
+lens-col-top = Likeliest tokens
+lens-col-chosen = “{ $token }”
+lens-layer-out = { $layer } out
+lens-chosen-rank = #{ $rank }
+lens-settles-title = From here on, the chosen token is the likeliest.
+lens-settled-first = { $token } is the likeliest from the first layer on.
+lens-settled = { $token } becomes the likeliest after layer { $layer } of { $layers } and stays so.
+lens-not-top = { $token } is not the model's likeliest token here: it was drawn, or a knob chose it.
+lens-many-rows = This lane weighs several sequences at each step (beams, contrastive candidates); the lens follows lanes with one.
+lens-waiting = Recording every layer: the run is on its way.
+lens-not-recorded = This run was recorded without the lens; run it again to see every layer.
+
 ## One step in every lane (the compare view) and the tables
 
 compare-label = step { $step } in every lane

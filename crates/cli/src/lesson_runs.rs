@@ -57,6 +57,7 @@ pub fn run_step(engine: &Engine, step: &LessonStep) -> Result<Document, StepRunE
             shared_seed: None,
             negative_prompt: None,
             full_prompt: None,
+            lens: false,
         },
     };
     Ok(engine.run(input, |_| ControlFlow::Continue(()))?)

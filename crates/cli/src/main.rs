@@ -2,7 +2,7 @@
 //!
 //! decode --model DIR --prompt TEXT [--config JSON]... [--force-ids ID,ID,...]
 //!        [--force-text TEXT] [--negative-prompt TEXT] [--top N] [--shared-seed N]
-//!        [--library-defaults] [--quantize q8_0] [--kl-against DIR] [--json]
+//!        [--library-defaults] [--quantize q8_0] [--kl-against DIR] [--lens] [--json]
 
 use ntl_cli::drift::{drift, LaneDrift};
 use ntl_decoding::fresh_seed::draw_fresh_seeds;
@@ -37,7 +37,7 @@ enum CliError {
 
 const USAGE: &str = "usage: decode --model DIR --prompt TEXT [--config JSON]... \
 [--force-ids ID,ID,...] [--force-text TEXT] [--negative-prompt TEXT] [--top N] [--shared-seed N] \
-[--library-defaults] [--quantize q8_0] [--kl-against DIR] [--json]
+[--library-defaults] [--quantize q8_0] [--kl-against DIR] [--lens] [--json]
 
   --model DIR       folder with config.json, model.safetensors, tokenizer.json; or a
                     llama.cpp .gguf file (or a folder holding one) with tokenizer.json beside it
@@ -58,6 +58,10 @@ const USAGE: &str = "usage: decode --model DIR --prompt TEXT [--config JSON]... 
   --kl-against DIR  after the run, each lane's tokens fed again to DIR's model at full
                     precision (the same checkpoint): KL divergence per step and whether
                     the top tokens agree (with --json, the document's \"drift\" field)
+  --lens            the logit lens: at each step of a lane that follows one sequence, what
+                    the model would predict after each layer (the final norm and the head on
+                    that layer's output); the last layer is the step's raw distribution
+                    (with --json, each step's \"lens\" field)
   --json            one JSON document (the page's export schema; see README)";
 
 /// A command line `decode` cannot take; each says what to give instead.
@@ -94,6 +98,8 @@ struct Args {
     precision: Precision,
     kl_against: Option<PathBuf>,
     json: bool,
+    /// Record the logit lens of each one-sequence lane's steps.
+    lens: bool,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, UsageError> {
@@ -112,6 +118,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, UsageError> 
         precision: Precision::AsStored,
         kl_against: None,
         json: false,
+        lens: false,
     };
     while let Some(flag) = it.next() {
         let mut value = |name: &'static str| it.next().ok_or(UsageError::NoValue(name));
@@ -153,6 +160,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, UsageError> 
             }
             "--kl-against" => a.kl_against = Some(PathBuf::from(value("--kl-against")?)),
             "--json" => a.json = true,
+            "--lens" => a.lens = true,
             "--library-defaults" => a.defaults = Defaults::Library,
             "-h" | "--help" => return Err(UsageError::Help),
             other => return Err(UsageError::Unknown(other.to_string())),
@@ -211,6 +219,7 @@ fn run(args: Args) -> Result<(), CliError> {
             shared_seed: args.shared_seed,
             negative_prompt: None,
             full_prompt: None,
+            lens: args.lens,
         },
     };
     let doc = engine.run(input, |_| ControlFlow::Continue(()))?;
@@ -317,6 +326,21 @@ fn lane_table(run: &Run) -> String {
             step.entropy,
             others.join(" | ")
         );
+        for layer in step.lens.iter().flatten() {
+            let top: Vec<String> = layer
+                .top
+                .iter()
+                .take(3)
+                .map(|t| format!("{} {:.2}", visible(&t.token), t.prob))
+                .collect();
+            out += &format!(
+                "         layer {:>2}: {:<40} chosen {:.4} (#{})\n",
+                layer.layer,
+                top.join(" | "),
+                layer.chosen_prob,
+                layer.chosen_rank
+            );
+        }
     }
     out
 }

@@ -320,6 +320,7 @@ mod tests {
             beams: None,
             contrastive: None,
             dola: None,
+            lens: None,
         }
     }
 

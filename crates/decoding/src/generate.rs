@@ -5,6 +5,7 @@ use crate::config::ValidConfig;
 use crate::dola::candidate_layers;
 use crate::draws::Draws;
 use crate::lane::{lane_for, Lane, LaneEnv, Next, RowOutputs};
+use crate::lens::lens_layers;
 use crate::model::{Exit, LanguageModel, ModelError};
 pub use crate::prompt::{prepare_prompt, Prompt};
 use crate::record::{Run, Step, StopReason};
@@ -42,6 +43,10 @@ pub struct Options {
     pub negative_prompt: Option<Vec<u32>>,
     /// The prompt before it was cropped to fit the context, when it was.
     pub full_prompt: Option<Vec<u32>>,
+    /// Record the logit lens of every one-sequence lane's steps (early exits
+    /// through the final norm at every layer: a head product per layer and
+    /// row, so only when asked).
+    pub lens: bool,
 }
 
 impl Default for Options {
@@ -51,6 +56,7 @@ impl Default for Options {
             shared_seed: None,
             negative_prompt: None,
             full_prompt: None,
+            lens: false,
         }
     }
 }
@@ -97,6 +103,9 @@ pub struct Generation<M: LanguageModel> {
     /// (first exit, exits per row).
     exits: Vec<f32>,
     exit_ranges: Vec<(usize, usize)>,
+    /// The logit lens's exits (`n_layers − 1` rows per followed lane) and
+    /// where each lane's start, when the run records the lens.
+    lens: Lens,
     /// The unconditional passes of guided lanes, batched in a cache of their own.
     guide: Option<Guide<M::Cache>>,
 }
@@ -111,21 +120,52 @@ struct Guide<C> {
     logits: Vec<f32>,
 }
 
+/// The logit lens's rows of the current pass.
+struct Lens {
+    on: bool,
+    /// Exits per followed row: every layer's output but the last (the
+    /// pass's own logits are that one).
+    per_row: usize,
+    rows: Vec<f32>,
+    /// Per lane, its first row in `rows`.
+    at: Vec<Option<usize>>,
+}
+
+impl Lens {
+    /// The exits that follow `row` of a pass.
+    fn exits(&self, row: usize) -> impl Iterator<Item = Exit> {
+        (1..=self.per_row).map(move |layer| Exit {
+            row,
+            layer,
+            normed: true,
+        })
+    }
+}
+
 /// A window lane's own pass (a tutorial lane past its context: its length
 /// is not the batch's, and no cache is kept): its last row's logits and
-/// hidden state after the rows already there, and the lane's range of rows.
+/// hidden state after the rows already there, and the lane's range of rows;
+/// with the lens on, its lens rows after those there, and where they start.
 fn window_row<M: LanguageModel>(
     model: &M,
     ids: &[u32],
     logits: &mut Vec<f32>,
     hidden: &mut Vec<f32>,
-) -> Result<(usize, usize), ModelError> {
+    lens: &mut Lens,
+) -> Result<((usize, usize), Option<usize>), ModelError> {
     let (v, h) = (model.vocab_size(), model.hidden_size());
-    let fwd = model.prefill(ids)?;
+    let exits: Vec<Exit> = if lens.on {
+        lens.exits(0).collect()
+    } else {
+        vec![]
+    };
+    let fwd = model.prefill_with_exits(ids, &exits)?;
     let range = (logits.len() / v, 1);
     logits.extend_from_slice(&fwd.logits[fwd.logits.len() - v..]);
     hidden.extend_from_slice(&fwd.hidden[fwd.hidden.len() - h..]);
-    Ok(range)
+    let at = lens.on.then(|| lens.rows.len() / v);
+    lens.rows.extend_from_slice(&fwd.exits);
+    Ok((range, at))
 }
 
 impl<M: LanguageModel> Generation<M> {
@@ -160,9 +200,26 @@ impl<M: LanguageModel> Generation<M> {
         for layers in &dola {
             let layers = layers.as_deref().unwrap_or_default();
             exit_ranges.push((exits.len(), layers.len()));
-            exits.extend(layers.iter().map(|&layer| Exit { row: 0, layer }));
+            exits.extend(layers.iter().map(|&layer| Exit {
+                row: 0,
+                layer,
+                normed: false,
+            }));
         }
-        let pre = model.prefill_with_exits(prompt, &exits)?;
+        let mut lens = Lens {
+            on: opts.lens,
+            per_row: model.n_layers().saturating_sub(1),
+            rows: vec![],
+            at: vec![],
+        };
+        // Every lane starts from the prompt's row: its lens is computed once.
+        let dola_exits = exits.len();
+        if lens.on {
+            exits.extend(lens.exits(0));
+        }
+        let mut pre = model.prefill_with_exits(prompt, &exits)?;
+        let v = model.vocab_size();
+        lens.rows = pre.exits.split_off(dola_exits * v);
         let h = model.hidden_size();
         let env = LaneEnv {
             vocab: &vocab,
@@ -203,11 +260,17 @@ impl<M: LanguageModel> Generation<M> {
         let mut logits = pre.logits;
         let mut hidden = pre.hidden[last * h..].to_vec();
         let mut ranges = vec![(0, 1); n];
+        lens.at = lanes
+            .iter()
+            .map(|l| (lens.on && l.one_sequence()).then_some(0))
+            .collect();
         // Lanes that start from a window of their own: a pass each, its row
         // after the shared one.
         for (i, lane) in lanes.iter().enumerate() {
             if let Some(ids) = lane.initial_window() {
-                ranges[i] = window_row(&model, &ids, &mut logits, &mut hidden)?;
+                let (range, at) = window_row(&model, &ids, &mut logits, &mut hidden, &mut lens)?;
+                ranges[i] = range;
+                lens.at[i] = at.filter(|_| lane.one_sequence());
             }
         }
         Ok(Generation {
@@ -215,6 +278,7 @@ impl<M: LanguageModel> Generation<M> {
             logits,
             exits: pre.exits,
             exit_ranges,
+            lens,
             cache: pre.cache,
             cache_rows: 1,
             ranges,
@@ -301,16 +365,32 @@ impl<M: LanguageModel> Generation<M> {
         let mut next_ranges = self.ranges.clone();
         let mut next_exits: Vec<Exit> = Vec::new();
         let mut next_exit_ranges = self.exit_ranges.clone();
+        let mut next_lens: Vec<Exit> = Vec::new();
+        let mut next_lens_at = self.lens.at.clone();
         let mut cancelled = false;
         // Guided lanes that go on, with the token each feeds its unconditional row.
         let mut guided_next: Vec<(usize, u32)> = Vec::new();
         // Lanes that ask for a fresh pass over a window of their ids.
         let mut windows: Vec<(usize, Vec<u32>)> = Vec::new();
         for (i, decided) in decided.into_iter().enumerate() {
-            let Some((step, next)) = decided else {
+            let Some((mut step, next)) = decided else {
                 continue;
             };
             let off = self.ranges[i].0;
+            if let (Some(step), Some(at)) = (&mut step, self.lens.at[i]) {
+                let per = self.lens.per_row;
+                let lens = lens_layers(
+                    &self.lens.rows[at * v..(at + per) * v],
+                    &self.logits[off * v..(off + 1) * v],
+                    step.token_id,
+                    &self.vocab,
+                );
+                // Into the lane's record (the run's document) and the event.
+                if let Some(recorded) = self.lanes[i].last_step_mut() {
+                    recorded.lens = Some(lens.clone());
+                }
+                step.lens = Some(lens);
+            }
             if let Some(step) = &step {
                 let text = streamable_text(&self.vocab.concat_bytes(self.lanes[i].generated()));
                 let index = self.steps_done[i];
@@ -338,7 +418,16 @@ impl<M: LanguageModel> Generation<M> {
                     let layers = self.lanes[i].exit_layers();
                     next_exit_ranges[i] = (next_exits.len(), layers.len());
                     for row in src.len()..src.len() + s.len() {
-                        next_exits.extend(layers.iter().map(|&layer| Exit { row, layer }));
+                        next_exits.extend(layers.iter().map(|&layer| Exit {
+                            row,
+                            layer,
+                            normed: false,
+                        }));
+                    }
+                    next_lens_at[i] = None;
+                    if self.lens.on && self.lanes[i].one_sequence() && s.len() == 1 {
+                        next_lens_at[i] = Some(next_lens.len());
+                        next_lens.extend(self.lens.exits(src.len()));
                     }
                     next_ranges[i] = (src.len(), s.len());
                     src.extend(s.into_iter().map(|r| off + r));
@@ -363,6 +452,7 @@ impl<M: LanguageModel> Generation<M> {
             self.logits.clear();
             self.hidden.clear();
             self.exits.clear();
+            self.lens.rows.clear();
             self.cache_rows = 0;
         } else {
             let identity =
@@ -370,9 +460,12 @@ impl<M: LanguageModel> Generation<M> {
             if !identity {
                 self.cache = self.model.select(&self.cache, &src)?;
             }
-            let fwd = self
+            let dola_exits = next_exits.len();
+            next_exits.extend(next_lens);
+            let mut fwd = self
                 .model
                 .step_with_exits(&self.cache, &tokens, &next_exits)?;
+            self.lens.rows = fwd.exits.split_off(dola_exits * v);
             self.cache = fwd.cache;
             self.exits = fwd.exits;
             self.cache_rows = tokens.len();
@@ -382,9 +475,18 @@ impl<M: LanguageModel> Generation<M> {
         // Each window is its own pass (its length is not the batch's), its
         // row after the batch's rows, with no cache kept.
         for (i, ids) in windows {
-            next_ranges[i] = window_row(&self.model, &ids, &mut self.logits, &mut self.hidden)?;
+            let (range, at) = window_row(
+                &self.model,
+                &ids,
+                &mut self.logits,
+                &mut self.hidden,
+                &mut self.lens,
+            )?;
+            next_ranges[i] = range;
+            next_lens_at[i] = at;
             next_exit_ranges[i] = (0, 0);
         }
+        self.lens.at = next_lens_at;
         self.exit_ranges = next_exit_ranges;
         self.ranges = next_ranges;
         self.guide = match self.guide.take() {

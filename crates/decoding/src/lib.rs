@@ -18,6 +18,7 @@ pub mod knob;
 pub mod knob_table;
 pub mod lane;
 pub mod lane_knobs;
+pub mod lens;
 pub mod llama_cpp;
 pub mod mode;
 pub mod model;

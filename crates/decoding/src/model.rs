@@ -58,14 +58,17 @@ pub struct Forward<C> {
     pub exits: Vec<f32>,
 }
 
-/// An early exit, as DoLa reads one: the output head applied to the hidden
-/// state of a row's last position as it enters `layer` (0 = the embeddings;
-/// HF's `hidden_states[layer]`, without the final layer norm).
+/// An early exit: the output head applied to the hidden state of a row's
+/// last position as it enters `layer` (0 = the embeddings; HF's
+/// `hidden_states[layer]`) — as it is, as DoLa reads it, or through the
+/// final norm first, as the logit lens reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Exit {
     /// The row of the pass (for `prefill`, 0).
     pub row: usize,
     pub layer: usize,
+    /// Through the final norm before the head (the logit lens).
+    pub normed: bool,
 }
 
 pub trait LanguageModel {

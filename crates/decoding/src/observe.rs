@@ -178,6 +178,7 @@ pub fn step_record(obs: &Observed, info: StepInfo, vocab: &Vocab) -> Step {
         beams: None,
         contrastive: None,
         dola: None,
+        lens: None,
     }
 }
 

@@ -172,6 +172,36 @@ pub struct Step {
     /// DoLa: the layer this step contrasted with, and why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dola: Option<DolaStep>,
+    /// The logit lens, when the run asked for it: what the model would have
+    /// predicted after each layer, the last row the step's raw distribution.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lens: Option<Vec<LensLayer>>,
+}
+
+/// One row of the logit lens: the final norm and the head applied to a
+/// layer's output at the step's position.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LensLayer {
+    /// After this layer (1-based); the last is the model's own output.
+    pub layer: usize,
+    /// The layer's most probable tokens, highest first.
+    pub top: Vec<LensToken>,
+    /// Entropy (nats) of the layer's distribution.
+    #[serde(with = "crate::wire_float")]
+    pub entropy: f32,
+    /// The probability this layer gave the token the step chose.
+    #[serde(with = "crate::wire_float")]
+    pub chosen_prob: f32,
+    /// Its 1-based rank there (as `Step::rank`: tokens with a higher logit, plus one).
+    pub chosen_rank: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LensToken {
+    pub id: u32,
+    pub token: String,
+    #[serde(with = "crate::wire_float")]
+    pub prob: f32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

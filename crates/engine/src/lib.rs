@@ -372,7 +372,7 @@ fn model_err(e: candle_core::Error) -> ModelError {
 
 impl Engine {
     /// Early exits as the model takes them, each layer checked.
-    fn exits(&self, exits: &[Exit]) -> Result<Vec<(usize, usize)>, ModelError> {
+    fn exit_layers(&self, exits: &[Exit]) -> Result<Vec<(usize, usize)>, ModelError> {
         let n_layers = self.model.cfg().n_layer;
         exits
             .iter()
@@ -391,19 +391,50 @@ impl Engine {
 }
 
 /// The logits and hidden states of a forward pass as plain rows, its early
-/// exits through the head as DoLa reads them (no final norm).
-fn rows(model: &Model, out: output::Output) -> Result<Forward<KvCache>, ModelError> {
+/// exits through the head: as they are for DoLa, through the final norm
+/// first for the logit lens.
+fn rows(
+    model: &Model,
+    out: output::Output,
+    exits: &[Exit],
+) -> Result<Forward<KvCache>, ModelError> {
     let flat =
         |t: candle_core::Tensor| t.flatten_all().and_then(|t| t.to_vec1()).map_err(model_err);
     Ok(Forward {
         logits: flat(out.logits)?,
         hidden: flat(out.hidden)?,
         exits: match out.taps {
-            Some(t) => flat(model.head_rows(&t).map_err(model_err)?)?,
+            Some(t) => flat(exit_logits(model, t, exits).map_err(model_err)?)?,
             None => vec![],
         },
         cache: out.cache,
     })
+}
+
+/// The head over each exit's hidden state, normed where the exit asks.
+fn exit_logits(
+    model: &Model,
+    taps: candle_core::Tensor,
+    exits: &[Exit],
+) -> candle_core::Result<candle_core::Tensor> {
+    let normed = exits.iter().filter(|e| e.normed).count();
+    let rows = if normed == 0 {
+        taps
+    } else if normed == exits.len() {
+        model.final_norm_rows(&taps)?
+    } else {
+        // Mixed (DoLa and lens lanes in one pass): each row from its side.
+        let n = exits.len();
+        let both = candle_core::Tensor::cat(&[&taps, &model.final_norm_rows(&taps)?], 0)?;
+        let pick: Vec<u32> = exits
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (if e.normed { n + i } else { i }) as u32)
+            .collect();
+        let pick = candle_core::Tensor::from_vec(pick, n, both.device())?;
+        both.index_select(&pick, 0)?
+    };
+    model.head_rows(&rows)
 }
 
 impl LanguageModel for Engine {
@@ -431,12 +462,13 @@ impl LanguageModel for Engine {
         ids: &[u32],
         exits: &[Exit],
     ) -> Result<Forward<KvCache>, ModelError> {
-        let exits = self.exits(exits)?;
+        let layers = self.exit_layers(exits)?;
         rows(
             &self.model,
             self.model
-                .forward(ids, 1, None, &exits)
+                .forward(ids, 1, None, &layers)
                 .map_err(model_err)?,
+            exits,
         )
     }
 
@@ -446,12 +478,13 @@ impl LanguageModel for Engine {
         tokens: &[u32],
         exits: &[Exit],
     ) -> Result<Forward<KvCache>, ModelError> {
-        let exits = self.exits(exits)?;
+        let layers = self.exit_layers(exits)?;
         rows(
             &self.model,
             self.model
-                .forward(tokens, tokens.len(), Some(cache), &exits)
+                .forward(tokens, tokens.len(), Some(cache), &layers)
                 .map_err(model_err)?,
+            exits,
         )
     }
 

@@ -33,6 +33,7 @@ fn run(e: &Engine, prompt: &str, configs: &[&str]) -> ntl_decoding::Document {
                 shared_seed: None,
                 negative_prompt: None,
                 full_prompt: None,
+                lens: false,
             },
             ..Default::default()
         },
@@ -219,6 +220,7 @@ fn events_stream_every_step_and_a_break_cancels_all_lanes() {
                     shared_seed: None,
                     negative_prompt: None,
                     full_prompt: None,
+                    lens: false,
                 },
                 ..Default::default()
             },
@@ -268,6 +270,7 @@ fn shared_randomness_makes_identical_sampling_lanes_identical_whatever_their_see
                     shared_seed: Some(7),
                     negative_prompt: None,
                     full_prompt: None,
+                    lens: false,
                 },
                 ..Default::default()
             },
@@ -306,6 +309,7 @@ fn invalid_knobs_are_reported_with_their_lane_and_field() {
                     shared_seed: None,
                     negative_prompt: None,
                     full_prompt: None,
+                    lens: false,
                 },
                 ..Default::default()
             },
@@ -342,6 +346,7 @@ fn streamed_text_never_shows_a_broken_character() {
                     shared_seed: None,
                     negative_prompt: None,
                     full_prompt: None,
+                    lens: false,
                 },
                 ..Default::default()
             },

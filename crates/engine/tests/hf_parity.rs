@@ -33,6 +33,7 @@ fn run_one(
             shared_seed: None,
             negative_prompt: None,
             full_prompt: None,
+            lens: false,
         },
         ..Default::default()
     };
@@ -512,6 +513,7 @@ fn guidance_matches_hf_with_and_without_a_negative_prompt() {
                 shared_seed: None,
                 negative_prompt: None,
                 full_prompt: None,
+                lens: false,
             },
             ..Default::default()
         };
@@ -664,6 +666,7 @@ fn the_models_generation_config_is_under_each_lane_as_in_hf() {
                 shared_seed: None,
                 negative_prompt: None,
                 full_prompt: None,
+                lens: false,
             },
             ..Default::default()
         };

@@ -146,3 +146,96 @@ fn a_context_past_the_window_is_cropped_as_a_run_crops_it() {
     assert_eq!(e.lens(&long).unwrap(), e.lens(&long[5..]).unwrap());
     assert!(e.lens(&[]).unwrap().is_empty());
 }
+
+fn lanes(configs: &[serde_json::Value]) -> Vec<ntl_decoding::LaneRequest> {
+    configs
+        .iter()
+        .map(|c| ntl_decoding::LaneRequest {
+            config: ntl_decoding::LaneConfig::from_value(c.clone()).unwrap(),
+            forced_ids: None,
+        })
+        .collect()
+}
+
+fn run(e: &Engine, configs: &[serde_json::Value], lens: bool) -> ntl_decoding::Document {
+    let input = ntl_engine::RunInput {
+        prompt: "In the beginning".into(),
+        lanes: lanes(configs),
+        options: ntl_decoding::Options {
+            lens,
+            ..Default::default()
+        },
+        ..ntl_engine::RunInput::default()
+    };
+    e.run(input, |_| ControlFlow::Continue(())).unwrap()
+}
+
+#[test]
+fn a_run_with_the_lens_records_every_layer_of_its_one_sequence_lanes_steps() {
+    use serde_json::json;
+    let configs = [
+        json!({"max_new_tokens": 6}),
+        json!({"do_sample": true, "temperature": 0.8, "seed": 7, "max_new_tokens": 6}),
+        json!({"semantics": "llama.cpp", "seed": 3, "n_predict": 6}),
+        json!({"dola_layers": "high", "max_new_tokens": 4}),
+        json!({"num_beams": 2, "max_new_tokens": 4}),
+    ];
+    for (name, files) in MODELS {
+        let e = load(files.0, files);
+        let with = run(&e, &configs, true);
+        let without = run(&e, &configs, false);
+        for (lane, (a, b)) in with.runs.iter().zip(&without.runs).enumerate() {
+            // The lens reads the pass; it never changes what a lane chooses.
+            assert_eq!(a.token_ids, b.token_ids, "{name} lane {lane}");
+            assert!(b.steps.iter().all(|s| s.lens.is_none()));
+        }
+        // DoLa's exits (as they are) and the lens's (normed) share the pass.
+        for run in &with.runs[..4] {
+            let mut context = with.prompt_ids.clone();
+            for step in &run.steps {
+                let lens = step.lens.as_ref().expect("a lens at every step");
+                assert_eq!(lens.len(), e.info().n_layer, "{name}");
+                let last = lens.last().unwrap();
+                // The last row is the step's raw distribution, to the bit.
+                assert_eq!(last.chosen_prob.to_bits(), step.chosen_raw_prob.to_bits());
+                assert_eq!(last.chosen_rank, step.rank);
+                for t in &last.top {
+                    if let Some(c) = step.top.iter().find(|c| c.id == t.id) {
+                        assert_eq!(t.prob.to_bits(), c.raw_prob.to_bits(), "{name}");
+                    }
+                }
+                assert_eq!(last.entropy.to_bits(), step.raw_entropy.to_bits());
+                // Each earlier row is the lens of the step's context.
+                let alone = e.lens(&context).unwrap();
+                for (row, logits) in lens.iter().zip(&alone) {
+                    let best = logits
+                        .iter()
+                        .enumerate()
+                        .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)))
+                        .unwrap()
+                        .0;
+                    assert_eq!(row.top[0].id as usize, best, "{name} layer {}", row.layer);
+                }
+                context.push(step.token_id);
+            }
+        }
+        // Beams follow many sequences: no lens row belongs to the step.
+        assert!(with.runs[4].steps.iter().all(|s| s.lens.is_none()));
+    }
+}
+
+#[test]
+fn a_tutorial_lane_past_its_window_keeps_its_lens() {
+    use serde_json::json;
+    let (config, ..) = MODELS[0].1;
+    let e = load(config, MODELS[0].1);
+    let n = e.info().n_positions;
+    let lane = json!({"semantics": "tutorial", "max_new_tokens": n + 4, "block_size": 8});
+    let doc = run(&e, &[lane], true);
+    let steps = &doc.runs[0].steps;
+    assert!(steps.len() > 8);
+    for step in steps {
+        let last = step.lens.as_ref().unwrap().last().unwrap();
+        assert_eq!(last.chosen_prob.to_bits(), step.chosen_raw_prob.to_bits());
+    }
+}

@@ -65,6 +65,10 @@ pub struct RunRequest {
     /// Guidance (`guidance_scale` lanes) steers away from this text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub negative_prompt: Option<String>,
+    /// Record each one-sequence lane's logit lens (costs a head product
+    /// per layer and step, so only while the page shows it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lens: bool,
 }
 
 fn default_top_n() -> usize {
@@ -81,6 +85,7 @@ impl Default for RunRequest {
             prompt_ids: None,
             forced_text: None,
             negative_prompt: None,
+            lens: false,
         }
     }
 }
@@ -659,6 +664,7 @@ mod tests {
                 prompt_ids: Some(vec![1, 2]),
                 forced_text: None,
                 negative_prompt: Some("dull".into()),
+                lens: true,
             },
         };
         assert_eq!(serde_json::from_str::<ToWorker>(&m.to_json()).unwrap(), m);

@@ -572,6 +572,7 @@ fn run_input(r: RunRequest) -> RunInput {
             shared_seed: r.shared_seed,
             negative_prompt: None,
             full_prompt: None,
+            lens: r.lens,
         },
     }
 }

@@ -90,6 +90,16 @@ pub trait Lane: Send {
     fn exit_layers(&self) -> &[usize] {
         &[]
     }
+    /// The lane follows one sequence, one row per step (the logit lens
+    /// follows such lanes; beams and contrastive candidates have many rows).
+    fn one_sequence(&self) -> bool {
+        false
+    }
+    /// The step this lane recorded last (one-sequence lanes: the logit
+    /// lens is added to it once the lane has decided).
+    fn last_step_mut(&mut self) -> Option<&mut Step> {
+        None
+    }
 }
 
 /// A lane's finished record; the first sequence is the best.

@@ -114,6 +114,14 @@ impl Lane for LlamaCppLane {
         &self.ids[self.prompt_len..]
     }
 
+    fn one_sequence(&self) -> bool {
+        true
+    }
+
+    fn last_step_mut(&mut self) -> Option<&mut Step> {
+        self.steps.last_mut()
+    }
+
     fn into_run(self: Box<Self>, env: &LaneEnv) -> Run {
         let mut best = sequence(&self.ids[self.prompt_len..], None, env.vocab);
         // llama-server's content ends before the stop word (its tokens were

@@ -143,6 +143,14 @@ impl Lane for SingleLane {
         &self.dola
     }
 
+    fn one_sequence(&self) -> bool {
+        true
+    }
+
+    fn last_step_mut(&mut self) -> Option<&mut Step> {
+        self.steps.last_mut()
+    }
+
     fn into_run(self: Box<Self>, env: &LaneEnv) -> Run {
         let best = sequence(&self.ids[self.prompt_len..], None, env.vocab);
         finish_run(&self.cfg, vec![best], self.stop, self.steps)

@@ -197,6 +197,14 @@ impl Lane for TutorialLane {
         self.initial.clone()
     }
 
+    fn one_sequence(&self) -> bool {
+        true
+    }
+
+    fn last_step_mut(&mut self) -> Option<&mut Step> {
+        self.steps.last_mut()
+    }
+
     fn into_run(self: Box<Self>, env: &LaneEnv) -> Run {
         let best = sequence(&self.ids[self.prompt_len..], None, env.vocab);
         finish_run(&self.cfg, vec![best], self.stop, self.steps)

@@ -190,6 +190,7 @@ mod tests {
                 beams: None,
                 contrastive: None,
                 dola: None,
+                lens: None,
             })
             .collect();
         run_warnings(mode, &steps)
