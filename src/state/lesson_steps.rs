@@ -34,6 +34,11 @@ impl Page {
         p.error = None;
         p.recorded = Recorded::NotShown;
         self.editor.apply_step(self.lessons.current());
+        // A step that opens a step says whether the lens shows there (a
+        // live run then records it).
+        if let Some(open) = self.lessons.current().open {
+            self.lens = open.lens;
+        }
         // Projector mode shows the step as the teacher recorded it, at once,
         // even with the model ready: Run is a click away.
         let instead_of_live = !self.model.is_ready() || self.present;
@@ -126,11 +131,19 @@ impl Page {
             Ok(_) => {
                 self.run.check_watermarks(self.model.vocab_size());
                 self.run.ran_with = Some(self.ran_now());
+                self.open_lesson_step();
                 Recorded::Shown
             }
             Err(e) => Recorded::Failed(e.into()),
         };
         Outcome::redraw()
+    }
+
+    /// The step the open lesson step names, opened in every lane.
+    pub(super) fn open_lesson_step(&mut self) {
+        if let Some(open) = self.lessons.current().open {
+            self.run.select(0, open.step.saturating_sub(1));
+        }
     }
 
     /// A lesson file arrived: from `?lesson=` (`from` is `Site`) or picked.

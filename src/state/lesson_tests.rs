@@ -464,3 +464,41 @@ fn a_damaged_lesson_link_leaves_the_page_as_it_was_and_says_why() {
         "{said}"
     );
 }
+
+#[test]
+fn a_step_that_opens_with_the_lens_shows_it_at_its_token_from_the_recording_and_records_it_live() {
+    let mut page = Page::new(
+        Requested::default(),
+        crate::worker_choice::Abilities::default(),
+    )
+    .0;
+    let i = crate::lessons::built_in(|all| {
+        all.iter()
+            .position(|b| b.file == "logit-lens.json")
+            .expect("the logit-lens lesson is built in")
+    });
+    let out = page.open_built_in(i);
+    assert!(page.lens, "the step shows the lens");
+    let [Command::FetchRecording { url, at }] = &fetches(&out)[..] else {
+        panic!("{out:?}")
+    };
+    let doc: ntl_decoding::Document =
+        serde_json::from_slice(&std::fs::read(format!("www/{url}")).unwrap()).unwrap();
+    assert!(
+        doc.runs[0].steps.iter().all(|s| s.lens.is_some()),
+        "recorded with the lens"
+    );
+    let _ = page.recording_arrived(at.clone(), Ok(doc));
+    assert_eq!(page.lessons.recorded, Recorded::Shown);
+    assert_eq!(page.run.selected, Some((0, 0)), "its first token opens");
+    // Live, the step's run asks for the lens.
+    page.worker_spawned(Ok(()));
+    let _ = page.on_worker(FromWorker::Ready, 0.0);
+    let _ = page.on_worker(loaded(), 0.0);
+    let out = page.start_run(RunKind::Generate);
+    let lens = out.commands.iter().find_map(|c| match c {
+        Command::Send(ToWorker::Run { request, .. }) => Some(request.lens),
+        _ => None,
+    });
+    assert_eq!(lens, Some(true));
+}

@@ -151,6 +151,8 @@ pub struct PageNow<'a> {
     pub run: Result<&'a Document, WriterTrouble>,
     /// The page's language, for a lesson's first step.
     pub language: &'a str,
+    /// The step open in the compare view, and whether the lens shows.
+    pub open: Option<ntl_protocol::lesson::OpenStep>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -239,6 +241,7 @@ impl LessonWriter {
             recording,
             questions: self.next.question().into_iter().collect(),
             printed: None,
+            open: now.open,
         };
         let mut lesson = self.lesson.clone();
         if lesson.steps.is_empty() {

@@ -138,6 +138,9 @@ impl Page {
                     self.run.check_watermarks(self.model.vocab_size());
                     if let Some(step) = self.pending_step.take() {
                         self.run.select(0, step);
+                    } else if self.run.lesson.is_some() {
+                        // The lesson step's own run, unchanged.
+                        self.open_lesson_step();
                     }
                 }
                 Outcome::changed(changed)

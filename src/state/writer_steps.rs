@@ -50,6 +50,13 @@ impl Page {
             model: self.model.link_name(),
             run: self.run_to_attach(),
             language,
+            open: self
+                .run
+                .selected
+                .map(|(_, step)| ntl_protocol::lesson::OpenStep {
+                    step: step + 1,
+                    lens: self.lens,
+                }),
         };
         let mut writer = (*self.writer).clone();
         match writer.save_step(now) {

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { start, modelReady, runAll, waitRunDone, laneTexts, ARTIFACTS } from './harness.mjs';
+import { start, modelReady, runAll, waitRunDone, laneTexts, recordingShown, ARTIFACTS } from './harness.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -22,6 +22,7 @@ function grids(page) {
     layers: [...g.querySelectorAll('[data-testid="lens-row"]')].map((r) => Number(r.dataset.layer)),
     lastChosen: [...g.querySelectorAll('[data-testid="lens-chosen"]')].at(-1)?.innerText.replace(/\s+/g, ' ').trim(),
     settles: g.querySelectorAll('[data-testid="lens-settles"]').length,
+    settlesAt: Number(g.querySelector('[data-testid="lens-settles"]')?.closest('[data-testid="lens-row"]').dataset.layer ?? 0),
     verdict: g.querySelector('[data-testid="lens-verdict"]')?.innerText,
   })));
 }
@@ -95,6 +96,26 @@ test('the lens reads in Chinese', async () => {
   const verdicts = await page.$$eval('[data-testid="lens-verdict"]', (vs) => vs.map((v) => v.innerText));
   assert.ok(verdicts.every((v) => /[\u4e00-\u9fff]/.test(v)), verdicts.join(' | '));
   await page.locator('[data-testid="lens"]').screenshot({ path: join(ARTIFACTS, 'lens-zh-CN-390.png') });
+  assert.deepEqual(env.errors, []);
+  await page.close();
+});
+
+test('the logit-lens lesson asks first, then opens its first token with the lens from its recording', async () => {
+  const page = await env.open('?lesson=lessons/logit-lens.json');
+  await recordingShown(page);
+  assert.equal(await page.locator('[data-testid="lens"]').count(), 0, 'the lanes stay veiled until the class has guessed');
+  await page.click('[data-testid="question-choice"] >> nth=2');
+  await page.click('[data-testid="question-answer"]');
+  await page.waitForSelector('[data-testid="reveal"]');
+  assert.equal(await page.getAttribute('[data-testid="reveal-verdict"]', 'data-right'), 'true');
+  await page.waitForSelector('[data-testid="compare"][data-step="0"] [data-testid="lens-grid"]');
+  assert.equal(await page.getAttribute('[data-testid="lens-toggle"]', 'aria-pressed'), 'true');
+  const [greedy, sampled] = await grids(page);
+  assert.deepEqual(greedy.layers, [1, 2, 3, 4]);
+  // The question's answer is what the recording's lens shows.
+  assert.equal(greedy.settlesAt, 3);
+  assert.match(greedy.verdict, /after layer 3 of 4/);
+  assert.deepEqual(sampled.layers, [1, 2, 3, 4]);
   assert.deepEqual(env.errors, []);
   await page.close();
 });

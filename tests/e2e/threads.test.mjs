@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { start, modelReady, runAll, laneTexts, setKnob, recordWorkers, ROOT } from './harness.mjs';
 import { driveWorker } from './worker_client.mjs';
-import { REQUESTS } from './worker_requests.mjs';
+import { REQUESTS, LENS_REQUEST } from './worker_requests.mjs';
 
 let isolated, plain;
 before(async () => { [isolated, plain] = await Promise.all([start(), start({ isolated: false })]); });
@@ -33,6 +33,23 @@ test('the threaded worker gives exactly the single-threaded worker\'s tokens, pr
     // candidates, logits, probabilities, funnel, beams, draws.
     assert.deepEqual(done.document, single.finished[i].document, `request ${i}`);
   }
+  // In wasm too, the lens's last row is each step's raw distribution.
+  const lensed = single.finished[LENS_REQUEST].document.runs;
+  assert.equal(lensed.length, 4);
+  for (const [lane, run] of lensed.entries()) {
+    assert.equal(run.steps.length, 12, `lane ${lane}`);
+    for (const step of run.steps) {
+      assert.equal(step.lens.length, 4, `lane ${lane}: a row per layer of the bundled model`);
+      const last = step.lens.at(-1);
+      assert.equal(last.chosen_prob, step.chosen_raw_prob, `lane ${lane}`);
+      assert.equal(last.chosen_rank, step.rank, `lane ${lane}`);
+      for (const t of last.top) {
+        const c = step.top.find((c) => c.id === t.id);
+        if (c) assert.equal(t.prob, c.raw_prob, `lane ${lane}, token ${t.id}`);
+      }
+    }
+  }
+  assert.ok(single.finished.slice(0, LENS_REQUEST).every((d) => d.document.runs.every((r) => r.steps.every((s) => !('lens' in s)))));
 });
 
 test('on an eight-core machine the threaded worker runs four threads and still gives exactly the single-threaded documents', async () => {

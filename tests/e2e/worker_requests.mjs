@@ -22,7 +22,18 @@ export const REQUESTS = [
   ] },
   // A longer prompt than the kernel takes (16 rows): prefill through gemm.
   { prompt: 'And God said, Let there be light: and there was light. And God saw the light, that it was good: and God divided the light from the darkness.', top_n: 20, lanes: [lane({ do_sample: true, seed: 11 })] },
+  // The logit lens: normed early exits beside DoLa's unnormed ones in one
+  // pass, and a tutorial lane's window pass past its block.
+  { prompt: 'In the beginning God', top_n: 20, lens: true, lanes: [
+    lane({}),
+    lane({ do_sample: true, temperature: 0.9, seed: 4 }),
+    lane({ dola_layers: 'high', repetition_penalty: 1.2 }),
+    { config: { semantics: 'tutorial', max_new_tokens: 12, block_size: 6, seed: 9 }, forced_ids: null },
+  ] },
 ];
+
+/// The index of the request that records the logit lens.
+export const LENS_REQUEST = REQUESTS.findIndex((r) => r.lens);
 
 /// Chromium's single-threaded worker on the bundled model, run over REQUESTS:
 /// the documents every other browser and worker build must equal.

@@ -57,7 +57,8 @@ pub fn run_step(engine: &Engine, step: &LessonStep) -> Result<Document, StepRunE
             shared_seed: None,
             negative_prompt: None,
             full_prompt: None,
-            lens: false,
+            // A step that opens with the lens shows it from its recording.
+            lens: step.open.is_some_and(|o| o.lens),
         },
     };
     Ok(engine.run(input, |_| ControlFlow::Continue(()))?)

@@ -59,6 +59,22 @@ pub struct LessonStep {
     pub questions: Vec<Question>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub printed: Option<Printed>,
+    /// A step of the run to open in every lane once it shows (live or
+    /// recorded), with the logit lens or not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open: Option<OpenStep>,
+}
+
+/// The step a lesson step opens in the compare view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpenStep {
+    /// The generated token whose step opens, from 1.
+    pub step: usize,
+    /// Show the logit lens there (a live run records it; a recording must
+    /// have been made with it, `decode --lens`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lens: bool,
 }
 
 /// The run this step's lanes make, so the step shows with no download: the

@@ -229,3 +229,24 @@ fn the_guides_complete_example_opens() {
     assert_eq!(l.steps[0].questions.len(), 2);
     assert!(matches!(l.steps[0].recording, Some(Recording::File(_))));
 }
+
+#[test]
+fn a_step_may_open_a_token_with_the_lens_counted_from_one() {
+    let mut v = minimal();
+    v["steps"][0]["open"] = json!({"step": 3, "lens": true});
+    let l = parse_value(&v).unwrap();
+    assert_eq!(
+        l.steps[0].open,
+        Some(OpenStep {
+            step: 3,
+            lens: true
+        })
+    );
+    assert_eq!(parse(l.to_json().as_bytes()).unwrap(), l);
+    v["steps"][0]["open"] = json!({"step": 0});
+    let (path, msg) = refused(v.clone());
+    assert_eq!(path.as_deref(), Some("steps[0].open.step"));
+    assert!(msg.contains("counted from 1"), "{msg}");
+    v["steps"][0]["open"] = json!({"step": 1, "layer": 2});
+    assert!(refused(v).1.contains("layer"));
+}

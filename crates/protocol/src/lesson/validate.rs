@@ -108,6 +108,9 @@ fn step(at: &str, s: &LessonStep) -> Result<(), LessonError> {
         Some(Recording::File(_)) => {}
         Some(Recording::Inline(doc)) => recording_fits(&format!("{at}.recording"), s, doc)?,
     }
+    if s.open.is_some_and(|o| o.step == 0) {
+        return Err(invalid(format!("{at}.open.step"), Problem::StepZero));
+    }
     if s.questions.len() > MAX_QUESTIONS {
         return Err(invalid(
             format!("{at}.questions"),
