@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { start, modelReady, runAll, waitRunDone, laneTexts, recordingShown, ARTIFACTS } from './harness.mjs';
+import { englishChrome } from './chrome_words.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -95,6 +96,7 @@ test('the lens reads in Chinese', async () => {
   assert.match(heading, /每一层/);
   const verdicts = await page.$$eval('[data-testid="lens-verdict"]', (vs) => vs.map((v) => v.innerText));
   assert.ok(verdicts.every((v) => /[\u4e00-\u9fff]/.test(v)), verdicts.join(' | '));
+  assert.deepEqual((await englishChrome(page)).filter((w) => /lens/.test(w)), [], 'no English in the lens');
   await page.locator('[data-testid="lens"]').screenshot({ path: join(ARTIFACTS, 'lens-zh-CN-390.png') });
   assert.deepEqual(env.errors, []);
   await page.close();

@@ -132,9 +132,9 @@ lane-list = { $count ->
 
 ## The logit lens (compare view)
 
-lens-toggle = Logit lens（逐层透视）
+lens-toggle = 逐层透视
 lens-toggle-title = 在这一步，每一层会预测什么：把最后的归一化和输出头用在每一层的输出上。对已完成的运行打开它，会用相同的种子再运行一次，记录每一层。
-lens-heading = Logit lens：每一层会说什么
+lens-heading = 逐层透视：每一层会说什么
 lens-explain = 每一行在某一层之后停下模型，再用它最后的归一化和输出头。最后一行是模型自己的输出，也就是这一步的原始概率。★ 标出从哪一层起，被选中的词元一直是最可能的。
 lens-caption = 通道 { $lane }：每一层之后最可能的词元，以及被选中的词元在那里的概率和排名。
 lens-col-layer = 层
@@ -143,9 +143,9 @@ lens-col-chosen = “{ $token }”
 lens-layer-out = { $layer } 输出
 lens-chosen-rank = 第 { $rank }
 lens-settles-title = 从这一层起，被选中的词元是最可能的。
-lens-settled-first = { $token } 从第一层起就是最可能的。
-lens-settled = { $token } 在第 { $layer } 层（共 { $layers } 层）之后成为最可能的，并一直保持。
-lens-not-top = { $token } 在这里不是模型最可能的词元：它是抽样得到的，或是某个参数选中的。
+lens-settled-first = “{ $token }” 从第一层起就是最可能的。
+lens-settled = “{ $token }” 在第 { $layer } 层（共 { $layers } 层）之后成为最可能的，并一直保持。
+lens-not-top = “{ $token }” 在这里不是模型最可能的词元：它是抽样得到的，或是某个参数选中的。
 lens-many-rows = 这个通道每一步要权衡好几条序列（束、对比候选）；透视只跟随只有一条序列的通道。
 lens-waiting = 正在记录每一层：运行正在进行。
 lens-not-recorded = 这次运行记录时没有打开透视；再运行一次即可看到每一层。
