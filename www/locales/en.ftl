@@ -151,7 +151,7 @@ lens-settles-title = From here on, the chosen token is the likeliest.
 lens-settled-first = “{ $token }” is the likeliest from the first layer on.
 lens-settled = “{ $token }” becomes the likeliest after layer { $layer } of { $layers } and stays so.
 lens-not-top = “{ $token }” is not the model's likeliest token here: it was drawn, or a knob chose it.
-lens-many-rows = This lane weighs several sequences at each step (beams, contrastive candidates); the lens follows lanes with one.
+lens-many-rows = This lane weighs several sequences at each step (beams, contrastive candidates, several samples); the lens follows lanes with one.
 lens-waiting = Recording every layer: the run is on its way.
 lens-not-recorded = This run was recorded without the lens; run it again to see every layer.
 

@@ -146,7 +146,7 @@ lens-settles-title = 从这一层起，被选中的词元是最可能的。
 lens-settled-first = “{ $token }” 从第一层起就是最可能的。
 lens-settled = “{ $token }” 在第 { $layer } 层（共 { $layers } 层）之后成为最可能的，并一直保持。
 lens-not-top = “{ $token }” 在这里不是模型最可能的词元：它是抽样得到的，或是某个参数选中的。
-lens-many-rows = 这个通道每一步要权衡好几条序列（束、对比候选）；透视只跟随只有一条序列的通道。
+lens-many-rows = 这个通道每一步要权衡好几条序列（束、对比候选、多个样本）；透视只跟随只有一条序列的通道。
 lens-waiting = 正在记录每一层：运行正在进行。
 lens-not-recorded = 这次运行记录时没有打开透视；再运行一次即可看到每一层。
 

@@ -104,7 +104,7 @@ pub struct Generation<M: LanguageModel> {
     exits: Vec<f32>,
     exit_ranges: Vec<(usize, usize)>,
     /// The logit lens's exits (`n_layers − 1` rows per followed lane) and
-    /// where each lane's start, when the run records the lens.
+    /// where each lane's rows start, when the run records the lens.
     lens: Lens,
     /// The unconditional passes of guided lanes, batched in a cache of their own.
     guide: Option<Guide<M::Cache>>,
