@@ -9,6 +9,7 @@ use crate::format::{prob, visible};
 use crate::i18n::I18n;
 use crate::state::LANES;
 use crate::theme::lane_color;
+use ntl_decoding::lens::LENS_TOP;
 use ntl_decoding::record::LensLayer;
 use ntl_decoding::Step;
 use yew::prelude::*;
@@ -92,7 +93,7 @@ fn grid(lane: usize, step: &Step, layers: &[LensLayer], tr: &I18n) -> Html {
                 <thead>
                     <tr>
                         <th scope="col">{ tr.t("lens-col-layer") }</th>
-                        <th scope="col" colspan="5">{ tr.t("lens-col-top") }</th>
+                        <th scope="col" colspan={LENS_TOP.to_string()}>{ tr.t("lens-col-top") }</th>
                         <th scope="col">{ tr.t_with("lens-col-chosen", &[("token", chosen.into())]) }</th>
                     </tr>
                 </thead>
@@ -139,7 +140,7 @@ fn row(
                     <span class="p">{ prob(t.prob) }</span>
                 </td>
             }) }
-            { for (l.top.len()..5).map(|_| html! { <td class="lens-cell"></td> }) }
+            { for (l.top.len()..LENS_TOP).map(|_| html! { <td class="lens-cell"></td> }) }
             <td class="lens-chosen" data-testid="lens-chosen">
                 <span class="p">{ prob(l.chosen_prob) }</span>
                 <span class="rank">{ tr.t_with("lens-chosen-rank", &[("rank", l.chosen_rank.into())]) }</span>

@@ -75,7 +75,7 @@ test('shown over a finished run, the lens reruns it with the same seeds and its 
   await page.waitForSelector('[data-testid="compare"][data-step="3"]');
   const next = await summaries(page);
   for (const g of await grids(page)) assert.equal(g.lastChosen, next[g.lane]);
-  await page.locator('[data-testid="compare"]').screenshot({ path: join(ARTIFACTS, 'lens-1440.png') });
+  await page.locator('[data-testid="lens"]').screenshot({ path: join(ARTIFACTS, 'lens-1440.png') });
   for (const scheme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme: scheme });
     const audit = await new AxeBuilder({ page }).include('[data-testid="lens"]').analyze();
