@@ -3,14 +3,21 @@
 //! decode --model DIR --prompt TEXT [--config JSON]... [--force-ids ID,ID,...]
 //!        [--force-text TEXT] [--negative-prompt TEXT] [--top N] [--shared-seed N]
 //!        [--library-defaults] [--quantize q8_0] [--kl-against DIR] [--lens] [--json]
+//! decode --model DIR --prompt TEXT --config JSON --samples N [--tokens N] [--json]
 
 use ntl_cli::drift::{drift, LaneDrift};
+use ntl_cli::tree_text::tree_text;
+use ntl_cli::visible::visible;
 use ntl_decoding::fresh_seed::draw_fresh_seeds;
 use ntl_decoding::{ConfigError, Defaults, Document, LaneRequest, Options, Run};
-use ntl_engine::{Precision, RunError, RunInput};
+use ntl_engine::{Precision, RunError, RunInput, TreeInput};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// A tree's depth when `--tokens` is not given: enough for a branch to
+/// read as a phrase, few enough for 1,000 samples in under a minute.
+const DEFAULT_TREE_TOKENS: usize = 8;
 
 /// Everything that makes `decode` exit 2, as one line.
 #[derive(Debug, thiserror::Error)]
@@ -38,6 +45,7 @@ enum CliError {
 const USAGE: &str = "usage: decode --model DIR --prompt TEXT [--config JSON]... \
 [--force-ids ID,ID,...] [--force-text TEXT] [--negative-prompt TEXT] [--top N] [--shared-seed N] \
 [--library-defaults] [--quantize q8_0] [--kl-against DIR] [--lens] [--json]
+       decode --model DIR --prompt TEXT --config JSON --samples N [--tokens N] [--json]
 
   --model DIR       folder with config.json, model.safetensors, tokenizer.json; or a
                     llama.cpp .gguf file (or a folder holding one) with tokenizer.json beside it
@@ -62,7 +70,12 @@ const USAGE: &str = "usage: decode --model DIR --prompt TEXT [--config JSON]... 
                     the model would predict after each layer (the final norm and the head on
                     that layer's output); the last layer is the step's raw distribution
                     (with --json, each step's \"lens\" field)
-  --json            one JSON document (the page's export schema; see README)";
+  --samples N       a sample tree: the one --config (a sampling lane) run N times (1 to 1000),
+                    each sample from its own random stream of the lane's seed, counted where
+                    they branch, with each path's probability beside its share
+  --tokens N        how many tokens a tree follows each sample for (1 to 16; default 8)
+  --json            one JSON document (the page's export schema, or with --samples the
+                    tree's; see README)";
 
 /// A command line `decode` cannot take; each says what to give instead.
 #[derive(Debug, thiserror::Error)]
@@ -83,6 +96,14 @@ enum UsageError {
     ForcedTwice,
     #[error("--quantize: `{0}` is not a type this loads to; give q8_0")]
     NoSuchType(String),
+    #[error(
+        "--samples grows one lane's tree: give exactly one --config (a sampling lane), not {0}"
+    )]
+    TreeLanes(usize),
+    #[error("--samples cannot be combined with {0}")]
+    TreeWith(&'static str),
+    #[error("--tokens is the depth of a tree: give --samples N too")]
+    TokensWithoutSamples,
 }
 
 struct Args {
@@ -100,6 +121,9 @@ struct Args {
     json: bool,
     /// Record the logit lens of each one-sequence lane's steps.
     lens: bool,
+    /// Grow a sample tree of this many samples instead of a run.
+    samples: Option<usize>,
+    tokens: Option<usize>,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, UsageError> {
@@ -119,6 +143,8 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, UsageError> 
         kl_against: None,
         json: false,
         lens: false,
+        samples: None,
+        tokens: None,
     };
     while let Some(flag) = it.next() {
         let mut value = |name: &'static str| it.next().ok_or(UsageError::NoValue(name));
@@ -161,6 +187,20 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, UsageError> 
             "--kl-against" => a.kl_against = Some(PathBuf::from(value("--kl-against")?)),
             "--json" => a.json = true,
             "--lens" => a.lens = true,
+            "--samples" => {
+                a.samples = Some(
+                    value("--samples")?
+                        .parse()
+                        .map_err(|_| UsageError::NotANumber("--samples"))?,
+                )
+            }
+            "--tokens" => {
+                a.tokens = Some(
+                    value("--tokens")?
+                        .parse()
+                        .map_err(|_| UsageError::NotANumber("--tokens"))?,
+                )
+            }
             "--library-defaults" => a.defaults = Defaults::Library,
             "-h" | "--help" => return Err(UsageError::Help),
             other => return Err(UsageError::Unknown(other.to_string())),
@@ -170,6 +210,24 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, UsageError> 
     a.prompt = prompt.ok_or(UsageError::Required("--prompt"))?;
     if a.force_ids.is_some() && a.force_text.is_some() {
         return Err(UsageError::ForcedTwice);
+    }
+    if a.samples.is_some() {
+        let other = [
+            (a.force_ids.is_some(), "--force-ids"),
+            (a.force_text.is_some(), "--force-text"),
+            (a.negative_prompt.is_some(), "--negative-prompt"),
+            (a.shared_seed.is_some(), "--shared-seed"),
+            (a.kl_against.is_some(), "--kl-against"),
+            (a.lens, "--lens"),
+        ];
+        if let Some((_, flag)) = other.iter().find(|(given, _)| *given) {
+            return Err(UsageError::TreeWith(flag));
+        }
+        if a.configs.len() != 1 {
+            return Err(UsageError::TreeLanes(a.configs.len()));
+        }
+    } else if a.tokens.is_some() {
+        return Err(UsageError::TokensWithoutSamples);
     }
     Ok(a)
 }
@@ -208,6 +266,28 @@ fn run(args: Args) -> Result<(), CliError> {
     } else {
         vec![None; lanes.len()]
     };
+    if let Some(samples) = args.samples {
+        let input = TreeInput {
+            prompt: args.prompt,
+            prompt_ids: None,
+            lane: lanes.remove(0),
+            samples,
+            tokens: args.tokens.unwrap_or(DEFAULT_TREE_TOKENS),
+        };
+        let doc = engine.tree(input, |_| ControlFlow::Continue(()))?;
+        if args.json {
+            println!(
+                "{}",
+                serde_json::to_string(&doc).expect("a tree serialises")
+            );
+        } else {
+            if let Some(seed) = drawn[0] {
+                println!("seed {seed}, drawn for this run (\"seed\": {seed} repeats it)");
+            }
+            print!("{}", tree_text(&doc));
+        }
+        return Ok(());
+    }
     let input = RunInput {
         prompt: args.prompt,
         prompt_ids: None,
@@ -257,14 +337,6 @@ fn drift_lines(drift: &[LaneDrift], reference: &str) -> String {
         );
     }
     out
-}
-
-/// Shows whitespace in a token the way the page does.
-fn visible(token: &str) -> String {
-    token
-        .replace('\n', "\\n")
-        .replace('\t', "\\t")
-        .replace(' ', "␣")
 }
 
 fn human(doc: &Document, drawn: &[Option<u32>]) -> String {

@@ -77,6 +77,25 @@ pub fn sample(probs: &[f32], shared: Option<&[f64]>, own: &mut Draws) -> (u32, f
     (chosen as u32, u[chosen])
 }
 
+/// The inverse-CDF draw: the first token whose running sum of
+/// probabilities (`cum`, in token order) passes `u` × the total; never a
+/// token of probability 0. A sample tree draws this way, one uniform per
+/// sample and step: the lanes' Gumbel-max reads a uniform per live token,
+/// 50,257 per sample and step without top-k.
+pub fn pick_by_cdf(cum: &[f64], u: f64) -> usize {
+    let total = cum.last().copied().unwrap_or(0.0);
+    let i = cum.partition_point(|&c| c <= u * total);
+    if i < cum.len() {
+        return i;
+    }
+    // `u × total` rounded up to the total: the last token that has mass.
+    let mut last = cum.len().saturating_sub(1);
+    while last > 0 && cum[last - 1] == cum[last] {
+        last -= 1;
+    }
+    last
+}
+
 /// The Gumbel-max winner among tokens with non-zero probability.
 pub fn pick(probs: &[f32], uniforms: &[f64]) -> usize {
     let mut best = (f64::NEG_INFINITY, 0usize);
@@ -159,6 +178,34 @@ mod tests {
         }
         // Both streams continue at the same place, dense rows included.
         assert_eq!(full.uniforms(5), sparse.uniforms_for(&[0.2; 5]));
+    }
+
+    #[test]
+    fn the_inverse_cdf_draw_follows_the_distribution_and_skips_removed_tokens() {
+        let probs = [0.0f64, 0.5, 0.0, 0.3, 0.2, 0.0];
+        let cum: Vec<f64> = probs
+            .iter()
+            .scan(0.0, |s, p| {
+                *s += p;
+                Some(*s)
+            })
+            .collect();
+        assert_eq!(pick_by_cdf(&cum, 0.0), 1);
+        assert_eq!(pick_by_cdf(&cum, 0.5), 3);
+        assert_eq!(
+            pick_by_cdf(&cum, 1.0),
+            4,
+            "past the total: the last live token"
+        );
+        let mut d = Draws::new(4);
+        let mut counts = [0usize; 6];
+        let n = 20_000;
+        for _ in 0..n {
+            counts[pick_by_cdf(&cum, d.uniform())] += 1;
+        }
+        for (c, p) in counts.iter().zip(probs) {
+            assert!((*c as f64 / n as f64 - p).abs() < 0.015, "{counts:?}");
+        }
     }
 
     #[test]

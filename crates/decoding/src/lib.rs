@@ -28,6 +28,7 @@ pub mod one_or_many;
 pub mod processors;
 pub mod prompt;
 pub mod record;
+pub mod sample_tree;
 pub mod sandbox;
 pub mod scores;
 pub mod semantics;

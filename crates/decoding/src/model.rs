@@ -109,6 +109,16 @@ pub trait LanguageModel {
     ) -> Result<Forward<Self::Cache>, ModelError>;
     /// A cache whose row `i` is row `rows[i]` of `cache` (rows may repeat).
     fn select(&self, cache: &Self::Cache, rows: &[usize]) -> Result<Self::Cache, ModelError>;
+    /// A one-row cache whose positions every row selected from it shares,
+    /// kept once instead of copied per row (a sample tree's prompt). The
+    /// passes after it give the same logits as with `cache` itself.
+    fn shared(&self, cache: Self::Cache) -> Result<Self::Cache, ModelError> {
+        Ok(cache)
+    }
+    /// Bytes the cache holds per row and position (every layer's keys and values).
+    fn cache_bytes_per_position(&self) -> usize {
+        2 * self.n_layers() * self.hidden_size() * std::mem::size_of::<f32>()
+    }
 }
 
 /// A shared or borrowed model is a model: the worker keeps its engine in an
@@ -133,6 +143,12 @@ macro_rules! delegate_model {
             fn select(&self, cache: &Self::Cache, rows: &[usize])
                 -> Result<Self::Cache, ModelError> {
                 (**self).select(cache, rows)
+            }
+            fn shared(&self, cache: Self::Cache) -> Result<Self::Cache, ModelError> {
+                (**self).shared(cache)
+            }
+            fn cache_bytes_per_position(&self) -> usize {
+                (**self).cache_bytes_per_position()
             }
         }
     )*};

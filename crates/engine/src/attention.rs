@@ -1,6 +1,7 @@
 //! Causal self-attention over a cache's keys and values, shared by every
 //! family (GPT-2, Llama/Qwen2, MiniGPT).
 
+use crate::kv_cache::CachedLayer;
 use candle_core::{DType, Device, Result, Tensor};
 
 /// `softmax(q kᵀ · scale + mask) v` for `q` `[rows, heads, t, d]` and `k`,
@@ -32,16 +33,33 @@ pub(crate) fn split_qkv(qkv: &Tensor) -> Result<(Tensor, Tensor, Tensor)> {
     Ok((part(0)?, part(1)?, part(2)?))
 }
 
-/// This step's keys and values after the cache's (`[rows, heads, s, d]`, on dim 2).
+/// This step's keys and values after the cache's (`[rows, heads, s, d]`,
+/// on dim 2): the pair attention reads (shared positions first, broadcast
+/// to the rows — the same values, so the same logits, as a cache that holds
+/// them per row), and the pair the next cache keeps (the rows' own).
 pub(crate) fn after_cached(
-    cached: Option<&(Tensor, Tensor)>,
+    cached: Option<CachedLayer>,
     k: Tensor,
     v: Tensor,
-) -> Result<(Tensor, Tensor)> {
-    match cached {
-        Some((pk, pv)) => Ok((Tensor::cat(&[pk, &k], 2)?, Tensor::cat(&[pv, &v], 2)?)),
-        None => Ok((k, v)),
-    }
+) -> Result<((Tensor, Tensor), (Tensor, Tensor))> {
+    let own = match cached.and_then(|c| c.own) {
+        Some((pk, pv)) => (Tensor::cat(&[pk, &k], 2)?, Tensor::cat(&[pv, &v], 2)?),
+        None => (k, v),
+    };
+    let attended = match cached.and_then(|c| c.shared) {
+        Some((sk, sv)) => {
+            let rows = own.0.dim(0)?;
+            let wide = |shared: &Tensor, own: &Tensor| -> Result<Tensor> {
+                let (_, h, p, d) = shared.dims4()?;
+                // Materialised first: `cat` of a broadcast view is a strided view.
+                let shared = shared.broadcast_as((rows, h, p, d))?.contiguous()?;
+                Tensor::cat(&[&shared, own], 2)
+            };
+            (wide(sk, &own.0)?, wide(sv, &own.1)?)
+        }
+        None => own.clone(),
+    };
+    Ok((attended, own))
 }
 
 /// `[t, s]` additive mask: query `i` (at absolute position `past + i`) sees keys `0..=past + i`.

@@ -139,6 +139,9 @@ pub enum RunError {
     Prompt(#[from] PromptError),
     #[error("model: {0}")]
     Model(#[from] ModelError),
+    /// A sample tree the request or the model cannot grow.
+    #[error("sample tree: {0}")]
+    Tree(#[from] ntl_decoding::sample_tree::TreeError),
 }
 
 /// Why a lane cannot follow its given tokens.

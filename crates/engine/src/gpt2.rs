@@ -143,7 +143,7 @@ impl Gpt2 {
             let a = b.ln_1.forward(&x)?.reshape((rows * t, d))?;
             let qkv = b.c_attn.forward(&a)?.reshape((rows, t, 3, h, hd))?;
             let (q, k, v) = split_qkv(&qkv)?;
-            let (k, v) = after_cached(cache.map(|c| &c.layers[l]), k, v)?;
+            let ((k, v), kept) = after_cached(cache.map(|c| c.layer(l)), k, v)?;
             let y = attend(&q, &k, &v, scale, mask.as_ref())?
                 .transpose(1, 2)?
                 .reshape((rows * t, d))?;
@@ -153,10 +153,12 @@ impl Gpt2 {
                 .mlp_proj
                 .forward(&crate::gelu::gelu(&b.c_fc.forward(&m)?)?)?;
             x = (x + m.reshape((rows, t, d))?)?;
-            layers.push((k, v));
+            layers.push(kept);
         }
         let hidden = self.ln_f.forward(&x)?;
-        Output::finish(hidden, layers, taps, |rows| self.head(rows))
+        Output::finish(hidden, KvCache::after(cache, layers), taps, |rows| {
+            self.head(rows)
+        })
     }
 }
 

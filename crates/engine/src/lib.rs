@@ -35,6 +35,7 @@ pub mod tokenizer;
 pub mod tokenizer_files;
 pub mod torch_checkpoint;
 mod torch_pickle;
+mod tree_run;
 mod weights;
 
 pub use checkpoint::WeightSource;
@@ -43,6 +44,7 @@ pub use kv_cache::KvCache;
 pub use model_config::{Architecture, ModelConfig};
 pub use quantize_at_load::Precision;
 pub use run::{Prepared, RunInput};
+pub use tree_run::{PreparedTree, TreeInput};
 
 use model::Model;
 use ntl_decoding::inspect::{predict, Prediction};
@@ -490,5 +492,14 @@ impl LanguageModel for Engine {
 
     fn select(&self, cache: &KvCache, rows: &[usize]) -> Result<KvCache, ModelError> {
         cache.select(rows).map_err(model_err)
+    }
+
+    fn shared(&self, cache: KvCache) -> Result<KvCache, ModelError> {
+        cache.into_shared().map_err(model_err)
+    }
+
+    fn cache_bytes_per_position(&self) -> usize {
+        let cfg = self.model.cfg();
+        2 * cfg.n_layer * cfg.kv_width() * std::mem::size_of::<f32>()
     }
 }

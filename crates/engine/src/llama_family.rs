@@ -262,7 +262,7 @@ impl Llama {
             let k = candle_nn::rotary_emb::rope(&k, &cos, &sin)?;
             // The cache keeps the key/value heads as they are (rotated keys):
             // grouped heads cost the cache no more than they cost the model.
-            let (k, v) = after_cached(cache.map(|c| &c.layers[l]), k, v)?;
+            let ((k, v), kept) = after_cached(cache.map(|c| c.layer(l)), k, v)?;
             let y = attend(
                 &q.reshape((rows, kvh, n_rep * t, hd))?,
                 &k,
@@ -276,10 +276,12 @@ impl Llama {
             x = (x + b.attn.o_proj.forward(&y)?.reshape((rows, t, d))?)?;
             let m = b.rms_2.forward(&x)?.reshape((rows * t, d))?;
             x = (x + b.mlp.forward(&m)?.reshape((rows, t, d))?)?;
-            layers.push((k, v));
+            layers.push(kept);
         }
         let hidden = self.norm.forward(&x)?;
-        Output::finish(hidden, layers, taps, |rows| self.head(rows))
+        Output::finish(hidden, KvCache::after(cache, layers), taps, |rows| {
+            self.head(rows)
+        })
     }
 
     /// The final norm on `rows` (`[rows, d]`), as the last layer's output gets it.

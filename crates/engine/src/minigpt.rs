@@ -201,7 +201,7 @@ impl MiniGpt {
             let a = b.norm1.forward(&x)?.reshape((rows * t, d))?;
             let qkv = b.qkv.forward(&a)?.reshape((rows, t, 3, h, hd))?;
             let (q, k, v) = split_qkv(&qkv)?;
-            let (k, v) = after_cached(cache.map(|c| &c.layers[l]), k, v)?;
+            let ((k, v), kept) = after_cached(cache.map(|c| c.layer(l)), k, v)?;
             let y = attend(&q, &k, &v, scale, mask.as_ref())?
                 .transpose(1, 2)?
                 .reshape((rows * t, d))?;
@@ -209,10 +209,12 @@ impl MiniGpt {
             let m = b.norm2.forward(&x)?.reshape((rows * t, d))?;
             let m = b.proj.forward(&b.fc.forward(&m)?.gelu_erf()?)?;
             x = (x + m.reshape((rows, t, d))?)?;
-            layers.push((k, v));
+            layers.push(kept);
         }
         let hidden = self.final_norm.forward(&x)?;
-        Output::finish(hidden, layers, taps, |rows| self.head(rows))
+        Output::finish(hidden, KvCache::after(cache, layers), taps, |rows| {
+            self.head(rows)
+        })
     }
 
     /// The final norm on `rows` (`[rows, d]`), as the last layer's output gets it.

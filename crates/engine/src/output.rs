@@ -36,7 +36,7 @@ impl Output {
     /// the last position's logits, and the early exits' hidden states.
     pub(crate) fn finish(
         hidden: Tensor,
-        layers: Vec<(Tensor, Tensor)>,
+        cache: KvCache,
         taps: Vec<Option<Tensor>>,
         head: impl Fn(&Tensor) -> Result<Tensor>,
     ) -> Result<Output> {
@@ -53,7 +53,7 @@ impl Output {
         Ok(Output {
             logits,
             hidden,
-            cache: KvCache { layers },
+            cache,
             taps,
         })
     }

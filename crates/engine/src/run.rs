@@ -120,7 +120,7 @@ impl Engine {
 
     /// One lane's request checked against this model: its config valid, its
     /// eos and forced ids inside the vocabulary.
-    fn lane_spec(
+    pub(crate) fn lane_spec(
         &self,
         lane: usize,
         request: LaneRequest,

@@ -16,6 +16,7 @@ mod tutorial;
 
 pub use beam::BeamLane;
 pub use constrained_beam::ConstrainedBeamLane;
+pub(crate) use contract::stop_after;
 pub use contract::{Lane, LaneEnv, Next, RowOutputs};
 pub use contrastive::ContrastiveLane;
 pub use group_beam::GroupBeamLane;

@@ -122,6 +122,15 @@ impl ModelConfig {
         }
     }
 
+    /// The width of one position's keys (and of its values) in the cache:
+    /// the key/value heads', fewer than the query heads' under grouped-query attention.
+    pub fn kv_width(&self) -> usize {
+        match &self.family {
+            Family::Gpt2 { .. } | Family::MiniGpt { .. } => self.n_embd,
+            Family::Llama(s) => s.n_kv_head * s.head_dim,
+        }
+    }
+
     /// The first of the model's eos ids (the one HF pads with); a MiniGPT
     /// may have none.
     pub fn eos_token_id(&self) -> Option<u32> {
