@@ -71,6 +71,20 @@ pub struct RunRequest {
     pub lens: bool,
 }
 
+/// A sample tree: one sampling lane run `samples` times for `tokens`
+/// tokens each, counted where the samples branch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TreeRequest {
+    pub prompt: String,
+    /// Start from these ids instead of encoding `prompt`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_ids: Option<Vec<u32>>,
+    /// The lane every sample runs (a sampling config; no `forced_ids`).
+    pub lane: LaneRequest,
+    pub samples: usize,
+    pub tokens: usize,
+}
+
 fn default_top_n() -> usize {
     20
 }
@@ -246,6 +260,12 @@ pub enum ToWorker {
     Run {
         run_id: u64,
         request: RunRequest,
+    },
+    /// Grows a sample tree; `Cancel` with its `run_id` stops it, keeping
+    /// what it grew.
+    Tree {
+        run_id: u64,
+        request: Box<TreeRequest>,
     },
     Cancel {
         run_id: u64,
@@ -434,6 +454,26 @@ pub enum FromWorker {
         #[serde(default)]
         trouble: Option<trouble::RunTrouble>,
     },
+    /// A tree's growth, after each pass of the model.
+    TreeGrowing {
+        run_id: u64,
+        /// The level being fed and the levels that need a pass.
+        level: usize,
+        levels: usize,
+        /// Model rows computed so far (one per distinct prefix).
+        rows: usize,
+        /// Done, from 0 to 1.
+        fraction: f64,
+    },
+    /// A finished or cancelled tree (its `complete` says which). A tree
+    /// that could not start is a `RunFailed`.
+    TreeGrown {
+        run_id: u64,
+        document: Box<ntl_decoding::sample_tree::TreeDocument>,
+        ms: f64,
+        #[serde(default)]
+        memory_bytes: Option<u64>,
+    },
     /// A what-if answer: the step as the knobs leave it, over `vocab` tokens.
     WhatIf {
         request_id: u64,
@@ -485,6 +525,8 @@ impl FromWorker {
             | FromWorker::Step { run_id, .. }
             | FromWorker::LaneDone { run_id, .. }
             | FromWorker::Finished { run_id, .. }
+            | FromWorker::TreeGrowing { run_id, .. }
+            | FromWorker::TreeGrown { run_id, .. }
             | FromWorker::RunFailed { run_id, .. } => Some(*run_id),
             _ => None,
         }
@@ -540,6 +582,34 @@ mod tests {
         }
         let ready = FromWorker::Ready.to_json();
         assert_eq!(FromWorker::read(&ready).unwrap(), FromWorker::Ready);
+    }
+
+    #[test]
+    fn a_tree_request_and_its_answers_cross_the_wire_unchanged() {
+        let ask = ToWorker::Tree {
+            run_id: 4,
+            request: Box::new(TreeRequest {
+                prompt: "The".into(),
+                prompt_ids: None,
+                lane: LaneRequest {
+                    config: LaneConfig::from_json(r#"{"do_sample": true, "seed": 3}"#).unwrap(),
+                    forced_ids: None,
+                },
+                samples: 1000,
+                tokens: 8,
+            }),
+        };
+        let back: ToWorker = serde_json::from_str(&ask.to_json()).unwrap();
+        assert_eq!(back, ask);
+        let growing = FromWorker::TreeGrowing {
+            run_id: 4,
+            level: 2,
+            levels: 7,
+            rows: 120,
+            fraction: 0.25,
+        };
+        assert_eq!(FromWorker::read(&growing.to_json()).unwrap(), growing);
+        assert_eq!(growing.run_id(), Some(4));
     }
 
     #[test]

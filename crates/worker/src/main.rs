@@ -9,6 +9,7 @@ mod post;
 mod repo;
 mod save_folder;
 mod size;
+mod tree;
 
 use ntl_decoding::inspect::PromptToken;
 use ntl_decoding::observe::Input;
@@ -135,20 +136,20 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
             wasm_bindgen_futures::spawn_local(async move { post(&size::measure(repo).await) });
         }
         ToWorker::Run { run_id, request } => {
-            state.current_run.set(run_id);
-            let Some(engine) = state.engine.borrow().clone() else {
-                post(&FromWorker::RunFailed {
-                    run_id,
-                    lane: None,
-                    field: None,
-                    message: "no model is loaded yet".into(),
-                    trouble: Some(RunTrouble::NoModel),
-                });
+            let Some(engine) = engine_for_run(&state, run_id) else {
                 return;
             };
             wasm_bindgen_futures::spawn_local(
                 async move { run(&state, engine, run_id, request).await },
             );
+        }
+        ToWorker::Tree { run_id, request } => {
+            let Some(engine) = engine_for_run(&state, run_id) else {
+                return;
+            };
+            wasm_bindgen_futures::spawn_local(async move {
+                tree::grow(&state, engine, run_id, request).await
+            });
         }
         ToWorker::Cancel { run_id } => {
             if state.current_run.get() == run_id {
@@ -200,6 +201,23 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
 }
 
 /// The prompt's tokens and the model's prediction after each of them.
+/// The engine a new run (or tree) uses, which becomes the current run;
+/// without a model, the run fails saying so.
+fn engine_for_run(state: &State, run_id: u64) -> Option<Rc<Engine>> {
+    state.current_run.set(run_id);
+    let engine = state.engine.borrow().clone();
+    if engine.is_none() {
+        post(&FromWorker::RunFailed {
+            run_id,
+            lane: None,
+            field: None,
+            message: "no model is loaded yet".into(),
+            trouble: Some(RunTrouble::NoModel),
+        });
+    }
+    engine
+}
+
 fn inspect(state: &State, request_id: u64, text: &str) -> FromWorker {
     let failed = |message: String| FromWorker::InspectFailed {
         request_id,
