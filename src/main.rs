@@ -24,6 +24,7 @@ mod said;
 mod state;
 mod theme;
 mod token_bytes;
+mod tree_layout;
 mod watermark_check;
 mod worker_choice;
 mod worker_link;

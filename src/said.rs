@@ -43,6 +43,8 @@ pub enum Said {
     },
     /// *Score* with no continuation typed.
     ScoreNeedsText,
+    /// A sample tree that cannot be grown from this lane or on this model.
+    Tree(ntl_decoding::sample_tree::TreeRefusal),
     /// The worker is gone and the action needs it.
     WorkerDown,
     /// The worker ran out of memory with this model (needing this much, on a
@@ -170,6 +172,7 @@ impl Said {
                 new_tokens,
                 positions,
             },
+            RunTrouble::Tree { refusal } => Said::Tree(refusal),
         }
     }
 }

@@ -229,6 +229,10 @@ impl App {
                 let outcome = self.page.on_compare(action);
                 self.perform(ctx, outcome)
             }
+            Msg::Tree(action) => {
+                let outcome = self.page.on_tree(action);
+                self.perform(ctx, outcome)
+            }
             Msg::Quiz(action) => {
                 let outcome = match action {
                     QuizAction::Answer(at, input) => self.page.answer_question(at, input),

@@ -13,6 +13,7 @@ use crate::components::model_panel::ModelPanel;
 use crate::components::plots::Plots;
 use crate::components::prompt_row::PromptRow;
 use crate::components::question_panel::QuestionPanel;
+use crate::components::sample_tree_panel::SampleTreePanel;
 use crate::components::sandbox_panel::SandboxPanel;
 use crate::components::step_grid::StepGrid;
 use crate::components::token_inspector::TokenInspector;
@@ -209,6 +210,12 @@ impl App {
                     </div>
                 }
                 if !page.embed && !present && !veiled {
+                    <SampleTreePanel
+                        tree={page.tree.clone()}
+                        lanes={editor.count}
+                        {model_ready}
+                        on={cb.tree.clone()}
+                    />
                     <TokenInspector
                         inspector={page.inspector.clone()}
                         {model_ready}

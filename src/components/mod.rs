@@ -24,6 +24,7 @@ pub mod plots;
 pub mod prompt_row;
 pub mod prose;
 pub mod question_panel;
+pub mod sample_tree_panel;
 pub mod sandbox_panel;
 pub mod step_grid;
 pub mod student_model;

@@ -330,6 +330,33 @@ fn every_error_is_worded_in_english_as_it_displays_and_in_chinese_otherwise() {
         );
         seen += 1;
     }
+    {
+        use ntl_decoding::sample_tree::{TreeRefusal as R, TreeUnsupported as U};
+        let refusals = [
+            R::Samples {
+                asked: 0,
+                max: 1000,
+            },
+            R::Tokens { asked: 17, max: 16 },
+            R::NotSampling {
+                mode: ntl_decoding::Mode::Beam,
+            },
+            R::Unsupported { what: U::LlamaCpp },
+            R::Unsupported { what: U::Tutorial },
+            R::Unsupported { what: U::Dola },
+            R::Unsupported { what: U::Guidance },
+            R::TooLarge {
+                samples: 1000,
+                tokens: 16,
+                need_mb: 600,
+                budget_mb: 536,
+            },
+        ];
+        for r in refusals {
+            check(&en.tree_refusal(&r), r.to_string(), zh.tree_refusal(&r));
+            seen += 1;
+        }
+    }
     let long = link::TooLongForALink { chars: 40_000 };
     check(
         &en.said(&Said::TooLongForALink(long.clone())),

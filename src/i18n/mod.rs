@@ -9,6 +9,7 @@
 //! - `notes`: the engine's "does nothing here" notes.
 //! - `errors`: typed errors (engine, lesson format, page) worded.
 //! - `said`: what the page says above the lanes and beside knobs.
+//! - `tree`: why a sample tree is refused.
 
 pub mod choose;
 pub mod errors;
@@ -19,6 +20,7 @@ pub mod notes;
 pub mod said;
 #[cfg(test)]
 mod tests;
+pub mod tree;
 
 use fluent_bundle::{FluentArgs, FluentBundle, FluentResource, FluentValue};
 use std::rc::Rc;

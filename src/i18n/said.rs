@@ -208,6 +208,7 @@ impl I18n {
                 &[("knob", v(knob)), ("text", v(text))],
             ),
             Said::ScoreNeedsText => self.t("said-score-needs-text"),
+            Said::Tree(refusal) => self.tree_refusal(refusal),
             Said::WorkerDown => self.t("said-worker-down"),
             Said::OutOfMemory {
                 source,

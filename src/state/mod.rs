@@ -29,11 +29,13 @@ pub mod quiz;
 pub mod quiz_marking;
 mod quiz_steps;
 pub mod run;
+pub mod sample_tree;
 pub mod sandbox;
 mod sandbox_steps;
 mod seed_steps;
 pub mod stall;
 pub mod token_lookup;
+mod tree_steps;
 mod worker_messages;
 mod writer_steps;
 pub mod writer_trouble;
@@ -62,6 +64,8 @@ mod site_model_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tree_tests;
+#[cfg(test)]
 mod writer_tests;
 
 use crate::lesson_check::{self, LessonRun};
@@ -83,6 +87,7 @@ pub use crate::lanes::LANES;
 use crate::worker_choice::{Abilities, OneThread};
 pub use outcome::{Command, Outcome};
 pub use quiz::QuizInput;
+pub use tree_steps::{TreeAction, TreeSetting};
 
 /// How long a worker may take to say it listens before the page offers to
 /// start it again (on one thread, if it was the threaded build). Not forced:
@@ -124,8 +129,9 @@ pub struct Page {
     pub error: Option<Said>,
     /// Run as soon as the model is ready (a share link, an embed).
     pending_run: Option<RunKind>,
-    /// Open the compare view at this step once that run is done (a link).
-    pending_step: Option<usize>,
+    /// Open the compare view at this lane and step once that run is done
+    /// (a link, a tree's branch).
+    pending_step: Option<(usize, usize)>,
     pub share_link: Option<String>,
     pub embed_code: Option<String>,
     pub sandbox: RcEq<Sandbox>,
@@ -142,6 +148,8 @@ pub struct Page {
     pub package: RcEq<package::Packaging>,
     /// The logit lens is shown (and runs record it).
     pub lens: bool,
+    /// Many samples of one lane as a tree.
+    pub tree: RcEq<sample_tree::TreePanel>,
 }
 
 impl Page {
@@ -188,6 +196,7 @@ impl Page {
             writer: RcEq::default(),
             package: RcEq::default(),
             lens: false,
+            tree: RcEq::default(),
         };
         // A link made with 8 bits at load loads its model so.
         page.model.eight_bit = shared
@@ -234,7 +243,7 @@ impl Page {
             None => {}
         }
         if let Some(mut s) = shared {
-            page.pending_step = s.step;
+            page.pending_step = s.step.map(|step| (0, step));
             if let Some(chat) = s.chat.take() {
                 page.chat.restore(chat, &s.prompt);
             }

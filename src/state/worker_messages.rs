@@ -136,8 +136,8 @@ impl Page {
                 let changed = self.run.finished(run_id, document, &shown_texts);
                 if changed && self.run.running.is_none() {
                     self.run.check_watermarks(self.model.vocab_size());
-                    if let Some(step) = self.pending_step.take() {
-                        self.run.select(0, step);
+                    if let Some((lane, step)) = self.pending_step.take() {
+                        self.run.select(lane, step);
                     } else if self.run.lesson.is_some() {
                         // The lesson step's own run, unchanged.
                         self.open_lesson_step();
@@ -152,17 +152,38 @@ impl Page {
                 message,
                 trouble,
             } => {
-                self.run.failed(run_id);
                 let said = match trouble {
                     Some(t) => Said::from_run(t, message),
                     None => Said::Verbatim(message),
                 };
+                if self.tree.is_growing(run_id) {
+                    self.tree.make_mut().failed(run_id, said);
+                    return Outcome::redraw();
+                }
+                self.run.failed(run_id);
                 match lane {
                     Some(l) => self.editor.lane_failed(l, field, said),
                     None => self.error = Some(said),
                 }
                 Outcome::redraw()
             }
+            FromWorker::TreeGrowing {
+                run_id,
+                level,
+                levels,
+                rows,
+                fraction,
+            } => Outcome::changed(
+                self.tree
+                    .make_mut()
+                    .progress(run_id, fraction, level, levels, rows),
+            ),
+            FromWorker::TreeGrown {
+                run_id,
+                document,
+                ms,
+                ..
+            } => self.tree_grown(run_id, *document, ms),
             FromWorker::WhatIf {
                 request_id,
                 step,

@@ -60,7 +60,9 @@ impl Engine {
             tokens: input.tokens,
         };
         // Refused here, before the prompt's pass.
-        request.check(ntl_decoding::LanguageModel::cache_bytes_per_position(self))?;
+        request
+            .check(ntl_decoding::LanguageModel::cache_bytes_per_position(self))
+            .map_err(ntl_decoding::sample_tree::TreeError::from)?;
         Ok(PreparedTree {
             prompt_text: input.prompt,
             prompt,

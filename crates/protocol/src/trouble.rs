@@ -169,4 +169,8 @@ pub enum RunTrouble {
         new_tokens: usize,
         positions: usize,
     },
+    /// A sample tree the request or the model cannot grow.
+    Tree {
+        refusal: ntl_decoding::sample_tree::TreeRefusal,
+    },
 }

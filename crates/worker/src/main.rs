@@ -664,6 +664,11 @@ fn run_trouble(e: &RunError) -> Option<RunTrouble> {
             new_tokens: *new_tokens,
             positions: *positions,
         },
+        RunError::Tree(ntl_decoding::sample_tree::TreeError::Refused(refusal)) => {
+            RunTrouble::Tree {
+                refusal: refusal.clone(),
+            }
+        }
         _ => return None,
     })
 }

@@ -6,7 +6,12 @@ use ntl_engine::{Engine, TreeInput};
 use ntl_protocol::{FromWorker, TreeRequest};
 use std::rc::Rc;
 
-pub(crate) async fn grow(state: &State, engine: Rc<Engine>, run_id: u64, request: Box<TreeRequest>) {
+pub(crate) async fn grow(
+    state: &State,
+    engine: Rc<Engine>,
+    run_id: u64,
+    request: Box<TreeRequest>,
+) {
     let started = now_ms();
     let request = *request;
     let input = TreeInput {

@@ -1,8 +1,11 @@
-//! What a tree may ask for, and why a request is refused.
+//! What a tree may ask for, and why a request is refused: a refusal is
+//! data (the page words it in the reader's language, before sending and
+//! when the worker refuses).
 
 use crate::config::ValidConfig;
 use crate::mode::Mode;
 use crate::model::ModelError;
+use serde::{Deserialize, Serialize};
 
 /// Samples per tree: enough for shares to settle near the model's
 /// probabilities (±1.6 points at 95 % for a branch of 50 %).
@@ -22,23 +25,50 @@ pub struct TreeRequest {
     pub tokens: usize,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum TreeError {
+/// What a tree does not draw from yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TreeUnsupported {
+    LlamaCpp,
+    Tutorial,
+    Dola,
+    Guidance,
+}
+
+/// Why a tree is refused before any pass.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TreeRefusal {
     #[error("a tree draws {asked} samples; it may draw 1 to {max}")]
     Samples { asked: usize, max: usize },
     #[error("a tree follows each sample for {asked} tokens; it may follow 1 to {max}")]
     Tokens { asked: usize, max: usize },
-    #[error("a tree needs a sampling lane (do_sample: true); this lane is {mode}, which writes one text however often it runs")]
+    #[error("a tree needs a sampling lane: this lane decodes by {mode}, which writes the same text however often it runs; switch do_sample on")]
     NotSampling { mode: Mode },
-    #[error("a tree does not draw from {what} yet; use a transformers sampling lane without it")]
-    Unsupported { what: &'static str },
-    #[error("{samples} samples × {tokens} tokens could hold {need_mb} MB of keys and values on this model, more than the {budget_mb} MB a tree may use; ask for fewer samples or tokens")]
+    #[error("a tree does not draw from {} yet: choose a transformers sampling lane without it", unsupported_name(*.what))]
+    Unsupported { what: TreeUnsupported },
+    #[error("{samples} samples × {tokens} tokens could hold {need_mb}.0 MB of keys and values on this model, more than the {budget_mb}.0 MB a tree may use: choose fewer samples or tokens")]
     TooLarge {
         samples: usize,
         tokens: usize,
         need_mb: usize,
         budget_mb: usize,
     },
+}
+
+fn unsupported_name(what: TreeUnsupported) -> &'static str {
+    match what {
+        TreeUnsupported::LlamaCpp => "a llama.cpp sampler chain",
+        TreeUnsupported::Tutorial => "the tutorial's loop",
+        TreeUnsupported::Dola => "DoLa (dola_layers)",
+        TreeUnsupported::Guidance => "classifier-free guidance (guidance_scale)",
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum TreeError {
+    #[error(transparent)]
+    Refused(#[from] TreeRefusal),
     #[error(transparent)]
     Model(#[from] ModelError),
 }
@@ -46,43 +76,32 @@ pub enum TreeError {
 impl TreeRequest {
     /// Refuses what a tree cannot do or hold, before any pass; `cache_bytes`
     /// is the model's cache per row and position.
-    pub fn check(&self, cache_bytes: usize) -> Result<(), TreeError> {
+    pub fn check(&self, cache_bytes: usize) -> Result<(), TreeRefusal> {
         if !(1..=MAX_TREE_SAMPLES).contains(&self.samples) {
-            return Err(TreeError::Samples {
+            return Err(TreeRefusal::Samples {
                 asked: self.samples,
                 max: MAX_TREE_SAMPLES,
             });
         }
         if !(1..=MAX_TREE_TOKENS).contains(&self.tokens) {
-            return Err(TreeError::Tokens {
+            return Err(TreeRefusal::Tokens {
                 asked: self.tokens,
                 max: MAX_TREE_TOKENS,
             });
         }
         let cfg = &self.config;
+        let unsupported = |what| Err(TreeRefusal::Unsupported { what });
         match cfg.mode {
             Mode::Sample => {}
-            Mode::LlamaCpp => {
-                return Err(TreeError::Unsupported {
-                    what: "a llama.cpp sampler chain",
-                })
-            }
-            Mode::Tutorial => {
-                return Err(TreeError::Unsupported {
-                    what: "the tutorial's loop",
-                })
-            }
-            mode => return Err(TreeError::NotSampling { mode }),
+            Mode::LlamaCpp => return unsupported(TreeUnsupported::LlamaCpp),
+            Mode::Tutorial => return unsupported(TreeUnsupported::Tutorial),
+            mode => return Err(TreeRefusal::NotSampling { mode }),
         }
         if cfg.dola_layers.is_some() {
-            return Err(TreeError::Unsupported {
-                what: "DoLa (dola_layers)",
-            });
+            return unsupported(TreeUnsupported::Dola);
         }
         if cfg.guidance_scale().is_some() {
-            return Err(TreeError::Unsupported {
-                what: "classifier-free guidance (guidance_scale)",
-            });
+            return unsupported(TreeUnsupported::Guidance);
         }
         // The deepest pass feeds token `tokens − 1`: that many own positions per row.
         let need = self
@@ -90,7 +109,7 @@ impl TreeRequest {
             .saturating_mul(self.tokens - 1)
             .saturating_mul(cache_bytes);
         if need > TREE_CACHE_BUDGET {
-            return Err(TreeError::TooLarge {
+            return Err(TreeRefusal::TooLarge {
                 samples: self.samples,
                 tokens: self.tokens,
                 need_mb: need.div_ceil(1_000_000),

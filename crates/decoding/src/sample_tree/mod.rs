@@ -10,7 +10,10 @@ mod limits;
 mod record;
 
 pub use grow::{TreeProgress, TreeRun};
-pub use limits::{TreeError, TreeRequest, MAX_TREE_SAMPLES, MAX_TREE_TOKENS, TREE_CACHE_BUDGET};
+pub use limits::{
+    TreeError, TreeRefusal, TreeRequest, TreeUnsupported, MAX_TREE_SAMPLES, MAX_TREE_TOKENS,
+    TREE_CACHE_BUDGET,
+};
 pub use record::{SampleTree, TreeDocument, TreeNode};
 
 #[cfg(test)]

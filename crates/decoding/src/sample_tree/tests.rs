@@ -335,6 +335,6 @@ fn requests_past_the_limits_or_for_other_modes_are_refused_with_the_figures() {
         .check(40_000)
         .unwrap_err()
         .to_string()
-        .contains("600 MB of keys and values"));
+        .contains("600.0 MB of keys and values"));
     assert!(big.check(30_000).is_ok());
 }
