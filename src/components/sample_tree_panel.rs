@@ -204,7 +204,16 @@ fn grown_tree(props: &GrownProps) -> Html {
         match item.kind {
             ItemKind::Node(id) => {
                 let n = &t.nodes[id as usize];
-                let label = title(n);
+                let ended = n.stop.map(|_| " ■").unwrap_or_default();
+                let (token, share, path) = (
+                    format!("{}{ended}", boxed(&n.token)),
+                    percent(n.share),
+                    format!("p {}", percent(n.path_prob)),
+                );
+                // The name starts with the words the box shows (what a
+                // voice-control user says), then says them in full.
+                let described = title(n);
+                let label = format!("{token} {share} {path} — {described}");
                 let on = props.on.clone();
                 let onclick = Callback::from(move |_| on.emit(TreeAction::Select(id)));
                 let on = props.on.clone();
@@ -214,17 +223,20 @@ fn grown_tree(props: &GrownProps) -> Html {
                         on.emit(TreeAction::Select(id));
                     }
                 });
-                let ended = n.stop.map(|_| " ■").unwrap_or_default();
                 html! {
                     <g class={classes!("st-node", item.on_path.then_some("st-on"))} data-testid="tree-node"
                         data-node={id.to_string()} data-count={n.count.to_string()} tabindex="0" role="button"
                         aria-label={label.clone()} aria-pressed={(props.selected == Some(id)).to_string()}
                         {onclick} {onkeydown}>
-                        <title>{ label }</title>
+                        <title>{ described }</title>
                         <rect x={format!("{x:.1}")} y={format!("{y:.1}")} width={BOX_W.to_string()} height={BOX_H.to_string()} rx="4" />
-                        <text x={format!("{:.1}", x + 6.0)} y={format!("{:.1}", y + 15.0)}>{ format!("{}{ended}", boxed(&n.token)) }</text>
-                        <text class="st-share" x={format!("{:.1}", x + BOX_W + 5.0)} y={format!("{:.1}", y + 10.0)}>{ percent(n.share) }</text>
-                        <text class="st-prob" x={format!("{:.1}", x + BOX_W + 5.0)} y={format!("{:.1}", y + 21.0)}>{ format!("p {}", percent(n.path_prob)) }</text>
+                        // One text, its parts placed apart: spaces between them, so
+                        // the box reads as its name says it.
+                        <text>
+                            <tspan class="tok" x={format!("{:.1}", x + 6.0)} y={format!("{:.1}", y + 15.0)}>{ token }</tspan>{ " " }
+                            <tspan class="st-share" x={format!("{:.1}", x + BOX_W + 5.0)} y={format!("{:.1}", y + 10.0)}>{ share }</tspan>{ " " }
+                            <tspan class="st-prob" x={format!("{:.1}", x + BOX_W + 5.0)} y={format!("{:.1}", y + 21.0)}>{ path }</tspan>
+                        </text>
                     </g>
                 }
             }
@@ -271,7 +283,7 @@ fn grown_tree(props: &GrownProps) -> Html {
                     { for edges }
                     <g class="st-root">
                         <rect x={format!("{rx:.1}")} y={format!("{ry:.1}")} width={BOX_W.to_string()} height={BOX_H.to_string()} rx="4" />
-                        <text x={format!("{:.1}", rx + 6.0)} y={format!("{:.1}", ry + 15.0)}>{ tail }</text>
+                        <text class="tok" x={format!("{:.1}", rx + 6.0)} y={format!("{:.1}", ry + 15.0)}>{ tail }</text>
                     </g>
                     { for items }
                 </svg>
@@ -319,8 +331,8 @@ fn branch_path(props: &PathProps) -> Html {
     html! {
         <div class="tree-path" data-testid="tree-path">
             <p>
-                <span class="muted">{ visible(&props.grown.doc.prompt) }</span>
-                <strong data-testid="tree-path-text">{ visible(&text) }</strong>
+                <span class="muted tok">{ visible(&props.grown.doc.prompt) }</span>
+                <strong class="tok" data-testid="tree-path-text">{ visible(&text) }</strong>
             </p>
             <p data-testid="tree-path-share">{ i18n.t_with("tree-path-share", &[
                 ("count", last.count.into()),

@@ -1016,7 +1016,10 @@ tree-summary-cancelled = Stopped early: { $samples } samples of lane { $lane } (
 tree-legend = Each box is a token. Beside it: the share of samples that wrote that branch (bold), and p, the probability the lane's knobs give the whole path. Thicker lines carry more samples; ■ marks samples that ended there; branches under 2 % are folded. Choose a branch to see its path.
 tree-svg-label = The samples' continuations as a tree
 tree-node-title = “{ $token }”: { $count } of { $samples } samples ({ $share }); the knobs give this path { $prob }, the model alone { $raw }
-tree-more = + { $branches } more: { $count } samples ({ $share })
+tree-more = + { $branches } more: { $count } { $count ->
+        [one] sample
+       *[other] samples
+    } ({ $share })
 tree-path-share = { $count } of { $samples } samples wrote this ({ $share }). The lane's knobs give it { $prob }; the model without knobs { $raw }.
 tree-col-token = Token
 tree-col-count = Samples

@@ -17,15 +17,12 @@ fn decode(args: &[&str]) -> Output {
 }
 
 fn tree(model: &Path, config: &str, extra: &[&str]) -> serde_json::Value {
+    tree_after(model, "Once upon a time", config, extra)
+}
+
+fn tree_after(model: &Path, prompt: &str, config: &str, extra: &[&str]) -> serde_json::Value {
     let model = model.to_str().unwrap();
-    let mut args = vec![
-        "--model",
-        model,
-        "--prompt",
-        "Once upon a time",
-        "--config",
-        config,
-    ];
+    let mut args = vec!["--model", model, "--prompt", prompt, "--config", config];
     args.extend(extra);
     let out = decode(&args);
     assert!(
@@ -142,4 +139,37 @@ fn a_tree_asked_for_wrongly_says_what_to_give() {
     assert!(fails(&with(&["--config", SAMPLING, "--samples", "5000"]))
         .contains("5000 samples; it may draw 1 to 1000"));
     assert!(fails(&with(&["--config", "{}", "--samples", "5"])).contains("needs a sampling lane"));
+}
+
+#[test]
+fn decode_still_grows_the_recorded_trees() {
+    // tests/reference/make_native_trees.py wrote them with this binary's flags.
+    let want: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(fixtures().join("native-trees.json")).unwrap())
+            .unwrap();
+    for case in want["trees"].as_array().unwrap() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let model = root.join(case["model"].as_str().unwrap());
+        let samples = case["samples"].to_string();
+        let tokens = case["tokens"].to_string();
+        let doc = tree_after(
+            &model,
+            case["prompt"].as_str().unwrap(),
+            &case["config"].to_string(),
+            &["--samples", &samples, "--tokens", &tokens, "--json"],
+        );
+        let got: Vec<serde_json::Value> = doc["tree"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| {
+                serde_json::json!([
+                    n["parent"].as_i64().unwrap_or(-1),
+                    n["token_id"],
+                    n["count"]
+                ])
+            })
+            .collect();
+        assert_eq!(got, *case["nodes"].as_array().unwrap(), "{}", case["model"]);
+    }
 }

@@ -380,6 +380,41 @@ fn seeded_sampling_gives_the_recorded_tokens_on_every_target() {
     }
 }
 
+/// A sample tree grown natively (tests/fixtures/native-trees.json, made by
+/// tests/reference/make_native_trees.py) grows the same on every target:
+/// the same branches, the same counts.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_seeded_sample_tree_grows_the_recorded_branches_on_every_target() {
+    let e = engine("tiny");
+    let want = hf("native-trees.json");
+    let case = &want["trees"][0];
+    assert_eq!(case["model"], "tests/fixtures/models/tiny");
+    let doc = e
+        .tree(
+            ntl_engine::TreeInput {
+                prompt: case["prompt"].as_str().unwrap().into(),
+                prompt_ids: None,
+                lane: LaneRequest {
+                    config: cfg(&case["config"].to_string()),
+                    forced_ids: None,
+                },
+                samples: case["samples"].as_u64().unwrap() as usize,
+                tokens: case["tokens"].as_u64().unwrap() as usize,
+            },
+            |_| ControlFlow::Continue(()),
+        )
+        .unwrap();
+    let got: Vec<serde_json::Value> = doc
+        .tree
+        .nodes
+        .iter()
+        .map(|n| serde_json::json!([n.parent.map_or(-1, |p| p as i64), n.token_id, n.count]))
+        .collect();
+    assert_eq!(got, *case["nodes"].as_array().unwrap());
+    assert_eq!(doc.tree.rows as u64, case["rows"].as_u64().unwrap());
+}
+
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_branch_from_given_ids_continues_like_the_run_it_came_from() {

@@ -69,6 +69,7 @@ pub fn hf(name: &str) -> serde_json::Value {
         "tiny-llama.json" => fixture!("hf/tiny-llama.json"),
         "tiny-qwen2.json" => fixture!("hf/tiny-qwen2.json"),
         "native-sampling.json" => fixture!("native-sampling.json"),
+        "native-trees.json" => fixture!("native-trees.json"),
         "llama/samplers.json" => fixture!("llama/samplers.json"),
         "llama/generate.json" => fixture!("llama/generate.json"),
         other => panic!("no fixture {other}"),
