@@ -93,6 +93,8 @@ node bench/page_step.mjs dist 3 64 200 | tee "$OUT/page-step.json"
 echo "== the what-if sandbox: one knob change over the whole vocabulary, both workers"
 node bench/sandbox.mjs "$MODEL" 40 --single-thread | tee "$OUT/sandbox-single.json"
 node bench/sandbox.mjs "$MODEL" 40 | tee "$OUT/sandbox.json"
+echo "== many samples as a tree: 1,000 samples × 8 tokens, both workers and decode"
+node bench/sample_tree.mjs "$MODEL" 3 | tee "$OUT/sample-tree.json"
 [ "$HAVE_TORCH" = 1 ] || echo "== HF transformers: skipped ($PY cannot import torch and transformers; set BENCH_PYTHON)"
 node bench/report.mjs "$OUT" > BENCHMARKS.md
 echo "wrote BENCHMARKS.md"

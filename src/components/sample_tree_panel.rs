@@ -76,7 +76,13 @@ pub fn sample_tree_panel(props: &Props) -> Html {
     let lane_options = (0..props.lanes).map(|l| {
         html! { <option value={l.to_string()} selected={tree.lane == l}>{ i18n.t_with("tree-lane-n", &[("lane", (l + 1).into())]) }</option> }
     });
-    let sample_options = SAMPLE_CHOICES.iter().map(|&n| {
+    // A lesson may ask for a count the menu does not offer: it is listed too.
+    let mut counts = SAMPLE_CHOICES.to_vec();
+    if !counts.contains(&tree.samples) {
+        counts.push(tree.samples);
+        counts.sort_unstable();
+    }
+    let sample_options = counts.into_iter().map(|n| {
         html! { <option value={n.to_string()} selected={tree.samples == n}>{ n }</option> }
     });
     let token_options = (1..=MAX_TREE_TOKENS).map(|n| {

@@ -311,6 +311,10 @@ impl I18n {
                 &[("found", v(found)), ("max", v(max))],
             ),
             Problem::StepZero => self.t("problem-step-zero"),
+            Problem::OutOfRange { found, min, max } => self.t_with(
+                "problem-out-of-range",
+                &[("found", v(found)), ("min", v(min)), ("max", v(max))],
+            ),
             Problem::RecordingPath(p) => self.t_with("problem-recording-path", &[("got", v(p))]),
             Problem::RecordingLanes { runs, lanes } => self.t_with(
                 "problem-recording-lanes",

@@ -169,6 +169,11 @@ fn lesson_errors() -> Vec<LessonError> {
         },
         Problem::OptionCount { found: 1, max: 6 },
         Problem::StepZero,
+        Problem::OutOfRange {
+            found: 2000,
+            min: 1,
+            max: 1000,
+        },
         Problem::RecordingPath("../x.json".into()),
         Problem::RecordingLanes { runs: 2, lanes: 3 },
         Problem::RecordingPrompt,

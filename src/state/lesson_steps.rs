@@ -39,6 +39,13 @@ impl Page {
         if let Some(open) = self.lessons.current().open {
             self.lens = open.lens;
         }
+        // A step with a tree sets the tree panel (grown once its run is done).
+        if let Some(t) = self.lessons.current().tree {
+            let tree = self.tree.make_mut();
+            tree.lane = t.lane.saturating_sub(1);
+            tree.samples = t.samples;
+            tree.tokens = t.tokens;
+        }
         // Projector mode shows the step as the teacher recorded it, at once,
         // even with the model ready: Run is a click away.
         let instead_of_live = !self.model.is_ready() || self.present;
@@ -127,22 +134,34 @@ impl Page {
                 })
         });
         let shown = doc.and_then(|d| self.run.replay(name, d));
+        let mut outcome = Outcome::redraw();
         self.lessons.recorded = match shown {
             Ok(_) => {
                 self.run.check_watermarks(self.model.vocab_size());
                 self.run.ran_with = Some(self.ran_now());
-                self.open_lesson_step();
+                outcome = self.open_lesson_step();
                 Recorded::Shown
             }
             Err(e) => Recorded::Failed(e.into()),
         };
-        Outcome::redraw()
+        outcome
     }
 
     /// The step the open lesson step names, opened in every lane.
-    pub(super) fn open_lesson_step(&mut self) {
+    /// The step's run is on screen: the step it opens opens, and its tree
+    /// grows when the model is here to grow it (a recording shown before
+    /// the model is ready leaves *Grow the tree* to the reader).
+    pub(super) fn open_lesson_step(&mut self) -> Outcome {
         if let Some(open) = self.lessons.current().open {
             self.run.select(0, open.step.saturating_sub(1));
+        }
+        let grow = self.lessons.current().tree.is_some()
+            && self.model.is_ready()
+            && self.tree.growing.is_none();
+        if grow {
+            self.grow_tree()
+        } else {
+            Outcome::redraw()
         }
     }
 

@@ -502,3 +502,67 @@ fn a_step_that_opens_with_the_lens_shows_it_at_its_token_from_the_recording_and_
     });
     assert_eq!(lens, Some(true));
 }
+
+#[test]
+fn a_step_with_a_tree_sets_the_panel_and_grows_it_once_its_run_is_done() {
+    let mut page = Page::new(
+        Requested::default(),
+        crate::worker_choice::Abilities::default(),
+    )
+    .0;
+    let i = crate::lessons::built_in(|all| {
+        all.iter()
+            .position(|b| b.file == "sample-tree.json")
+            .expect("the sample-tree lesson is built in")
+    });
+    let out = page.open_built_in(i);
+    assert_eq!(
+        (page.tree.lane, page.tree.samples, page.tree.tokens),
+        (0, 1000, 4)
+    );
+    // Its recording shows before the model is ready: nothing can grow yet.
+    let [Command::FetchRecording { url, at }] = &fetches(&out)[..] else {
+        panic!("{out:?}")
+    };
+    let doc: ntl_decoding::Document =
+        serde_json::from_slice(&std::fs::read(format!("www/{url}")).unwrap()).unwrap();
+    let out = page.recording_arrived(at.clone(), Ok(doc));
+    assert!(!out
+        .commands
+        .iter()
+        .any(|c| matches!(c, Command::Send(ToWorker::Tree { .. }))));
+    // The model ready, the recording's tree grows; live, so does the run's.
+    page.worker_spawned(Ok(()));
+    let _ = page.on_worker(FromWorker::Ready, 0.0);
+    let out = page.on_worker(loaded(), 0.0);
+    assert!(out
+        .commands
+        .iter()
+        .any(|c| matches!(c, Command::Send(ToWorker::Tree { .. }))));
+    page.tree.make_mut().growing = None;
+    let _ = page.start_run(RunKind::Generate);
+    let run_id = page.run.running.unwrap();
+    let prompt = page.editor.prompt.clone();
+    let doc = ntl_decoding::Document {
+        prompt_ids: vec![1],
+        prompt,
+        prompt_cropped: 0,
+        runs: vec![],
+    };
+    let out = page.on_worker(
+        FromWorker::Finished {
+            run_id,
+            document: doc,
+            shown_texts: vec![],
+            ms: 1.0,
+            first_step_ms: None,
+            memory_bytes: None,
+        },
+        0.0,
+    );
+    let tree = out.commands.iter().find_map(|c| match c {
+        Command::Send(ToWorker::Tree { request, .. }) => Some((request.samples, request.tokens)),
+        _ => None,
+    });
+    assert_eq!(tree, Some((1000, 4)));
+}

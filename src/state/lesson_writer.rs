@@ -242,6 +242,7 @@ impl LessonWriter {
             questions: self.next.question().into_iter().collect(),
             printed: None,
             open: now.open,
+            tree: None,
         };
         let mut lesson = self.lesson.clone();
         if lesson.steps.is_empty() {

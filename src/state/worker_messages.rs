@@ -84,6 +84,13 @@ impl Page {
                 self.inspector = RcEq::default();
                 match self.pending_run.take() {
                     Some(kind) => self.start_run(kind),
+                    // A lesson step's recording showed while the model
+                    // loaded: its tree grows now.
+                    None if self.lessons.recorded == super::lesson_player::Recorded::Shown
+                        && self.tree.grown.is_none() =>
+                    {
+                        self.open_lesson_step()
+                    }
                     None => Outcome::redraw(),
                 }
             }
@@ -140,7 +147,7 @@ impl Page {
                         self.run.select(lane, step);
                     } else if self.run.lesson.is_some() {
                         // The lesson step's own run, unchanged.
-                        self.open_lesson_step();
+                        return self.open_lesson_step();
                     }
                 }
                 Outcome::changed(changed)

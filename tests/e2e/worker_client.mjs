@@ -1,7 +1,8 @@
 // Drives the page's engine worker with the worker protocol, without the UI:
 // `driveWorker` runs inside a page (pass it to page.evaluate). It starts the
 // worker at `loader`, loads the three model files from `modelBase`, runs each
-// request in turn and returns the `loaded` message and every `finished` one.
+// request in turn and returns the `loaded` message and every `finished` one
+// (and, with `trees`, each sample tree's `tree_grown`).
 // With `whatIf` ({ step, knobs: [settings, ...] }) it then asks the what-if
 // sandbox about the first run's step `step`, once per knob setting, and
 // returns each answer with its round trip.
@@ -10,7 +11,7 @@
 // Each wait has a limit (`stageMs`) and names what it was waiting for when it
 // runs out, so a worker that never starts or never finishes fails the test
 // with where it stopped instead of the browser driver's bare timeout.
-export async function driveWorker({ loader, modelBase, requests, whatIf = null, stageMs = 120_000, weights = null, names = ['config.json', 'model.safetensors', 'tokenizer.json'] }) {
+export async function driveWorker({ loader, modelBase, requests, trees = [], whatIf = null, stageMs = 120_000, weights = null, names = ['config.json', 'model.safetensors', 'tokenizer.json'] }) {
   const worker = new Worker(loader);
   // The threaded worker asks its creator for its helper threads (ntl_protocol::helper_threads).
   const helpers = [];
@@ -58,7 +59,17 @@ export async function driveWorker({ loader, modelBase, requests, whatIf = null, 
       if (done.type !== 'finished') throw new Error('run failed: ' + done.message);
       finished.push(done);
     }
-    if (!whatIf) return { loaded, weightBytes, finished };
+    // Sample trees (`ToWorker::Tree`), each grown to its end: the `tree_grown`
+    // message and how many progress messages came before it.
+    const grown = [];
+    for (const [i, request] of trees.entries()) {
+      queue.length = 0;
+      worker.postMessage(JSON.stringify({ type: 'tree', run_id: 1000 + i, request }));
+      const done = await next(['tree_grown', 'run_failed'], `tree ${i}`);
+      if (done.type !== 'tree_grown') throw new Error('tree failed: ' + done.message);
+      grown.push({ ...done, progress_messages: queue.filter((m) => m.type === 'tree_growing').length });
+    }
+    if (!whatIf) return { loaded, weightBytes, finished, grown };
     const doc = finished[0].document;
     const ids = [...doc.prompt_ids, ...doc.runs[0].token_ids.slice(0, whatIf.step)];
     const chosen = doc.runs[0].token_ids[whatIf.step];

@@ -773,6 +773,7 @@ problem-no-such-lane = lane { $lane } does not exist: this step has lanes 1 to {
 problem-no-such-option = option { $answer } does not exist: this question has options 1 to { $options }
 problem-option-count = a multiple-choice question needs 2 to { $max } options; it has { $found }
 problem-step-zero = steps are counted from 1
+problem-out-of-range = it is { $found }; it must be { $min } to { $max }
 problem-recording-path = `{ $got }` is not a path to a `.json` file beside the lesson (no `..`, no leading `/`, no other site)
 problem-recording-lanes = the recorded run has { $runs } lanes and the step { $lanes }
 problem-recording-prompt = the recorded run's prompt is not the step's prompt

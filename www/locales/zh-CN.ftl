@@ -740,6 +740,7 @@ problem-no-such-lane = 没有第 { $lane } 条通道：这一步只有第 1 到�
 problem-no-such-option = 没有第 { $answer } 个选项：这道题只有第 1 到第 { $options } 个选项
 problem-option-count = 选择题需要 2 到 { $max } 个选项；这里有 { $found } 个
 problem-step-zero = 步骤从 1 开始计数
+problem-out-of-range = 它是 { $found }；必须在 { $min } 到 { $max } 之间
 problem-recording-path = `{ $got }` 不是课程旁边 `.json` 文件的路径（不能有 `..`、不能以 `/` 开头、不能指向其他网站）
 problem-recording-lanes = 录制的运行有 { $runs } 条通道，而这一步有 { $lanes } 条
 problem-recording-prompt = 录制的运行的提示词与这一步的提示词不同

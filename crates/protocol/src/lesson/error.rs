@@ -79,6 +79,12 @@ pub enum Problem {
     OptionCount { found: usize, max: usize },
     #[error("steps are counted from 1")]
     StepZero,
+    #[error("it is {found}; it must be {min} to {max}")]
+    OutOfRange {
+        found: usize,
+        min: usize,
+        max: usize,
+    },
     #[error(
         "`{0}` is not a path to a `.json` file beside the lesson \
          (no `..`, no leading `/`, no other site)"

@@ -63,6 +63,19 @@ pub struct LessonStep {
     /// recorded), with the logit lens or not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open: Option<OpenStep>,
+    /// Many samples of one lane as a tree, grown when the step's run is done.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree: Option<TreeStep>,
+}
+
+/// The sample tree a lesson step grows: which lane (from 1), how many
+/// samples, how many tokens each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TreeStep {
+    pub lane: usize,
+    pub samples: usize,
+    pub tokens: usize,
 }
 
 /// The step a lesson step opens in the compare view.

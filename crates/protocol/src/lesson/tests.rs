@@ -250,3 +250,44 @@ fn a_step_may_open_a_token_with_the_lens_counted_from_one() {
     v["steps"][0]["open"] = json!({"step": 1, "layer": 2});
     assert!(refused(v).1.contains("layer"));
 }
+
+#[test]
+fn a_step_may_grow_a_lanes_tree_within_the_trees_limits() {
+    let mut v = minimal();
+    let lanes = v["steps"][0]["lanes"].as_array().unwrap().len();
+    v["steps"][0]["tree"] = json!({"lane": 1, "samples": 1000, "tokens": 4});
+    let l = parse_value(&v).unwrap();
+    assert_eq!(
+        l.steps[0].tree,
+        Some(TreeStep {
+            lane: 1,
+            samples: 1000,
+            tokens: 4
+        })
+    );
+    assert_eq!(parse(l.to_json().as_bytes()).unwrap(), l);
+    for (tree, path, says) in [
+        (
+            json!({"lane": lanes + 1, "samples": 10, "tokens": 2}),
+            "steps[0].tree.lane",
+            "does not exist".to_string(),
+        ),
+        (
+            json!({"lane": 1, "samples": 1001, "tokens": 2}),
+            "steps[0].tree.samples",
+            "it is 1001; it must be 1 to 1000".into(),
+        ),
+        (
+            json!({"lane": 1, "samples": 10, "tokens": 0}),
+            "steps[0].tree.tokens",
+            "it is 0; it must be 1 to 16".into(),
+        ),
+    ] {
+        v["steps"][0]["tree"] = tree;
+        let (at, msg) = refused(v.clone());
+        assert_eq!(at.as_deref(), Some(path));
+        assert!(msg.contains(&says), "{msg}");
+    }
+    v["steps"][0]["tree"] = json!({"lane": 1, "samples": 10, "tokens": 2, "seed": 4});
+    assert!(refused(v).1.contains("seed"));
+}

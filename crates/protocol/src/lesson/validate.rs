@@ -111,6 +111,19 @@ fn step(at: &str, s: &LessonStep) -> Result<(), LessonError> {
     if s.open.is_some_and(|o| o.step == 0) {
         return Err(invalid(format!("{at}.open.step"), Problem::StepZero));
     }
+    if let Some(tree) = s.tree {
+        use ntl_decoding::sample_tree::{MAX_TREE_SAMPLES, MAX_TREE_TOKENS};
+        lane(format!("{at}.tree.lane"), tree.lane)?;
+        for (field, found, max) in [
+            ("samples", tree.samples, MAX_TREE_SAMPLES),
+            ("tokens", tree.tokens, MAX_TREE_TOKENS),
+        ] {
+            if !(1..=max).contains(&found) {
+                let problem = Problem::OutOfRange { found, min: 1, max };
+                return Err(invalid(format!("{at}.tree.{field}"), problem));
+            }
+        }
+    }
     if s.questions.len() > MAX_QUESTIONS {
         return Err(invalid(
             format!("{at}.questions"),
