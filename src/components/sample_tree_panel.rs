@@ -7,7 +7,7 @@ use crate::format::{prob, visible};
 use crate::i18n::I18n;
 use crate::rc_eq::RcEq;
 use crate::state::sample_tree::{Grown, TreePanel, SAMPLE_CHOICES};
-use crate::state::{TreeAction, TreeSetting};
+use crate::state::tree_steps::{TreeAction, TreeSetting};
 use crate::tree_layout::{layout, ItemKind, BOX_H, BOX_W};
 use ntl_decoding::sample_tree::{TreeNode, MAX_TREE_TOKENS};
 use wasm_bindgen::JsCast;

@@ -35,7 +35,7 @@ mod sandbox_steps;
 mod seed_steps;
 pub mod stall;
 pub mod token_lookup;
-mod tree_steps;
+pub mod tree_steps;
 mod worker_messages;
 mod writer_steps;
 pub mod writer_trouble;
@@ -87,7 +87,6 @@ pub use crate::lanes::LANES;
 use crate::worker_choice::{Abilities, OneThread};
 pub use outcome::{Command, Outcome};
 pub use quiz::QuizInput;
-pub use tree_steps::{TreeAction, TreeSetting};
 
 /// How long a worker may take to say it listens before the page offers to
 /// start it again (on one thread, if it was the threaded build). Not forced:

@@ -3,6 +3,7 @@
 //! every lane.
 
 use super::tests::{info, ready_page};
+use super::tree_steps::TreeSetting;
 use super::*;
 use ntl_decoding::sample_tree::{SampleTree, TreeDocument, TreeNode, TreeRefusal};
 use ntl_protocol::{FromWorker, RunRequest, ToWorker, TreeRequest};

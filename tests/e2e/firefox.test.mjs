@@ -11,7 +11,7 @@ import { startHub, CDN } from './hub_server.mjs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, recordWorkers } from './harness.mjs';
-import { REQUESTS, chromiumReference } from './worker_requests.mjs';
+import { REQUESTS, TREES, chromiumReference } from './worker_requests.mjs';
 import { englishChrome } from './chrome_words.mjs';
 import { inflateSync, deflateRawSync } from 'node:zlib';
 import { execFileSync } from 'node:child_process';
@@ -23,7 +23,7 @@ after(async () => { await ff?.close(); });
 async function firefoxDocuments(base, loader) {
   const page = await ff.open(base);
   await modelReady(page);
-  const out = await page.evaluate(driveWorker, { loader, modelBase: 'models/kjv-gpt2', requests: REQUESTS });
+  const out = await page.evaluate(driveWorker, { loader, modelBase: 'models/kjv-gpt2', requests: REQUESTS, trees: TREES });
   await page.close();
   return out;
 }
@@ -39,6 +39,10 @@ test('Firefox: both worker builds give exactly Chromium\'s documents — seeded 
     for (const [i, done] of got.finished.entries()) {
       assert.deepEqual(done.document, reference.finished[i].document, `Firefox ${name}, request ${i}`);
     }
+    for (const [i, g] of got.grown.entries()) {
+      assert.deepEqual(g.document, reference.grown[i].document, `Firefox ${name}, tree ${i}`);
+    }
+    assert.equal(got.grown.length, TREES.length);
   }
   // The seeded sampling lane drew real tokens, not a degenerate repeat.
   const sampled = single.finished[0].document.runs[1].token_ids;
@@ -153,6 +157,37 @@ test('Firefox: the embed snippet pasted into a course page runs without editors'
   const texts = await frame.$$eval('[data-testid="lane-text"]', (els) => els.map((e) => e.innerText));
   assert.ok(texts.every((t) => t.length > 0), JSON.stringify(texts));
   await host.close();
+});
+
+test('Firefox: a sample tree grows in the worker to the branches and counts decode grew natively, and saves as JSON and SVG', async () => {
+  const native = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/native-trees.json'), 'utf8')).trees
+    .find((t) => t.model === 'www/models/kjv-gpt2');
+  const page = await ff.open(ff.plain);
+  await modelReady(page);
+  await page.$eval('[data-testid="prompt"]', (e, v) => {
+    e.value = v;
+    e.dispatchEvent(new Event('input', { bubbles: true }));
+  }, native.prompt);
+  const edit = '[data-testid="lane-0"] [data-testid="lane-edit"]';
+  if ((await page.$eval(edit, (e) => e.getAttribute('aria-expanded'))) !== 'true') await page.click(edit);
+  await page.waitForSelector('[data-testid="lane-json-0"]');
+  await page.$eval('[data-testid="lane-json-0"]', (e, v) => {
+    e.closest('details').open = true;
+    e.value = v;
+    e.dispatchEvent(new Event('input', { bubbles: true }));
+    e.dispatchEvent(new Event('change', { bubbles: true }));
+  }, JSON.stringify(native.config));
+  await page.select('[data-testid="tree-samples"]', String(native.samples));
+  await page.select('[data-testid="tree-tokens"]', String(native.tokens));
+  await page.click('[data-testid="tree-grow"]');
+  await page.waitForSelector('[data-testid="tree-summary"]', { timeout: 300_000 });
+  const json = await download(ff, page, '[data-testid="tree-export-json"]');
+  const doc = JSON.parse(json.text);
+  assert.deepEqual(doc.tree.nodes.map((n) => [n.parent ?? -1, n.token_id, n.count]), native.nodes);
+  const svg = await download(ff, page, '[data-testid="tree-export-svg"]');
+  assert.match(svg.text, /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  assert.deepEqual(ff.errors, []);
+  await page.close();
 });
 
 test('Firefox: a run exports as JSON, CSV and Markdown files that Firefox saves whole', async () => {

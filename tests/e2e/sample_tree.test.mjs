@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { start, modelReady, waitRunDone, openEditor, ARTIFACTS } from './harness.mjs';
+import { start, modelReady, waitRunDone, openEditor, recordingShown, ARTIFACTS } from './harness.mjs';
 import { englishChrome } from './chrome_words.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -139,4 +139,24 @@ test('in Chinese on a phone the panel speaks Chinese', async () => {
   assert.match(await page.innerText('[data-testid="tree-summary"]'), /通道 1 的 50 个样本/);
   const words = (await englishChrome(page)).filter((w) => / in tree/.test(w));
   assert.deepEqual(words, [], `English in the Chinese tree panel: ${words.join(', ')}`);
+});
+
+test('the tree lesson asks first, then its thousand samples grow: the answer is the tree', async () => {
+  const page = await env.open('?lesson=lessons/sample-tree.json');
+  await recordingShown(page);
+  assert.equal(await page.locator('[data-testid="tree"]').count(), 0, 'the tree stays veiled until the class has guessed');
+  await page.click('[data-testid="question-choice"] >> nth=1');
+  await page.click('[data-testid="question-answer"]');
+  await page.waitForSelector('[data-testid="reveal"]');
+  assert.equal(await page.getAttribute('[data-testid="reveal-verdict"]', 'data-right'), 'true');
+  // The model ready, the step's tree grows by itself: 1,000 samples × 4 tokens of lane 1.
+  await modelReady(page);
+  await treeDone(page);
+  assert.match(await page.innerText('[data-testid="tree-summary"]'), /^1000 samples of lane 1 \(seed 3\), 4 tokens each/);
+  // The question's answer: 433 of the 1,000 begin with “ God”.
+  const first = await page.$eval('[data-testid="tree-node"]', (n) => ({ count: Number(n.dataset.count), label: n.getAttribute('aria-label') }));
+  assert.equal(first.count, 433);
+  assert.match(first.label, /“␣God”: 433 of 1000 samples/);
+  assert.deepEqual(env.errors, []);
+  await page.close();
 });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { start, modelReady, runAll, laneTexts, setKnob, recordWorkers, ROOT } from './harness.mjs';
 import { driveWorker } from './worker_client.mjs';
-import { REQUESTS, LENS_REQUEST } from './worker_requests.mjs';
+import { REQUESTS, LENS_REQUEST, TREES } from './worker_requests.mjs';
 
 let isolated, plain;
 before(async () => { [isolated, plain] = await Promise.all([start(), start({ isolated: false })]); });
@@ -16,7 +16,7 @@ after(async () => { await isolated?.close(); await plain?.close(); });
 
 async function documents(env, loader) {
   const page = await env.open('?model=bundled');
-  const out = await page.evaluate(driveWorker, { loader, modelBase: 'models/kjv-gpt2', requests: REQUESTS });
+  const out = await page.evaluate(driveWorker, { loader, modelBase: 'models/kjv-gpt2', requests: REQUESTS, trees: TREES });
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   await page.close();
   return { ...out, cores };
@@ -32,6 +32,12 @@ test('the threaded worker gives exactly the single-threaded worker\'s tokens, pr
     // Deep equality of the whole run documents: ids, text, every step's
     // candidates, logits, probabilities, funnel, beams, draws.
     assert.deepEqual(done.document, single.finished[i].document, `request ${i}`);
+  }
+  // Sample trees: the same branches, counts and probabilities on either worker.
+  assert.equal(threaded.grown.length, TREES.length);
+  for (const [i, g] of threaded.grown.entries()) {
+    assert.deepEqual(g.document, single.grown[i].document, `tree ${i}`);
+    assert.equal(g.document.tree.leaves.length, TREES[i].samples);
   }
   // In wasm too, the lens's last row is each step's raw distribution.
   const lensed = single.finished[LENS_REQUEST].document.runs;

@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { driveWorker } from './worker_client.mjs';
-import { REQUESTS, chromiumReference } from './worker_requests.mjs';
+import { REQUESTS, TREES, chromiumReference } from './worker_requests.mjs';
 import { startWebKit, evaluate, waitFor, text, attr, click, modelReady, runAll, laneTexts, setKnob } from './webkit_harness.mjs';
 
 let wk;
@@ -25,12 +25,16 @@ test('WebKit: the single-threaded worker gives exactly Chromium\'s documents —
   const got = await wk.driver.executeAsyncScript(
     `const done = arguments[arguments.length - 1];
      (${driveWorker})(arguments[0]).then(done, (e) => done({ error: String(e && e.stack || e) }));`,
-    { loader: './worker_loader.js', modelBase: 'models/kjv-gpt2', requests: REQUESTS });
+    { loader: './worker_loader.js', modelBase: 'models/kjv-gpt2', requests: REQUESTS, trees: TREES });
   assert.equal(got.error, undefined, got.error);
   assert.equal(got.loaded.threads, 1);
   assert.equal(got.finished.length, REQUESTS.length);
   for (const [i, done] of got.finished.entries()) {
     assert.deepEqual(done.document, reference.finished[i].document, `WebKit ${wk.version}, request ${i}`);
+  }
+  assert.equal(got.grown.length, TREES.length);
+  for (const [i, g] of got.grown.entries()) {
+    assert.deepEqual(g.document, reference.grown[i].document, `WebKit ${wk.version}, tree ${i}`);
   }
 });
 

@@ -32,6 +32,12 @@ export const REQUESTS = [
   ] },
 ];
 
+/// Sample trees (`ToWorker::Tree`) every build and browser must grow alike:
+/// the same branches, counts and probabilities, to the bit.
+export const TREES = [
+  { prompt: 'And God said', lane: { config: { do_sample: true, temperature: 0.9, top_p: 0.95, repetition_penalty: 1.1, seed: 8 }, forced_ids: null }, samples: 200, tokens: 5 },
+];
+
 /// The index of the request that records the logit lens.
 export const LENS_REQUEST = REQUESTS.findIndex((r) => r.lens);
 
@@ -41,7 +47,7 @@ export async function chromiumReference() {
   const chromium = await startChromium({ isolated: false });
   try {
     const page = await chromium.open('?model=bundled');
-    return await page.evaluate(driveWorker, { loader: './worker_loader.js', modelBase: 'models/kjv-gpt2', requests: REQUESTS });
+    return await page.evaluate(driveWorker, { loader: './worker_loader.js', modelBase: 'models/kjv-gpt2', requests: REQUESTS, trees: TREES });
   } finally {
     await chromium.close();
   }
