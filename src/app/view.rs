@@ -209,13 +209,17 @@ impl App {
                         />
                     </div>
                 }
-                if !page.embed && !present && !veiled {
+                // Projected, the tree shows where the lanes do, once a lesson
+                // step asks for one or one has grown.
+                if !page.embed && !veiled && (!present || (show_lanes && page.tree_to_project())) {
                     <SampleTreePanel
                         tree={page.tree.clone()}
                         lanes={editor.count}
                         {model_ready}
                         on={cb.tree.clone()}
                     />
+                }
+                if !page.embed && !present && !veiled {
                     <TokenInspector
                         inspector={page.inspector.clone()}
                         {model_ready}

@@ -62,6 +62,14 @@ impl Page {
         }
     }
 
+    /// Projector mode shows the tree only when there is one to show: grown,
+    /// growing, or asked for by the lesson step.
+    pub fn tree_to_project(&self) -> bool {
+        self.tree.grown.is_some()
+            || self.tree.growing.is_some()
+            || self.lessons.current().tree.is_some()
+    }
+
     pub fn set_tree(&mut self, setting: TreeSetting) -> Outcome {
         let tree = self.tree.make_mut();
         match setting {

@@ -231,3 +231,21 @@ fn a_branch_opened_and_followed_runs_every_lane_along_it_from_the_trees_prompt()
     let _ = page.select_tree_node(2);
     assert_eq!(page.tree.selected, None);
 }
+
+#[test]
+fn projected_the_tree_shows_only_when_there_is_one() {
+    let mut page = sampling_page();
+    assert!(!page.tree_to_project());
+    let (run_id, _) = sent_tree(&page.grow_tree()).unwrap();
+    assert!(page.tree_to_project(), "growing");
+    let _ = page.on_worker(
+        FromWorker::TreeGrown {
+            run_id,
+            document: Box::new(grown_doc(10)),
+            ms: 1.0,
+            memory_bytes: None,
+        },
+        0.0,
+    );
+    assert!(page.tree_to_project(), "grown");
+}

@@ -160,3 +160,22 @@ test('the tree lesson asks first, then its thousand samples grow: the answer is 
   assert.deepEqual(env.errors, []);
   await page.close();
 });
+
+test('projected, the lesson\'s tree shows under the lanes once revealed, filling the width, with no sideways scrolling', async () => {
+  const page = await env.open('?lesson=lessons/sample-tree.json&present=1');
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.waitForSelector('.page.present [data-testid="question"]');
+  assert.equal(await page.locator('[data-testid="tree"]').count(), 0, 'veiled until the class has guessed');
+  await page.keyboard.press('Space');
+  await page.waitForSelector('[data-testid="reveal"]');
+  await modelReady(page);
+  await treeDone(page);
+  const widths = await page.$eval('[data-testid="tree-svg"]', (svg) => ({
+    drawn: svg.getBoundingClientRect().width, box: svg.closest('.tree-scroll').clientWidth,
+    page: document.documentElement.scrollWidth, window: window.innerWidth,
+  }));
+  assert.ok(Math.abs(widths.drawn - widths.box) <= 2, JSON.stringify(widths));
+  assert.ok(widths.page <= widths.window, `no sideways scrolling: ${JSON.stringify(widths)}`);
+  assert.deepEqual(env.errors, []);
+  await page.close();
+});
