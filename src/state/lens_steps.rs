@@ -3,9 +3,8 @@
 //! over a run recorded without it runs that run's request again with it —
 //! the same seeds, so the same tokens, now with every layer's rows.
 
-use super::outcome::{Command, Outcome};
+use super::outcome::Outcome;
 use super::Page;
-use ntl_protocol::ToWorker;
 
 impl Page {
     /// Shows or hides the lens.
@@ -22,11 +21,6 @@ impl Page {
         request.lens = true;
         // The run on screen stays what it was; only its steps gain the lens.
         let run_id = self.run.begin_again(request.clone());
-        Outcome::redraw()
-            .and(Command::Send(ToWorker::Run { run_id, request }))
-            .and(Command::WatchRun {
-                run_id,
-                after_ms: self.stall.ms(),
-            })
+        self.run_sent(run_id, request)
     }
 }

@@ -338,6 +338,11 @@ impl Page {
             lens: self.lens,
         };
         self.run.request = Some(request.clone());
+        self.run_sent(run_id, request)
+    }
+
+    /// A run on its way to the worker, watched for a stall.
+    pub(super) fn run_sent(&self, run_id: u64, request: RunRequest) -> Outcome {
         Outcome::redraw()
             .and(Command::Send(ToWorker::Run { run_id, request }))
             .and(Command::WatchRun {

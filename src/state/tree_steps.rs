@@ -188,11 +188,6 @@ impl Page {
             ..RunRequest::default()
         };
         self.run.request = Some(request.clone());
-        Outcome::redraw()
-            .and(Command::Send(ToWorker::Run { run_id, request }))
-            .and(Command::WatchRun {
-                run_id,
-                after_ms: self.stall.ms(),
-            })
+        self.run_sent(run_id, request)
     }
 }
