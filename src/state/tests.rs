@@ -199,6 +199,7 @@ fn a_beam_lanes_step_opens_the_sandbox_keeping_what_its_beams_keep() {
                 score: -0.5,
                 finished: false,
                 running: true,
+                next_beam: Some(0),
                 group: None,
                 diversity_penalty: None,
                 padding: false,

@@ -2,6 +2,7 @@
 //! of what every knob did at every step. No tensors here: the model behind the
 //! [`model::LanguageModel`] trait does the math; this crate decides.
 
+pub mod beam_tree;
 pub mod chat;
 pub mod config;
 pub mod config_error;

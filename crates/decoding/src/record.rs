@@ -85,6 +85,10 @@ pub struct BeamCandidate {
     pub finished: bool,
     /// It is one of the beams that go on.
     pub running: bool,
+    /// Which of the next step's beams it becomes, when it goes on (the
+    /// `beam` its own continuations name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_beam: Option<usize>,
     /// Diverse beam search: the beam's group.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<usize>,

@@ -56,6 +56,7 @@ mod tests {
                     score: 0.0,
                     finished: false,
                     running,
+                    next_beam: None,
                     group: None,
                     diversity_penalty: None,
                     padding: false,

@@ -196,6 +196,7 @@ impl Lane for BeamLane {
                 score,
                 finished: hits[j] && j < nb,
                 running: next.contains(&j),
+                next_beam: next.iter().position(|&k| k == j),
                 group: None,
                 diversity_penalty: None,
                 padding: false,

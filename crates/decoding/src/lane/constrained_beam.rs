@@ -170,7 +170,14 @@ impl ConstrainedBeamLane {
         ranked(self.hyps.beams.clone())
     }
 
-    fn candidate(&self, c: &Cand, env: &LaneEnv, finished: bool, running: bool) -> BeamCandidate {
+    /// `next_beam`: its place among the beams that go on, if it is one.
+    fn candidate(
+        &self,
+        c: &Cand,
+        env: &LaneEnv,
+        finished: bool,
+        next_beam: Option<usize>,
+    ) -> BeamCandidate {
         let mut seq = self.running[c.beam].clone();
         seq.push(c.token);
         let state = self.state(&seq);
@@ -180,7 +187,8 @@ impl ConstrainedBeamLane {
             token: env.vocab.display(c.token),
             score: c.score,
             finished,
-            running,
+            running: next_beam.is_some(),
+            next_beam,
             group: None,
             diversity_penalty: None,
             padding: false,
@@ -252,13 +260,14 @@ impl Lane for ConstrainedBeamLane {
 
         let mut cands: Vec<BeamCandidate> = next
             .iter()
-            .map(|c| self.candidate(c, env, false, true))
+            .enumerate()
+            .map(|(k, c)| self.candidate(c, env, false, Some(k)))
             .collect();
         cands.extend(
             others
                 .iter()
                 .filter(|(c, _)| !next.iter().any(|k| k.beam == c.beam && k.token == c.token))
-                .map(|(c, finished)| self.candidate(c, env, *finished, false)),
+                .map(|(c, finished)| self.candidate(c, env, *finished, None)),
         );
         // The table shows the row the first surviving beam extends.
         let first = next[0].beam;

@@ -120,6 +120,7 @@ impl Lane for GroupBeamLane {
                         score: 0.0,
                         finished: false,
                         running: true,
+                        next_beam: Some(base + j),
                         group: Some(g),
                         diversity_penalty: None,
                         padding: true,
@@ -156,6 +157,7 @@ impl Lane for GroupBeamLane {
                 seq.push(token);
                 let finished = is_eos && rank < size;
                 let running = !is_eos && kept < size;
+                let next_beam = running.then_some(base + kept);
                 if finished {
                     self.hyps[g].add(seq, score, generated_len, self.cfg.length_penalty);
                 } else if running {
@@ -172,6 +174,7 @@ impl Lane for GroupBeamLane {
                     score,
                     finished,
                     running,
+                    next_beam,
                     group: Some(g),
                     diversity_penalty: (times > 0)
                         .then_some(self.cfg.diversity_penalty * times as f32),
