@@ -17,6 +17,27 @@ pub fn visible(token: &str) -> String {
     crate::token_bytes::byte_form(&out)
 }
 
+/// A token cut to fit a tree's box.
+pub fn boxed(token: &str) -> String {
+    let shown = visible(token);
+    if shown.chars().count() <= 11 {
+        shown
+    } else {
+        format!("{}…", shown.chars().take(10).collect::<String>())
+    }
+}
+
+/// The prompt's last characters, for a tree's root box.
+pub fn prompt_tail(prompt: &str) -> String {
+    let chars: Vec<char> = visible(prompt).chars().collect();
+    let start = chars.len().saturating_sub(10);
+    format!(
+        "{}{}",
+        if start > 0 { "…" } else { "" },
+        chars[start..].iter().collect::<String>()
+    )
+}
+
 pub fn prob(p: f32) -> String {
     if p == 0.0 {
         "0".into()

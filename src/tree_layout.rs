@@ -1,9 +1,11 @@
-//! Where a sample tree's branches go on screen: a column per token, a row
-//! per visible leaf, each branch midway between its first and last child.
-//! Only branches drawn by at least 2 % of the samples show, at most six per
-//! parent; the rest of a parent's samples fold into one "+ n more" item.
+//! Where a tree's branches go on screen: a column per token, a row per
+//! visible leaf, each branch midway between its first and last child. For
+//! a sample tree only branches drawn by at least 2 % of the samples show,
+//! at most six per parent; the rest of a parent's samples fold into one
+//! "+ n more" item. A beam tree shows every continuation the search weighed.
 
-use ntl_decoding::sample_tree::{SampleTree, TreeNode};
+use ntl_decoding::beam_tree::BeamTree;
+use ntl_decoding::sample_tree::SampleTree;
 
 /// A column per token.
 pub const COL: f64 = 176.0;
@@ -16,6 +18,50 @@ const LEFT: f64 = 4.0;
 /// Branches drawn less often than this fold into their parent's "more".
 pub const MIN_SHARE: f64 = 0.02;
 pub const MAX_SIBLINGS: usize = 6;
+
+/// What the layout needs of a tree.
+pub trait Drawable {
+    /// Each node's parent (`None`: the prompt); parents come first and a
+    /// parent's children in the order they are drawn.
+    fn parents(&self) -> Vec<Option<u32>>;
+    /// Whether `node`, its parent's `rank`-th child, shows unfolded.
+    fn shows(&self, rank: usize, node: u32) -> bool;
+    /// Samples through `node` (what a folded item counts).
+    fn count(&self, node: u32) -> u32;
+    /// Its share of the whole, for the edge's width.
+    fn share(&self, node: u32) -> f64;
+}
+
+impl Drawable for SampleTree {
+    fn parents(&self) -> Vec<Option<u32>> {
+        self.nodes.iter().map(|n| n.parent).collect()
+    }
+    fn shows(&self, rank: usize, node: u32) -> bool {
+        rank < MAX_SIBLINGS && self.share(node) >= MIN_SHARE
+    }
+    fn count(&self, node: u32) -> u32 {
+        self.nodes[node as usize].count
+    }
+    fn share(&self, node: u32) -> f64 {
+        self.count(node) as f64 / self.samples.max(1) as f64
+    }
+}
+
+/// Beam trees are small (twice the beams per step): all of it shows.
+impl Drawable for BeamTree {
+    fn parents(&self) -> Vec<Option<u32>> {
+        self.nodes.iter().map(|n| n.parent).collect()
+    }
+    fn shows(&self, _: usize, _: u32) -> bool {
+        true
+    }
+    fn count(&self, _: u32) -> u32 {
+        1
+    }
+    fn share(&self, _: u32) -> f64 {
+        0.0
+    }
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ItemKind {
@@ -50,23 +96,24 @@ pub struct Layout {
 }
 
 /// The tree's visible branches, placed; the open branch's path always shows.
-pub fn layout(tree: &SampleTree, selected: Option<u32>) -> Layout {
-    let n = tree.nodes.len();
+pub fn layout(tree: &impl Drawable, selected: Option<u32>) -> Layout {
+    let parents = tree.parents();
+    let n = parents.len();
     let mut children: Vec<Vec<u32>> = vec![vec![]; n + 1];
-    for (i, node) in tree.nodes.iter().enumerate() {
-        children[node.parent.map_or(n, |p| p as usize)].push(i as u32);
+    for (i, parent) in parents.iter().enumerate() {
+        children[parent.map_or(n, |p| p as usize)].push(i as u32);
     }
     let mut on_path = vec![false; n];
     let mut at = selected.filter(|&s| (s as usize) < n);
     while let Some(s) = at {
         on_path[s as usize] = true;
-        at = tree.nodes[s as usize].parent;
+        at = parents[s as usize];
     }
     let mut placer = Placer {
-        nodes: &tree.nodes,
+        tree,
+        n,
         children: &children,
         on_path: &on_path,
-        samples: tree.samples.max(1) as f64,
         rows: 0,
         items: vec![],
         deepest: 0,
@@ -89,29 +136,28 @@ pub fn layout(tree: &SampleTree, selected: Option<u32>) -> Layout {
     }
 }
 
-struct Placer<'a> {
-    nodes: &'a [TreeNode],
+struct Placer<'a, T: Drawable> {
+    tree: &'a T,
+    n: usize,
     children: &'a [Vec<u32>],
     on_path: &'a [bool],
-    samples: f64,
     rows: usize,
     items: Vec<Item>,
     deepest: usize,
 }
 
-impl Placer<'_> {
+impl<T: Drawable> Placer<'_, T> {
     /// Places `parent`'s visible children (and their subtrees) at `depth + 1`;
     /// returns the y of `parent`'s box.
     fn place(&mut self, parent: usize, depth: usize) -> f64 {
         let kids = &self.children[parent];
         // (rank among siblings, node)
         type Ranked = Vec<(usize, u32)>;
-        let (shown, folded): (Ranked, Ranked) =
-            kids.iter().copied().enumerate().partition(|&(rank, k)| {
-                let node = &self.nodes[k as usize];
-                self.on_path[k as usize]
-                    || (rank < MAX_SIBLINGS && node.count as f64 / self.samples >= MIN_SHARE)
-            });
+        let (shown, folded): (Ranked, Ranked) = kids
+            .iter()
+            .copied()
+            .enumerate()
+            .partition(|&(rank, k)| self.on_path[k as usize] || self.tree.shows(rank, k));
         if shown.is_empty() && folded.is_empty() {
             let y = self.next_row();
             return y;
@@ -127,7 +173,7 @@ impl Placer<'_> {
                 x,
                 y: 0.0,
                 from: (-1.0, 0.0),
-                share: self.nodes[k as usize].count as f64 / self.samples,
+                share: self.tree.share(k),
                 on_path: self.on_path[k as usize],
             });
             let y = self.place(k as usize, depth + 1);
@@ -135,10 +181,8 @@ impl Placer<'_> {
             ys.push(y);
         }
         if !folded.is_empty() {
-            let count: u32 = folded
-                .iter()
-                .map(|&(_, k)| self.nodes[k as usize].count)
-                .sum();
+            let count: u32 = folded.iter().map(|&(_, k)| self.tree.count(k)).sum();
+            let share = folded.iter().map(|&(_, k)| self.tree.share(k)).sum();
             let y = self.next_row();
             self.items.push(Item {
                 kind: ItemKind::More {
@@ -148,13 +192,13 @@ impl Placer<'_> {
                 x,
                 y,
                 from: (-1.0, 0.0),
-                share: count as f64 / self.samples,
+                share,
                 on_path: false,
             });
             ys.push(y);
         }
         let y = (ys[0] + ys[ys.len() - 1]) / 2.0;
-        if parent < self.nodes.len() {
+        if parent < self.n {
             let from = (x - COL + BOX_W, y + BOX_H / 2.0);
             for item in &mut self.items[first_item..] {
                 if item.x == x {
@@ -175,6 +219,7 @@ impl Placer<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ntl_decoding::sample_tree::TreeNode;
 
     fn node(parent: Option<u32>, depth: u32, count: u32) -> TreeNode {
         TreeNode {
@@ -293,5 +338,29 @@ mod tests {
         let l = layout(&t, Some(2));
         assert_eq!(node_ids(&l), vec![0, 1, 2]);
         assert!(l.items.iter().filter(|i| i.on_path).count() == 2);
+    }
+
+    #[test]
+    fn a_beam_tree_shows_every_continuation_however_many_a_beam_has() {
+        use ntl_decoding::beam_tree::{BeamFate, BeamNode};
+        let beam = |parent: Option<u32>, step: u32| BeamNode {
+            parent,
+            step,
+            token_id: 0,
+            token: "t".into(),
+            score: -1.0,
+            fate: BeamFate::Dropped,
+            group: None,
+            pushed: false,
+            returned: None,
+            on_answer: false,
+        };
+        let mut nodes = vec![beam(None, 0)];
+        nodes.extend((0..8).map(|_| beam(Some(0), 1)));
+        let t = BeamTree { nodes, steps: 2 };
+        let l = layout(&t, None);
+        assert_eq!(node_ids(&l), (0..9).collect::<Vec<_>>());
+        assert!(l.items.iter().all(|i| matches!(i.kind, ItemKind::Node(_))));
+        assert_eq!(l.height, 8.0 + 8.0 * ROW);
     }
 }

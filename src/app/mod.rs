@@ -233,6 +233,10 @@ impl App {
                 let outcome = self.page.on_tree(action);
                 self.perform(ctx, outcome)
             }
+            Msg::BeamTree(action) => {
+                let outcome = self.page.on_beam_tree(action);
+                self.perform(ctx, outcome)
+            }
             Msg::Quiz(action) => {
                 let outcome = match action {
                     QuizAction::Answer(at, input) => self.page.answer_question(at, input),

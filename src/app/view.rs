@@ -1,6 +1,7 @@
 //! The page's layout: every view, given the state and the callbacks.
 
 use super::App;
+use crate::components::beam_tree_panel::BeamTreePanel;
 use crate::components::chat_editor::ChatEditor;
 use crate::components::compare_view::CompareView;
 use crate::components::divergence_note::DivergenceNote;
@@ -55,6 +56,7 @@ impl App {
         // A lesson's question hides what the lanes wrote until answered.
         let veiled = page.veiled();
         let divergence = run.divergence().filter(|_| !veiled);
+        let beam_tree = page.beam_tree();
         let diverge_at = |lane: usize| {
             divergence
                 .as_ref()
@@ -208,6 +210,11 @@ impl App {
                             on_select={cb.select.clone()}
                         />
                     </div>
+                }
+                // A beam lane's search, projected too: it is what the class
+                // looks at when a lesson runs a beam search.
+                if let Some(shown) = beam_tree.filter(|_| !page.embed && !veiled && (!present || show_lanes)) {
+                    <BeamTreePanel {shown} prompt={run.ran_prompt.clone()} on={cb.beam_tree.clone()} />
                 }
                 // Projected, the tree shows where the lanes do, once a lesson
                 // step asks for one or one has grown.

@@ -1,5 +1,6 @@
 //! The page's views. They receive state and callbacks; they never hold model data of their own.
 
+pub mod beam_tree_panel;
 pub mod cached_models;
 pub mod chat_editor;
 pub mod compare_view;

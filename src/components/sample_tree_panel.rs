@@ -3,7 +3,7 @@
 //! samples that wrote it beside the probability the sampler gave it), the
 //! open branch's path, and the exports.
 
-use crate::format::{prob, visible};
+use crate::format::{boxed, prob, prompt_tail, visible};
 use crate::i18n::I18n;
 use crate::rc_eq::RcEq;
 use crate::state::sample_tree::{Grown, TreePanel, SAMPLE_CHOICES};
@@ -36,16 +36,6 @@ const SVG_STYLE: &str = "\
 .tree-svg .st-node{cursor:pointer}\
 .tree-svg .st-node:focus{outline:none}\
 .tree-svg .st-node:focus-visible rect{stroke:var(--focus,#2563eb);stroke-width:3}";
-
-/// A token cut to fit its box.
-fn boxed(token: &str) -> String {
-    let shown = visible(token);
-    if shown.chars().count() <= 11 {
-        shown
-    } else {
-        format!("{}…", shown.chars().take(10).collect::<String>())
-    }
-}
 
 fn percent(x: f64) -> String {
     prob(x as f32)
@@ -255,16 +245,7 @@ fn grown_tree(props: &GrownProps) -> Html {
             },
         }
     });
-    let tail: String = {
-        let shown = visible(&doc.prompt);
-        let chars: Vec<char> = shown.chars().collect();
-        let start = chars.len().saturating_sub(10);
-        format!(
-            "{}{}",
-            if start > 0 { "…" } else { "" },
-            chars[start..].iter().collect::<String>()
-        )
-    };
+    let tail = prompt_tail(&doc.prompt);
     let (rx, ry) = l.root;
     let on = props.on.clone();
     let export_json = Callback::from(move |_| on.emit(TreeAction::ExportJson));

@@ -5,6 +5,8 @@
 //! outside itself (talk to the worker) as [`Command`]s, and whether the
 //! screen changed; the `App` component performs the one and renders the other.
 
+pub mod beam_tree;
+mod beam_tree_steps;
 pub mod chat;
 pub mod editor;
 pub mod fresh_seeds;
@@ -41,6 +43,8 @@ mod writer_steps;
 pub mod writer_trouble;
 
 #[cfg(test)]
+#[cfg(test)]
+mod beam_tree_tests;
 #[cfg(test)]
 mod eight_bit_tests;
 #[cfg(test)]
@@ -149,6 +153,8 @@ pub struct Page {
     pub lens: bool,
     /// Many samples of one lane as a tree.
     pub tree: RcEq<sample_tree::TreePanel>,
+    /// Which beam lane's search the beam tree draws, and its open node.
+    pub beam_view: beam_tree::BeamTreeView,
 }
 
 impl Page {
@@ -196,6 +202,7 @@ impl Page {
             package: RcEq::default(),
             lens: false,
             tree: RcEq::default(),
+            beam_view: Default::default(),
         };
         // A link made with 8 bits at load loads its model so.
         page.model.eight_bit = shared

@@ -35,7 +35,7 @@ pub(super) fn ready_page(requested: Requested) -> Page {
 }
 
 /// The worker's word that run `run_id` started, every lane in `mode`.
-fn started(run_id: u64, mode: Mode) -> FromWorker {
+pub(super) fn started(run_id: u64, mode: Mode) -> FromWorker {
     let lanes = vec![
         LaneStart {
             mode,
@@ -62,7 +62,7 @@ fn first_word(run_id: u64, lane: usize) -> FromWorker {
     }
 }
 
-fn sent_run(out: &Outcome) -> Option<(u64, RunRequest)> {
+pub(super) fn sent_run(out: &Outcome) -> Option<(u64, RunRequest)> {
     out.commands.iter().find_map(|c| match c {
         Command::Send(ToWorker::Run { run_id, request }) => Some((*run_id, request.clone())),
         _ => None,

@@ -190,6 +190,40 @@ test('Firefox: a sample tree grows in the worker to the branches and counts deco
   await page.close();
 });
 
+test('Firefox: a beam lane run live is drawn as the tree decode\'s steps give, and saves it', async () => {
+  const native = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/native-beam-tree.json'), 'utf8'));
+  const page = await ff.open(ff.plain);
+  await modelReady(page);
+  await page.$eval('[data-testid="prompt"]', (e, v) => {
+    e.value = v;
+    e.dispatchEvent(new Event('input', { bubbles: true }));
+  }, native.prompt);
+  for (const [lane, config] of [[0, { max_new_tokens: 8 }], [1, native.config]]) {
+    const edit = `[data-testid="lane-${lane}"] [data-testid="lane-edit"]`;
+    if ((await page.$eval(edit, (e) => e.getAttribute('aria-expanded'))) !== 'true') await page.click(edit);
+    await page.waitForSelector(`[data-testid="lane-json-${lane}"]`);
+    await page.$eval(`[data-testid="lane-json-${lane}"]`, (e, v) => {
+      e.closest('details').open = true;
+      e.value = v;
+      e.dispatchEvent(new Event('input', { bubbles: true }));
+      e.dispatchEvent(new Event('change', { bubbles: true }));
+    }, JSON.stringify(config));
+  }
+  await runAll(page);
+  await page.waitForSelector('[data-testid="beam-tree-svg"]');
+  const boxes = await page.$$eval('[data-testid="beam-tree-node"]', (ns) => ns.map((n) => [
+    Number(n.dataset.node), Number(n.dataset.step), n.dataset.fate, n.dataset.answer === 'true',
+  ]).sort((a, b) => a[0] - b[0]));
+  assert.deepEqual(boxes, native.tree.nodes.map((n, i) => [i, n.step, n.fate, !!n.on_answer]));
+  const json = await download(ff, page, '[data-testid="beam-tree-export-json"]');
+  const tree = JSON.parse(json.text).tree;
+  const shape = (t) => t.nodes.map((n) => [n.parent ?? -1, n.token_id, n.fate, n.returned ?? -1]);
+  assert.deepEqual(shape(tree), shape(native.tree));
+  tree.nodes.forEach((n, i) => assert.ok(Math.abs(n.score - native.tree.nodes[i].score) <= 1e-4 * Math.max(1, Math.abs(n.score)), `node ${i}`));
+  assert.deepEqual(ff.errors, []);
+  await page.close();
+});
+
 test('Firefox: a run exports as JSON, CSV and Markdown files that Firefox saves whole', async () => {
   const page = await ff.open(ff.plain);
   await modelReady(page);

@@ -145,15 +145,17 @@ impl BeamTree {
                 continue;
             };
             // A finished hypothesis first; a cancelled run returns a beam still running.
-            let found = [BeamFate::Finished, BeamFate::Kept].iter().find_map(|&fate| {
-                (0..self.nodes.len() as u32).find(|&i| {
-                    let n = &self.nodes[i as usize];
-                    n.step as usize == depth
-                        && n.fate == fate
-                        && n.returned.is_none()
-                        && self.path_ids(i) == *ids
-                })
-            });
+            let found = [BeamFate::Finished, BeamFate::Kept]
+                .iter()
+                .find_map(|&fate| {
+                    (0..self.nodes.len() as u32).find(|&i| {
+                        let n = &self.nodes[i as usize];
+                        n.step as usize == depth
+                            && n.fate == fate
+                            && n.returned.is_none()
+                            && self.path_ids(i) == *ids
+                    })
+                });
             if let Some(i) = found {
                 self.nodes[i as usize].returned = Some(k);
                 if k == 0 {
@@ -261,7 +263,11 @@ mod tests {
         for with_next in [true, false] {
             let steps = two_steps(with_next);
             let t = BeamTree::build(&steps, &[seq(&[1, 9]), seq(&[2, 3])]).unwrap();
-            assert_eq!(t.nodes.len(), 8, "the placeholder's continuation is left out");
+            assert_eq!(
+                t.nodes.len(),
+                8,
+                "the placeholder's continuation is left out"
+            );
             assert_eq!(t.steps, 2);
             assert_eq!(t.path_ids(4), vec![2, 3]);
             assert_eq!(t.path_ids(5), vec![1, 9]);

@@ -33,7 +33,7 @@ fn every_sequence_transformers_returned_is_a_marked_path_of_the_tree() {
     for run in beam_runs() {
         let name = run["name"].as_str().unwrap();
         let cfg = GenerationConfig::from_value(run["config"].clone()).unwrap();
-        let penalty = cfg.length_penalty as f64;
+        let penalty = cfg.length_penalty;
         let input = RunInput {
             prompt: common::prompt_text(name).into(),
             lanes: vec![LaneRequest {
@@ -108,7 +108,11 @@ fn every_sequence_transformers_returned_is_a_marked_path_of_the_tree() {
             .collect();
         assert_eq!(answer, lane.token_ids, "{name}: the answer's path");
         groups += usize::from(cfg.num_beam_groups > 1);
-        constrained += usize::from(lane.steps[0].beams.as_ref().unwrap()[0].constraints.is_some());
+        constrained += usize::from(
+            lane.steps[0].beams.as_ref().unwrap()[0]
+                .constraints
+                .is_some(),
+        );
         checked += 1;
     }
     assert!(
