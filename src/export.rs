@@ -195,6 +195,7 @@ mod tests {
             stop_reason: StopReason::MaxNewTokens,
             sequences: vec![],
             steps: vec![step.clone()],
+            model: None,
         };
         let sampled = GenerationConfig {
             do_sample: true,

@@ -178,6 +178,7 @@ mod tests {
             stop_reason: StopReason::ForcedEnd,
             sequences: vec![],
             steps,
+            model: None,
         }
     }
 

@@ -188,6 +188,7 @@ mod tests {
                 stop_reason: stop,
                 sequences: vec![],
                 steps: vec![],
+                model: None,
             })
             .collect();
         Document {

@@ -93,6 +93,7 @@ mod tests {
             stop_reason: StopReason::MaxNewTokens,
             sequences: vec![],
             steps: vec![],
+            model: None,
         }
     }
 

@@ -87,6 +87,7 @@ fn finish(page: &mut Page, run_id: u64) {
             steps: vec![],
         }],
         steps,
+        model: None,
     };
     let document = Document {
         prompt_ids: vec![1],

@@ -438,6 +438,7 @@ pub(crate) mod tests {
             stop_reason: StopReason::MaxNewTokens,
             sequences: vec![],
             steps: vec![step(id, token)],
+            model: None,
         }
     }
 

@@ -1,15 +1,18 @@
 //! `decode`: the page's engine on the command line.
 //!
 //! decode --model DIR --prompt TEXT [--config JSON]... [--force-ids ID,ID,...]
+//!        (a --config may hold "model": "DIR", that lane's own model)
 //!        [--force-text TEXT] [--negative-prompt TEXT] [--top N] [--shared-seed N]
 //!        [--library-defaults] [--quantize q8_0] [--kl-against DIR] [--lens] [--json]
 //! decode --model DIR --prompt TEXT --config JSON --samples N [--tokens N] [--json]
 
 use ntl_cli::drift::{drift, LaneDrift};
+use ntl_cli::lane_models::load_lane_models;
 use ntl_cli::tree_text::tree_text;
 use ntl_cli::visible::visible;
 use ntl_decoding::fresh_seed::draw_fresh_seeds;
 use ntl_decoding::{ConfigError, Defaults, Document, LaneRequest, Options, Run};
+use ntl_engine::per_model::{run_on_models, LaneEngine};
 use ntl_engine::{Precision, RunError, RunInput, TreeInput};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -33,6 +36,8 @@ enum CliError {
     #[error(transparent)]
     Model(#[from] ntl_cli::model_dir::ModelDirError),
     #[error(transparent)]
+    LaneModel(#[from] ntl_cli::lane_models::LaneModelError),
+    #[error(transparent)]
     Run(#[from] RunError),
     #[error("--kl-against: {0}")]
     Reference(ntl_cli::model_dir::ModelDirError),
@@ -51,7 +56,11 @@ const USAGE: &str = "usage: decode --model DIR --prompt TEXT [--config JSON]... 
                     llama.cpp .gguf file (or a folder holding one) with tokenizer.json beside it
   --prompt TEXT     the prompt (may be empty)
   --config JSON     one lane: an HF generation_config object; repeat for more lanes
-                    (none = one greedy lane; missing fields take HF defaults)
+                    (none = one greedy lane; missing fields take HF defaults). \"model\": DIR
+                    runs that lane on its own model (a folder or .gguf, as --model; each
+                    distinct model loaded once, the lanes on one model batched together,
+                    exactly the run that model makes alone); --model is then needed only
+                    for lanes that name none
   --force-ids IDS   teacher forcing: every lane follows these ids and records its own distributions
   --force-text TEXT the same, from text
   --negative-prompt TEXT  guidance_scale lanes steer away from this text (HF negative_prompt_ids)
@@ -104,10 +113,15 @@ enum UsageError {
     TreeWith(&'static str),
     #[error("--tokens is the depth of a tree: give --samples N too")]
     TokensWithoutSamples,
+    #[error(
+        "--kl-against compares one model's lanes with full precision: not with lanes on {0} models"
+    )]
+    DriftOfMany(usize),
 }
 
 struct Args {
-    model: PathBuf,
+    /// The model of lanes whose config names none.
+    model: Option<PathBuf>,
     prompt: String,
     configs: Vec<String>,
     force_ids: Option<Vec<u32>>,
@@ -130,7 +144,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, UsageError> 
     let mut model = None;
     let mut prompt = None;
     let mut a = Args {
-        model: PathBuf::new(),
+        model: None,
         prompt: String::new(),
         configs: vec![],
         force_ids: None,
@@ -206,7 +220,11 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, UsageError> 
             other => return Err(UsageError::Unknown(other.to_string())),
         }
     }
-    a.model = model.ok_or(UsageError::Required("--model"))?;
+    // Lanes may each name their model; one that names none needs --model.
+    a.model = model;
+    if a.model.is_none() && !a.configs.iter().any(|c| c.contains("\"model\"")) {
+        return Err(UsageError::Required("--model"));
+    }
     a.prompt = prompt.ok_or(UsageError::Required("--prompt"))?;
     if a.force_ids.is_some() && a.force_text.is_some() {
         return Err(UsageError::ForcedTwice);
@@ -233,24 +251,29 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, UsageError> 
 }
 
 fn run(args: Args) -> Result<(), CliError> {
-    let engine = ntl_cli::model_dir::load_as(&args.model, args.precision)?;
-    // Read before the run, so a wrong folder is named before minutes of work.
-    let reference = match &args.kl_against {
-        Some(dir) => Some(ntl_cli::model_dir::load(dir).map_err(CliError::Reference)?),
-        None => None,
-    };
-    let model_defaults = engine
-        .info()
-        .generation_defaults
-        .clone()
-        .unwrap_or_default();
     let configs = if args.configs.is_empty() {
         vec!["{}".to_string()]
     } else {
         args.configs.clone()
     };
+    let models = load_lane_models(args.model.as_deref(), &configs, args.precision)?;
+    if args.kl_against.is_some() && models.engines.len() > 1 {
+        return Err(UsageError::DriftOfMany(models.engines.len()).into());
+    }
+    // Read before the run, so a wrong folder is named before minutes of work.
+    let reference = match &args.kl_against {
+        Some(dir) => Some(ntl_cli::model_dir::load(dir).map_err(CliError::Reference)?),
+        None => None,
+    };
     let mut lanes = Vec::new();
-    for (lane, text) in configs.iter().enumerate() {
+    for (lane, text) in models.configs.iter().enumerate() {
+        // Each lane starts from its own model's generation_config.json.
+        let engine = &models.engines[models.on_model[lane]].1;
+        let model_defaults = engine
+            .info()
+            .generation_defaults
+            .clone()
+            .unwrap_or_default();
         let config = model_defaults
             .lane_config(text, args.defaults)
             .map_err(|source| CliError::Config { lane, source })?;
@@ -274,6 +297,7 @@ fn run(args: Args) -> Result<(), CliError> {
             samples,
             tokens: args.tokens.unwrap_or(DEFAULT_TREE_TOKENS),
         };
+        let engine = &models.engines[models.on_model[0]].1;
         let doc = engine.tree(input, |_| ControlFlow::Continue(()))?;
         if args.json {
             println!(
@@ -302,9 +326,17 @@ fn run(args: Args) -> Result<(), CliError> {
             lens: args.lens,
         },
     };
-    let doc = engine.run(input, |_| ControlFlow::Continue(()))?;
+    let on: Vec<LaneEngine> = models
+        .engines
+        .iter()
+        .map(|(name, engine)| LaneEngine {
+            engine,
+            name: name.clone(),
+        })
+        .collect();
+    let doc = run_on_models(&on, &models.on_model, input, |_| ControlFlow::Continue(()))?;
     let drift = match &reference {
-        Some(reference) => Some(drift(&engine, reference, &doc)?),
+        Some(reference) => Some(drift(&models.engines[0].1, reference, &doc)?),
         None => None,
     };
     if args.json {
@@ -357,6 +389,13 @@ fn human(doc: &Document, drawn: &[Option<u32>]) -> String {
         );
         if let Some(seed) = drawn.get(i).copied().flatten() {
             out += &format!("   seed {seed}, drawn for this run (\"seed\": {seed} repeats it)\n");
+        }
+        if let Some(m) = &run.model {
+            out += &format!(
+                "   on {} (its tokenizer reads the prompt as {} tokens)\n",
+                m.name,
+                m.prompt_ids.len()
+            );
         }
         out += &format!("{}{}\n", doc.prompt, run.text);
         out += &lane_table(run);

@@ -230,6 +230,21 @@ pub struct Run {
     pub stop_reason: StopReason,
     pub sequences: Vec<Sequence>,
     pub steps: Vec<Step>,
+    /// The lane ran on a model of its own (`"model"` in its config), not the
+    /// document's: which, and the prompt as that model's tokenizer read it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<LaneModel>,
+}
+
+/// A lane's own model, and the prompt as its tokenizer read it (the
+/// document's `prompt_ids` are the document's model's).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LaneModel {
+    /// As the lane's config named it.
+    pub name: String,
+    pub prompt_ids: Vec<u32>,
+    #[serde(default)]
+    pub prompt_cropped: usize,
 }
 
 /// The whole document: `decode --json` output and the page's export.
@@ -272,6 +287,7 @@ mod tests {
             stop_reason: StopReason::Eos,
             sequences: vec![],
             steps: vec![],
+            model: None,
         };
         let json = serde_json::to_value(&run).unwrap();
         assert_eq!(json["mode"], "beam");

@@ -21,6 +21,7 @@ mod model;
 pub mod model_config;
 mod output;
 // Public for its tests, which run natively and in wasm (`tests/kernel.rs`).
+pub mod per_model;
 pub mod q5_0_kernel;
 pub mod q8_0_kernel;
 mod q8_activation;

@@ -117,6 +117,7 @@ pub(crate) fn finish_run(
         stop_reason: stop.unwrap_or(StopReason::Cancelled),
         sequences,
         steps,
+        model: None,
     }
 }
 
