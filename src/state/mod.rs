@@ -343,6 +343,8 @@ impl Page {
             negative_prompt: Some(self.editor.negative_prompt.clone())
                 .filter(|n| !n.is_empty() && self.editor.guided()),
             lens: self.lens,
+            // The page runs every lane on its one model for now.
+            lane_models: vec![],
         };
         self.run.request = Some(request.clone());
         self.run_sent(run_id, request)

@@ -19,6 +19,10 @@ impl Page {
             self.run.last_word = Some(now);
         }
         match msg {
+            // The page does not ask for lane models yet (`decode` runs them).
+            FromWorker::LaneModelLoaded { .. } | FromWorker::LaneModelFailed { .. } => {
+                Outcome::unchanged()
+            }
             FromWorker::Ready => {
                 self.worker.ready = true;
                 self.worker.slow = false;

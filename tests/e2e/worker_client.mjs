@@ -6,12 +6,15 @@
 // With `whatIf` ({ step, knobs: [settings, ...] }) it then asks the what-if
 // sandbox about the first run's step `step`, once per knob setting, and
 // returns each answer with its round trip.
+// With `laneModels` ([{ name, source }]) it loads each as a lane model
+// (`load_lane_model`) after the page's model, and returns each answer as
+// `lanes` (a request's `lane_models` names them).
 // Used by the threads test and by the browser benchmarks.
 //
 // Each wait has a limit (`stageMs`) and names what it was waiting for when it
 // runs out, so a worker that never starts or never finishes fails the test
 // with where it stopped instead of the browser driver's bare timeout.
-export async function driveWorker({ loader, modelBase, requests, trees = [], whatIf = null, stageMs = 120_000, weights = null, names = ['config.json', 'model.safetensors', 'tokenizer.json'] }) {
+export async function driveWorker({ loader, modelBase, requests, trees = [], laneModels = [], whatIf = null, stageMs = 120_000, weights = null, names = ['config.json', 'model.safetensors', 'tokenizer.json'] }) {
   const worker = new Worker(loader);
   // The threaded worker asks its creator for its helper threads (ntl_protocol::helper_threads).
   const helpers = [];
@@ -47,10 +50,15 @@ export async function driveWorker({ loader, modelBase, requests, trees = [], wha
   try {
     await next(['ready'], 'starting');
     const buffers = await Promise.all(names.map((n) => fetch(`${modelBase}/${n}`).then((r) => r.arrayBuffer())));
-    const weightBytes = buffers[names.findIndex((n) => /\.(safetensors|gguf)$/.test(n))].byteLength;
+    const weightBytes = buffers[names.findIndex((n) => /\.(safetensors|gguf|pt)$/.test(n))].byteLength;
     worker.postMessage({ json: JSON.stringify({ type: 'load', source: { kind: 'files', names }, ...(weights ? { weights } : {}) }), buffers }, buffers);
     const loaded = await next(['loaded', 'load_failed'], 'loading the model');
     if (loaded.type !== 'loaded') throw new Error('load failed: ' + JSON.stringify(loaded.trouble));
+    const lanes = [];
+    for (const { name, source } of laneModels) {
+      worker.postMessage(JSON.stringify({ type: 'load_lane_model', name, source }));
+      lanes.push(await next(['lane_model_loaded', 'lane_model_failed'], `loading lane model ${name}`));
+    }
     const finished = [];
     for (const [i, request] of requests.entries()) {
       queue.length = 0;
@@ -69,7 +77,7 @@ export async function driveWorker({ loader, modelBase, requests, trees = [], wha
       if (done.type !== 'tree_grown') throw new Error('tree failed: ' + done.message);
       grown.push({ ...done, progress_messages: queue.filter((m) => m.type === 'tree_growing').length });
     }
-    if (!whatIf) return { loaded, weightBytes, finished, grown };
+    if (!whatIf) return { loaded, weightBytes, lanes, finished, grown };
     const doc = finished[0].document;
     const ids = [...doc.prompt_ids, ...doc.runs[0].token_ids.slice(0, whatIf.step)];
     const chosen = doc.runs[0].token_ids[whatIf.step];

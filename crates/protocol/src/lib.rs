@@ -69,6 +69,12 @@ pub struct RunRequest {
     /// per layer and step, so only while the page shows it).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub lens: bool,
+    /// A model per lane: lane `i` runs on the lane model named `lane_models[i]`
+    /// (loaded with `LoadLaneModel`), or on the page's model where it is
+    /// `None` or missing. Each model's lanes run as one batch, exactly the
+    /// run that model makes alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lane_models: Vec<Option<String>>,
 }
 
 /// A sample tree: one sampling lane run `samples` times for `tokens`
@@ -100,6 +106,7 @@ impl Default for RunRequest {
             forced_text: None,
             negative_prompt: None,
             lens: false,
+            lane_models: vec![],
         }
     }
 }
@@ -250,6 +257,19 @@ pub enum ToWorker {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         heads: Option<usize>,
     },
+    /// A model a lane names (`RunRequest::lane_models`), loaded beside the
+    /// page's model, which stays; loading a name again replaces it.
+    /// Answered by `LaneModelLoaded` or `LaneModelFailed`.
+    LoadLaneModel {
+        name: String,
+        source: ModelSource,
+        #[serde(default, skip_serializing_if = "LoadWeights::is_as_stored")]
+        weights: LoadWeights,
+    },
+    /// Lets a lane model go (its memory with it).
+    ForgetLaneModel {
+        name: String,
+    },
     /// The MiniGPT in use as a model folder (`config.json`,
     /// `model.safetensors`, `tokenizer.json`), zipped: answered by a
     /// [`saved_folder`] message with the bytes, or a `SaveFailed`.
@@ -394,6 +414,22 @@ pub enum FromWorker {
         /// Threads the engine works on: 1, or more in the threaded build.
         #[serde(default = "one_thread")]
         threads: u32,
+    },
+    /// A lane model is ready: its facts, as `Loaded` gives the page's model's.
+    LaneModelLoaded {
+        name: String,
+        info: ModelInfo,
+        load_ms: f64,
+        #[serde(default)]
+        memory_bytes: Option<u64>,
+    },
+    /// A lane model could not load; the page's model and the other lane
+    /// models stay.
+    LaneModelFailed {
+        name: String,
+        file: Option<String>,
+        trouble: trouble::LoadTrouble,
+        network: bool,
     },
     LoadFailed {
         /// Which file was at fault, when one was.
@@ -735,7 +771,16 @@ mod tests {
                 forced_text: None,
                 negative_prompt: Some("dull".into()),
                 lens: true,
+                lane_models: vec![None, Some("models/gpt2/".into())],
             },
+        };
+        assert_eq!(serde_json::from_str::<ToWorker>(&m.to_json()).unwrap(), m);
+        let m = ToWorker::LoadLaneModel {
+            name: "models/gpt2/".into(),
+            source: ModelSource::Folder {
+                path: "models/gpt2/".into(),
+            },
+            weights: LoadWeights::Q8_0,
         };
         assert_eq!(serde_json::from_str::<ToWorker>(&m.to_json()).unwrap(), m);
     }

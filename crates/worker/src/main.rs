@@ -5,6 +5,7 @@
 mod fetch;
 mod helpers;
 mod hub_listing;
+mod lane_models;
 mod post;
 mod repo;
 mod save_folder;
@@ -17,6 +18,7 @@ use ntl_decoding::processors::Context;
 use ntl_decoding::sandbox::{self, Keeping};
 use ntl_decoding::{Event, Knob, Options};
 use ntl_engine::error::{LoadError, FORCED_IDS};
+use ntl_engine::per_model::{LaneEngine, ModelsRun};
 use ntl_engine::{Engine, RunError, RunInput, WeightSource};
 use ntl_protocol::trouble::{LoadTrouble, RunTrouble, WorkerNotice};
 use ntl_protocol::{FromWorker, LaneStart, ModelSource, RunRequest, ToWorker, Unanswered};
@@ -40,6 +42,8 @@ struct State {
     what_if_row: RefCell<Option<KeptRow>>,
     /// A MiniGPT read from its `.pt`, as the folder it can be saved as.
     minigpt: RefCell<Option<save_folder::Kept>>,
+    /// Models lanes name, beside the page's, by name.
+    lane_models: RefCell<Vec<(String, Rc<Engine>)>>,
 }
 
 /// A context and the model's logits after it.
@@ -131,6 +135,26 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
                 state.loading.set(false);
             });
         }
+        ToWorker::LoadLaneModel {
+            name,
+            source,
+            weights,
+        } => {
+            if state.loading.replace(true) {
+                post(&FromWorker::LaneModelFailed {
+                    name,
+                    file: None,
+                    trouble: LoadTrouble::AlreadyLoading,
+                    network: false,
+                });
+                return;
+            }
+            wasm_bindgen_futures::spawn_local(async move {
+                lane_models::load(&state, name, source, weights).await;
+                state.loading.set(false);
+            });
+        }
+        ToWorker::ForgetLaneModel { name } => lane_models::forget(&state, &name),
         ToWorker::SaveFolder { name } => save_folder::save(&state.minigpt.borrow(), &name),
         ToWorker::Measure { repo } => {
             wasm_bindgen_futures::spawn_local(async move { post(&size::measure(repo).await) });
@@ -139,9 +163,26 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
             let Some(engine) = engine_for_run(&state, run_id) else {
                 return;
             };
-            wasm_bindgen_futures::spawn_local(
-                async move { run(&state, engine, run_id, request).await },
-            );
+            let lanes = request.lanes.len();
+            let (engines, on_model) =
+                match lane_models::for_run(&state, engine, lanes, &request.lane_models) {
+                    Ok(found) => found,
+                    Err((lane, name)) => {
+                        return post(&FromWorker::RunFailed {
+                            run_id,
+                            lane: Some(lane),
+                            field: None,
+                            message: format!(
+                                "lane {}: its model `{name}` is not loaded (LoadLaneModel first)",
+                                lane + 1
+                            ),
+                            trouble: None,
+                        })
+                    }
+                };
+            wasm_bindgen_futures::spawn_local(async move {
+                run(&state, engines, on_model, run_id, request).await
+            });
         }
         ToWorker::Tree { run_id, request } => {
             let Some(engine) = engine_for_run(&state, run_id) else {
@@ -334,22 +375,23 @@ const BUILT_BESIDE_BYTES: usize = 256 << 20;
 /// Rows in a what-if table: the lessons' top 20 (and the lane's pick).
 const WHAT_IF_ROWS: usize = 20;
 
-async fn load(
-    state: &State,
-    source: ModelSource,
-    weights: ntl_protocol::LoadWeights,
-    heads: Option<usize>,
-    buffers: Option<js_sys::Array>,
-) {
-    let started = now_ms();
-    // Where downloaded files come from (and are cached under); none for picked files.
-    let base = match &source {
+/// Where a model's files come from (and are cached under); none for picked files.
+fn base_of(source: &ModelSource) -> Option<String> {
+    match source {
         ModelSource::Files { .. } => None,
         ModelSource::Bundled { base } => Some(base.clone()),
         ModelSource::Hub { repo, .. } => Some(ntl_protocol::hub_base(repo)),
         ModelSource::Folder { path } => ntl_protocol::model_base(path),
-    };
-    let files = match (&source, &base) {
+    }
+}
+
+/// A model's files: fetched (a name checked before anything is) or picked.
+async fn model_files(
+    source: &ModelSource,
+    base: &Option<String>,
+    buffers: Option<js_sys::Array>,
+) -> Result<repo::RepoFiles, fetch::LoadFailure> {
+    match (source, base) {
         (ModelSource::Hub { repo, gguf }, _)
             if !ntl_protocol::valid_repo_id(repo)
                 || !gguf
@@ -380,28 +422,23 @@ async fn load(
             trouble: LoadTrouble::NothingToLoad,
             network: false,
         }),
-    };
-    let files = match files {
-        Ok(f) => f,
-        Err(e) => {
-            return post(&FromWorker::LoadFailed {
-                file: e.file,
-                trouble: e.trouble,
-                network: e.network,
-                kept: state.engine.borrow().is_some(),
-            })
-        }
-    };
-    // A student's MiniGPT is small: it is built beside the model in use,
-    // which stays if its files are refused. Any other model (or a `.pt`
-    // past that size) lets the previous one go first: two would double
-    // the memory.
-    let beside = matches!(&files.weights, repo::Weights::Torch { pt, .. }
-        if pt.length() as usize <= BUILT_BESIDE_BYTES);
-    if !beside {
-        state.engine.borrow_mut().take();
-        state.minigpt.borrow_mut().take();
     }
+}
+
+/// An engine built from a model's files; a MiniGPT's folder kept for
+/// saving; why its chat template cannot be read, if it cannot (that costs
+/// the chat editor, not the model).
+struct Built {
+    engine: Engine,
+    minigpt: Option<save_folder::Kept>,
+    plain_prompts: Option<String>,
+}
+
+fn build_engine(
+    files: repo::RepoFiles,
+    weights: ntl_protocol::LoadWeights,
+    heads: Option<usize>,
+) -> Result<Built, LoadError> {
     let mut minigpt = None;
     let loaded = match files.weights {
         repo::Weights::Safetensors { config, shards } => {
@@ -441,28 +478,62 @@ async fn load(
             }),
         },
     };
-    let loaded = loaded
-        .and_then(|e| match &files.generation_config {
-            Some(g) => e.with_generation_config(g),
-            None => Ok(e),
-        })
-        .map(|mut e| {
-            // A template this engine cannot read costs the chat editor, not the model.
-            if let Some(Err(err)) = files
-                .tokenizer_config
-                .as_ref()
-                .map(|t| e.read_tokenizer_config(t))
-            {
-                post(&FromWorker::Notice {
-                    notice: WorkerNotice::PlainPrompts {
-                        why: err.to_string(),
-                    },
-                });
-            }
-            e
-        });
+    let mut engine = match &files.generation_config {
+        Some(g) => loaded?.with_generation_config(g)?,
+        None => loaded?,
+    };
+    let plain_prompts = files
+        .tokenizer_config
+        .as_ref()
+        .and_then(|t| engine.read_tokenizer_config(t).err())
+        .map(|e| e.to_string());
+    Ok(Built {
+        engine,
+        minigpt,
+        plain_prompts,
+    })
+}
+
+async fn load(
+    state: &State,
+    source: ModelSource,
+    weights: ntl_protocol::LoadWeights,
+    heads: Option<usize>,
+    buffers: Option<js_sys::Array>,
+) {
+    let started = now_ms();
+    let base = base_of(&source);
+    let files = match model_files(&source, &base, buffers).await {
+        Ok(f) => f,
+        Err(e) => {
+            return post(&FromWorker::LoadFailed {
+                file: e.file,
+                trouble: e.trouble,
+                network: e.network,
+                kept: state.engine.borrow().is_some(),
+            })
+        }
+    };
+    // A student's MiniGPT is small: it is built beside the model in use,
+    // which stays if its files are refused. Any other model (or a `.pt`
+    // past that size) lets the previous one go first: two would double
+    // the memory.
+    let beside = matches!(&files.weights, repo::Weights::Torch { pt, .. }
+        if pt.length() as usize <= BUILT_BESIDE_BYTES);
+    if !beside {
+        state.engine.borrow_mut().take();
+        state.minigpt.borrow_mut().take();
+    }
+    let loaded = build_engine(files, weights, heads).map(|built| {
+        if let Some(why) = built.plain_prompts {
+            post(&FromWorker::Notice {
+                notice: WorkerNotice::PlainPrompts { why },
+            });
+        }
+        (built.engine, built.minigpt)
+    });
     match loaded {
-        Ok(engine) => {
+        Ok((engine, minigpt)) => {
             let info = engine.info().clone();
             *state.engine.borrow_mut() = Some(Rc::new(engine));
             *state.minigpt.borrow_mut() = minigpt;
@@ -493,18 +564,33 @@ async fn load(
     }
 }
 
-async fn run(state: &State, engine: Rc<Engine>, run_id: u64, request: RunRequest) {
+/// Runs the request's lanes, each on its model (`engines[on_model[lane]]`,
+/// the page's model first), a step of every model's lanes at a time.
+async fn run(
+    state: &State,
+    engines: Vec<(String, Rc<Engine>)>,
+    on_model: Vec<usize>,
+    run_id: u64,
+    request: RunRequest,
+) {
     let started = now_ms();
-    let prepared = match engine.prepare(run_input(request)) {
-        Ok(p) => p,
+    let models: Vec<LaneEngine> = engines
+        .iter()
+        .map(|(name, engine)| LaneEngine {
+            engine,
+            name: name.clone(),
+        })
+        .collect();
+    let mut models_run = match ModelsRun::start(&models, &on_model, run_input(request)) {
+        Ok(r) => r,
         Err(e) => return post(&run_failed(run_id, e)),
     };
     post(&FromWorker::Started {
         run_id,
-        prompt_ids: prepared.prompt.ids.clone(),
-        prompt_cropped: prepared.prompt.cropped,
-        lanes: prepared
-            .lanes
+        prompt_ids: models_run.prompt().ids.clone(),
+        prompt_cropped: models_run.prompt().cropped,
+        lanes: models_run
+            .lanes()
             .iter()
             .map(|l| LaneStart {
                 mode: l.config.mode,
@@ -512,10 +598,6 @@ async fn run(state: &State, engine: Rc<Engine>, run_id: u64, request: RunRequest
             })
             .collect(),
     });
-    let mut generation = match engine.start(&prepared) {
-        Ok(g) => g,
-        Err(e) => return post(&run_failed(run_id, e)),
-    };
     let mut first_step_ms = None;
     let mut on_event = |ev: Event| {
         match ev {
@@ -548,24 +630,28 @@ async fn run(state: &State, engine: Rc<Engine>, run_id: u64, request: RunRequest
         }
     };
     loop {
-        match generation.advance(&mut on_event) {
+        match models_run.advance(&mut on_event) {
             Ok(true) => {}
             Ok(false) => break,
-            Err(e) => return post(&run_failed(run_id, e.into())),
+            Err(e) => return post(&run_failed(run_id, e)),
         }
         yield_to_event_loop().await;
         if state.current_run.get() != run_id {
-            generation.cancel(&mut on_event);
+            models_run.cancel(&mut on_event);
             break;
         }
     }
-    let document = prepared.document(generation.finish());
+    // Each lane's text as its own model's vocabulary shows it.
+    let vocabs: Vec<_> = (0..on_model.len())
+        .map(|lane| models_run.engine_of(lane).tokenizer_vocab())
+        .collect();
+    let document = models_run.finish();
     let ms = now_ms() - started;
-    let vocab = engine.tokenizer_vocab();
     let shown_texts = document
         .runs
         .iter()
-        .map(|r| vocab.shown_text(&r.token_ids))
+        .zip(&vocabs)
+        .map(|(r, vocab)| vocab.shown_text(&r.token_ids))
         .collect();
     post(&FromWorker::Finished {
         run_id,
