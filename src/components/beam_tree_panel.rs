@@ -3,12 +3,12 @@
 //! log-probabilities; the path of the text the search returned drawn thick.
 //! A node opens its step's tables in every lane.
 
+use super::sample_tree_panel::select_value;
 use crate::format::{boxed, prompt_tail, visible};
 use crate::i18n::I18n;
 use crate::state::beam_tree::{BeamTreeAction, ShownBeamTree};
 use crate::tree_layout::{layout, ItemKind, BOX_H, BOX_W};
 use ntl_decoding::beam_tree::{BeamFate, BeamNode};
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -53,15 +53,6 @@ fn fate_key(fate: BeamFate) -> &'static str {
         BeamFate::Finished => "beam-fate-finished",
         BeamFate::Dropped => "beam-fate-dropped",
     }
-}
-
-fn select_value(e: &Event) -> Option<usize> {
-    e.target()?
-        .dyn_into::<web_sys::HtmlSelectElement>()
-        .ok()?
-        .value()
-        .parse()
-        .ok()
 }
 
 /// What a node's box says after its token: ■ where a hypothesis ended, ★

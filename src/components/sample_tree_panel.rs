@@ -41,7 +41,8 @@ fn percent(x: f64) -> String {
     prob(x as f32)
 }
 
-fn select_value(e: &Event) -> Option<usize> {
+/// The number a `<select>` holds (both tree panels' pickers).
+pub(super) fn select_value(e: &Event) -> Option<usize> {
     e.target()?
         .dyn_into::<web_sys::HtmlSelectElement>()
         .ok()?
