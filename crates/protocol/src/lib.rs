@@ -423,6 +423,14 @@ pub enum FromWorker {
         #[serde(default)]
         memory_bytes: Option<u64>,
     },
+    /// A lane model's download, as `Progress` is the page's model's (the
+    /// worker loads one model at a time, so this is the load under way).
+    LaneModelProgress {
+        name: String,
+        file: String,
+        loaded: u64,
+        total: Option<u64>,
+    },
     /// A lane model could not load; the page's model and the other lane
     /// models stay.
     LaneModelFailed {

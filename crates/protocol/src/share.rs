@@ -54,6 +54,10 @@ pub struct Shared {
     /// template, so the chat editor opens on it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chat: Option<SharedChat>,
+    /// Each lane's own model, by lane (`None`: the page's model), named as
+    /// `model` is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lane_models: Vec<Option<String>>,
 }
 
 /// The most turns a link's conversation holds.
@@ -120,6 +124,12 @@ pub enum ShareError {
          of a hub repo is named owner/name:Q4_K_M"
     )]
     Model(String),
+    #[error(
+        "{PREFIX}lane {}'s model `{name}` is not the bundled model, a hub repo id \
+         (owner/name) or a model folder beside the page (models/name/)",
+        .lane + 1
+    )]
+    LaneModel { lane: usize, name: String },
     #[error("{PREFIX}its conversation holds {0} turns; at most {MAX_CHAT_TURNS} are read")]
     ChatTurns(usize),
     #[error("{PREFIX}a turn of its conversation is longer than {MAX_PROMPT_CHARS} characters")]
@@ -193,6 +203,17 @@ fn check(s: &Shared) -> Result<(), ShareError> {
             return Err(ShareError::ChatTurnTooLong);
         }
     }
+    if s.lane_models.len() > s.lanes.len() {
+        return Err(ShareError::LaneCount(s.lane_models.len()));
+    }
+    for (lane, name) in s.lane_models.iter().enumerate() {
+        if let Some(name) = name.as_deref().filter(|n| !valid_model_name(n)) {
+            return Err(ShareError::LaneModel {
+                lane,
+                name: name.chars().take(80).collect(),
+            });
+        }
+    }
     match s.model.as_deref() {
         None => Ok(()),
         Some(name) if valid_model_name(name) => Ok(()),
@@ -222,6 +243,7 @@ mod tests {
             step: Some(4),
             negative_prompt: Some("a dull answer".into()),
             library_defaults: vec![1, 3],
+            lane_models: vec![],
             chat: Some(SharedChat {
                 turns: vec![
                     ChatTurn {
@@ -290,6 +312,38 @@ mod tests {
             ..sample()
         };
         assert_eq!(decode(&encode(&s)).unwrap(), s);
+    }
+
+    #[test]
+    fn each_lanes_model_round_trips_and_a_hostile_or_extra_one_is_refused_by_lane() {
+        let s = Shared {
+            lane_models: vec![
+                None,
+                Some("models/tutorial-minigpt/".into()),
+                None,
+                Some("bundled".into()),
+            ],
+            ..sample()
+        };
+        assert_eq!(decode(&encode(&s)).unwrap(), s);
+        for (lane, bad) in [(1, "../../etc/"), (3, "https://evil.example/m/")] {
+            let mut hostile = s.clone();
+            hostile.lane_models[lane] = Some(bad.into());
+            let e = decode(&encode(&hostile)).unwrap_err();
+            assert!(
+                matches!(&e, ShareError::LaneModel { lane: l, name } if *l == lane && name == bad),
+                "{e}"
+            );
+            assert!(e.to_string().contains(&format!("lane {}", lane + 1)), "{e}");
+        }
+        let extra = Shared {
+            lane_models: vec![None; 5],
+            ..sample()
+        };
+        assert!(matches!(
+            decode(&encode(&extra)),
+            Err(ShareError::LaneCount(5))
+        ));
     }
 
     #[test]

@@ -22,7 +22,10 @@ pub async fn load(state: &State, name: String, source: ModelSource, weights: Loa
     if matches!(source, ModelSource::Files { .. }) {
         return post(&failed(None, LoadTrouble::NothingToLoad, false));
     }
-    let files = match model_files(&source, &base, None).await {
+    crate::post::lane_load(Some(name.clone()));
+    let files = model_files(&source, &base, None).await;
+    crate::post::lane_load(None);
+    let files = match files {
         Ok(f) => f,
         Err(e) => return post(&failed(e.file, e.trouble, e.network)),
     };
