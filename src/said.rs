@@ -108,6 +108,11 @@ pub enum Said {
     NoConstrainedSearchInLlama,
     /// What was typed into the model box is not a repo id.
     NotARepoId(String),
+    /// A lane's own model will not load, or not beside the others.
+    LaneModel {
+        name: String,
+        trouble: crate::state::lane_model_trouble::LaneModelTrouble,
+    },
 }
 
 /// Why a download's bar stands still.

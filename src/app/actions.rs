@@ -104,7 +104,8 @@ impl App {
             LaneAction::Field(name, text) => editor.set_field(lane, &name, &text),
             LaneAction::Semantics(s) => editor.set_semantics(lane, s),
             LaneAction::Mode(mode) => editor.set_mode(lane, mode),
-            LaneAction::Json(text) => editor.set_json(lane, &text),
+            // Through the page, which sizes the lane's model (`lane_model_named`).
+            LaneAction::Model(_) | LaneAction::Json(_) => {}
             LaneAction::Select(step) => self.page.run.select(lane, step),
             LaneAction::Edit => editor.toggle_editor(lane),
             LaneAction::StartsFrom(from) => editor.set_starts_from(lane, from),

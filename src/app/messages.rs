@@ -24,6 +24,8 @@ pub enum LaneAction {
     Semantics(Semantics),
     Mode(Mode),
     Json(String),
+    /// The lane's own model named (empty: the page's).
+    Model(String),
     Select(usize),
     /// Unfold or fold the knob editor.
     Edit,
@@ -90,6 +92,7 @@ pub(super) struct LaneCallbacks {
     pub(super) semantics: Callback<Semantics>,
     pub(super) mode: Callback<Mode>,
     pub(super) json: Callback<String>,
+    pub(super) model: Callback<String>,
     pub(super) select: Callback<usize>,
     pub(super) edit: Callback<()>,
     pub(super) starts_from: Callback<Defaults>,
@@ -121,6 +124,7 @@ impl Callbacks {
             semantics: link.callback(move |s| Msg::Lane(i, LaneAction::Semantics(s))),
             mode: link.callback(move |mode| Msg::Lane(i, LaneAction::Mode(mode))),
             json: link.callback(move |text| Msg::Lane(i, LaneAction::Json(text))),
+            model: link.callback(move |name| Msg::Lane(i, LaneAction::Model(name))),
             select: link.callback(move |step| Msg::Lane(i, LaneAction::Select(step))),
             edit: link.callback(move |_| Msg::Lane(i, LaneAction::Edit)),
             starts_from: link.callback(move |d| Msg::Lane(i, LaneAction::StartsFrom(d))),

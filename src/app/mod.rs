@@ -217,6 +217,14 @@ impl App {
             }
             Msg::Model(action) => self.on_model(ctx, action),
             Msg::Prompt(action) => self.on_prompt(ctx, action),
+            Msg::Lane(lane, LaneAction::Model(name)) => {
+                let outcome = self.page.lane_model_named(lane, &name);
+                self.perform(ctx, outcome)
+            }
+            Msg::Lane(lane, LaneAction::Json(text)) => {
+                let outcome = self.page.lane_json_set(lane, &text);
+                self.perform(ctx, outcome)
+            }
             Msg::Lane(lane, action) => {
                 self.on_lane(lane, action);
                 true

@@ -88,6 +88,10 @@ impl App {
                     on_semantics={cb.lanes[i].semantics.clone()}
                     on_mode={cb.lanes[i].mode.clone()}
                     on_json={cb.lanes[i].json.clone()}
+                    json={editor.lane_json(i)}
+                    model={editor.models[i].clone()}
+                    model_state={editor.models[i].as_deref().and_then(|n| page.lane_models.get(n)).cloned()}
+                    on_model={cb.lanes[i].model.clone()}
                     on_select={cb.lanes[i].select.clone()}
                     open={editor.open[i]}
                     on_edit={cb.lanes[i].edit.clone()}
@@ -106,7 +110,9 @@ impl App {
                     {step}
                     longest={run.longest()}
                     sort_by={run.sort_by}
-                    can_branch={model_ready && !run.prompt_ids.is_empty()}
+                    // A branch continues every lane from one model's ids.
+                    can_branch={model_ready && !run.prompt_ids.is_empty() && run.align() == crate::compare::Align::ById}
+                    align={run.align()}
                     lens={page.lens}
                     running={run.running.is_some()}
                     on={cb.compare.clone()}
@@ -193,6 +199,9 @@ impl App {
                     <main class={classes!("lanes", format!("n{}", editor.count))}>
                         { for (0..editor.count).map(lane) }
                     </main>
+                    if !page.embed && !present {
+                        { model_choices(&page.model.site_models) }
+                    }
                 }
                 { for compare }
                 if !veiled && !present {
@@ -258,5 +267,23 @@ impl App {
             </div>
             </ContextProvider<I18n>>
         }
+    }
+}
+
+/// The models a lane may name, offered as its model box is typed into: the
+/// bundled one, the site's folders, the catalogue's hub repos.
+fn model_choices(site: &[ntl_protocol::site_models::SiteModel]) -> Html {
+    use crate::components::config_editor::MODEL_CHOICES;
+    let names = std::iter::once(ntl_protocol::share::BUNDLED.to_string())
+        .chain(site.iter().map(|m| m.path()))
+        .chain(
+            crate::state::model_catalog::CATALOG
+                .iter()
+                .map(|m| m.repo.to_string()),
+        );
+    html! {
+        <datalist id={MODEL_CHOICES}>
+            { for names.map(|n| html! { <option value={n} /> }) }
+        </datalist>
     }
 }

@@ -8,7 +8,7 @@
 
 use super::distribution::{bars, funnel, table_head};
 use super::lens_grid::{lens_section, NoLens};
-use crate::compare::{paths, rows, Row};
+use crate::compare::{paths, rows, Align, Row};
 use crate::format::{num, prob, visible};
 use crate::i18n::I18n;
 use crate::lane_result::LaneResult;
@@ -36,6 +36,9 @@ pub struct Props {
     pub lens: bool,
     /// A run is on its way (a lens asked for now is coming with it).
     pub running: bool,
+    /// Lanes run on models whose vocabularies differ: rows line up by text.
+    #[prop_or(Align::ById)]
+    pub align: Align,
     pub on: Callback<CompareAction>,
 }
 
@@ -459,9 +462,10 @@ pub fn compare_view(p: &Props) -> Html {
     let results: [Option<&LaneResult>; LANES] = std::array::from_fn(|i| p.results[i].as_deref());
     let steps: [Option<&Step>; LANES] =
         std::array::from_fn(|i| results[i].and_then(|r| r.steps.get(p.step)).map(|s| &**s));
-    let rows = rows(&steps, p.sort_by);
-    let paths = paths(&results, p.step);
+    let rows = rows(&steps, p.sort_by, p.align);
+    let paths = paths(&results, p.step, p.align);
     let mut notes = vec![];
+
     for (lanes, id) in [
         (&paths.other_text, "compare-other-text"),
         (&paths.beams, "compare-beams"),
@@ -519,6 +523,9 @@ pub fn compare_view(p: &Props) -> Html {
                 >
                     { tr.t("lens-toggle") }
                 </button>
+                if p.align == Align::ByText {
+                    <p class="notice" data-testid="compare-by-text">{ tr.t("compare-by-text") }</p>
+                }
                 { for notes.into_iter().map(|n| html! { <p class="notice" data-testid="compare-paths">{ n }</p> }) }
                 <button class="close" aria-label={tr.t("close")} onclick={on.reform(|_: MouseEvent| CompareAction::Close)}>
                     { "×" }

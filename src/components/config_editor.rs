@@ -22,7 +22,15 @@ pub struct Props {
     pub on_semantics: Callback<Semantics>,
     pub on_mode: Callback<Mode>,
     pub on_json: Callback<String>,
+    /// The lane as its JSON box shows it (its model included).
+    pub json: String,
+    /// The lane's own model (`None`: the page's).
+    pub model: Option<String>,
+    pub on_model: Callback<String>,
 }
+
+/// The `<datalist>` of models a lane can name (the view renders it once).
+pub const MODEL_CHOICES: &str = "lane-model-choices";
 
 /// The modes in the menu, by the option's value (stable, English; the
 /// words shown are the catalog's).
@@ -260,8 +268,24 @@ fn tutorial_editor(p: &Props, ecosystem: Html, bad_field: Option<&str>, tr: &I18
 
 /// The lane's error, then its config as JSON text to read or paste.
 fn error_and_json(p: &Props, title: String, tr: &I18n) -> Html {
+    let id = format!("lane-{}-model", p.index);
+    let bad = p
+        .error
+        .as_ref()
+        .is_some_and(|e| e.field.as_deref() == Some("model"));
     html! {
         <>
+            <div class={classes!("knob", "lane-model-field", bad.then_some("bad"))} title={tr.t("lane-model-title")}>
+                <label for={id.clone()}>{ tr.t("lane-model") }</label>
+                <DraftField
+                    id={id}
+                    testid={format!("lane-model-input-{}", p.index)}
+                    list={MODEL_CHOICES}
+                    value={p.model.clone().unwrap_or_default()}
+                    placeholder={tr.t("lane-model-placeholder")}
+                    on_commit={p.on_model.clone()}
+                />
+            </div>
             if let Some(e) = &p.error {
                 <div class="lane-error" data-testid="lane-error" role="alert">
                     { tr.said(&e.message) }
@@ -273,7 +297,7 @@ fn error_and_json(p: &Props, title: String, tr: &I18n) -> Html {
                     multiline=true
                     rows={6}
                     testid={format!("lane-json-{}", p.index)}
-                    value={p.config.to_json()}
+                    value={p.json.clone()}
                     on_commit={p.on_json.clone()}
                 />
             </details>

@@ -20,6 +20,9 @@ pub struct Props {
     pub knob: Option<AttrValue>,
     #[prop_or_default]
     pub testid: Option<AttrValue>,
+    /// A `<datalist>` of choices, by id.
+    #[prop_or_default]
+    pub list: Option<AttrValue>,
     /// The element's id, for a `<label for>`.
     #[prop_or_default]
     pub id: Option<AttrValue>,
@@ -62,6 +65,7 @@ pub fn draft_field(p: &Props) -> Html {
         html! {
             <input
                 id={p.id.clone()}
+                list={p.list.clone()}
                 data-knob={knob}
                 data-testid={testid}
                 {value}

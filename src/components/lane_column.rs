@@ -7,6 +7,7 @@ use crate::lane_config::{KnobText, LaneKnobs};
 use crate::lane_result::LaneResult;
 use crate::rc_eq::RcEq;
 use crate::state::editor::LaneError;
+use crate::state::lane_models::{LaneModel, LaneModelStatus};
 use crate::state::lane_outlook::{LaneOutlook, StartsFrom};
 use crate::theme::lane_color;
 use crate::watermark_check::LaneCheck;
@@ -35,6 +36,15 @@ pub struct Props {
     pub on_semantics: Callback<Semantics>,
     pub on_mode: Callback<Mode>,
     pub on_json: Callback<String>,
+    /// The lane as its JSON box shows it (its model included).
+    pub json: String,
+    /// The lane's own model (`None`: the page's), and where it stands.
+    #[prop_or_default]
+    pub model: Option<String>,
+    #[prop_or_default]
+    pub model_state: Option<LaneModel>,
+    #[prop_or_default]
+    pub on_model: Callback<String>,
     pub on_select: Callback<usize>,
     /// What the lane takes from the model's generation_config.json.
     /// How the lane will run (model defaults, warnings), derived in state.
@@ -249,6 +259,56 @@ fn sequences(result: &Option<RcEq<LaneResult>>, tr: &I18n) -> Html {
     }
 }
 
+/// "On models/tutorial-minigpt/ · 6.4 MB download, about 60 MB in memory ·
+/// loading 40 %": the lane's own model, what it costs, where it stands.
+fn model_line(name: &str, state: Option<&LaneModel>, tr: &I18n) -> Html {
+    let cost = state.and_then(|m| m.cost).map(|c| {
+        tr.t_with(
+            "lane-model-cost",
+            &[
+                ("download", crate::format::bytes(c.download).into()),
+                ("memory", crate::format::bytes(c.memory).into()),
+            ],
+        )
+    });
+    let (status, words) = match state.map(|m| &m.status) {
+        None => ("named", None),
+        Some(LaneModelStatus::Measuring) => ("measuring", Some(tr.t("lane-model-measuring"))),
+        Some(LaneModelStatus::Sized) => ("sized", Some(tr.t("lane-model-sized"))),
+        Some(LaneModelStatus::Queued) => ("queued", Some(tr.t("lane-model-queued"))),
+        Some(LaneModelStatus::Loading { loaded, total, .. }) => (
+            "loading",
+            Some(match total {
+                Some(t) if *t > 0 => tr.t_with(
+                    "lane-model-loading-share",
+                    &[("percent", (loaded * 100 / t).to_string().into())],
+                ),
+                _ => tr.t("lane-model-loading"),
+            }),
+        ),
+        Some(LaneModelStatus::Ready { info }) => (
+            "ready",
+            Some(tr.t_with(
+                "lane-model-ready",
+                &[
+                    ("layers", info.n_layer.to_string().into()),
+                    ("vocab", info.vocab_size.to_string().into()),
+                ],
+            )),
+        ),
+        Some(LaneModelStatus::Failed(_)) => ("failed", Some(tr.t("lane-model-failed"))),
+    };
+    let parts: Vec<String> = [cost, words].into_iter().flatten().collect();
+    html! {
+        <p class="lane-model" data-testid="lane-model" data-model={name.to_string()} data-status={status}>
+            { tr.t_with("lane-model-on", &[("name", name.to_string().into())]) }
+            if !parts.is_empty() {
+                { " · " }{ parts.join(" · ") }
+            }
+        </p>
+    }
+}
+
 #[function_component(LaneColumn)]
 pub fn lane_column(p: &Props) -> Html {
     let tr = use_context::<I18n>().unwrap_or_default();
@@ -278,6 +338,9 @@ pub fn lane_column(p: &Props) -> Html {
             <h2 style={format!("color: {}", lane_color(p.index))}>
                 { tr.t_with("lane-heading", &[("lane", (p.index + 1).into())]) }
             </h2>
+            if let Some(name) = &p.model {
+                { model_line(name, p.model_state.as_ref(), &tr) }
+            }
             if p.compact {
                 <p class="config-summary" data-testid="config-summary"><code>{ summary }</code></p>
                 if let Some(e) = &p.error {
@@ -307,6 +370,9 @@ pub fn lane_column(p: &Props) -> Html {
                         on_semantics={p.on_semantics.clone()}
                         on_mode={p.on_mode.clone()}
                         on_json={p.on_json.clone()}
+                        json={p.json.clone()}
+                        model={p.model.clone()}
+                        on_model={p.on_model.clone()}
                     />
                 </div>
             }

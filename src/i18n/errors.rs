@@ -353,6 +353,10 @@ impl I18n {
                 &[("lane", v(lane + 1)), ("why", v(self.config_error(source)))],
             ),
             ShareError::Model(m) => self.t_with("link-model", &[("got", v(m))]),
+            ShareError::LaneModel { lane, name } => self.t_with(
+                "link-lane-model",
+                &[("lane", v(lane + 1)), ("name", v(name))],
+            ),
             ShareError::ChatTurns(n) => self.t_with(
                 "link-chat-turns",
                 &[("turns", v(n)), ("max", v(MAX_CHAT_TURNS))],

@@ -388,6 +388,25 @@ fn what_the_page_says_is_chinese_on_a_chinese_page() {
     let en = I18n::new("en");
     let said = [
         Said::NoKnob("top_kk".into()),
+        Said::LaneModel {
+            name: "../x/".into(),
+            trouble: crate::state::lane_models::LaneModelTrouble::NotAModel,
+        },
+        Said::LaneModel {
+            name: "owner/big".into(),
+            trouble: crate::state::lane_models::LaneModelTrouble::TooBig {
+                cost: crate::state::lane_models::LaneModelCost {
+                    download: 3_000_000_000,
+                    memory: 6_000_000_000,
+                },
+                held: 400_000_000,
+                device_gb: Some(8.0),
+            },
+        },
+        Said::LaneModel {
+            name: "owner/odd".into(),
+            trouble: crate::state::lane_models::LaneModelTrouble::SizeUnknown,
+        },
         Said::SandboxNotANumber {
             knob: "top_p".into(),
             text: "x".into(),
@@ -452,19 +471,19 @@ fn what_the_page_says_is_chinese_on_a_chinese_page() {
         );
     }
     assert_eq!(
-        en.said(&said[8]),
+        en.said(&said[11]),
         "The worker sent a message this page could not read (not JSON)."
     );
     assert!(en
-        .said(&said[7])
+        .said(&said[10])
         .starts_with("The worker sent a `step` message"));
     // The engine's words for what only the model can refuse (RunError's).
     assert_eq!(
-        en.said(&said[14]),
+        en.said(&said[17]),
         "the text to score must hold at least one token of this vocabulary"
     );
     assert_eq!(
-        en.said(&said[15]),
+        en.said(&said[18]),
         "lane 2: the negative prompt (900 tokens) and up to 200 new tokens do not fit the \
          model's 1024 positions; shorten it or ask for fewer tokens"
     );

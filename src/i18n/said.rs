@@ -27,6 +27,49 @@ impl I18n {
         }
     }
 
+    /// Why a lane's own model will not load.
+    pub fn lane_model_trouble(
+        &self,
+        name: &str,
+        trouble: &crate::state::lane_model_trouble::LaneModelTrouble,
+    ) -> String {
+        use crate::state::lane_model_trouble::LaneModelTrouble as T;
+        match trouble {
+            T::NotAModel => self.t_with("lane-model-not-a-model", &[("name", v(name))]),
+            T::SizeUnknown => self.t_with("lane-model-size-unknown", &[("name", v(name))]),
+            T::TooBig {
+                cost,
+                held,
+                device_gb,
+            } => {
+                let limit = match device_gb {
+                    Some(gb) => self.t_with("lane-model-limit-device", &[("gb", v(gb))]),
+                    None => self.t("lane-model-limit-wasm"),
+                };
+                self.t_with(
+                    "lane-model-too-big",
+                    &[
+                        ("name", v(name)),
+                        ("memory", v(crate::format::bytes(cost.memory))),
+                        ("download", v(crate::format::bytes(cost.download))),
+                        ("held", v(crate::format::bytes(*held))),
+                        ("limit", v(limit)),
+                    ],
+                )
+            }
+            T::Load { file, trouble } => {
+                let why = self.load_trouble(trouble);
+                match file {
+                    Some(file) => self.t_with(
+                        "lane-model-load-file",
+                        &[("name", v(name)), ("file", v(file)), ("why", v(why))],
+                    ),
+                    None => self.t_with("lane-model-load", &[("name", v(name)), ("why", v(why))]),
+                }
+            }
+        }
+    }
+
     /// What a memory estimate's cache was sized for, or nothing when the
     /// model's shape was unknown.
     pub fn memory_cache(&self, tokens: Option<usize>) -> String {
@@ -203,6 +246,7 @@ impl I18n {
                 ],
             ),
             Said::NoKnob(name) => self.t_with("said-no-knob", &[("name", v(name))]),
+            Said::LaneModel { name, trouble } => self.lane_model_trouble(name, trouble),
             Said::SandboxNotANumber { knob, text } => self.t_with(
                 "said-sandbox-not-a-number",
                 &[("knob", v(knob)), ("text", v(text))],

@@ -13,6 +13,9 @@ pub mod fresh_seeds;
 pub mod handout;
 mod handout_steps;
 pub mod inspector;
+mod lane_model_steps;
+pub mod lane_model_trouble;
+pub mod lane_models;
 pub mod lane_outlook;
 mod lens_steps;
 pub mod lesson_player;
@@ -49,6 +52,8 @@ mod beam_tree_tests;
 mod eight_bit_tests;
 #[cfg(test)]
 mod gguf_choice_tests;
+#[cfg(test)]
+mod lane_model_tests;
 #[cfg(test)]
 mod lens_tests;
 #[cfg(test)]
@@ -155,6 +160,8 @@ pub struct Page {
     pub tree: RcEq<sample_tree::TreePanel>,
     /// Which beam lane's search the beam tree draws, and its open node.
     pub beam_view: beam_tree::BeamTreeView,
+    /// The models lanes name beside the page's model.
+    pub lane_models: lane_models::LaneModels,
 }
 
 impl Page {
@@ -203,6 +210,7 @@ impl Page {
             lens: false,
             tree: RcEq::default(),
             beam_view: Default::default(),
+            lane_models: Default::default(),
         };
         // A link made with 8 bits at load loads its model so.
         page.model.eight_bit = shared
@@ -268,6 +276,8 @@ impl Page {
         self.worker.ready = false;
         self.worker.slow = false;
         self.worker.spawned = self.worker.spawned.wrapping_add(1);
+        // A new worker holds no lane model: they load again when a run needs them.
+        self.lane_models = Default::default();
         match result {
             Ok(()) => self.worker.alive = true,
             Err(e) => {
@@ -294,8 +304,14 @@ impl Page {
             RunKind::Score => Some(self.editor.score_text.clone()),
             RunKind::Generate => None,
         };
-        let Some(mut lanes) = self.editor.lane_requests(self.model.generation_defaults()) else {
-            return Outcome::redraw();
+        let (lane_models, first) = match self.lane_models_for_run(kind) {
+            Ok(ready) => ready,
+            Err(wait) => return wait,
+        };
+        let defaults = self.lane_defaults();
+        let on = std::array::from_fn(|lane| defaults[lane].as_ref());
+        let Some(mut lanes) = self.editor.lane_requests_on(on) else {
+            return Outcome::redraw().and_all(first);
         };
         // Shared randomness sets the lanes' own seeds aside; a scored text
         // is followed, not drawn.
@@ -343,11 +359,10 @@ impl Page {
             negative_prompt: Some(self.editor.negative_prompt.clone())
                 .filter(|n| !n.is_empty() && self.editor.guided()),
             lens: self.lens,
-            // The page runs every lane on its one model for now.
-            lane_models: vec![],
+            lane_models,
         };
         self.run.request = Some(request.clone());
-        self.run_sent(run_id, request)
+        self.run_sent(run_id, request).and_all(first)
     }
 
     /// A run on its way to the worker, watched for a stall.
@@ -393,7 +408,10 @@ impl Page {
         let lanes = doc
             .runs
             .iter()
-            .map(|r| ntl_decoding::LaneKnobs::differing(&r.config))
+            .map(|r| {
+                let model = r.model.as_ref().map(|m| m.name.clone());
+                (ntl_decoding::LaneKnobs::differing(&r.config), model)
+            })
             .collect();
         let prompt = doc.prompt.clone();
         match self.run.replay(name, doc) {

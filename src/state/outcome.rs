@@ -77,6 +77,13 @@ impl Outcome {
         self
     }
 
+    /// Every message, sent in order.
+    pub(super) fn and_all(mut self, messages: Vec<ToWorker>) -> Self {
+        self.commands
+            .extend(messages.into_iter().map(Command::Send));
+        self
+    }
+
     pub(super) fn and_send(self, message: Option<ToWorker>) -> Self {
         match message {
             Some(m) => self.and(Command::Send(m)),

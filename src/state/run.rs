@@ -344,10 +344,29 @@ impl RunState {
         }
     }
 
+    /// How the compare view lines lanes up: by text when the run on screen
+    /// has lanes on models of their own (whose vocabularies may differ).
+    pub fn align(&self) -> crate::compare::Align {
+        let live = self
+            .request
+            .as_ref()
+            .is_some_and(|r| r.lane_models.iter().any(Option::is_some));
+        let recorded = self
+            .document
+            .as_ref()
+            .is_some_and(|d| d.runs.iter().any(|r| r.model.is_some()));
+        match live || recorded {
+            true => crate::compare::Align::ByText,
+            false => crate::compare::Align::ById,
+        }
+    }
+
     /// Where the lanes first part ways; only once every lane is done, so the
-    /// answer does not move under the reader.
+    /// answer does not move under the reader. Not across models: their
+    /// steps are other tokens of other vocabularies, so the step where
+    /// they part is not one step (the compare view lines them up by text).
     pub fn divergence(&self) -> Option<Divergence> {
-        if self.running.is_some() {
+        if self.running.is_some() || self.align() == crate::compare::Align::ByText {
             return None;
         }
         let paths: Vec<LanePath<Rc<Step>>> = self

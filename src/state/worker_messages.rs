@@ -19,10 +19,24 @@ impl Page {
             self.run.last_word = Some(now);
         }
         match msg {
-            // The page does not ask for lane models yet (`decode` runs them).
-            FromWorker::LaneModelLoaded { .. } | FromWorker::LaneModelFailed { .. } => {
-                Outcome::unchanged()
-            }
+            FromWorker::LaneModelProgress {
+                name,
+                file,
+                loaded,
+                total,
+            } => Outcome::changed(self.lane_models.progress(&name, file, loaded, total)),
+            FromWorker::LaneModelLoaded {
+                name,
+                info,
+                memory_bytes,
+                ..
+            } => self.lane_model_loaded(&name, info, memory_bytes),
+            FromWorker::LaneModelFailed {
+                name,
+                file,
+                trouble,
+                ..
+            } => self.lane_model_failed(&name, file, trouble),
             FromWorker::Ready => {
                 self.worker.ready = true;
                 self.worker.slow = false;
@@ -61,6 +75,9 @@ impl Page {
                 shape,
                 gguf,
             } => {
+                if let Some(done) = self.lane_model_measured(&repo, bytes, shape) {
+                    return done;
+                }
                 self.model.measured(&repo, bytes, cached, shape, gguf);
                 Outcome::redraw()
             }
@@ -81,8 +98,11 @@ impl Page {
                 source,
                 load_ms,
                 threads,
-                ..
+                memory_bytes,
             } => {
+                if memory_bytes.is_some() {
+                    self.lane_models.worker_memory = memory_bytes;
+                }
                 self.model.loaded(info, source, load_ms, threads);
                 // Another model may cut the prompt into other tokens.
                 self.inspector = RcEq::default();

@@ -12,6 +12,30 @@ use ntl_decoding::{ConfigError, Defaults, Knob, LaneRequest, Mode, ModelDefaults
 use ntl_protocol::lesson::LessonStep;
 use ntl_protocol::share::Shared;
 
+/// A lane's JSON split into its `"model"` (a name, or none) and its knobs;
+/// `Err` holds a `"model"` that is not a name.
+fn split_model(text: &str) -> Result<(Option<String>, String), String> {
+    let Ok(serde_json::Value::Object(mut map)) = serde_json::from_str(text) else {
+        // Not an object: the knobs' parser says what is wrong with it.
+        return Ok((None, text.to_string()));
+    };
+    match map.remove("model") {
+        None => Ok((None, text.to_string())),
+        Some(serde_json::Value::Null) => Ok((None, serde_json::Value::Object(map).to_string())),
+        Some(serde_json::Value::String(name)) => {
+            Ok((Some(name), serde_json::Value::Object(map).to_string()))
+        }
+        Some(other) => Err(other.to_string()),
+    }
+}
+
+fn not_a_model(name: &str) -> Said {
+    Said::LaneModel {
+        name: name.chars().take(80).collect(),
+        trouble: super::lane_models::LaneModelTrouble::NotAModel,
+    }
+}
+
 /// What a lane shows next to its knobs when something is wrong.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LaneError {
@@ -52,6 +76,9 @@ pub struct Editor {
     /// may have fewer than four. The others keep their configs for *Add a
     /// lane*.
     pub count: usize,
+    /// Each lane's own model (`None`: the page's), named as `?model=` names
+    /// one.
+    pub models: [Option<String>; LANES],
     outlooks: Outlooks,
 }
 
@@ -71,6 +98,7 @@ impl Default for Editor {
             branch_ids: None,
             starts_from: [Defaults::Model; LANES],
             count: LANES,
+            models: Default::default(),
             outlooks: Outlooks::default(),
         }
     }
@@ -90,6 +118,7 @@ impl Editor {
         self.lanes = lessons::step_lanes(step);
         self.count = step.lanes.len().clamp(1, LANES);
         self.errors = Default::default();
+        self.models = Default::default();
         // A step that compares seeds would show identical lanes with one
         // seed for all.
         if self.seeds_differ() {
@@ -190,17 +219,75 @@ impl Editor {
         self.check(lane);
     }
 
-    /// A lane's `generation_config.json` pasted or edited as text.
+    /// A lane's `generation_config.json` pasted or edited as text; its
+    /// `"model"`, if any, is the lane's own model (as `decode --config`).
     pub fn set_json(&mut self, lane: usize, text: &str) {
-        match LaneKnobs::from_json(text) {
+        let (model, knobs) = match split_model(text) {
+            Ok(split) => split,
+            Err(found) => {
+                self.errors[lane] = Some(LaneError {
+                    field: Some("model".into()),
+                    message: not_a_model(&found),
+                });
+                self.open[lane] = true;
+                return;
+            }
+        };
+        match LaneKnobs::from_json(&knobs) {
             Ok(c) => {
                 self.lanes[lane] = c;
                 self.check(lane);
+                self.set_model(lane, model.as_deref().unwrap_or(""));
             }
             Err(e) => {
                 self.errors[lane] = Some(e.into());
                 self.open[lane] = true;
             }
+        }
+    }
+
+    /// A lane's own model typed or picked (empty: the page's model). A name
+    /// that can name no model is refused next to the lane.
+    pub fn set_model(&mut self, lane: usize, text: &str) {
+        let Some(slot) = self.models.get_mut(lane) else {
+            return;
+        };
+        let name = text.trim();
+        if name.is_empty() {
+            *slot = None;
+            return;
+        }
+        if super::lane_models::source_of(name).is_none() {
+            self.errors[lane] = Some(LaneError {
+                field: Some("model".into()),
+                message: not_a_model(name),
+            });
+            self.open[lane] = true;
+            return;
+        }
+        *slot = Some(name.to_string());
+        if self.errors[lane]
+            .as_ref()
+            .is_some_and(|e| e.field.as_deref() == Some("model"))
+        {
+            self.check(lane);
+        }
+    }
+
+    /// The lane as its JSON box shows it: its knobs, and its model first.
+    pub fn lane_json(&self, lane: usize) -> String {
+        let knobs = self.lanes[lane].to_json();
+        match &self.models[lane] {
+            None => knobs,
+            Some(name) => match serde_json::from_str(&knobs) {
+                Ok(serde_json::Value::Object(map)) => {
+                    let mut with = serde_json::Map::new();
+                    with.insert("model".into(), serde_json::Value::String(name.clone()));
+                    with.extend(map);
+                    serde_json::to_string_pretty(&serde_json::Value::Object(with)).unwrap_or(knobs)
+                }
+                _ => knobs,
+            },
         }
     }
 
@@ -260,6 +347,15 @@ impl Editor {
     /// under its own where it starts from them; `None` (and each fault shown
     /// next to its lane) when any lane is invalid.
     pub fn lane_requests(&mut self, model: Option<&ModelDefaults>) -> Option<Vec<LaneRequest>> {
+        self.lane_requests_on([model; LANES])
+    }
+
+    /// As [`Editor::lane_requests`], each lane over its own model's knobs
+    /// (lanes on a model of their own).
+    pub fn lane_requests_on(
+        &mut self,
+        models: [Option<&ModelDefaults>; LANES],
+    ) -> Option<Vec<LaneRequest>> {
         // Lanes past the count do not run, so cannot stop a run.
         for e in &mut self.errors[self.count..] {
             *e = None;
@@ -268,7 +364,7 @@ impl Editor {
             self.check(lane);
         }
         let mut configs = Vec::with_capacity(self.count);
-        for lane in 0..self.count {
+        for (lane, model) in models.into_iter().enumerate().take(self.count) {
             if self.errors[lane].is_some() {
                 continue;
             }
@@ -301,6 +397,7 @@ impl Editor {
         if self.count < LANES {
             self.lanes[self.count] = self.lanes[self.count - 1].clone();
             self.starts_from[self.count] = self.starts_from[self.count - 1];
+            self.models[self.count] = self.models[self.count - 1].clone();
             self.errors[self.count] = None;
             self.open[self.count] = false;
             self.count += 1;
@@ -359,6 +456,10 @@ impl Editor {
                 .filter(|&l| self.starts_from[l] == Defaults::Library)
                 .collect(),
             chat: None,
+            lane_models: match self.models[..self.count].iter().any(Option::is_some) {
+                true => self.models[..self.count].to_vec(),
+                false => vec![],
+            },
         }
     }
 
@@ -380,6 +481,10 @@ impl Editor {
             };
             self.check(lane);
         }
+        self.models = Default::default();
+        for (lane, name) in s.lane_models.into_iter().take(LANES).enumerate() {
+            self.models[lane] = name;
+        }
         self.shared_randomness = s.shared_seed.is_some();
         self.shared_seed = s.shared_seed.unwrap_or(0);
         self.score_text = s.score.unwrap_or_default();
@@ -400,12 +505,15 @@ impl Editor {
     }
 
     /// A recorded run's prompt and lane configs, for replay.
-    pub fn show_recorded(&mut self, prompt: &str, lanes: Vec<LaneKnobs>) {
+    pub fn show_recorded(&mut self, prompt: &str, lanes: Vec<(LaneKnobs, Option<String>)>) {
         self.prompt = prompt.to_string();
         self.branch_ids = None;
-        for (lane, config) in lanes.into_iter().take(LANES).enumerate() {
+        for (lane, (config, model)) in lanes.into_iter().take(LANES).enumerate() {
             self.lanes[lane] = config;
             self.errors[lane] = None;
+            // A recording's model named as a path on another machine is not
+            // one the page can load: the lane shows the page's.
+            self.models[lane] = model.filter(|m| super::lane_models::source_of(m).is_some());
         }
     }
 }
