@@ -72,8 +72,15 @@ pub fn deterministic(c: &ntl_decoding::LaneConfig) -> bool {
 }
 
 /// Whether the editor holds `step` exactly: its prompt and its lanes' knobs.
-pub fn is_unchanged(step: &LessonStep, prompt: &str, lanes: &[LaneKnobs]) -> bool {
+pub fn is_unchanged(
+    step: &LessonStep,
+    prompt: &str,
+    lanes: &[LaneKnobs],
+    models: &[Option<String>],
+) -> bool {
+    let model = |lane: usize| step.lane_models.get(lane).cloned().flatten();
     prompt == step.prompt
+        && models.iter().enumerate().all(|(lane, m)| *m == model(lane))
         && step_lanes(step)
             .iter()
             .zip(lanes)
@@ -306,9 +313,20 @@ mod tests {
     fn a_step_is_unchanged_until_its_prompt_or_a_knob_is_edited() {
         let (_, s) = preset("Greedy = top-k 1");
         let mut lanes = step_lanes(&s);
-        assert!(is_unchanged(&s, &s.prompt, &lanes));
-        assert!(!is_unchanged(&s, "The best way", &lanes));
+        let none = [None, None, None, None];
+        assert!(is_unchanged(&s, &s.prompt, &lanes, &none));
+        assert!(!is_unchanged(&s, "The best way", &lanes, &none));
+        let other_model = [
+            None,
+            Some("models/tutorial-minigpt/".to_string()),
+            None,
+            None,
+        ];
+        assert!(
+            !is_unchanged(&s, &s.prompt, &lanes, &other_model),
+            "another model is another run"
+        );
         lanes[2].set_text(ntl_decoding::Knob::TopK, "3").unwrap();
-        assert!(!is_unchanged(&s, &s.prompt, &lanes));
+        assert!(!is_unchanged(&s, &s.prompt, &lanes, &none));
     }
 }

@@ -141,6 +141,8 @@ pub enum WriterAction {
 pub struct PageNow<'a> {
     pub prompt: &'a str,
     pub lanes: &'a [LaneKnobs],
+    /// Each lane's own model (empty: every lane on the page's).
+    pub lane_models: Vec<Option<String>>,
     /// Lanes (from 0) that start from the library's defaults.
     pub library_lanes: Vec<usize>,
     pub shared_randomness: bool,
@@ -238,6 +240,7 @@ impl LessonWriter {
             prose: self.next.note.trim().to_string(),
             prompt: now.prompt.to_string(),
             lanes: now.lanes.to_vec(),
+            lane_models: now.lane_models,
             recording,
             questions: self.next.question().into_iter().collect(),
             printed: None,

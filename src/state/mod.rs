@@ -338,6 +338,7 @@ impl Page {
                 self.lessons.current(),
                 &self.editor.prompt,
                 &self.editor.lanes,
+                &self.editor.models[..self.editor.count],
             );
         self.lessons.recorded = lesson_player::Recorded::NotShown;
         self.run.ran_with = (kind == RunKind::Generate)

@@ -43,6 +43,10 @@ impl Page {
         let now = PageNow {
             prompt: &e.prompt,
             lanes: &self.lanes_as_run(),
+            lane_models: match self.lane_model_names() {
+                names if names.iter().any(Option::is_some) => names,
+                _ => vec![],
+            },
             library_lanes: (0..e.count)
                 .filter(|&l| e.starts_from[l] == Defaults::Library)
                 .collect(),

@@ -4,11 +4,14 @@
 // Run is pressed (the page's model stays), and writes exactly what that model
 // writes as the page's only model. Two vocabularies: the compare view lines
 // the tables up by text and says so. A share link carries each lane's model;
-// a model that cannot load, or a name that is no model, is said on its lane.
+// a model that cannot load, or a name that is no model, is said on its lane;
+// the lesson built on it asks first, then its recording is a live run.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { start, modelReady, runAll, waitRunDone, openEditor, laneTexts } from './harness.mjs';
+import { start, modelReady, runAll, waitRunDone, openEditor, laneTexts, recordingShown, ROOT } from './harness.mjs';
 
 const MINIGPT = 'models/tutorial-minigpt/';
 const PROMPT = 'And God said';
@@ -119,5 +122,31 @@ test('a name that is no model, and a folder that is not there, are said on their
   await page.click('[data-testid="run"]');
   await waitRunDone(page, before);
   assert.equal(await page.getAttribute('[data-testid="model-status"]', 'data-state'), 'ready');
+  await page.close();
+});
+
+test('the lesson "The knobs or the model?" asks first, shows its two-model recording, and a live run writes it exactly', async () => {
+  const recording = JSON.parse(readFileSync(join(ROOT, 'www/lessons/recordings/knobs-or-model-1.json'), 'utf8'));
+  const page = await env.open('?lesson=lessons/knobs-or-model.json');
+  await page.waitForSelector('[data-testid="lesson-player"]');
+  await recordingShown(page);
+  await page.waitForSelector('[data-testid="question"]');
+  assert.equal(await modelLine(page, 1).getAttribute('data-model'), MINIGPT, 'the step names lane 2\'s model');
+  assert.equal(await modelLine(page, 3).getAttribute('data-model'), MINIGPT);
+  assert.equal(await page.locator('[data-testid="lane-0"] [data-testid="lane-model"]').count(), 0);
+  await page.click('[data-testid="question-choice"] >> nth=1');
+  await page.click('[data-testid="question-answer"]');
+  await page.waitForSelector('[data-testid="reveal"]');
+  assert.equal(await page.getAttribute('[data-testid="reveal-verdict"]', 'data-right'), 'true');
+  const squash = (s) => s.replace(/[\s↵·⏎]/g, '');
+  const shown = await laneTexts(page);
+  recording.runs.forEach((run, i) => assert.equal(squash(shown[i]), squash(run.text), `lane ${i + 1} shows the recording`));
+  // Live: the MiniGPT loads for lanes 2 and 4, and the run is the recording.
+  await modelReady(page);
+  await runAll(page, 180_000);
+  const doc = await exported(page);
+  assert.deepEqual(doc.runs.map((r) => r.token_ids), recording.runs.map((r) => r.token_ids));
+  assert.deepEqual(doc.runs.map((r) => r.model?.name ?? null), [null, MINIGPT, null, MINIGPT]);
+  assert.deepEqual(env.errors, []);
   await page.close();
 });

@@ -6,7 +6,7 @@
 //! A recording is the page's export document for the step (compact JSON,
 //! ten candidates a step), at the path the step names beside the lesson.
 
-use ntl_cli::lesson_runs::{difference, run_step, StepRunError};
+use ntl_cli::lesson_runs::{difference, load_lane_models, run_step, StepRunError};
 use ntl_cli::model_dir::{self, ModelDirError};
 use ntl_decoding::Document;
 use ntl_protocol::lesson::{self, LessonError, Recording};
@@ -98,6 +98,7 @@ fn run(args: Vec<String>) -> Result<(), Failure> {
         return Err(Failure::Usage);
     };
     let engine = model_dir::load(&model)?;
+    let mut lane_models = vec![];
     let mut differ = 0;
     for path in &files {
         // `www/lessons/*.json` names the list of lessons too.
@@ -110,8 +111,15 @@ fn run(args: Vec<String>) -> Result<(), Failure> {
             source,
         })?;
         let dir = path.parent().unwrap_or(Path::new("."));
+        // Lane models are folders beside the page, which holds `lessons/`.
+        let site = dir.parent().unwrap_or(Path::new("."));
         for (i, step) in lesson.steps.iter().enumerate() {
             let at = format!("{}, step {}", path.display(), i + 1);
+            load_lane_models(site, step, &mut lane_models).map_err(|source| Failure::Run {
+                path: path.clone(),
+                step: i,
+                source,
+            })?;
             let recorded: Document = match &step.recording {
                 None => {
                     println!("{at}: no recording (runs live only)");
@@ -128,11 +136,12 @@ fn run(args: Vec<String>) -> Result<(), Failure> {
                         .map_err(|source| Failure::Recording { path: file, source })?
                 }
                 Some(Recording::File(file)) => {
-                    let fresh = run_step(&engine, step).map_err(|source| Failure::Run {
-                        path: path.clone(),
-                        step: i,
-                        source,
-                    })?;
+                    let fresh =
+                        run_step(&engine, &lane_models, step).map_err(|source| Failure::Run {
+                            path: path.clone(),
+                            step: i,
+                            source,
+                        })?;
                     let file = dir.join(file);
                     if let Some(parent) = file.parent() {
                         std::fs::create_dir_all(parent).map_err(|source| Failure::Read {
@@ -156,7 +165,7 @@ fn run(args: Vec<String>) -> Result<(), Failure> {
                     source,
                 }
             })?;
-            let fresh = run_step(&engine, step).map_err(|source| Failure::Run {
+            let fresh = run_step(&engine, &lane_models, step).map_err(|source| Failure::Run {
                 path: path.clone(),
                 step: i,
                 source,

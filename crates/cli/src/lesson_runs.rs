@@ -3,6 +3,7 @@
 //! be exactly what the model writes for the step's lanes.
 
 use ntl_decoding::{ConfigError, Defaults, Document, LaneRequest, Options};
+use ntl_engine::per_model::{run_on_models, LaneEngine};
 use ntl_engine::{Engine, RunError, RunInput};
 use ntl_protocol::lesson::LessonStep;
 use std::ops::ControlFlow;
@@ -26,18 +27,84 @@ pub enum StepRunError {
     },
     #[error(transparent)]
     Run(#[from] RunError),
+    #[error("lane {}: its model `{name}` was not loaded beside the lesson's", .lane + 1)]
+    NoLaneModel { lane: usize, name: String },
+    #[error("lane {}: its model `{name}` ({path}) did not load: {source}", .lane + 1)]
+    LaneModelLoad {
+        lane: usize,
+        name: String,
+        path: std::path::PathBuf,
+        #[source]
+        source: Box<crate::model_dir::ModelDirError>,
+    },
 }
 
-/// The step's lanes on `engine`, over the model's own defaults as the page
-/// runs them.
-pub fn run_step(engine: &Engine, step: &LessonStep) -> Result<Document, StepRunError> {
-    let model = engine
-        .info()
-        .generation_defaults
-        .clone()
-        .unwrap_or_default();
+/// Loads the models the step's lanes name (folders beside the page, under
+/// `site`) into `held`, each once.
+pub fn load_lane_models(
+    site: &std::path::Path,
+    step: &LessonStep,
+    held: &mut Vec<(String, Engine)>,
+) -> Result<(), StepRunError> {
+    for (lane, name) in step.lane_models.iter().enumerate() {
+        let Some(name) = name else { continue };
+        if held.iter().any(|(n, _)| n == name) {
+            continue;
+        }
+        let path = site.join(name);
+        let engine =
+            crate::model_dir::load(&path).map_err(|source| StepRunError::LaneModelLoad {
+                lane,
+                name: name.clone(),
+                path: path.clone(),
+                source: Box::new(source),
+            })?;
+        held.push((name.clone(), engine));
+    }
+    Ok(())
+}
+
+/// The step's lanes on `engine` — a lane naming a model of its own on that
+/// model, from `lane_models` — each over its model's own defaults, as the
+/// page runs them.
+pub fn run_step(
+    engine: &Engine,
+    lane_models: &[(String, Engine)],
+    step: &LessonStep,
+) -> Result<Document, StepRunError> {
+    let mut models = vec![LaneEngine {
+        engine,
+        name: String::new(),
+    }];
+    let mut on_model = Vec::with_capacity(step.lanes.len());
+    for lane in 0..step.lanes.len() {
+        let Some(name) = step.lane_models.get(lane).cloned().flatten() else {
+            on_model.push(0);
+            continue;
+        };
+        if let Some(m) = models.iter().position(|m| m.name == name) {
+            on_model.push(m);
+            continue;
+        }
+        let (_, e) =
+            lane_models
+                .iter()
+                .find(|(n, _)| *n == name)
+                .ok_or(StepRunError::NoLaneModel {
+                    lane,
+                    name: name.clone(),
+                })?;
+        models.push(LaneEngine { engine: e, name });
+        on_model.push(models.len() - 1);
+    }
     let mut lanes = Vec::with_capacity(step.lanes.len());
     for (lane, knobs) in step.lanes.iter().enumerate() {
+        let model = models[on_model[lane]]
+            .engine
+            .info()
+            .generation_defaults
+            .clone()
+            .unwrap_or_default();
         let config = model
             .lane(knobs, Defaults::Model)
             .map_err(|source| StepRunError::Lane { lane, source })?;
@@ -61,7 +128,12 @@ pub fn run_step(engine: &Engine, step: &LessonStep) -> Result<Document, StepRunE
             lens: step.open.is_some_and(|o| o.lens),
         },
     };
-    Ok(engine.run(input, |_| ControlFlow::Continue(()))?)
+    if models.len() == 1 {
+        return Ok(engine.run(input, |_| ControlFlow::Continue(()))?);
+    }
+    Ok(run_on_models(&models, &on_model, input, |_| {
+        ControlFlow::Continue(())
+    })?)
 }
 
 /// Where a recording parts from a fresh run, in words; `None` when it is

@@ -94,7 +94,10 @@ fn every_shipped_recording_is_what_its_model_writes() {
                 }
             };
             lesson::validate::recording_fits("recording", step, &recorded).unwrap();
-            let fresh = run_step(engine, step).unwrap();
+            let mut lane_models = vec![];
+            ntl_cli::lesson_runs::load_lane_models(&root().join("www"), step, &mut lane_models)
+                .unwrap();
+            let fresh = run_step(engine, &lane_models, step).unwrap();
             if let Some(d) = difference(&recorded, &fresh) {
                 panic!("{}, step {}: {d}", path.display(), i + 1);
             }
@@ -110,7 +113,7 @@ fn a_recording_that_is_not_the_models_run_is_caught() {
     let engine = ntl_cli::model_dir::load(&root().join("www/models/kjv-gpt2")).unwrap();
     let l = lesson::parse(&std::fs::read(root().join("www/lessons/greedy-top-k-1.json")).unwrap())
         .unwrap();
-    let fresh = run_step(&engine, &l.steps[0]).unwrap();
+    let fresh = run_step(&engine, &[], &l.steps[0]).unwrap();
     let mut forged = fresh.clone();
     forged.runs[0].text.push_str(" and more");
     assert!(difference(&forged, &fresh)

@@ -119,6 +119,9 @@ impl Editor {
         self.count = step.lanes.len().clamp(1, LANES);
         self.errors = Default::default();
         self.models = Default::default();
+        for (lane, name) in step.lane_models.iter().take(LANES).enumerate() {
+            self.models[lane] = name.clone();
+        }
         // A step that compares seeds would show identical lanes with one
         // seed for all.
         if self.seeds_differ() {

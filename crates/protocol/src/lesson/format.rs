@@ -53,6 +53,10 @@ pub struct LessonStep {
     /// `generation_config` fields set, or llama.cpp's after
     /// `"semantics": "llama.cpp"`.
     pub lanes: Vec<LaneKnobs>,
+    /// Each lane's own model, by lane (`null`: the lesson's model), named as
+    /// the lesson's `model` is: "is it the knobs or the model?".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lane_models: Vec<Option<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recording: Option<Recording>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -291,3 +291,28 @@ fn a_step_may_grow_a_lanes_tree_within_the_trees_limits() {
     v["steps"][0]["tree"] = json!({"lane": 1, "samples": 10, "tokens": 2, "seed": 4});
     assert!(refused(v).1.contains("seed"));
 }
+
+#[test]
+fn a_steps_lane_models_round_trip_and_a_hostile_or_extra_one_names_its_path() {
+    let mut v = minimal();
+    v["steps"][0]["lane_models"] = json!([null, "models/tutorial-minigpt/"]);
+    let l = parse_value(&v).unwrap();
+    assert_eq!(
+        l.steps[0].lane_models,
+        [None, Some("models/tutorial-minigpt/".to_string())]
+    );
+    assert_eq!(
+        parse_value(&serde_json::from_str(&l.to_json()).unwrap()).unwrap(),
+        l
+    );
+    v["steps"][0]["lane_models"] = json!([null, "../../secret/"]);
+    let (path, message) = refused(v.clone());
+    assert_eq!(
+        path.as_deref(),
+        Some("steps[0].lane_models[1]"),
+        "{message}"
+    );
+    v["steps"][0]["lane_models"] = json!([null, null, "bundled"]);
+    let (path, message) = refused(v);
+    assert_eq!(path.as_deref(), Some("steps[0].lane_models"), "{message}");
+}

@@ -90,6 +90,20 @@ fn step(at: &str, s: &LessonStep) -> Result<(), LessonError> {
     text(&format!("{at}.prompt"), &s.prompt, MAX_PROMPT_CHARS, false)?;
     count(&format!("{at}.lanes"), s.lanes.len(), MAX_LANES)?;
     let lanes = s.lanes.len();
+    if s.lane_models.len() > lanes {
+        return Err(invalid(
+            format!("{at}.lane_models"),
+            Problem::TooMany {
+                found: s.lane_models.len(),
+                max: lanes,
+            },
+        ));
+    }
+    for (i, name) in s.lane_models.iter().enumerate() {
+        if let Some(name) = name {
+            model(&format!("{at}.lane_models[{i}]"), name)?;
+        }
+    }
     let lane = |path: String, lane: usize| {
         if (1..=lanes).contains(&lane) {
             Ok(())
