@@ -457,3 +457,24 @@ test("Firefox: the tutorial's MiniGPT shipped beside the page runs seed 004's lo
   assert.deepEqual(ff.errors, []);
   await page.close();
 });
+
+test('Firefox: lanes on two models — KJV GPT-2 and the MiniGPT named in a link — load the second beside the first and write the lesson recording\'s ids, on both worker builds', async () => {
+  const lesson = JSON.parse(readFileSync(join(ROOT, 'www', 'lessons', 'knobs-or-model.json'), 'utf8'));
+  const step = lesson.steps[0];
+  const recorded = JSON.parse(readFileSync(join(ROOT, 'www', 'lessons', step.recording), 'utf8'));
+  const link = '#run=1.' + deflateRawSync(Buffer.from(JSON.stringify({
+    prompt: step.prompt, lanes: step.lanes, model: 'bundled', lane_models: step.lane_models,
+  }))).toString('base64url');
+  for (const base of [ff.plain, ff.isolated]) {
+    const page = await ff.open(base, '?model=bundled' + link);
+    await modelReady(page);
+    await waitRunDone(page, 0, 240_000);
+    const lines = await page.$$eval('[data-testid="lane-model"]', (ls) => ls.map((l) => [l.dataset.model, l.dataset.status]));
+    assert.deepEqual(lines, [['models/tutorial-minigpt/', 'ready'], ['models/tutorial-minigpt/', 'ready']]);
+    const doc = JSON.parse((await download(ff, page, '[data-testid="export-json"]')).text);
+    assert.deepEqual(doc.runs.map((r) => r.token_ids), recorded.runs.map((r) => r.token_ids), base);
+    assert.deepEqual(doc.runs.map((r) => r.model?.name ?? null), step.lane_models.map((m) => m ?? null));
+    await page.close();
+  }
+  assert.deepEqual(ff.errors, []);
+});
