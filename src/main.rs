@@ -22,6 +22,7 @@ mod page_url;
 mod rc_eq;
 mod said;
 mod state;
+mod text_divergence;
 mod theme;
 mod token_bytes;
 mod tree_layout;

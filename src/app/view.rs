@@ -4,7 +4,7 @@ use super::App;
 use crate::components::beam_tree_panel::BeamTreePanel;
 use crate::components::chat_editor::ChatEditor;
 use crate::components::compare_view::CompareView;
-use crate::components::divergence_note::DivergenceNote;
+use crate::components::divergence_note::{DivergenceNote, TextDivergenceNote};
 use crate::components::handout::HandoutView;
 use crate::components::header::Header;
 use crate::components::lane_column::LaneColumn;
@@ -194,6 +194,9 @@ impl App {
                 }
                 if let Some(d) = divergence.clone().filter(|_| show_lanes) {
                     <DivergenceNote divergence={d} on_select={cb.select.clone()} />
+                }
+                if let Some(d) = run.text_divergence().filter(|_| show_lanes && !veiled) {
+                    <TextDivergenceNote divergence={d} on_select={cb.select.clone()} />
                 }
                 if show_lanes {
                     <main class={classes!("lanes", format!("n{}", editor.count))}>

@@ -172,6 +172,52 @@ pub fn divergence_note(p: &Props) -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct TextProps {
+    pub divergence: crate::text_divergence::TextDivergence,
+    pub on_select: Callback<(usize, usize)>,
+}
+
+/// Lanes on different models: the text they share and each lane's next
+/// token, by text (their steps are other vocabularies' tokens).
+#[function_component(TextDivergenceNote)]
+pub fn text_divergence_note(p: &TextProps) -> Html {
+    let tr = use_context::<I18n>().unwrap_or_default();
+    let d = &p.divergence;
+    let heading = match d.shared.is_empty() {
+        true => tr.t("diverge-text-at-once"),
+        false => tr.t_with(
+            "diverge-text-heading",
+            &[("shared", crate::format::prompt_tail(&d.shared).into())],
+        ),
+    };
+    html! {
+        <section class="divergence" data-testid="divergence-text">
+            <strong>{ heading }</strong>
+            <ul>
+                { for d.lanes.iter().map(|l| {
+                    let (lane, step, cb) = (l.lane, l.step, p.on_select.clone());
+                    html! {
+                        <li data-lane={l.lane.to_string()} data-step={l.step.to_string()}>
+                            <button
+                                class="link"
+                                style={format!("color: {}", lane_color(l.lane))}
+                                onclick={Callback::from(move |_| cb.emit((lane, step)))}
+                            >
+                                { tr.t_with("diverge-text-lane", &[
+                                    ("lane", (l.lane + 1).into()),
+                                    ("token", visible(&l.token).into()),
+                                    ("step", (l.step + 1).into()),
+                                ]) }
+                            </button>
+                        </li>
+                    }
+                }) }
+            </ul>
+        </section>
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

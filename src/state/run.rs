@@ -385,6 +385,17 @@ impl RunState {
         first_divergence(&paths)
     }
 
+    /// Where lanes on models of their own part ways, by text; only once
+    /// every lane is done.
+    pub fn text_divergence(&self) -> Option<crate::text_divergence::TextDivergence> {
+        if self.running.is_some() || self.align() != crate::compare::Align::ByText {
+            return None;
+        }
+        let results: [Option<&LaneResult>; LANES] =
+            std::array::from_fn(|i| self.results[i].as_deref());
+        crate::text_divergence::text_divergence(&results)
+    }
+
     /// Continuing from `lane`'s tokens before `step` and `token_id`, where
     /// that lane is one path and the prompt's ids are known.
     pub fn branch(&self, lane: usize, step: usize, token_id: u32) -> Option<Branch> {

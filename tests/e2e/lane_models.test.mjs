@@ -84,6 +84,12 @@ test('a lane on its own model says its cost before any download, loads on Run, a
   const texts = await laneTexts(page);
   assert.equal(texts[0], kjvText, "lane 1 still writes the page model's text");
   assert.notEqual(texts[1], texts[0]);
+  // Where they part is said by text: KJV GPT-2's "," against the MiniGPT's " unto", each its first step.
+  const parted = await page.$$eval('[data-testid="divergence-text"] li', (ls) => ls.map((l) => [l.dataset.lane, l.dataset.step, l.textContent]));
+  assert.deepEqual(parted.map(([lane, step]) => [lane, step]), [['0', '0'], ['1', '0']]);
+  assert.match(parted[0][2], /“,”/);
+  assert.match(parted[1][2], /“␣unto”/);
+  assert.match(await page.textContent('[data-testid="divergence-text"] strong'), /differ from the first character/);
 
   // Two vocabularies: the tables line up by text, and the page says so.
   await page.click('[data-testid="lane-1"] [data-testid="lane-text"] [data-step="0"]');

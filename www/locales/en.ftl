@@ -1069,3 +1069,6 @@ lane-model-ready = loaded: { $layers } layers, { $vocab } tokens
 lane-model-failed = not loaded
 compare-by-text = These lanes run on different models, whose vocabularies differ: the rows line up by each token’s text, not its id.
 lane-model-sized = loads when you run
+diverge-text-heading = The lanes run on different models, so they part by text: they write “{ $shared }” alike, then
+diverge-text-at-once = The lanes run on different models, so they part by text: they differ from the first character.
+diverge-text-lane = Lane { $lane } goes on with “{ $token }” (its step { $step })

@@ -1019,3 +1019,6 @@ lane-model-ready = 已加载：{ $layers } 层，{ $vocab } 个词元
 lane-model-failed = 未加载
 compare-by-text = 这些通道运行在不同的模型上，词表不同：各行按词元的文字对齐，而不是按 id。
 lane-model-sized = 运行时加载
+diverge-text-heading = 这些通道运行在不同的模型上，所以按文字比较：它们都写出“{ $shared }”，然后
+diverge-text-at-once = 这些通道运行在不同的模型上，所以按文字比较：它们从第一个字符起就不同。
+diverge-text-lane = 第 { $lane } 条通道接着写“{ $token }”（它的第 { $step } 步）
