@@ -46,27 +46,32 @@ impl Page {
         })
     }
 
-    /// The run's `lane_models` when every one is loaded (with what to send
-    /// first: models no lane names any more, let go); else what to do now —
-    /// ask for the models (the run starts when they are loaded) or show on
-    /// each lane why its model will not load.
+    /// The run's `lane_models` when every one is loaded or has failed (with
+    /// what to send first: models no lane names any more, let go); else
+    /// what to do now: ask for the models (the run starts when they are
+    /// loaded or fail).
     pub(super) fn lane_models_for_run(
         &mut self,
         kind: RunKind,
+        retry_failed: bool,
     ) -> Result<(Vec<Option<String>>, Vec<ToWorker>), Outcome> {
         let names = self.lane_model_names();
         let named: Vec<&str> = names.iter().flatten().map(String::as_str).collect();
         let mut sends = self.lane_models.keep_only(&named);
         for name in &named {
             let site = self.model.site_models.clone();
+            if !retry_failed
+                && matches!(
+                    self.lane_models.status(name),
+                    Some(LaneModelStatus::Failed(_))
+                )
+            {
+                continue;
+            }
             sends.extend(
                 self.lane_models
                     .want(name, &site, self.model.device_memory_gb, true),
             );
-        }
-        if self.mark_failed_lanes() {
-            self.pending_run = None;
-            return Err(Outcome::redraw().and_all(sends));
         }
         if self.lane_models.busy() {
             self.pending_run = Some(kind);
@@ -101,33 +106,33 @@ impl Page {
         }
     }
 
-    /// The run waiting for lane models goes when none is left to load, or
-    /// each lane whose model would not load says why (a failed model is
-    /// tried again only at the user's next run).
+    /// The run waiting for lane models goes when none is left to load (a
+    /// lane whose model failed says why and stays out of it; a failed model
+    /// is tried again at the user's next run).
     fn after_lane_model(&mut self, next: Option<ToWorker>) -> Outcome {
         let waiting = self.pending_run.is_some() && self.model.is_ready();
         if next.is_some() || !waiting || self.lane_models.busy() {
             return Outcome::redraw().and_send(next);
         }
         let kind = self.pending_run.take().unwrap_or(RunKind::Generate);
-        if self.mark_failed_lanes() {
-            return Outcome::redraw();
-        }
-        self.start_run(kind)
+        // A model that just failed is not tried again at once: only the
+        // reader's next Run does.
+        self.launch(kind, false)
     }
 
-    /// Each lane whose model failed shows why; whether one did.
-    fn mark_failed_lanes(&mut self) -> bool {
-        let mut any = false;
+    /// The lanes whose model failed, each marked with why (after the knobs'
+    /// own checks, which would clear it).
+    pub(super) fn failed_lanes(&mut self) -> Vec<usize> {
+        let mut failed = vec![];
         for (lane, name) in self.lane_model_names().iter().enumerate() {
             let Some(name) = name else { continue };
             if let Some(LaneModelStatus::Failed(said)) = self.lane_models.status(name) {
                 let said = said.clone();
                 self.editor.lane_failed(lane, Some("model".into()), said);
-                any = true;
+                failed.push(lane);
             }
         }
-        any
+        failed
     }
 
     pub(super) fn lane_model_loaded(

@@ -106,9 +106,15 @@ fn a_lane_on_a_model_too_big_to_sit_beside_the_other_is_refused_before_any_downl
     page.lane_models.worker_memory = Some(1_500_000_000);
     let out = page.start_run(RunKind::Generate);
     assert!(
-        sent(&out).is_empty(),
-        "nothing loads, nothing runs: {out:?}"
+        !sent(&out)
+            .iter()
+            .any(|m| matches!(m, ToWorker::LoadLaneModel { .. })),
+        "nothing loads: {out:?}"
     );
+    let request = run_request(&out).expect("the other lanes run");
+    assert_eq!(request.lanes.len(), 3, "lane 2 stays out");
+    assert!(request.lane_models.is_empty());
+    assert_eq!(page.run.lane_of, [0, 2, 3]);
     let e = page.editor.errors[1].as_ref().expect("the lane says why");
     assert_eq!(e.field.as_deref(), Some("model"));
     let Said::LaneModel {
@@ -134,7 +140,7 @@ fn a_half_of_the_devices_memory_is_the_limit_where_the_device_says_it() {
     page.model.device_memory_gb = Some(0.1);
     page.lane_models.worker_memory = Some(40_000_000);
     let out = page.start_run(RunKind::Generate);
-    assert!(sent(&out).is_empty());
+    assert!(run_request(&out).is_some_and(|r| r.lanes.len() == 3));
     assert!(matches!(
         page.editor.errors[1].as_ref().map(|e| &e.message),
         Some(Said::LaneModel {
@@ -184,7 +190,10 @@ fn a_hub_repo_nobody_lists_is_measured_first() {
         },
         0.0,
     );
-    assert!(run_request(&out).is_none());
+    assert!(
+        run_request(&out).is_some_and(|r| r.lanes.len() == 3),
+        "the others run"
+    );
     assert!(matches!(
         page.lane_models.status("someone/other"),
         Some(LaneModelStatus::Failed(Said::LaneModel {
@@ -195,7 +204,7 @@ fn a_hub_repo_nobody_lists_is_measured_first() {
 }
 
 #[test]
-fn a_lane_model_that_fails_to_load_is_named_on_its_lane_and_a_second_run_tries_again() {
+fn a_lane_model_that_fails_to_load_fails_its_lane_alone_and_the_others_run_in_their_places() {
     let mut page = page_with_lane_model(MINIGPT);
     let _ = page.start_run(RunKind::Generate);
     let out = page.on_worker(
@@ -207,7 +216,14 @@ fn a_lane_model_that_fails_to_load_is_named_on_its_lane_and_a_second_run_tries_a
         },
         0.0,
     );
-    assert!(run_request(&out).is_none());
+    let (run_id, request) = super::tests::sent_run(&out).expect("the other lanes run");
+    assert_eq!(request.lanes.len(), 3);
+    assert!(
+        !sent(&out)
+            .iter()
+            .any(|m| matches!(m, ToWorker::LoadLaneModel { .. })),
+        "not tried again at once"
+    );
     let e = page.editor.errors[1].as_ref().expect("lane 2 says why");
     let words = crate::i18n::I18n::new("en").said(&e.message);
     assert!(
@@ -215,6 +231,44 @@ fn a_lane_model_that_fails_to_load_is_named_on_its_lane_and_a_second_run_tries_a
         "{words}"
     );
     assert_eq!(page.editor.errors[0], None, "the other lanes are fine");
+    // The worker's lanes 0, 1, 2 are the page's lanes 1, 3, 4.
+    let started = FromWorker::Started {
+        run_id,
+        prompt_ids: vec![1],
+        prompt_cropped: 0,
+        lanes: vec![
+            ntl_protocol::LaneStart {
+                mode: ntl_decoding::Mode::Greedy,
+                config: ntl_decoding::GenerationConfig::default().into(),
+            };
+            3
+        ],
+    };
+    assert!(page.on_worker(started, 0.0).redraw);
+    let step = FromWorker::Step {
+        run_id,
+        lane: 1,
+        index: 0,
+        step: Box::new(run::tests::step(5, " a")),
+        text: " a".into(),
+    };
+    assert!(page.on_worker(step, 0.0).redraw);
+    assert!(
+        page.run.results[2].is_some(),
+        "the worker's lane 2 is lane 3"
+    );
+    assert!(page.run.results[1].is_none(), "lane 2 did not run");
+    let done = FromWorker::LaneDone {
+        run_id,
+        lane: 2,
+        reason: ntl_decoding::StopReason::MaxNewTokens,
+    };
+    let _ = page.on_worker(done, 0.0);
+    assert!(
+        page.run.results[3].is_none(),
+        "no step yet: nothing to stop"
+    );
+    // The next Run tries the model again.
     let out = page.start_run(RunKind::Generate);
     assert!(matches!(sent(&out)[..], [ToWorker::LoadLaneModel { .. }]));
 }

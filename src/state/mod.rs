@@ -296,6 +296,12 @@ impl Page {
     /// Starts a run of every lane, or says (next to the knob, or above the
     /// lanes) why it cannot start.
     pub fn start_run(&mut self, kind: RunKind) -> Outcome {
+        self.launch(kind, true)
+    }
+
+    /// As `start_run`; a lane model that failed is tried again if
+    /// `retry_failed`, else its lane stays out of the run.
+    fn launch(&mut self, kind: RunKind, retry_failed: bool) -> Outcome {
         let forced_text = match kind {
             RunKind::Score if self.editor.score_text.is_empty() => {
                 self.error = Some(Said::ScoreNeedsText);
@@ -304,7 +310,7 @@ impl Page {
             RunKind::Score => Some(self.editor.score_text.clone()),
             RunKind::Generate => None,
         };
-        let (lane_models, first) = match self.lane_models_for_run(kind) {
+        let (mut lane_models, first) = match self.lane_models_for_run(kind, retry_failed) {
             Ok(ready) => ready,
             Err(wait) => return wait,
         };
@@ -326,14 +332,35 @@ impl Page {
         } else {
             [None; LANES]
         };
+        // A lane whose own model would not load says why and stays out;
+        // the others run.
+        let failed = self.failed_lanes();
+        if failed.len() == lanes.len() {
+            return Outcome::redraw().and_all(first);
+        }
+        let lane_of: Vec<usize> = (0..lanes.len()).filter(|l| !failed.contains(l)).collect();
+        if !failed.is_empty() {
+            lanes = lane_of.iter().map(|&l| lanes[l].clone()).collect();
+            lane_models = lane_of
+                .iter()
+                .map(|&l| lane_models.get(l).cloned().flatten())
+                .collect();
+            if lane_models.iter().all(Option::is_none) {
+                lane_models = vec![];
+            }
+        }
         if !self.worker.alive {
             self.error = Some(Said::WorkerDown);
             return Outcome::redraw();
         }
         self.error = None;
         let run_id = self.run.begin(kind, &self.editor.prompt);
+        if !failed.is_empty() {
+            self.run.lane_of = lane_of;
+        }
         self.run.drawn = drawn;
         let unchanged = self.editor.branch_ids.is_none()
+            && failed.is_empty()
             && lesson_check::is_unchanged(
                 self.lessons.current(),
                 &self.editor.prompt,

@@ -85,6 +85,9 @@ pub struct RunState {
     /// The running run repeats the one on screen (for the lens): its steps
     /// replace the old ones where they are, the open step stays open.
     again: bool,
+    /// The page's lane of each lane the worker ran, when some lane did not
+    /// go (its own model would not load); empty: every lane, in order.
+    pub lane_of: Vec<usize>,
 }
 
 impl Default for RunState {
@@ -110,6 +113,7 @@ impl Default for RunState {
             last_word: None,
             request: None,
             again: false,
+            lane_of: vec![],
         }
     }
 }
@@ -130,6 +134,7 @@ impl RunState {
         self.drawn = [None; LANES];
         self.last_word = None;
         self.again = false;
+        self.lane_of = vec![];
         self.latest
     }
 
@@ -137,9 +142,11 @@ impl RunState {
     /// seeds, its lesson step and the open step stay.
     pub fn begin_again(&mut self, request: ntl_protocol::RunRequest) -> u64 {
         let kept = (self.drawn, self.ran_with.clone(), self.lesson.clone());
+        let lane_of = self.lane_of.clone();
         let prompt = self.ran_prompt.clone();
         let run_id = self.begin(self.kind, &prompt);
         (self.drawn, self.ran_with, self.lesson) = kept;
+        self.lane_of = lane_of;
         self.request = Some(request);
         self.again = true;
         run_id
@@ -147,6 +154,24 @@ impl RunState {
 
     fn is_current(&self, run_id: u64) -> bool {
         self.running == Some(run_id)
+    }
+
+    /// The page's lane of the worker's lane `i` (`LANES`, which no lane
+    /// is, for a lane the worker should not have).
+    pub fn page_lane(&self, i: usize) -> usize {
+        match self.lane_of.is_empty() {
+            true => i,
+            false => self.lane_of.get(i).copied().unwrap_or(LANES),
+        }
+    }
+
+    /// The run document's run of the page's lane `lane`.
+    pub fn doc_run(&self, lane: usize) -> Option<&ntl_decoding::record::Run> {
+        let i = match self.lane_of.is_empty() {
+            true => lane,
+            false => self.lane_of.iter().position(|&l| l == lane)?,
+        };
+        self.document.as_ref()?.runs.get(i)
     }
 
     /// The worker started the run, in a context of `n_positions` tokens when
@@ -175,12 +200,19 @@ impl RunState {
         };
         self.prompt_ids = prompt_ids;
         self.prompt_cropped = cropped;
-        for (mode, lane) in self.modes.iter_mut().zip(lanes) {
-            *mode = Some(lane.mode);
+        for (i, lane) in lanes.iter().enumerate() {
+            let at = self.page_lane(i);
+            if let Some(mode) = self.modes.get_mut(at) {
+                *mode = Some(lane.mode);
+            }
         }
-        // Fewer lanes than last time: the others' old results go.
-        for r in self.results.iter_mut().skip(lanes.len()) {
-            *r = None;
+        // Fewer lanes than last time, or a lane that did not go: their old
+        // results go.
+        let ran: Vec<usize> = (0..lanes.len()).map(|i| self.page_lane(i)).collect();
+        for (lane, r) in self.results.iter_mut().enumerate() {
+            if !ran.contains(&lane) {
+                *r = None;
+            }
         }
         true
     }
@@ -195,6 +227,7 @@ impl RunState {
         text: String,
         now: f64,
     ) -> bool {
+        let lane = self.page_lane(lane);
         if lane >= LANES || !self.is_current(run_id) {
             return false;
         }
@@ -212,6 +245,7 @@ impl RunState {
     }
 
     pub fn lane_done(&mut self, run_id: u64, lane: usize, reason: StopReason) -> bool {
+        let lane = self.page_lane(lane);
         let Some(slot) = self.results.get_mut(lane).and_then(Option::as_mut) else {
             return false;
         };
@@ -224,8 +258,10 @@ impl RunState {
 
     pub fn finished(&mut self, run_id: u64, document: Document, shown: &[String]) -> bool {
         let mut changed = false;
-        for (i, (slot, run)) in self.results.iter_mut().zip(&document.runs).enumerate() {
-            if let Some(r) = slot.as_mut().filter(|r| r.run_id == run_id) {
+        for (i, run) in document.runs.iter().enumerate() {
+            let lane = self.page_lane(i);
+            let slot = self.results.get_mut(lane).and_then(Option::as_mut);
+            if let Some(r) = slot.filter(|r| r.run_id == run_id) {
                 r.make_mut().finish(run, shown.get(i).map(String::as_str));
                 changed = true;
             }
@@ -240,10 +276,17 @@ impl RunState {
 
     /// Scores every lane of the finished run with the lanes' watermark, if any.
     pub fn check_watermarks(&mut self, vocab: usize) {
-        self.watermark = match &self.document {
+        let by_run = match &self.document {
             Some(doc) => crate::watermark_check::check(doc, vocab),
             None => Default::default(),
         };
+        self.watermark = Default::default();
+        for (i, check) in by_run.into_iter().enumerate() {
+            let at = self.page_lane(i);
+            if let Some(slot) = self.watermark.get_mut(at) {
+                *slot = check;
+            }
+        }
     }
 
     /// The worker refused or failed the run (`0`: a message it could not read).
@@ -277,6 +320,7 @@ impl RunState {
             name: name.clone(),
             runs: doc.runs.len(),
         });
+        self.lane_of = vec![];
         self.latest += 1;
         self.running = None;
         self.selected = None;

@@ -26,9 +26,7 @@ impl Page {
         ids.extend(generated);
         let config = self
             .run
-            .document
-            .as_ref()
-            .and_then(|d| d.runs.get(lane))
+            .doc_run(lane)
             .map(|run| run.config.clone())
             .unwrap_or_else(|| self.editor.lanes[lane].config());
         let llama = config.llama_cpp().is_some();

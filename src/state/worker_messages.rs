@@ -193,7 +193,7 @@ impl Page {
                 }
                 self.run.failed(run_id);
                 match lane {
-                    Some(l) => self.editor.lane_failed(l, field, said),
+                    Some(l) => self.editor.lane_failed(self.run.page_lane(l), field, said),
                     None => self.error = Some(said),
                 }
                 Outcome::redraw()

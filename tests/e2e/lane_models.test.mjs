@@ -112,16 +112,28 @@ test('a lane on its own model says its cost before any download, loads on Run, a
   await again.close();
 });
 
-test('a name that is no model, and a folder that is not there, are said on their lane and the page model still runs', async () => {
+test('a name that is no model is refused on its lane; a folder that is not there fails its lane alone and the other lane runs', async () => {
   const page = await env.open('?model=bundled' + link({ prompt: PROMPT, lanes: [LANE, LANE], model: 'bundled' }));
   await modelReady(page);
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="lane-status"]')].every((s) => s.dataset.stop), null, { timeout: 120_000 });
   await typeModel(page, 1, '../secret/');
   assert.match(await page.textContent('[data-testid="lane-1"] [data-testid="lane-error"]'), /`\.\.\/secret\/` is not a model the page can load/);
+  const [firstText] = await laneTexts(page);
   await typeModel(page, 1, 'models/not-here/');
+  const ran = Number(await page.getAttribute('.page', 'data-run'));
   await page.click('[data-testid="run"]');
   await page.waitForSelector('[data-testid="lane-1"] [data-testid="lane-model"][data-status="failed"]', { timeout: 60_000 });
   assert.match(await page.textContent('[data-testid="lane-1"] [data-testid="lane-error"]'), /models\/not-here\//);
+  // That lane alone fails: the other runs, in its own place.
+  await page.waitForFunction((prev) => {
+    const d = document.querySelector('.page').dataset;
+    const s = document.querySelector('[data-testid="lane-0"] [data-testid="lane-status"]');
+    return Number(d.run) > prev && d.running === 'false' && s?.dataset.stop && s.dataset.run === d.run;
+  }, ran, { timeout: 120_000 });
+  assert.equal(await page.locator('[data-testid="lane-1"] [data-testid="lane-text"] [data-testid="token"]').count(), 0, 'lane 2 wrote nothing');
+  assert.equal((await laneTexts(page))[0], firstText, 'lane 1 wrote what it wrote before');
+  const doc = await exported(page);
+  assert.equal(doc.runs.length, 1, 'the export holds the lane that ran');
   // Back to the page's model: it runs.
   await typeModel(page, 1, '');
   const before = Number(await page.getAttribute('.page', 'data-run'));
