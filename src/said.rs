@@ -130,6 +130,17 @@ pub enum Retry {
 }
 
 impl Said {
+    /// A lane's model named by something that names no model.
+    pub fn is_not_a_model(&self) -> bool {
+        matches!(
+            self,
+            Said::LaneModel {
+                trouble: crate::state::lane_model_trouble::LaneModelTrouble::NotAModel,
+                ..
+            }
+        )
+    }
+
     /// A run the worker refused, said as the page's own checks say it:
     /// a knob's refusal is the knob's `ConfigError` (the worker's `message`
     /// where the knob is not one this page knows).

@@ -383,3 +383,18 @@ fn naming_a_lanes_model_says_its_cost_at_once_and_downloads_nothing_until_a_run(
         }]
     );
 }
+
+#[test]
+fn a_name_that_is_no_model_keeps_its_lane_from_running_until_another_is_given() {
+    let mut page = ready_page(Requested::default());
+    let _ = page.on_worker(info(), 0.0);
+    page.editor.set_model(1, "https://evil.example/m/");
+    let out = page.start_run(RunKind::Generate);
+    assert!(run_request(&out).is_none(), "not run on the model it had");
+    assert!(page.editor.errors[1]
+        .as_ref()
+        .is_some_and(|e| e.message.is_not_a_model()));
+    page.editor.set_model(1, "");
+    assert_eq!(page.editor.errors[1], None);
+    assert!(run_request(&page.start_run(RunKind::Generate)).is_some());
+}

@@ -258,6 +258,13 @@ impl Editor {
         let name = text.trim();
         if name.is_empty() {
             *slot = None;
+            if self.errors[lane]
+                .as_ref()
+                .is_some_and(|e| e.field.as_deref() == Some("model"))
+            {
+                self.errors[lane] = None;
+                self.check(lane);
+            }
             return;
         }
         if super::lane_models::source_of(name).is_none() {
@@ -273,6 +280,7 @@ impl Editor {
             .as_ref()
             .is_some_and(|e| e.field.as_deref() == Some("model"))
         {
+            self.errors[lane] = None;
             self.check(lane);
         }
     }
@@ -294,8 +302,17 @@ impl Editor {
         }
     }
 
-    /// Validates one lane and shows the result next to it.
+    /// Validates one lane and shows the result next to it; a model name
+    /// refused stays refused until another is given (the lane would run on
+    /// the model it had).
     fn check(&mut self, lane: usize) {
+        let bad_model = self.errors[lane]
+            .as_ref()
+            .is_some_and(|e| e.field.as_deref() == Some("model") && e.message.is_not_a_model());
+        if bad_model {
+            self.open[lane] = true;
+            return;
+        }
         self.errors[lane] = self.lanes[lane].validate().err().map(Into::into);
         self.open[lane] |= self.errors[lane].is_some();
     }
