@@ -301,7 +301,7 @@ fn model_line(name: &str, state: Option<&LaneModel>, tr: &I18n) -> Html {
     let parts: Vec<String> = [cost, words].into_iter().flatten().collect();
     html! {
         <p class="lane-model" data-testid="lane-model" data-model={name.to_string()} data-status={status}>
-            { tr.t_with("lane-model-on", &[("name", name.to_string().into())]) }
+            { tr.t("lane-model-on") }{ " " }<code>{ name }</code>
             if !parts.is_empty() {
                 { " · " }{ parts.join(" · ") }
             }

@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { start, modelReady, runAll, waitRunDone, openEditor, laneTexts, recordingShown, ROOT } from './harness.mjs';
+import { englishChrome } from './chrome_words.mjs';
 
 const MINIGPT = 'models/tutorial-minigpt/';
 const PROMPT = 'And God said';
@@ -64,7 +65,7 @@ test('a lane on its own model says its cost before any download, loads on Run, a
   await typeModel(page, 1, MINIGPT);
   await page.waitForSelector('[data-testid="lane-1"] [data-testid="lane-model"][data-status="sized"]', { timeout: 60_000 });
   const line = await modelLine(page, 1).textContent();
-  assert.match(line, /tutorial-minigpt/);
+  assert.match(line, /^On models\/tutorial-minigpt\/ · /);
   assert.match(line, /6\.4 MB to download, about [\d.]+ MB in memory/, line);
   assert.ok(!fetched.includes('GET'), `nothing downloaded before Run: ${fetched}`);
   assert.equal(await page.locator('[data-testid="lane-0"] [data-testid="lane-model"]').count(), 0);
@@ -166,5 +167,28 @@ test('the lesson "The knobs or the model?" asks first, shows its two-model recor
   assert.deepEqual(doc.runs.map((r) => r.token_ids), recording.runs.map((r) => r.token_ids));
   assert.deepEqual(doc.runs.map((r) => r.model?.name ?? null), [null, MINIGPT, null, MINIGPT]);
   assert.deepEqual(env.errors, []);
+  await page.close();
+});
+
+test('in Chinese on a phone, the two-model lesson speaks Chinese: its lanes\' model lines, the note on vocabularies and where the lanes part', async () => {
+  const page = await env.context.newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(env.base + '?lesson=lessons/knobs-or-model.zh-CN.json&lang=zh-CN');
+  await page.waitForSelector('[data-testid="lesson-player"]');
+  await recordingShown(page);
+  await page.click('[data-testid="question-choice"] >> nth=1');
+  await page.click('[data-testid="question-answer"]');
+  await page.waitForSelector('[data-testid="reveal"]');
+  await modelReady(page);
+  await runAll(page, 180_000);
+  assert.match(await modelLine(page, 1).textContent(), /^使用 models\/tutorial-minigpt\/ · 需下载 6\.4 MB，约占内存 [\d.]+ MB · 已加载：4 层，2048 个词元$/);
+  await page.waitForSelector('[data-testid="divergence-text"]');
+  assert.match(await page.textContent('[data-testid="divergence-text"] strong'), /按文字比较/);
+  await page.click('[data-testid="lane-1"] [data-testid="lane-text"] [data-testid="token"] >> nth=0');
+  assert.match(await page.textContent('[data-testid="compare-by-text"]'), /词表不同/);
+  const words = (await englishChrome(page)).filter((w) => / in (lane-model|divergence-text|compare-by-text|lane-\d)/.test(w));
+  assert.deepEqual(words, []);
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= 390, `nothing wider than the phone: ${wide}`);
   await page.close();
 });
