@@ -75,11 +75,11 @@ impl Page {
                 shape,
                 gguf,
             } => {
-                if let Some(done) = self.lane_model_measured(&repo, bytes, shape) {
-                    return done;
-                }
+                // The page's model may be waiting on the same answer (it
+                // takes only what it asked for).
                 self.model.measured(&repo, bytes, cached, shape, gguf);
-                Outcome::redraw()
+                self.lane_model_measured(&repo, bytes, shape)
+                    .unwrap_or_else(Outcome::redraw)
             }
             FromWorker::Waiting { file } => {
                 self.model.waiting(file);
