@@ -99,6 +99,12 @@ test('a lane on its own model says its cost before any download, loads on Run, a
   const rows = await page.$$eval('[data-testid="compare"] tbody', (bodies) => bodies.map((b) => b.querySelectorAll('tr').length));
   assert.ok(rows.every((n) => n === rows[0]), `every lane's table has the same rows: ${rows}`);
   assert.equal(await page.locator('[data-testid="divergence"]').count(), 0, 'no id-wise divergence across models');
+  // The logit lens runs per lane on each lane's own model: one grid each, no error.
+  await page.click('[data-testid="lens-toggle"]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="lens-grid"]').length === 2, null, { timeout: 120_000 });
+  const lensRows = await page.$$eval('[data-testid="lens-grid"]', (gs) => gs.map((g) => g.querySelectorAll('[data-testid="lens-row"]').length));
+  assert.deepEqual(lensRows, [4, 4], "a row per layer of each lane's model (both have 4)");
+  assert.equal(await page.locator('[data-testid="error"]').count(), 0);
 
   // The share link carries lane 2's model; opened, it runs the same.
   await page.click('[data-testid="share"]');
