@@ -84,7 +84,7 @@ pub fn text_divergence(results: &[Option<&LaneResult>; LANES]) -> Option<TextDiv
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ntl_decoding::{Mode, Step};
+    use ntl_decoding::Mode;
     use std::rc::Rc;
 
     fn lane(pieces: &[&str]) -> LaneResult {
@@ -92,25 +92,7 @@ mod tests {
         let mut text = String::new();
         for (i, p) in pieces.iter().enumerate() {
             text.push_str(p);
-            let step = Step {
-                token_id: i as u32,
-                token: p.to_string(),
-                kept: 1,
-                entropy: 0.0,
-                raw_entropy: 0.0,
-                rank: 1,
-                chosen_raw_prob: 1.0,
-                chosen_prob: 1.0,
-                nucleus: [1, 1, 1],
-                funnel: vec![],
-                top: vec![],
-                draw: None,
-                forced: false,
-                beams: None,
-                contrastive: None,
-                dola: None,
-                lens: None,
-            };
+            let step = crate::state::run::tests::step(i as u32, p);
             r.push(i, Rc::new(step), text.clone(), 0.0);
         }
         r
