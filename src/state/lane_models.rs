@@ -5,10 +5,9 @@
 
 pub use super::lane_model_trouble::{LaneModelCost, LaneModelTrouble};
 use super::memory_need::MemoryNeed;
-use super::model::{BUNDLED_BASE, BUNDLED_BYTES, WASM32_BYTES};
+use super::model::{BUNDLED_BYTES, WASM32_BYTES};
 use crate::said::Said;
 use ntl_decoding::ModelInfo;
-use ntl_protocol::share::BUNDLED;
 use ntl_protocol::site_models::SiteModel;
 use ntl_protocol::trouble::LoadTrouble;
 use ntl_protocol::{LoadWeights, ModelShape, ModelSource, ToWorker};
@@ -53,15 +52,7 @@ pub struct LaneModels {
     pub worker_memory: Option<u64>,
 }
 
-/// The source a lane's model name stands for, named as `?model=` names one.
-pub fn source_of(name: &str) -> Option<ModelSource> {
-    match name {
-        BUNDLED => Some(ModelSource::Bundled {
-            base: BUNDLED_BASE.into(),
-        }),
-        _ => ModelSource::from_fetched_name(name),
-    }
-}
+pub use super::model::source_of;
 
 /// The cost of weights of `bytes`, as the worker keeps them.
 fn cost_of(bytes: u64, shape: Option<&ModelShape>) -> LaneModelCost {

@@ -134,6 +134,15 @@ fn bundled() -> ModelSource {
     }
 }
 
+/// The source a model's name stands for, as `?model=`, links and lanes
+/// name one: `bundled`, a hub repo id, or a folder beside the page.
+pub fn source_of(name: &str) -> Option<ModelSource> {
+    match name {
+        BUNDLED => Some(bundled()),
+        _ => ModelSource::from_fetched_name(name),
+    }
+}
+
 impl ModelState {
     /// `requested`: a share link's model, else `?model=`; only the bundled
     /// model, a valid hub repo id or a model folder beside the page are
@@ -141,11 +150,7 @@ impl ModelState {
     /// another hub model or a folder waits for the user's word before
     /// downloading it.
     pub fn new(requested: Option<&str>, from_link: bool) -> ModelState {
-        let source = match requested {
-            Some(BUNDLED) => bundled(),
-            Some(name) => ModelSource::from_fetched_name(name).unwrap_or_else(default_hub),
-            None => default_hub(),
-        };
+        let source = requested.and_then(source_of).unwrap_or_else(default_hub);
         let hub_is_default = source == default_hub();
         let status = match source.fetched_name() {
             Some(name) if from_link && !hub_is_default => ModelStatus::Confirm {
