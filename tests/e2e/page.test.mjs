@@ -60,14 +60,15 @@ test('Stop ends every lane before its end, and Run works again afterwards', asyn
   const page = await env.open();
   await modelReady(page);
   for (let lane = 0; lane < 4; lane++) await setKnob(page, lane, 'max_new_tokens', 200);
+  // Stop at once: under a loaded CI the page once drew its third token after
+  // the worker had written all 200 (every lane then ends on its budget).
   await page.click('[data-testid="run"]');
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid="lane-0"] [data-testid="token"]').length >= 3);
   await page.click('[data-testid="stop"]');
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="lane-status"]')].every((e) => e.dataset.stop));
   const stops = await page.$$eval('[data-testid="lane-status"]', (els) => els.map((e) => e.dataset.stop));
   assert.deepEqual(stops, ['cancelled', 'cancelled', 'cancelled', 'cancelled']);
-  // Short of the 200 asked for. How far short is the page's lag behind the
-  // worker's steps (126 tokens once under a loaded CI): timing, not a bound.
+  // Short of the 200 asked for; how far short is the page's lag behind the
+  // worker's steps: timing, not a bound.
   const n = await page.locator('[data-testid="lane-0"] [data-testid="token"]').count();
   assert.ok(n < 200, `stopped before its end (${n} tokens)`);
   for (let lane = 0; lane < 4; lane++) await setKnob(page, lane, 'max_new_tokens', 5);
