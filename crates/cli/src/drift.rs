@@ -4,6 +4,7 @@
 //! full one (the raw distribution, before any knob) and whether their top
 //! tokens agree.
 
+use ntl_decoding::precision_drift::kl_nats;
 use ntl_decoding::scores::argmax;
 use ntl_decoding::{Document, LanguageModel, ModelError};
 use ntl_engine::Engine;
@@ -80,47 +81,4 @@ fn lane(
         top_agrees,
         kl,
     })
-}
-
-// In f64, not `ntl_decoding::scores::log_softmax`'s f32: a step's KL is
-// often 1e-4 nats, a sum of terms near f32's rounding of each log-probability.
-fn log_softmax(row: &[f32]) -> Vec<f64> {
-    let max = row.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x)) as f64;
-    let sum: f64 = row.iter().map(|&x| (x as f64 - max).exp()).sum();
-    let log_sum = max + sum.ln();
-    row.iter().map(|&x| x as f64 - log_sum).collect()
-}
-
-/// KL(p ‖ q) of two rows of logits, in nats.
-pub fn kl_nats(p: &[f32], q: &[f32]) -> f64 {
-    let (lp, lq) = (log_softmax(p), log_softmax(q));
-    lp.iter()
-        .zip(&lq)
-        .map(|(&a, &b)| {
-            if a.is_finite() {
-                a.exp() * (a - b)
-            } else {
-                0.0
-            }
-        })
-        .sum::<f64>()
-        .max(0.0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn kl_of_a_row_with_itself_is_zero_and_grows_as_rows_part() {
-        let p = [1.0f32, 2.0, 3.0, f32::NEG_INFINITY];
-        assert_eq!(kl_nats(&p, &p), 0.0);
-        let near = kl_nats(&p, &[1.0, 2.0, 3.1, f32::NEG_INFINITY]);
-        let far = kl_nats(&p, &[3.0, 2.0, 1.0, f32::NEG_INFINITY]);
-        assert!(0.0 < near && near < far, "{near} {far}");
-        // By hand: p = (½, ½), q = (¼·e⁰…): two logits 0 and ln 3 → q = (¼, ¾).
-        let kl = kl_nats(&[0.0, 0.0], &[0.0, 3f32.ln()]);
-        let want = 0.5 * (0.5f64 / 0.25).ln() + 0.5 * (0.5f64 / 0.75).ln();
-        assert!((kl - want).abs() < 1e-6, "{kl} vs {want}");
-    }
 }

@@ -26,6 +26,7 @@ pub mod model;
 pub mod model_defaults;
 pub mod observe;
 pub mod one_or_many;
+pub mod precision_drift;
 pub mod processors;
 pub mod prompt;
 pub mod record;

@@ -95,6 +95,31 @@ pub mod vec {
     }
 }
 
+/// The same for an `f64` (a KL divergence, whose terms need the width).
+pub mod wide {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        match *v {
+            v if v.is_finite() => s.serialize_f64(v),
+            v => super::serialize(&(v as f32), s),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Wide {
+            Number(f64),
+            Other(#[serde(with = "super")] f32),
+        }
+        Ok(match Wide::deserialize(d)? {
+            Wide::Number(v) => v,
+            Wide::Other(v) => v as f64,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde::{Deserialize, Serialize};
