@@ -308,6 +308,18 @@ pub enum ToWorker {
         eos_token_ids: Option<Vec<u32>>,
         knobs: Vec<(Knob, f64)>,
     },
+    /// How far a lane's step is from another loaded model's after the same
+    /// context (`ids`: the lane's prompt ids and its tokens before the step):
+    /// the lane's model `model` against `reference` (each a lane model's
+    /// name; `None`: the page's model). Answered by `Drifted`.
+    Drift {
+        request_id: u64,
+        ids: Vec<u32>,
+        #[serde(default)]
+        model: Option<String>,
+        #[serde(default)]
+        reference: Option<String>,
+    },
     /// The token inspector: `text` as the model's tokens, and its predictions
     /// at every position.
     Inspect {
@@ -350,6 +362,16 @@ impl Unanswered {
             message: e.to_string(),
         }
     }
+}
+
+/// A step measured against another model: KL(reference ‖ lane) in nats and
+/// each one's likeliest token.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StepDrift {
+    pub drift: ntl_decoding::precision_drift::RowDrift,
+    /// The lane's likeliest token and the reference's, as tables show them.
+    pub top: String,
+    pub reference_top: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -531,6 +553,11 @@ pub enum FromWorker {
         request_id: u64,
         field: Option<Knob>,
         message: String,
+    },
+    /// The answer to `Drift`, with each model's likeliest token as text.
+    Drifted {
+        request_id: u64,
+        drift: Result<StepDrift, Unanswered>,
     },
     Inspected {
         request_id: u64,

@@ -2,6 +2,7 @@
 //! yields to its event loop between steps so that Stop (and a new Run) are
 //! seen within one step. The page never touches tensors.
 
+mod drift;
 mod fetch;
 mod helpers;
 mod hub_listing;
@@ -215,6 +216,18 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
                 &state, request_id, ids, prompt_len, chosen, lane, &knobs,
             ))
         }
+        ToWorker::Drift {
+            request_id,
+            ids,
+            model,
+            reference,
+        } => post(&drift::answer(
+            &state,
+            request_id,
+            &ids,
+            model.as_deref(),
+            reference.as_deref(),
+        )),
         ToWorker::Inspect { request_id, text } => post(&inspect(&state, request_id, &text)),
         ToWorker::Tokenize { request_id, text } => {
             let tokens = match state.engine.borrow().as_ref() {
