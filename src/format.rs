@@ -52,6 +52,52 @@ pub fn num(x: f32) -> String {
     format!("{x:.3}")
 }
 
+/// A KL divergence in nats, two significant digits: `1.2·10⁻⁴` below a
+/// thousandth (where quantized weights' figures sit), `0.034` above.
+pub fn nats(x: f64) -> String {
+    if x == 0.0 {
+        return "0".into();
+    }
+    if !x.is_finite() {
+        return "∞".into();
+    }
+    if x >= 1e-3 {
+        return if x < 1.0 {
+            format!("{x:.3}")
+        } else {
+            format!("{x:.2}")
+        };
+    }
+    let exp = x.log10().floor() as i32;
+    let mantissa = x / 10f64.powi(exp);
+    // 9.96·10⁻⁵ rounds to 10.0: one power up.
+    let (mantissa, exp) = match format!("{mantissa:.1}").as_str() {
+        "10.0" => (1.0, exp + 1),
+        _ => (mantissa, exp),
+    };
+    let sup: String = exp
+        .to_string()
+        .chars()
+        .map(|c| match c {
+            '-' => '⁻',
+            d => ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'][d as usize - '0' as usize],
+        })
+        .collect();
+    format!("{mantissa:.1}·10{sup}")
+}
+
+#[cfg(test)]
+#[test]
+fn small_divergences_read_as_powers_of_ten() {
+    assert_eq!(nats(1.23e-4), "1.2·10⁻⁴");
+    assert_eq!(nats(9.96e-5), "1.0·10⁻⁴");
+    assert_eq!(nats(3.9e-12), "3.9·10⁻¹²");
+    assert_eq!(nats(0.0342), "0.034");
+    assert_eq!(nats(2.5), "2.50");
+    assert_eq!(nats(0.0), "0");
+    assert_eq!(nats(f64::INFINITY), "∞");
+}
+
 /// A size as the hub shows it: decimal units, 1 MB = 10^6 bytes
 /// (distilgpt2's 352,824,413-byte file is "352.8 MB" on the page as there).
 pub fn bytes(n: u64) -> String {

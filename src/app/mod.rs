@@ -112,8 +112,11 @@ impl Component for App {
         // Whatever changed the prompt (typing, a preset, a link, a branch, a
         // model loaded), the inspector follows it.
         let follow = self.page.inspect_prompt();
+        // The step open in the compare view: quantized lanes measured.
+        let measure = self.page.measure_drift();
         self.report_to_lms();
-        self.perform(ctx, follow) || redraw
+        let followed = self.perform(ctx, follow);
+        self.perform(ctx, measure) || followed || redraw
     }
 
     fn view(&self, _ctx: &Context<Self>) -> Html {

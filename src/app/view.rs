@@ -113,6 +113,7 @@ impl App {
                     // A branch continues every lane from one model's ids.
                     can_branch={model_ready && !run.prompt_ids.is_empty() && run.align() == crate::compare::Align::ById}
                     align={run.align()}
+                    drifts={std::rc::Rc::new((0..crate::lanes::LANES).map(|l| page.drift_line(l)).collect::<Vec<_>>())}
                     lens={page.lens}
                     running={run.running.is_some()}
                     on={cb.compare.clone()}

@@ -7,17 +7,20 @@
 //! buttons, as the page has always offered them.
 
 use super::distribution::{bars, funnel, table_head};
+use super::drift_line::drift_line;
 use super::lens_grid::{lens_section, NoLens};
 use crate::compare::{paths, rows, Align, Row};
 use crate::format::{num, prob, visible};
 use crate::i18n::I18n;
 use crate::lane_result::LaneResult;
+use crate::state::drift::DriftLine;
 use crate::state::page_actions::CompareAction;
 use crate::state::run::{Results, StepMove};
 use crate::state::LANES;
 use crate::theme::lane_color;
 use ntl_decoding::record::{BeamCandidate, ContrastiveCandidate, DolaStep};
 use ntl_decoding::{Stage, Step};
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -39,6 +42,9 @@ pub struct Props {
     /// Lanes run on models whose vocabularies differ: rows line up by text.
     #[prop_or(Align::ById)]
     pub align: Align,
+    /// Each lane on quantized weights, at this step, beside full precision.
+    #[prop_or_default]
+    pub drifts: Rc<Vec<Option<DriftLine>>>,
     pub on: Callback<CompareAction>,
 }
 
@@ -371,6 +377,9 @@ fn column(lane: usize, step: &Step, rows: &[Row], p: &Props, one_path: bool, tr:
                 <tbody>{ for rows.iter().map(|r| row(lane, r, scale, p, branch, tr)) }</tbody>
             </table>
             { funnel(step, tr) }
+            if let Some(Some(line)) = p.drifts.get(lane) {
+                { drift_line(line, tr) }
+            }
             if p.can_branch {
                 <button
                     class="try"

@@ -8,6 +8,7 @@ pub mod config_editor;
 pub mod distribution;
 pub mod divergence_note;
 pub mod draft_field;
+pub mod drift_line;
 pub mod handout;
 pub mod header;
 pub mod help;

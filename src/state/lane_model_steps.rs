@@ -12,12 +12,15 @@ use ntl_protocol::trouble::LoadTrouble;
 use ntl_protocol::{ModelShape, ModelSource, ToWorker};
 
 impl Page {
-    /// Each running lane's model other than the page's, by name.
+    /// Each running lane's model other than the page's, by name. A lane
+    /// naming the page's model while it is kept in 8 bits runs on the model
+    /// as stored, loaded beside it.
     pub fn lane_model_names(&self) -> Vec<Option<String>> {
         let page = match &self.model.status {
             super::model::ModelStatus::Ready { source, .. } => Some(source),
             _ => self.model.source.as_ref(),
-        };
+        }
+        .filter(|_| !self.model.quantized_at_load());
         let is_page_model = |name: &String| {
             let (Some(page), Some(lane)) = (page, super::lane_models::source_of(name)) else {
                 return false;

@@ -8,6 +8,8 @@
 pub mod beam_tree;
 mod beam_tree_steps;
 pub mod chat;
+pub mod drift;
+mod drift_steps;
 pub mod editor;
 pub mod fresh_seeds;
 pub mod handout;
@@ -48,6 +50,8 @@ pub mod writer_trouble;
 #[cfg(test)]
 #[cfg(test)]
 mod beam_tree_tests;
+#[cfg(test)]
+mod drift_tests;
 #[cfg(test)]
 mod eight_bit_tests;
 #[cfg(test)]
@@ -162,6 +166,8 @@ pub struct Page {
     pub beam_view: beam_tree::BeamTreeView,
     /// The models lanes name beside the page's model.
     pub lane_models: lane_models::LaneModels,
+    /// Quantized lanes' steps measured against full precision.
+    pub drifts: drift::Drifts,
 }
 
 impl Page {
@@ -211,6 +217,7 @@ impl Page {
             tree: RcEq::default(),
             beam_view: Default::default(),
             lane_models: Default::default(),
+            drifts: Default::default(),
         };
         // A link made with 8 bits at load loads its model so.
         page.model.eight_bit = shared
@@ -278,6 +285,7 @@ impl Page {
         self.worker.spawned = self.worker.spawned.wrapping_add(1);
         // A new worker holds no lane model: they load again when a run needs them.
         self.lane_models = Default::default();
+        self.drifts.forget();
         match result {
             Ok(()) => self.worker.alive = true,
             Err(e) => {

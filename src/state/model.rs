@@ -268,6 +268,13 @@ impl ModelState {
         }
     }
 
+    /// The model in use is a safetensors model kept in 8 bits at load: a
+    /// lane naming it gets it as stored, beside it (full precision beside
+    /// 8 bits).
+    pub fn quantized_at_load(&self) -> bool {
+        self.eight_bit && !self.is_gguf()
+    }
+
     /// Whether the model in use or loading is a llama.cpp file.
     fn is_gguf(&self) -> bool {
         let named = |s: &ModelSource| match s {

@@ -225,6 +225,9 @@ impl Page {
                     .make_mut()
                     .answered(request_id, *step, vocab, ms),
             ),
+            FromWorker::Drifted { request_id, drift } => {
+                Outcome::changed(self.drifts.answered(request_id, drift))
+            }
             FromWorker::Inspected {
                 request_id,
                 tokens,

@@ -14,7 +14,7 @@ const NOT_CHROME = [
 // Identifiers and names that stay as they are in every language.
 const NAMES = new Set(['HF', 'KJV', 'GPT', 'JSON', 'CSV', 'SVG', 'Markdown', 'Qwen', 'Llama', 'SmolLM',
   'llama', 'cpp', 'server', 'transformers', 'generate', 'logit', 'logits', 'Logits', 'DoLa', 'XTC', 'DRY', 'mirostat',
-  'eos', 'nats', 'Home', 'End', 'Esc', 'Space', 'Page', 'Down', 'Up', 'MB', 'kB', 'GB', 'id', 'ids', 'F32', 'BF16', 'F16',
+  'eos', 'nats', 'KL', 'Home', 'End', 'Esc', 'Space', 'Page', 'Down', 'Up', 'MB', 'kB', 'GB', 'id', 'ids', 'F32', 'BF16', 'F16',
   'LlamaForCausalLM', 'MiniGPT', 'dnnlpy', 'safetensors', 'gguf', 'GGUF', 'config', 'tokenizer', 'vocab', 'merges', 'txt', 'json', 'dist', 'distilgpt2', 'iframe',
   // Knob and sampler names of one word, as the libraries spell them.
   'temperature', 'seed', 'samplers', 'stop', 'penalties', 'dry', 'xtc', 'typ']);

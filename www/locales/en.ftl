@@ -1072,3 +1072,13 @@ lane-model-sized = loads when you run
 diverge-text-heading = The lanes run on different models, so they part by text: they write “{ $shared }” alike, then
 diverge-text-at-once = The lanes run on different models, so they part by text: they differ from the first character.
 diverge-text-lane = Lane { $lane } goes on with “{ $token }” (its step { $step })
+drift-no-reference = weights. To see how far this step is from full precision, name the same model as stored in another lane (a lane naming the page's model while it is kept in 8 bits gets it as stored).
+drift-against = {" "}weights against{" "}
+drift-colon = :{" "}
+drift-page-model = the page's model
+drift-measuring = measuring…
+drift-measured = KL { $kl } nats. { $agree ->
+    [yes] Both put “{ $top }” first ({ $p } here, { $reference_p } at full precision).
+   *[no] The likeliest token here is “{ $top }” ({ $p }); at full precision “{ $reference_top }” ({ $reference_p }).
+}
+drift-title = KL(full precision ‖ this lane): how far this lane's distribution at this step is from the full-precision model's after the same text, in nats (0 when they are the same). Fewer bits per weight move every probability a little.

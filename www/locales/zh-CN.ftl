@@ -1022,3 +1022,13 @@ lane-model-sized = 运行时加载
 diverge-text-heading = 这些通道运行在不同的模型上，所以按文字比较：它们都写出“{ $shared }”，然后
 diverge-text-at-once = 这些通道运行在不同的模型上，所以按文字比较：它们从第一个字符起就不同。
 diverge-text-lane = 第 { $lane } 条通道接着写“{ $token }”（它的第 { $step } 步）
+drift-no-reference = 权重。要看这一步离全精度有多远，请在另一条通道里填写同一个按原样保存的模型（页面的模型以 8 位保存时，填写它的通道会得到原样的模型）。
+drift-against = {" "}权重，对照{" "}
+drift-colon = ：
+drift-page-model = 页面的模型
+drift-measuring = 正在计算…
+drift-measured = KL 散度 { $kl } 奈特。{ $agree ->
+    [yes] 两者都把“{ $top }”排在第一（这里 { $p }，全精度 { $reference_p }）。
+   *[no] 这里最可能的词元是“{ $top }”（{ $p }）；全精度下是“{ $reference_top }”（{ $reference_p }）。
+}
+drift-title = KL(全精度 ‖ 本通道)：在同样的文字之后，这条通道在这一步的分布离全精度模型的分布有多远，单位是奈特（两者相同时为 0）。每个权重的位数越少，每个概率都会略有变化。
