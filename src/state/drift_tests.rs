@@ -231,3 +231,29 @@ fn weight_types_below_sixteen_bits_are_quantized() {
         assert!(is_quantized(quantized), "{quantized}");
     }
 }
+
+#[test]
+fn a_model_beside_a_copy_of_itself_lines_its_tables_up_by_id() {
+    let page = eight_bit_beside_full();
+    assert!(page.run.one_vocabulary);
+    assert_eq!(page.run.align(), crate::compare::Align::ById);
+}
+
+#[test]
+fn the_what_if_sandbox_tries_a_lane_on_its_own_model() {
+    let mut page = eight_bit_beside_full();
+    let model_of = |out: &Outcome| {
+        sends(out).into_iter().find_map(|m| match m {
+            ToWorker::WhatIf { model, ids, .. } => Some((model.clone(), ids.clone())),
+            _ => None,
+        })
+    };
+    let out = page.open_sandbox(1, 1);
+    assert_eq!(model_of(&out), Some((Some("bundled".into()), vec![1, 5])));
+    let out = page.open_sandbox(0, 1);
+    assert_eq!(
+        model_of(&out),
+        Some((None, vec![1, 5])),
+        "the page's 8-bit model"
+    );
+}

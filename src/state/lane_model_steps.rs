@@ -36,6 +36,17 @@ impl Page {
             .collect()
     }
 
+    /// Every model `names` holds has the page model's vocabulary size.
+    pub(super) fn one_vocabulary(&self, names: &[Option<String>]) -> bool {
+        let page = self.model.vocab_size();
+        names.iter().flatten().all(|name| {
+            matches!(
+                self.lane_models.status(name),
+                Some(LaneModelStatus::Ready { info }) if info.vocab_size == page
+            )
+        })
+    }
+
     /// What each lane starts its unset knobs from: its model's
     /// `generation_config.json`, as `generate()` on that model would.
     pub(super) fn lane_defaults(&self) -> [Option<ModelDefaults>; LANES] {

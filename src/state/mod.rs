@@ -362,7 +362,9 @@ impl Page {
             return Outcome::redraw();
         }
         self.error = None;
+        let one_vocabulary = self.one_vocabulary(&lane_models);
         let run_id = self.run.begin(kind, &self.editor.prompt);
+        self.run.one_vocabulary = one_vocabulary;
         if !failed.is_empty() {
             self.run.lane_of = lane_of;
         }

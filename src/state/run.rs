@@ -88,6 +88,10 @@ pub struct RunState {
     /// The page's lane of each lane the worker ran, when some lane did not
     /// go (its own model would not load); empty: every lane, in order.
     pub lane_of: Vec<usize>,
+    /// Every model the running run's lanes name has the page model's
+    /// vocabulary (a model beside a copy of itself, distilgpt2 beside gpt2),
+    /// so their tables line up by id: set as the run starts.
+    pub one_vocabulary: bool,
 }
 
 impl Default for RunState {
@@ -114,6 +118,7 @@ impl Default for RunState {
             request: None,
             again: false,
             lane_of: vec![],
+            one_vocabulary: false,
         }
     }
 }
@@ -399,9 +404,28 @@ impl RunState {
             .document
             .as_ref()
             .is_some_and(|d| d.runs.iter().any(|r| r.model.is_some()));
-        match live || recorded {
-            true => crate::compare::Align::ByText,
-            false => crate::compare::Align::ById,
+        if !(live || recorded) {
+            return crate::compare::Align::ById;
+        }
+        // Once a run is done (or recorded), every lane read the prompt as
+        // the same ids too, or the vocabularies differ after all.
+        let ids_agree = || {
+            self.document.as_ref().is_none_or(|d| {
+                d.runs.iter().all(|r| {
+                    r.model
+                        .as_ref()
+                        .is_none_or(|m| m.prompt_ids == d.prompt_ids)
+                })
+            })
+        };
+        let one = match (self.replay.is_some(), self.running.is_some()) {
+            (true, _) => ids_agree(),
+            (false, true) => self.one_vocabulary,
+            (false, false) => self.one_vocabulary && ids_agree(),
+        };
+        match one {
+            true => crate::compare::Align::ById,
+            false => crate::compare::Align::ByText,
         }
     }
 

@@ -49,6 +49,8 @@ pub struct StepSource {
     /// A llama.cpp lane: the sandbox starts from its same-named knobs but
     /// applies them in HF's order.
     pub llama: bool,
+    /// The lane's model: a lane model's name (`None`: the page's).
+    pub model: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -218,6 +220,7 @@ impl Sandbox {
                     log_probs: src.beam,
                     eos_token_ids: src.eos_token_ids.clone(),
                     knobs,
+                    model: src.model.clone(),
                 })
             }
             Err(e) => {
@@ -399,6 +402,7 @@ mod tests {
             guided: false,
             dola: false,
             llama: false,
+            model: None,
         }
     }
 
@@ -412,6 +416,7 @@ mod tests {
                 log_probs,
                 eos_token_ids,
                 knobs,
+                model: None,
             }) => {
                 assert_eq!(
                     (ids, prompt_len, chosen, log_probs, eos_token_ids),

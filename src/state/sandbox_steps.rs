@@ -48,6 +48,9 @@ impl Page {
             guided: config.guidance_scale.is_some_and(|g| g != 1.0),
             dola: r.steps[step].dola.is_some(),
             llama,
+            // A lane on a model of its own (beside a copy, one vocabulary)
+            // is tried on that model.
+            model: self.lane_held(lane).wire(),
         };
         let request = self.sandbox.make_mut().open_step(source, &config);
         Outcome::redraw().and_maybe(request.map(Command::Send))

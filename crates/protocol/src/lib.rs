@@ -307,6 +307,9 @@ pub enum ToWorker {
         #[serde(default)]
         eos_token_ids: Option<Vec<u32>>,
         knobs: Vec<(Knob, f64)>,
+        /// The lane's model: a lane model's name (`None`: the page's).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
     },
     /// How far a lane's step is from another loaded model's after the same
     /// context (`ids`: the lane's prompt ids and its tokens before the step):

@@ -11,7 +11,7 @@ use ntl_protocol::{FromWorker, StepDrift, Unanswered};
 use std::rc::Rc;
 
 /// The page's model for `None`, else the lane model of that name.
-fn engine(state: &State, name: Option<&str>) -> Result<Rc<Engine>, Unanswered> {
+pub(crate) fn engine(state: &State, name: Option<&str>) -> Result<Rc<Engine>, Unanswered> {
     let found = match name {
         None => state.engine.borrow().clone(),
         Some(name) => state

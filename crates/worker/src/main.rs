@@ -47,10 +47,21 @@ struct State {
     lane_models: RefCell<Vec<(String, Rc<Engine>)>>,
 }
 
-/// A context and the model's logits after it.
+/// A context, the model that read it (a lane model's name; `None`: the
+/// page's) and its logits after it.
 struct KeptRow {
     ids: Vec<u32>,
+    model: Option<String>,
     logits: Rc<Vec<f32>>,
+}
+
+/// The step a what-if asks about: its context, the lane's pick there and
+/// the lane's model.
+struct WhatIfStep {
+    ids: Vec<u32>,
+    prompt_len: usize,
+    chosen: u32,
+    model: Option<String>,
 }
 
 /// The checkpoint as the browser holds it; the engine copies one tensor at a time.
@@ -206,15 +217,20 @@ fn handle(state: Rc<State>, msg: ToWorker, buffers: Option<js_sys::Array>) {
             log_probs,
             eos_token_ids,
             knobs,
+            model,
         } => {
             let lane = if log_probs {
                 LaneKind::Beams { eos_token_ids }
             } else {
                 LaneKind::Sampling
             };
-            post(&what_if(
-                &state, request_id, ids, prompt_len, chosen, lane, &knobs,
-            ))
+            let step = WhatIfStep {
+                ids,
+                prompt_len,
+                chosen,
+                model,
+            };
+            post(&what_if(&state, request_id, step, lane, &knobs))
         }
         ToWorker::Drift {
             request_id,
@@ -320,9 +336,7 @@ enum LaneKind {
 fn what_if(
     state: &State,
     request_id: u64,
-    ids: Vec<u32>,
-    prompt_len: usize,
-    chosen: u32,
+    step: WhatIfStep,
     lane: LaneKind,
     knobs: &[(Knob, f64)],
 ) -> FromWorker {
@@ -332,8 +346,16 @@ fn what_if(
         field,
         message,
     };
-    let Some(engine) = state.engine.borrow().clone() else {
-        return failed(None, "no model is loaded yet".into());
+    let WhatIfStep {
+        ids,
+        prompt_len,
+        chosen,
+        model,
+    } = step;
+    // The lane's own model (a lane model beside the page's, by name).
+    let engine = match drift::engine(state, model.as_deref()) {
+        Ok(engine) => engine,
+        Err(e) => return failed(None, e.to_string()),
     };
     // The knobs act as in the lane: on a beam's log-probabilities, keeping
     // what a beam keeps (the lane's eos ids, or the model's as in the run).
@@ -354,7 +376,7 @@ fn what_if(
         .what_if_row
         .borrow()
         .as_ref()
-        .filter(|kept| kept.ids == ids)
+        .filter(|kept| kept.ids == ids && kept.model == model)
         .map(|kept| kept.logits.clone());
     let row = match kept {
         Some(row) => row,
@@ -363,6 +385,7 @@ fn what_if(
                 let row = Rc::new(row);
                 *state.what_if_row.borrow_mut() = Some(KeptRow {
                     ids: ids.clone(),
+                    model,
                     logits: row.clone(),
                 });
                 row
