@@ -104,15 +104,19 @@ impl Page {
     /// nothing for a full-precision lane.
     pub fn drift_line(&self, lane: usize) -> Option<DriftLine> {
         let plan = self.drift_plan(lane)?;
-        let Some(reference) = plan.reference else {
+        let Some(reference) = plan.reference.clone() else {
             return Some(DriftLine::NoReference { dtype: plan.dtype });
         };
-        // Not asked yet (a lane model's run still streaming): measuring.
-        let measure = self
-            .drifts
-            .get(plan.key, &reference)
-            .cloned()
-            .unwrap_or(Measure::Asked { request_id: 0 });
+        // Not asked yet: a lane model's prompt ids come with the finished
+        // run (measuring till then); a step whose context is not one path
+        // cannot be asked about (no line).
+        let measure = match self.drifts.get(plan.key, &reference) {
+            Some(m) => m.clone(),
+            None if self.run.running.is_some() || self.step_ids(&plan).is_some() => {
+                Measure::Asked { request_id: 0 }
+            }
+            None => return None,
+        };
         Some(DriftLine::Against {
             dtype: plan.dtype,
             reference,
