@@ -102,9 +102,15 @@ export async function setKnob(page, lane, knob, value) {
 /// The step's recorded run on screen (shown by itself before the model is
 /// ready, asked for after).
 export async function recordingShown(page) {
-  await page.waitForSelector('[data-testid="lesson-recorded"], [data-testid="lesson-show-recording"]');
-  if (await page.locator('[data-testid="lesson-recorded"]').count() === 0) {
-    await page.click('[data-testid="lesson-show-recording"]');
+  const recorded = '[data-testid="lesson-recorded"]';
+  const show = '[data-testid="lesson-show-recording"]';
+  await page.waitForSelector(`${recorded}, ${show}`);
+  // The button can go between seeing it and clicking it (the page showed the
+  // recording by itself once its model was ready; a CI run waited 30 s on
+  // it): click it only while it is there.
+  for (let i = 0; i < 15 && await page.locator(recorded).count() === 0; i++) {
+    if (await page.locator(show).count() > 0) await page.click(show, { timeout: 2000 }).catch(() => {});
+    await page.waitForSelector(recorded, { timeout: 2000 }).catch(() => {});
   }
-  await page.waitForSelector('[data-testid="lesson-recorded"]');
+  await page.waitForSelector(recorded);
 }
