@@ -22,10 +22,7 @@ struct Plan {
 impl Page {
     /// The model the run on screen ran page lane `lane` on.
     pub(super) fn lane_held(&self, lane: usize) -> Held {
-        let worker_lane = match self.run.lane_of.is_empty() {
-            true => Some(lane),
-            false => self.run.lane_of.iter().position(|&l| l == lane),
-        };
+        let worker_lane = self.run.worker_lane(lane);
         let named = self
             .run
             .request

@@ -1,4 +1,5 @@
 use super::drift::{is_quantized, DriftLine, Held, Measure};
+use super::lane_model_tests::sent as sends;
 use super::tests::{ready_page, sent_run};
 use super::*;
 use ntl_decoding::precision_drift::{RowDrift, Top};
@@ -18,16 +19,6 @@ fn loaded(dtype: &str) -> FromWorker {
         memory_bytes: None,
         threads: 1,
     }
-}
-
-fn sends(out: &Outcome) -> Vec<&ToWorker> {
-    out.commands
-        .iter()
-        .filter_map(|c| match c {
-            Command::Send(m) => Some(m),
-            _ => None,
-        })
-        .collect()
 }
 
 /// A run of `page` started, lanes 1 and 2 having written two tokens each

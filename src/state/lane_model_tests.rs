@@ -10,7 +10,7 @@ const INDEX: &[u8] = br#"{"models": [
     {"folder": "huge-gpt2", "bytes": 3000000000}
 ]}"#;
 
-fn sent(out: &Outcome) -> Vec<&ToWorker> {
+pub(super) fn sent(out: &Outcome) -> Vec<&ToWorker> {
     out.commands
         .iter()
         .filter_map(|c| match c {

@@ -170,13 +170,17 @@ impl RunState {
         }
     }
 
+    /// The worker's lane of the page's lane `lane` (`None`: it did not run).
+    pub fn worker_lane(&self, lane: usize) -> Option<usize> {
+        match self.lane_of.is_empty() {
+            true => Some(lane),
+            false => self.lane_of.iter().position(|&l| l == lane),
+        }
+    }
+
     /// The run document's run of the page's lane `lane`.
     pub fn doc_run(&self, lane: usize) -> Option<&ntl_decoding::record::Run> {
-        let i = match self.lane_of.is_empty() {
-            true => lane,
-            false => self.lane_of.iter().position(|&l| l == lane)?,
-        };
-        self.document.as_ref()?.runs.get(i)
+        self.document.as_ref()?.runs.get(self.worker_lane(lane)?)
     }
 
     /// The worker started the run, in a context of `n_positions` tokens when
