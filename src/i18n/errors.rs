@@ -401,6 +401,10 @@ impl I18n {
                 "writer-other-model",
                 &[("lesson", v(lesson)), ("page", v(page))],
             ),
+            WriterTrouble::OtherWeights { lesson, .. } => match lesson {
+                ntl_protocol::LoadWeights::Q8_0 => self.t("writer-other-weights-eight-bit"),
+                ntl_protocol::LoadWeights::AsStored => self.t("writer-other-weights-as-stored"),
+            },
             WriterTrouble::TooLarge { kb, max_kb } => {
                 self.t_with("writer-too-large", &[("kb", v(kb)), ("max", v(max_kb))])
             }

@@ -64,6 +64,9 @@ impl Page {
 
     /// Lane `lane` at the open step, if its weights are quantized.
     fn drift_plan(&self, lane: usize) -> Option<Plan> {
+        // A replayed run (a recording, an export) does not say which
+        // weights wrote it: only a run made here is measured.
+        self.run.request.as_ref()?;
         let (_, step) = self.run.selected?;
         let result = self.run.results.get(lane)?.as_ref()?;
         result.steps.get(step)?;

@@ -194,6 +194,25 @@ fn a_quantized_lane_alone_says_how_to_see_full_precision_and_asks_nothing() {
 }
 
 #[test]
+fn a_replayed_run_on_a_page_in_eight_bits_shows_no_line_it_cannot_vouch_for() {
+    // A recording (a lesson's, an export) does not say which weights wrote
+    // each lane: the page's 8 bits may not be what made it.
+    let mut page = ready_page(Requested::default());
+    page.model.eight_bit = true;
+    let _ = page.on_worker(loaded(Q8), 0.0);
+    let doc = ntl_decoding::Document {
+        prompt_ids: vec![1],
+        prompt: "Hi".into(),
+        prompt_cropped: 0,
+        runs: vec![super::run::tests::one_step_run(5, " a")],
+    };
+    page.run.replay("r.json".into(), doc).unwrap();
+    page.run.select(0, 0);
+    assert_eq!(page.drift_line(0), None);
+    assert!(sends(&page.measure_drift()).is_empty());
+}
+
+#[test]
 fn full_precision_lanes_show_no_line_and_a_new_worker_forgets_what_was_asked() {
     let mut page = ready_page(Requested::default());
     let _ = page.on_worker(loaded("F16"), 0.0);

@@ -12,6 +12,7 @@ use crate::rc_eq::RcEq;
 use ntl_decoding::Document;
 use ntl_protocol::lesson::{self, Recording};
 use ntl_protocol::share::BUNDLED;
+use ntl_protocol::LoadWeights;
 
 impl Page {
     /// Opens `lesson` at step `step`: its prompt and lanes go into the
@@ -176,7 +177,7 @@ impl Page {
         let parsed = bytes.and_then(|b| lesson::parse(&b).map_err(PageError::from));
         let mut outcome = match parsed {
             Ok(l) => {
-                let model = l.model.clone();
+                let wanted = (l.model.clone(), l.weights);
                 let open = self.open_lesson(
                     OpenLesson {
                         lesson: RcEq::new(l),
@@ -185,9 +186,7 @@ impl Page {
                     0,
                 );
                 if self.lessons.model_waits {
-                    let memory = self.model.device_memory_gb;
-                    self.model = ModelState::new(Some(&model), model != BUNDLED);
-                    self.model.device_memory_gb = memory;
+                    self.take_lesson_model(&wanted.0, wanted.1);
                     if self.live_on_request {
                         self.model.on_request();
                     }
@@ -203,5 +202,14 @@ impl Page {
             outcome = outcome.and_send(self.model.reload());
         }
         outcome
+    }
+
+    /// The lesson's model, kept as the lesson says, in place of the page's
+    /// (the worker loads it once it is ready).
+    pub(super) fn take_lesson_model(&mut self, model: &str, weights: LoadWeights) {
+        let memory = self.model.device_memory_gb;
+        self.model = ModelState::new(Some(model), model != BUNDLED);
+        self.model.device_memory_gb = memory;
+        self.model.eight_bit = weights == LoadWeights::Q8_0;
     }
 }

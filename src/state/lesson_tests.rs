@@ -566,3 +566,54 @@ fn a_step_with_a_tree_sets_the_panel_and_grows_it_once_its_run_is_done() {
     });
     assert_eq!(tree, Some((1000, 4)));
 }
+
+#[test]
+fn a_lesson_asking_for_eight_bits_loads_its_model_so_and_one_that_does_not_loads_it_as_stored() {
+    for (weights, want) in [
+        (r#""weights": "q8_0", "#, ntl_protocol::LoadWeights::Q8_0),
+        ("", ntl_protocol::LoadWeights::AsStored),
+    ] {
+        let (mut page, _) = Page::new(
+            asked("course/mine.json", None),
+            crate::worker_choice::Abilities::default(),
+        );
+        page.worker_spawned(Ok(()));
+        let _ = page.on_worker(FromWorker::Ready, 0.0);
+        let json = format!(
+            r#"{{"version": 1, "title": "Mine", "language": "en", "model": "bundled", {weights}"steps": {TWO_STEPS}}}"#
+        );
+        let out = page.lesson_arrived(
+            LessonFrom::Site("course/mine.json".into()),
+            Ok(json.into_bytes()),
+        );
+        assert!(
+            matches!(loads(&out), Some(ToWorker::Load { weights, .. }) if weights == want),
+            "{out:?}"
+        );
+        assert_eq!(
+            page.model.eight_bit,
+            want == ntl_protocol::LoadWeights::Q8_0
+        );
+    }
+}
+
+#[test]
+fn a_lessons_weights_give_way_to_a_model_the_address_names() {
+    let (mut page, _) = Page::new(
+        asked("course/mine.json", Some("bundled")),
+        crate::worker_choice::Abilities::default(),
+    );
+    page.worker_spawned(Ok(()));
+    let _ = page.on_worker(FromWorker::Ready, 0.0);
+    let json = format!(
+        r#"{{"version": 1, "title": "Mine", "language": "en", "model": "bundled", "weights": "q8_0", "steps": {TWO_STEPS}}}"#
+    );
+    let _ = page.lesson_arrived(
+        LessonFrom::Site("course/mine.json".into()),
+        Ok(json.into_bytes()),
+    );
+    assert!(
+        !page.model.eight_bit,
+        "the address chose the model as stored"
+    );
+}

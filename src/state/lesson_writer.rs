@@ -11,6 +11,7 @@ use ntl_decoding::Document;
 use ntl_protocol::lesson::{
     self, Lesson, LessonStep, Question, Recording, FORMAT_VERSION, MAX_LESSON_BYTES, MAX_STEPS,
 };
+use ntl_protocol::LoadWeights;
 
 /// The question a step is saved with, as its fields are filled in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -148,6 +149,8 @@ pub struct PageNow<'a> {
     pub shared_randomness: bool,
     /// `bundled` or a hub repo; `None` for files from this computer.
     pub model: Option<String>,
+    /// How the page keeps the model's weights (the *8 bits* box).
+    pub weights: LoadWeights,
     /// The finished run on screen, when it ran exactly this prompt and
     /// these lanes; `Err` says why there is none to attach.
     pub run: Result<&'a Document, WriterTrouble>,
@@ -179,6 +182,7 @@ impl Default for LessonWriter {
                 title: String::new(),
                 language: crate::i18n::ENGLISH.to_string(),
                 model: ntl_protocol::share::BUNDLED.to_string(),
+                weights: LoadWeights::AsStored,
                 summary: String::new(),
                 source: String::new(),
                 steps: vec![],
@@ -224,6 +228,12 @@ impl LessonWriter {
                 page: model,
             });
         }
+        if !self.lesson.steps.is_empty() && now.weights != self.lesson.weights {
+            return Err(WriterTrouble::OtherWeights {
+                lesson: self.lesson.weights,
+                page: now.weights,
+            });
+        }
         if now.shared_randomness {
             return Err(WriterTrouble::SharedRandomness);
         }
@@ -250,6 +260,7 @@ impl LessonWriter {
         let mut lesson = self.lesson.clone();
         if lesson.steps.is_empty() {
             lesson.model = model;
+            lesson.weights = now.weights;
             if lesson.title.is_empty() {
                 lesson.language = now.language.to_string();
             }

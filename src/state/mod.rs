@@ -246,8 +246,7 @@ impl Page {
             Some(Ok(lesson)) => {
                 // As a fetched lesson: its model unless the address names one.
                 if model_name.is_none() {
-                    let ask = lesson.model != ntl_protocol::share::BUNDLED;
-                    page.model = ModelState::new(Some(&lesson.model), ask);
+                    page.take_lesson_model(&lesson.model, lesson.weights);
                 }
                 if page.embed && shared.is_none() {
                     page.live_on_request = true;

@@ -52,6 +52,7 @@ impl Page {
                 .collect(),
             shared_randomness: e.shared_randomness,
             model: self.model.link_name(),
+            weights: self.model.weights(),
             run: self.run_to_attach(),
             language,
             open: self

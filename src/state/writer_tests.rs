@@ -314,3 +314,27 @@ fn a_kept_draft_of_another_format_or_not_a_lesson_is_set_aside() {
     assert_eq!(w.lesson.language, "zh-CN");
     assert!(w.is_empty());
 }
+
+#[test]
+fn a_lesson_keeps_the_weights_its_first_step_was_saved_with_and_refuses_a_step_kept_otherwise() {
+    let mut page = page_after_a_run();
+    page.model.eight_bit = true;
+    let _ = save(&mut page);
+    assert_eq!(page.writer.lesson.weights, ntl_protocol::LoadWeights::Q8_0);
+    assert!(page
+        .writer
+        .lesson
+        .to_json()
+        .contains(r#""weights": "q8_0""#));
+    page.model.eight_bit = false;
+    let _ = save(&mut page);
+    assert_eq!(
+        trouble(&page),
+        "this lesson keeps its model's weights in 8 bits, and the page keeps them as stored \
+         now: check “Keep weights in 8 bits” again, or start a new lesson"
+    );
+    assert_eq!(page.writer.lesson.steps.len(), 1);
+    page.model.eight_bit = true;
+    let _ = save(&mut page);
+    assert_eq!(page.writer.lesson.steps.len(), 2);
+}

@@ -1,6 +1,7 @@
 //! Why the lesson writer refuses to save a step or write the lesson out.
 
 use ntl_protocol::lesson::{LessonError, MAX_STEPS};
+use ntl_protocol::LoadWeights;
 
 /// Why a step cannot be saved or the lesson written out. Each says what to
 /// do instead.
@@ -37,6 +38,16 @@ pub enum WriterTrouble {
     )]
     OtherModel { lesson: String, page: String },
     #[error(
+        "this lesson keeps its model's weights {}, and the page keeps them {} now: \
+         set “Keep weights in 8 bits” as the lesson has it, or start a new lesson",
+        kept(.lesson),
+        kept(.page)
+    )]
+    OtherWeights {
+        lesson: LoadWeights,
+        page: LoadWeights,
+    },
+    #[error(
         "with this run the lesson would be {kb} kB, and a lesson file is read up to {max_kb} kB: \
          save this step without its run"
     )]
@@ -45,4 +56,12 @@ pub enum WriterTrouble {
     Full,
     #[error("{0}")]
     Invalid(#[source] LessonError),
+}
+
+/// How weights are kept, in the English message.
+fn kept(w: &LoadWeights) -> &'static str {
+    match w {
+        LoadWeights::AsStored => "as stored",
+        LoadWeights::Q8_0 => "in 8 bits",
+    }
 }

@@ -7,7 +7,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { start, modelReady, runAll, waitRunDone, laneTexts, ROOT } from './harness.mjs';
+import { start, modelReady, runAll, waitRunDone, laneTexts, recordingShown, ROOT } from './harness.mjs';
+import { readFileSync } from 'node:fs';
 import { englishChrome } from './chrome_words.mjs';
 import { coarseKl } from './kl_bound.mjs';
 
@@ -156,5 +157,44 @@ test('an 8-bit lane with no full-precision copy loaded says how to get one; in C
   const words = (await englishChrome(zh)).filter((w) => / in drift/.test(w));
   assert.deepEqual(words, []);
   await zh.close();
+  assert.deepEqual(env.errors, []);
+});
+
+test('the lesson "What 8 bits cost" loads its model in 8 bits, shows its recordings, and live runs write them exactly, with a KL line under each 8-bit lane', async () => {
+  const recording = (n) => JSON.parse(readFileSync(join(ROOT, `www/lessons/recordings/eight-bits-${n}.json`), 'utf8'));
+  const page = await env.open('?lesson=lessons/eight-bits.json');
+  await page.waitForSelector('[data-testid="lesson-player"]');
+  await recordingShown(page);
+  await readyWith(page, 'Q8_0 \\(quantized at load from F16\\)');
+  // A recording does not say which weights wrote it: no line until a run here.
+  assert.equal(await page.locator('.compare [data-testid="drift"]').count(), 0);
+  for (const [n, right] of [[1, 0], [2, 1]]) {
+    if (n === 2) {
+      await page.click('[data-testid="lesson-next"]');
+      await recordingShown(page);
+    }
+    await page.click(`[data-testid="question-choice"] >> nth=${right}`);
+    await page.click('[data-testid="question-answer"]');
+    await page.waitForSelector('[data-testid="reveal"]');
+    assert.equal(await page.getAttribute('[data-testid="reveal-verdict"]', 'data-right'), 'true');
+    await runAll(page, 240_000);
+    const doc = await exported(page);
+    // The browser's 8 bits write what `lesson record` wrote natively: in
+    // step 2 lanes 1 and 2 part at step 20, on a race won by a hair.
+    assert.deepEqual(doc.runs.map((r) => r.token_ids), recording(n).runs.map((r) => r.token_ids), `step ${n}`);
+    assert.deepEqual(doc.runs.map((r) => r.model?.name ?? null), [null, 'bundled', null, 'bundled']);
+    const at = n === 1 ? 0 : 19;
+    await page.click(`[data-testid="lane-0"] [data-testid="lane-text"] [data-testid="token"] >> nth=${at}`);
+    await page.waitForFunction(() => document.querySelectorAll('.compare [data-testid="drift"][data-state="measured"]').length === 2, null, { timeout: 60_000 });
+    const lines = page.locator('.compare [data-testid="drift"]');
+    assert.equal(await lines.count(), 2, 'lanes 1 and 3 run in 8 bits, lanes 2 and 4 as stored');
+    for (let i = 0; i < 2; i++) {
+      const kl = Number(await lines.nth(i).getAttribute('data-kl'));
+      assert.ok(kl > 0 && kl < 1e-3, `step ${n}, line ${i + 1}: ${kl}`);
+    }
+  }
+  const parted = page.locator('.compare [data-testid="drift"]').first();
+  assert.equal(await parted.getAttribute('data-top-agrees'), 'true', '“,” is on top in both; the draw chose otherwise');
+  await page.close();
   assert.deepEqual(env.errors, []);
 });

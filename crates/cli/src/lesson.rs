@@ -6,8 +6,8 @@
 //! A recording is the page's export document for the step (compact JSON,
 //! ten candidates a step), at the path the step names beside the lesson.
 
-use ntl_cli::lesson_runs::{difference, load_lane_models, run_step, StepRunError};
-use ntl_cli::model_dir::{self, ModelDirError};
+use ntl_cli::lesson_runs::{difference, LessonModels, StepRunError};
+use ntl_cli::model_dir::ModelDirError;
 use ntl_decoding::Document;
 use ntl_protocol::lesson::{self, LessonError, Recording};
 use std::path::{Path, PathBuf};
@@ -18,6 +18,7 @@ const USAGE: &str = "usage: lesson check|record --model DIR FILE...
   check    every step's recorded run (inline or in the file it names) is exactly
            what the model writes for the step's lanes; steps without one are listed
   record   runs every step that names a recording file and writes it
+           (a lesson with \"weights\": \"q8_0\" runs its model kept in 8 bits)
   --model DIR   the lessons' model folder (the bundled one: www/models/kjv-gpt2)";
 
 #[derive(Debug, thiserror::Error)]
@@ -97,8 +98,7 @@ fn run(args: Vec<String>) -> Result<(), Failure> {
     let (Some(model), false) = (model, files.is_empty()) else {
         return Err(Failure::Usage);
     };
-    let engine = model_dir::load(&model)?;
-    let mut lane_models = vec![];
+    let mut models = LessonModels::load(&model)?;
     let mut differ = 0;
     for path in &files {
         // `www/lessons/*.json` names the list of lessons too.
@@ -115,11 +115,6 @@ fn run(args: Vec<String>) -> Result<(), Failure> {
         let site = dir.parent().unwrap_or(Path::new("."));
         for (i, step) in lesson.steps.iter().enumerate() {
             let at = format!("{}, step {}", path.display(), i + 1);
-            load_lane_models(site, step, &mut lane_models).map_err(|source| Failure::Run {
-                path: path.clone(),
-                step: i,
-                source,
-            })?;
             let recorded: Document = match &step.recording {
                 None => {
                     println!("{at}: no recording (runs live only)");
@@ -136,8 +131,9 @@ fn run(args: Vec<String>) -> Result<(), Failure> {
                         .map_err(|source| Failure::Recording { path: file, source })?
                 }
                 Some(Recording::File(file)) => {
-                    let fresh =
-                        run_step(&engine, &lane_models, step).map_err(|source| Failure::Run {
+                    let fresh = models
+                        .run(site, &lesson, step)
+                        .map_err(|source| Failure::Run {
                             path: path.clone(),
                             step: i,
                             source,
@@ -165,11 +161,13 @@ fn run(args: Vec<String>) -> Result<(), Failure> {
                     source,
                 }
             })?;
-            let fresh = run_step(&engine, &lane_models, step).map_err(|source| Failure::Run {
-                path: path.clone(),
-                step: i,
-                source,
-            })?;
+            let fresh = models
+                .run(site, &lesson, step)
+                .map_err(|source| Failure::Run {
+                    path: path.clone(),
+                    step: i,
+                    source,
+                })?;
             match difference(&recorded, &fresh) {
                 None => println!("{at}: the recording is what the model writes"),
                 Some(d) => {

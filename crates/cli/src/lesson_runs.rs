@@ -2,11 +2,14 @@
 //! page shows a step's recording before any download, so a recording must
 //! be exactly what the model writes for the step's lanes.
 
+use crate::model_dir::ModelDirError;
 use ntl_decoding::{ConfigError, Defaults, Document, LaneRequest, Options};
 use ntl_engine::per_model::{run_on_models, LaneEngine};
-use ntl_engine::{Engine, RunError, RunInput};
-use ntl_protocol::lesson::LessonStep;
+use ntl_engine::{Engine, Precision, RunError, RunInput};
+use ntl_protocol::lesson::{Lesson, LessonStep};
+use ntl_protocol::LoadWeights;
 use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
 
 /// Candidates kept per step table in a recording: ten keep a lesson's
 /// recordings small (a four-lane, 40-token run is about 240 KB with ten,
@@ -29,39 +32,79 @@ pub enum StepRunError {
     Run(#[from] RunError),
     #[error("lane {}: its model `{name}` was not loaded beside the lesson's", .lane + 1)]
     NoLaneModel { lane: usize, name: String },
+    #[error("the lesson's model kept in 8 bits did not load: {0}")]
+    EightBit(#[source] Box<ModelDirError>),
     #[error("lane {}: its model `{name}` ({path}) did not load: {source}", .lane + 1)]
     LaneModelLoad {
         lane: usize,
         name: String,
         path: std::path::PathBuf,
         #[source]
-        source: Box<crate::model_dir::ModelDirError>,
+        source: Box<ModelDirError>,
     },
 }
 
-/// Loads the models the step's lanes name (folders beside the page, under
-/// `site`) into `held`, each once.
-pub fn load_lane_models(
-    site: &std::path::Path,
-    step: &LessonStep,
-    held: &mut Vec<(String, Engine)>,
-) -> Result<(), StepRunError> {
-    for (lane, name) in step.lane_models.iter().enumerate() {
-        let Some(name) = name else { continue };
-        if held.iter().any(|(n, _)| n == name) {
-            continue;
-        }
-        let path = site.join(name);
-        let engine =
-            crate::model_dir::load(&path).map_err(|source| StepRunError::LaneModelLoad {
-                lane,
-                name: name.clone(),
-                path: path.clone(),
-                source: Box::new(source),
-            })?;
-        held.push((name.clone(), engine));
+/// The models a lesson's steps run on, each loaded once: the lesson's own
+/// folder as stored, the same kept in 8 bits once a lesson asks for it
+/// (`"weights": "q8_0"`), and the folders its lanes name.
+pub struct LessonModels {
+    folder: PathBuf,
+    stored: Engine,
+    eight_bit: Option<Engine>,
+    lanes: Vec<(String, Engine)>,
+}
+
+impl LessonModels {
+    /// The lesson model's folder (the bundled one: `www/models/kjv-gpt2`).
+    pub fn load(folder: &Path) -> Result<LessonModels, ModelDirError> {
+        Ok(LessonModels {
+            folder: folder.to_path_buf(),
+            stored: crate::model_dir::load(folder)?,
+            eight_bit: None,
+            lanes: vec![],
+        })
     }
-    Ok(())
+
+    /// `step` of `lesson` run as the page runs it, its lane models
+    /// (folders under `site`, the page's folder) loaded first. A lane naming
+    /// the lesson's own model runs it as stored: the page loads it so beside
+    /// the model it keeps in 8 bits.
+    pub fn run(
+        &mut self,
+        site: &Path,
+        lesson: &Lesson,
+        step: &LessonStep,
+    ) -> Result<Document, StepRunError> {
+        for (lane, name) in step.lane_models.iter().enumerate() {
+            let Some(name) = name else { continue };
+            if self.lanes.iter().any(|(n, _)| n == name) {
+                continue;
+            }
+            let path = match *name == lesson.model {
+                true => self.folder.clone(),
+                false => site.join(name),
+            };
+            let engine =
+                crate::model_dir::load(&path).map_err(|source| StepRunError::LaneModelLoad {
+                    lane,
+                    name: name.clone(),
+                    path: path.clone(),
+                    source: Box::new(source),
+                })?;
+            self.lanes.push((name.clone(), engine));
+        }
+        let engine = match lesson.weights {
+            LoadWeights::AsStored => &self.stored,
+            LoadWeights::Q8_0 => match &mut self.eight_bit {
+                Some(e) => &*e,
+                none => none.insert(
+                    crate::model_dir::load_as(&self.folder, Precision::Q8_0)
+                        .map_err(|e| StepRunError::EightBit(Box::new(e)))?,
+                ),
+            },
+        };
+        run_step(engine, &self.lanes, step)
+    }
 }
 
 /// The step's lanes on `engine` — a lane naming a model of its own on that

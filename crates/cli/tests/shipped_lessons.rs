@@ -2,7 +2,7 @@
 //! recording only where the model it names (the bundled one, or a folder the
 //! page ships) writes exactly that recording.
 
-use ntl_cli::lesson_runs::{difference, run_step};
+use ntl_cli::lesson_runs::{difference, run_step, LessonModels};
 use ntl_decoding::Document;
 use ntl_protocol::lesson::{self, Recording};
 use std::path::{Path, PathBuf};
@@ -72,9 +72,9 @@ fn every_shipped_recording_is_what_its_model_writes() {
             "{}: recorded on a model the page ships ({folder})",
             path.display()
         );
-        let engine = engines
+        let models = engines
             .entry(folder.clone())
-            .or_insert_with(|| ntl_cli::model_dir::load(&root().join(&folder)).unwrap());
+            .or_insert_with(|| LessonModels::load(&root().join(&folder)).unwrap());
         // A translation runs its original's steps and recordings (the page's
         // unit tests check they are the same): each is run once, in English.
         if l.language != "en" {
@@ -94,10 +94,7 @@ fn every_shipped_recording_is_what_its_model_writes() {
                 }
             };
             lesson::validate::recording_fits("recording", step, &recorded).unwrap();
-            let mut lane_models = vec![];
-            ntl_cli::lesson_runs::load_lane_models(&root().join("www"), step, &mut lane_models)
-                .unwrap();
-            let fresh = run_step(engine, &lane_models, step).unwrap();
+            let fresh = models.run(&root().join("www"), &l, step).unwrap();
             if let Some(d) = difference(&recorded, &fresh) {
                 panic!("{}, step {}: {d}", path.display(), i + 1);
             }

@@ -25,6 +25,11 @@ pub struct Lesson {
     /// `bundled` (the page's offline model) or a hub repo id (`owner/name`).
     #[serde(default = "bundled")]
     pub model: String,
+    /// How the lesson's model keeps its weights: `q8_0` quantizes a
+    /// safetensors model to 8 bits as it loads (a school's tablets hold a
+    /// third of the memory), as the page's *8 bits* box does.
+    #[serde(default, skip_serializing_if = "crate::LoadWeights::is_as_stored")]
+    pub weights: crate::LoadWeights,
     /// One or two sentences on what the lesson teaches (Markdown).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub summary: String,
