@@ -22,6 +22,8 @@ pub mod model_config;
 mod output;
 // Public for its tests, which run natively and in wasm (`tests/kernel.rs`).
 pub mod per_model;
+pub mod q4_0_kernel;
+pub mod q4_k_kernel;
 pub mod q5_0_kernel;
 pub mod q8_0_kernel;
 mod q8_activation;

@@ -22,36 +22,78 @@ pub const Q8_0_BYTES: usize = 34;
 /// `x` (`rows × k`) times the `n × k` Q8_0 matrix `w` (its rows' blocks end
 /// to end): `rows × n`.
 pub fn matmul(w: &[u8], n: usize, k: usize, x: &[f32], rows: usize) -> Vec<f32> {
+    blocks_matmul(w, n, k, x, rows, Q8_0_BYTES, lanes::load)
+}
+
+/// `x` (`rows × k`) times an `n × k` matrix of blocks of 32 weights, each
+/// `block_bytes` long, an f16 scale first, its weights widened by `load`:
+/// the sums candle's wasm kernels make for blocks of signed bytes (Q8_0,
+/// Q4_0), each weight block read once for all rows.
+pub(crate) fn blocks_matmul(
+    w: &[u8],
+    n: usize,
+    k: usize,
+    x: &[f32],
+    rows: usize,
+    block_bytes: usize,
+    // A generic, not a fn pointer: each block format gets its own inlined loop.
+    load: impl Fn(&[u8]) -> lanes::Wide,
+) -> Vec<f32> {
     assert!(
-        k.is_multiple_of(QK) && w.len() == n * (k / QK) * Q8_0_BYTES && x.len() == rows * k,
-        "q8_0 matmul: shapes do not match"
+        k.is_multiple_of(QK) && w.len() == n * (k / QK) * block_bytes && x.len() == rows * k,
+        "quantized matmul: shapes do not match"
     );
-    let per_row = k / QK * Q8_0_BYTES;
+    let per_row = k / QK * block_bytes;
     let xq: Vec<Q8Row> = x.chunks_exact(k).map(quantize_row).collect();
     let wide: Vec<Vec<lanes::Wide>> = xq.iter().map(|r| lanes::widen(&r.qs)).collect();
     let mut out = vec![0f32; rows * n];
-    // One weight row at a time (two at a time, sharing each input block,
-    // measured no faster in the page).
-    let mut totals = vec![lanes::ZERO; rows];
-    for (col, wrow) in w.chunks_exact(per_row).enumerate() {
-        totals.fill(lanes::ZERO);
-        for (b, block) in wrow.chunks_exact(Q8_0_BYTES).enumerate() {
-            let dw = block_scale(block[0], block[1]);
-            let weights = lanes::load(block);
-            for ((total, xr), yw) in totals.iter_mut().zip(&xq).zip(&wide) {
-                *total = lanes::add_scaled(*total, &weights, &yw[b], dw * xr.d[b]);
-            }
+    // Up to four rows at a time, their totals in locals (registers): a
+    // step's lanes are one pass over the weights.
+    let mut first = 0;
+    while first < rows {
+        let ys = (&xq[first..], &wide[first..]);
+        let dst = &mut out[first * n..];
+        match rows - first {
+            1 => rows_product::<1>(w, n, per_row, block_bytes, &load, ys, dst),
+            2 => rows_product::<2>(w, n, per_row, block_bytes, &load, ys, dst),
+            3 => rows_product::<3>(w, n, per_row, block_bytes, &load, ys, dst),
+            _ => rows_product::<4>(w, n, per_row, block_bytes, &load, ys, dst),
         }
-        for (r, total) in totals.iter().enumerate() {
-            out[r * n + col] = lanes::sum(*total);
-        }
+        first += 4;
     }
     out
 }
 
+/// `R` input rows times the matrix, into the first `R` rows of `out`.
+#[inline(always)]
+fn rows_product<const R: usize>(
+    w: &[u8],
+    n: usize,
+    per_row: usize,
+    block_bytes: usize,
+    load: &impl Fn(&[u8]) -> lanes::Wide,
+    (xq, wide): (&[Q8Row], &[Vec<lanes::Wide>]),
+    out: &mut [f32],
+) {
+    let (xq, wide) = (&xq[..R], &wide[..R]);
+    for (col, wrow) in w.chunks_exact(per_row).enumerate() {
+        let mut totals = [lanes::ZERO; R];
+        for (b, block) in wrow.chunks_exact(block_bytes).enumerate() {
+            let dw = block_scale(block[0], block[1]);
+            let weights = load(block);
+            for r in 0..R {
+                totals[r] = lanes::add_scaled(totals[r], &weights, &wide[r][b], dw * xq[r].d[b]);
+            }
+        }
+        for (r, total) in totals.into_iter().enumerate() {
+            out[r * n + col] = lanes::sum(total);
+        }
+    }
+}
+
 /// Four lanes of sums with wasm SIMD.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-mod lanes {
+pub(crate) mod lanes {
     use super::{Q8_0_BYTES, QK};
     use std::arch::wasm32::*;
 
@@ -59,7 +101,9 @@ mod lanes {
     pub type Wide = [v128; 4];
     pub const ZERO: v128 = f32x4(0.0, 0.0, 0.0, 0.0);
 
-    fn widen_bytes(lo: v128, hi: v128) -> Wide {
+    /// 32 signed bytes, 0..16 in `lo` and 16..32 in `hi`, widened.
+    #[inline(always)]
+    pub fn widen_bytes(lo: v128, hi: v128) -> Wide {
         [
             i16x8_extend_low_i8x16(lo),
             i16x8_extend_high_i8x16(lo),
@@ -117,7 +161,7 @@ mod lanes {
 
 /// The same four lanes without SIMD.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-mod lanes {
+pub(crate) mod lanes {
     use super::{Q8_0_BYTES, QK};
 
     pub type Wide = [i16; QK];

@@ -183,9 +183,15 @@ fn beside_candle(
     kernel: Kernel,
     check: impl Fn(&[f32], &[f32], &str),
 ) {
+    use candle_core::quantized::GgmlDType;
     use candle_core::quantized::{QMatMul, QTensor};
     use candle_core::{Device, Module, Tensor};
-    for (n, k) in [(1, 32), (7, 64), (96, 576), (37, 896)] {
+    // K-quant blocks are 256 wide: GPT-2's 768, Llama's 1536, Qwen2.5's 4864.
+    let shapes: &[(usize, usize)] = match dtype {
+        GgmlDType::Q4K | GgmlDType::Q6K => &[(1, 256), (7, 512), (37, 768), (9, 4864)],
+        _ => &[(1, 32), (7, 64), (96, 576), (37, 896)],
+    };
+    for &(n, k) in shapes {
         let w = Tensor::from_vec(values(n * k, seed), (n, k), &Device::Cpu).unwrap();
         let q = QTensor::quantize(&w, dtype).unwrap();
         let bytes = q.data().unwrap().into_owned();
@@ -243,5 +249,59 @@ fn the_q5_0_kernel_gives_candle_s_q5_0_products_bit_for_bit() {
         (7, 11),
         q5_0_kernel::matmul,
         |got, want, case| assert_eq!(bits(got), bits(want), "{case}"),
+    );
+}
+
+/// The Q4_0 kernel unpacks nibbles as candle's wasm kernel does and adds its
+/// lanes in candle's order: the same bits in wasm, the same values to
+/// rounding natively (where candle's AVX kernel adds in another order).
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn the_q4_0_kernel_gives_candle_s_q4_0_products() {
+    use candle_core::quantized::GgmlDType;
+    use ntl_engine::q4_0_kernel;
+    beside_candle(
+        GgmlDType::Q4_0,
+        (3, 17),
+        q4_0_kernel::matmul,
+        |got, want, case| {
+            if cfg!(target_arch = "wasm32") {
+                assert_eq!(bits(got), bits(want), "{case}");
+            } else {
+                for (a, b) in got.iter().zip(want) {
+                    assert!(
+                        (a - b).abs() <= 1e-5 * (1.0 + b.abs()),
+                        "{case}: {a} vs {b}"
+                    );
+                }
+            }
+        },
+    );
+}
+
+/// The Q4_K kernel quantizes inputs to Q8_K as candle does and makes
+/// candle's integer sums and float steps lane for lane: the same bits in
+/// wasm, the same values to rounding natively.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn the_q4_k_kernel_gives_candle_s_q4_k_products() {
+    use candle_core::quantized::GgmlDType;
+    use ntl_engine::q4_k_kernel;
+    beside_candle(
+        GgmlDType::Q4K,
+        (9, 23),
+        q4_k_kernel::matmul,
+        |got, want, case| {
+            if cfg!(target_arch = "wasm32") {
+                assert_eq!(bits(got), bits(want), "{case}");
+            } else {
+                for (a, b) in got.iter().zip(want) {
+                    assert!(
+                        (a - b).abs() <= 1e-4 * (1.0 + b.abs()),
+                        "{case}: {a} vs {b}"
+                    );
+                }
+            }
+        },
     );
 }
