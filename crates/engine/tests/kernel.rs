@@ -212,6 +212,24 @@ fn beside_candle(
     }
 }
 
+/// The check for a kernel that adds in candle's wasm order: in wasm the same
+/// bits; natively (candle's AVX kernel adds in another order) the same values
+/// within `tolerance`, relative.
+fn candle_s_bits_in_wasm(tolerance: f32) -> impl Fn(&[f32], &[f32], &str) {
+    move |got, want, case| {
+        if cfg!(target_arch = "wasm32") {
+            assert_eq!(bits(got), bits(want), "{case}");
+        } else {
+            for (a, b) in got.iter().zip(want) {
+                assert!(
+                    (a - b).abs() <= tolerance * (1.0 + b.abs()),
+                    "{case}: {a} vs {b}"
+                );
+            }
+        }
+    }
+}
+
 /// In wasm the Q8_0 kernel adds candle's lanes in candle's order: the same
 /// bits. Natively candle's AVX kernel adds in another order: the same
 /// values to rounding.
@@ -224,18 +242,7 @@ fn the_q8_0_kernel_gives_candle_s_q8_0_products() {
         GgmlDType::Q8_0,
         (5, 13),
         q8_0_kernel::matmul,
-        |got, want, case| {
-            if cfg!(target_arch = "wasm32") {
-                assert_eq!(bits(got), bits(want), "{case}");
-            } else {
-                for (a, b) in got.iter().zip(want) {
-                    assert!(
-                        (a - b).abs() <= 1e-5 * (1.0 + b.abs()),
-                        "{case}: {a} vs {b}"
-                    );
-                }
-            }
-        },
+        candle_s_bits_in_wasm(1e-5),
     );
 }
 
@@ -264,18 +271,7 @@ fn the_q4_0_kernel_gives_candle_s_q4_0_products() {
         GgmlDType::Q4_0,
         (3, 17),
         q4_0_kernel::matmul,
-        |got, want, case| {
-            if cfg!(target_arch = "wasm32") {
-                assert_eq!(bits(got), bits(want), "{case}");
-            } else {
-                for (a, b) in got.iter().zip(want) {
-                    assert!(
-                        (a - b).abs() <= 1e-5 * (1.0 + b.abs()),
-                        "{case}: {a} vs {b}"
-                    );
-                }
-            }
-        },
+        candle_s_bits_in_wasm(1e-5),
     );
 }
 
@@ -291,17 +287,6 @@ fn the_q4_k_kernel_gives_candle_s_q4_k_products() {
         GgmlDType::Q4K,
         (9, 23),
         q4_k_kernel::matmul,
-        |got, want, case| {
-            if cfg!(target_arch = "wasm32") {
-                assert_eq!(bits(got), bits(want), "{case}");
-            } else {
-                for (a, b) in got.iter().zip(want) {
-                    assert!(
-                        (a - b).abs() <= 1e-4 * (1.0 + b.abs()),
-                        "{case}: {a} vs {b}"
-                    );
-                }
-            }
-        },
+        candle_s_bits_in_wasm(1e-4),
     );
 }
