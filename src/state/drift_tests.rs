@@ -200,12 +200,7 @@ fn a_replayed_run_on_a_page_in_eight_bits_shows_no_line_it_cannot_vouch_for() {
     let mut page = ready_page(Requested::default());
     page.model.eight_bit = true;
     let _ = page.on_worker(loaded(Q8), 0.0);
-    let doc = ntl_decoding::Document {
-        prompt_ids: vec![1],
-        prompt: "Hi".into(),
-        prompt_cropped: 0,
-        runs: vec![super::run::tests::one_step_run(5, " a")],
-    };
+    let doc = super::run::tests::one_step_doc(5, " a");
     page.run.replay("r.json".into(), doc).unwrap();
     page.run.select(0, 0);
     assert_eq!(page.drift_line(0), None);

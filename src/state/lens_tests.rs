@@ -74,12 +74,7 @@ fn a_replayed_recording_is_not_run_again_for_the_lens() {
     let mut page = sampling_page();
     let _ = page.start_run(RunKind::Generate);
     page.run.running = None;
-    let doc = ntl_decoding::Document {
-        prompt_ids: vec![1],
-        prompt: "Hi".into(),
-        prompt_cropped: 0,
-        runs: vec![super::run::tests::one_step_run(5, " a")],
-    };
+    let doc = super::run::tests::one_step_doc(5, " a");
     page.run.replay("r.json".into(), doc).unwrap();
     assert!(sent(&page.show_lens(true)).is_none());
 }

@@ -544,6 +544,16 @@ pub(crate) mod tests {
         }
     }
 
+    /// A recording of one run of one step (what a replay shows).
+    pub(crate) fn one_step_doc(id: u32, token: &str) -> ntl_decoding::Document {
+        ntl_decoding::Document {
+            prompt_ids: vec![1],
+            prompt: "Hi".into(),
+            prompt_cropped: 0,
+            runs: vec![one_step_run(id, token)],
+        }
+    }
+
     /// A run that the worker has started.
     fn streaming() -> (RunState, u64) {
         let mut s = RunState::default();

@@ -115,6 +115,15 @@ fn run(args: Vec<String>) -> Result<(), Failure> {
         let site = dir.parent().unwrap_or(Path::new("."));
         for (i, step) in lesson.steps.iter().enumerate() {
             let at = format!("{}, step {}", path.display(), i + 1);
+            let run_step = |models: &mut LessonModels| {
+                models
+                    .run(site, &lesson, step)
+                    .map_err(|source| Failure::Run {
+                        path: path.clone(),
+                        step: i,
+                        source,
+                    })
+            };
             let recorded: Document = match &step.recording {
                 None => {
                     println!("{at}: no recording (runs live only)");
@@ -131,13 +140,7 @@ fn run(args: Vec<String>) -> Result<(), Failure> {
                         .map_err(|source| Failure::Recording { path: file, source })?
                 }
                 Some(Recording::File(file)) => {
-                    let fresh = models
-                        .run(site, &lesson, step)
-                        .map_err(|source| Failure::Run {
-                            path: path.clone(),
-                            step: i,
-                            source,
-                        })?;
+                    let fresh = run_step(&mut models)?;
                     let file = dir.join(file);
                     if let Some(parent) = file.parent() {
                         std::fs::create_dir_all(parent).map_err(|source| Failure::Read {
@@ -161,13 +164,7 @@ fn run(args: Vec<String>) -> Result<(), Failure> {
                     source,
                 }
             })?;
-            let fresh = models
-                .run(site, &lesson, step)
-                .map_err(|source| Failure::Run {
-                    path: path.clone(),
-                    step: i,
-                    source,
-                })?;
+            let fresh = run_step(&mut models)?;
             match difference(&recorded, &fresh) {
                 None => println!("{at}: the recording is what the model writes"),
                 Some(d) => {
