@@ -29,6 +29,7 @@ pub mod q8_0_kernel;
 mod q8_activation;
 mod quantize_at_load;
 mod quantized_matrix;
+mod row_groups;
 mod run;
 pub mod shard_index;
 // Public for its tests, which run natively and in wasm (`tests/kernel.rs`);

@@ -14,6 +14,7 @@
 //! output is bit-identical to candle's wasm product (tested in wasm).
 
 use crate::q8_activation::block_scale;
+use crate::row_groups::{in_fours, RowGroup};
 
 /// Values per K-quant block.
 pub const QK_K: usize = 256;
@@ -100,61 +101,57 @@ pub fn matmul(w: &[u8], n: usize, k: usize, x: &[f32], rows: usize) -> Vec<f32> 
         k.is_multiple_of(QK_K) && w.len() == n * (k / QK_K) * Q4_K_BYTES && x.len() == rows * k,
         "q4_k matmul: shapes do not match"
     );
-    let per_row = k / QK_K * Q4_K_BYTES;
     let xq: Vec<Vec<Q8K>> = x.chunks_exact(k).map(quantize_row).collect();
     let wide: Vec<Vec<lanes::Wide>> = xq
         .iter()
         .map(|r| r.iter().map(|b| lanes::widen(&b.qs)).collect())
         .collect();
-    let mut out = vec![0f32; rows * n];
-    // Up to four rows at a time, their totals in locals (registers).
-    let mut first = 0;
-    while first < rows {
-        let ys = (&xq[first..], &wide[first..]);
-        let dst = &mut out[first * n..];
-        match rows - first {
-            1 => rows_product::<1>(w, n, per_row, ys, dst),
-            2 => rows_product::<2>(w, n, per_row, ys, dst),
-            3 => rows_product::<3>(w, n, per_row, ys, dst),
-            _ => rows_product::<4>(w, n, per_row, ys, dst),
-        }
-        first += 4;
-    }
-    out
+    let kernel = Blocks {
+        w,
+        n,
+        per_row: k / QK_K * Q4_K_BYTES,
+        xq: &xq,
+        wide: &wide,
+    };
+    in_fours(rows, n, &kernel)
 }
 
-/// `R` input rows times the matrix, into the first `R` rows of `out`.
-#[inline(always)]
-fn rows_product<const R: usize>(
-    w: &[u8],
+/// A Q4_K matrix and the input rows, quantized to Q8_K and widened.
+struct Blocks<'a> {
+    w: &'a [u8],
     n: usize,
     per_row: usize,
-    (xq, wide): (&[Vec<Q8K>], &[Vec<lanes::Wide>]),
-    out: &mut [f32],
-) {
-    let (xq, wide) = (&xq[..R], &wide[..R]);
-    for (col, wrow) in w.chunks_exact(per_row).enumerate() {
-        let mut totals = [lanes::ZERO; R];
-        for (b, block) in wrow.chunks_exact(Q4_K_BYTES).enumerate() {
-            let d = block_scale(block[0], block[1]);
-            let dmin = block_scale(block[2], block[3]);
-            let (scales, mins) = scales_and_mins(&block[4..16]);
-            let weights = lanes::unpack(&block[16..]);
-            for r in 0..R {
-                let y = &xq[r][b];
-                totals[r] = lanes::add_block(
-                    totals[r],
-                    &weights,
-                    &wide[r][b],
-                    &scales,
-                    min_sums(&y.bsums, &mins),
-                    d * y.d,
-                    dmin * y.d,
-                );
+    xq: &'a [Vec<Q8K>],
+    wide: &'a [Vec<lanes::Wide>],
+}
+
+impl RowGroup for Blocks<'_> {
+    #[inline(always)]
+    fn product<const R: usize>(&self, first: usize, out: &mut [f32]) {
+        let (xq, wide) = (&self.xq[first..first + R], &self.wide[first..first + R]);
+        for (col, wrow) in self.w.chunks_exact(self.per_row).enumerate() {
+            let mut totals = [lanes::ZERO; R];
+            for (b, block) in wrow.chunks_exact(Q4_K_BYTES).enumerate() {
+                let d = block_scale(block[0], block[1]);
+                let dmin = block_scale(block[2], block[3]);
+                let (scales, mins) = scales_and_mins(&block[4..16]);
+                let weights = lanes::unpack(&block[16..]);
+                for r in 0..R {
+                    let y = &xq[r][b];
+                    totals[r] = lanes::add_block(
+                        totals[r],
+                        &weights,
+                        &wide[r][b],
+                        &scales,
+                        min_sums(&y.bsums, &mins),
+                        d * y.d,
+                        dmin * y.d,
+                    );
+                }
             }
-        }
-        for (r, total) in totals.into_iter().enumerate() {
-            out[r * n + col] = lanes::sum(total);
+            for (r, total) in totals.into_iter().enumerate() {
+                out[r * self.n + col] = lanes::sum(total);
+            }
         }
     }
 }

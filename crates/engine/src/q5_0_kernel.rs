@@ -5,13 +5,16 @@
 //! (896 wide) that is every attention and gate/up matrix, most of the
 //! weights. candle 0.11's Q5_0 dot product is scalar on every target (its
 //! Q8_0, Q4_0, Q4_K and Q6_K ones have wasm SIMD). Here the rows are quantized
-//! to Q8_0 blocks exactly as candle quantizes them, each block's sum of 32
-//! products is an exact integer (computed four lanes at a time in wasm), and
+//! to Q8_0 blocks exactly as candle quantizes them and widened once per
+//! product, each weight block is unpacked once for all rows, each block's
+//! sum of 32 products is an exact integer (eight at a time in wasm), and
 //! the blocks' scaled sums are added in block order as candle adds them, so
 //! every output is bit-identical to candle's (tested natively and in wasm).
 //! Measured in the page: see BENCHMARKS.md.
 
+use crate::q8_0_kernel::lanes::{widen, Wide};
 use crate::q8_activation::{block_scale, quantize_row, Q8Row, QK};
+use crate::row_groups::{in_fours, RowGroup};
 
 /// Bytes of one Q5_0 block: an f16 scale, 32 fifth bits, 16 bytes of low
 /// nibbles.
@@ -25,54 +28,72 @@ pub fn matmul(w: &[u8], n: usize, k: usize, x: &[f32], rows: usize) -> Vec<f32> 
         k.is_multiple_of(QK) && w.len() == n * (k / QK) * Q5_0_BYTES && x.len() == rows * k,
         "q5_0 matmul: shapes do not match"
     );
-    let per_row = k / QK * Q5_0_BYTES;
     let xq: Vec<Q8Row> = x.chunks_exact(k).map(quantize_row).collect();
-    let mut out = vec![0f32; rows * n];
-    let mut sums = vec![0f32; rows];
-    for (col, wrow) in w.chunks_exact(per_row).enumerate() {
-        sums.fill(0.0);
-        for (b, block) in wrow.chunks_exact(Q5_0_BYTES).enumerate() {
-            let dw = block_scale(block[0], block[1]);
-            let weights = unpack(block);
-            // Added block by block, as candle adds them.
-            for (sum, xr) in sums.iter_mut().zip(&xq) {
-                *sum += block_sum(&weights, &xr.qs[b]) as f32 * dw * xr.d[b];
+    let wide: Vec<Vec<Wide>> = xq.iter().map(|r| widen(&r.qs)).collect();
+    let kernel = Blocks {
+        w,
+        n,
+        per_row: k / QK * Q5_0_BYTES,
+        xq: &xq,
+        wide: &wide,
+    };
+    in_fours(rows, n, &kernel)
+}
+
+/// A Q5_0 matrix and the input rows, quantized to Q8_0 blocks and widened.
+struct Blocks<'a> {
+    w: &'a [u8],
+    n: usize,
+    per_row: usize,
+    xq: &'a [Q8Row],
+    wide: &'a [Vec<Wide>],
+}
+
+impl RowGroup for Blocks<'_> {
+    #[inline(always)]
+    fn product<const R: usize>(&self, first: usize, out: &mut [f32]) {
+        let (xq, wide) = (&self.xq[first..first + R], &self.wide[first..first + R]);
+        for (col, wrow) in self.w.chunks_exact(self.per_row).enumerate() {
+            let mut sums = [0f32; R];
+            for (b, block) in wrow.chunks_exact(Q5_0_BYTES).enumerate() {
+                let dw = block_scale(block[0], block[1]);
+                let weights = unpack(block);
+                // Added block by block, as candle adds them.
+                for r in 0..R {
+                    sums[r] += block_sum(&weights, &wide[r][b]) as f32 * dw * xq[r].d[b];
+                }
+            }
+            for (r, sum) in sums.into_iter().enumerate() {
+                out[r * self.n + col] = sum;
             }
         }
-        for (r, &sum) in sums.iter().enumerate() {
-            out[r * n + col] = sum;
-        }
     }
-    out
 }
 
 /// A block's 32 weights as -16..15: weight `j` is the low (`j < 16`) or
 /// high nibble of byte `j % 16` with fifth bit `j` of `qh`, minus 16.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-fn unpack(block: &[u8]) -> [i8; QK] {
+fn unpack(block: &[u8]) -> Wide {
     let qh = u32::from_le_bytes([block[2], block[3], block[4], block[5]]);
     let qs = &block[6..22];
-    let mut x = [0i8; QK];
+    let mut x = [0i16; QK];
     for j in 0..QK / 2 {
-        x[j] = ((qs[j] & 0x0F) | ((((qh >> j) & 1) << 4) as u8)) as i8 - 16;
-        x[j + QK / 2] = ((qs[j] >> 4) | ((((qh >> (j + 16)) & 1) << 4) as u8)) as i8 - 16;
+        x[j] = ((qs[j] & 0x0F) | ((((qh >> j) & 1) << 4) as u8)) as i16 - 16;
+        x[j + QK / 2] = ((qs[j] >> 4) | ((((qh >> (j + 16)) & 1) << 4) as u8)) as i16 - 16;
     }
     x
 }
 
 /// The exact integer sum of a block's 32 products.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-fn block_sum(x: &[i8; QK], y: &[i8; QK]) -> i32 {
+fn block_sum(x: &Wide, y: &Wide) -> i32 {
     x.iter().zip(y).map(|(&a, &b)| a as i32 * b as i32).sum()
 }
-
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-use std::arch::wasm32::v128;
 
 /// A block's 32 weights as -16..15, widened to 16 bits: weights 0..8,
 /// 8..16, 16..24, 24..32.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-fn unpack(block: &[u8]) -> [v128; 4] {
+fn unpack(block: &[u8]) -> Wide {
     use std::arch::wasm32::*;
     assert!(block.len() == Q5_0_BYTES);
     // SAFETY: `block` holds 22 bytes (asserted), so the 16-byte load at 6
@@ -94,35 +115,16 @@ fn unpack(block: &[u8]) -> [v128; 4] {
         sixteen,
     );
     let x1 = i8x16_sub(v128_or(u8x16_shr(qs, 4), fifth(h_hi)), sixteen);
-    [
-        i16x8_extend_low_i8x16(x0),
-        i16x8_extend_high_i8x16(x0),
-        i16x8_extend_low_i8x16(x1),
-        i16x8_extend_high_i8x16(x1),
-    ]
+    crate::q8_0_kernel::lanes::widen_bytes(x0, x1)
 }
 
 /// The exact integer sum of a block's 32 products, eight at a time.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-fn block_sum(x: &[v128; 4], y: &[i8; QK]) -> i32 {
+fn block_sum(x: &Wide, y: &Wide) -> i32 {
     use std::arch::wasm32::*;
-    // SAFETY: `y` holds 32 bytes, so the 16-byte loads at 0 and 16 are in
-    // bounds; v128 loads need no alignment.
-    let (ylo, yhi) = unsafe {
-        (
-            v128_load(y.as_ptr() as *const v128),
-            v128_load(y.as_ptr().add(16) as *const v128),
-        )
-    };
     let s = i32x4_add(
-        i32x4_add(
-            i32x4_dot_i16x8(x[0], i16x8_extend_low_i8x16(ylo)),
-            i32x4_dot_i16x8(x[1], i16x8_extend_high_i8x16(ylo)),
-        ),
-        i32x4_add(
-            i32x4_dot_i16x8(x[2], i16x8_extend_low_i8x16(yhi)),
-            i32x4_dot_i16x8(x[3], i16x8_extend_high_i8x16(yhi)),
-        ),
+        i32x4_add(i32x4_dot_i16x8(x[0], y[0]), i32x4_dot_i16x8(x[1], y[1])),
+        i32x4_add(i32x4_dot_i16x8(x[2], y[2]), i32x4_dot_i16x8(x[3], y[3])),
     );
     i32x4_extract_lane::<0>(s)
         + i32x4_extract_lane::<1>(s)

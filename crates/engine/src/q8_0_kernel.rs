@@ -15,6 +15,7 @@
 //! adds in another order and is used instead).
 
 use crate::q8_activation::{block_scale, quantize_row, Q8Row, QK};
+use crate::row_groups::{in_fours, RowGroup};
 
 /// Bytes of one Q8_0 block: an f16 scale and 32 signed bytes.
 pub const Q8_0_BYTES: usize = 34;
@@ -43,50 +44,49 @@ pub(crate) fn blocks_matmul(
         k.is_multiple_of(QK) && w.len() == n * (k / QK) * block_bytes && x.len() == rows * k,
         "quantized matmul: shapes do not match"
     );
-    let per_row = k / QK * block_bytes;
     let xq: Vec<Q8Row> = x.chunks_exact(k).map(quantize_row).collect();
     let wide: Vec<Vec<lanes::Wide>> = xq.iter().map(|r| lanes::widen(&r.qs)).collect();
-    let mut out = vec![0f32; rows * n];
-    // Up to four rows at a time, their totals in locals (registers): a
-    // step's lanes are one pass over the weights.
-    let mut first = 0;
-    while first < rows {
-        let ys = (&xq[first..], &wide[first..]);
-        let dst = &mut out[first * n..];
-        match rows - first {
-            1 => rows_product::<1>(w, n, per_row, block_bytes, &load, ys, dst),
-            2 => rows_product::<2>(w, n, per_row, block_bytes, &load, ys, dst),
-            3 => rows_product::<3>(w, n, per_row, block_bytes, &load, ys, dst),
-            _ => rows_product::<4>(w, n, per_row, block_bytes, &load, ys, dst),
-        }
-        first += 4;
-    }
-    out
+    let kernel = Blocks {
+        w,
+        n,
+        per_row: k / QK * block_bytes,
+        block_bytes,
+        load,
+        xq: &xq,
+        wide: &wide,
+    };
+    in_fours(rows, n, &kernel)
 }
 
-/// `R` input rows times the matrix, into the first `R` rows of `out`.
-#[inline(always)]
-fn rows_product<const R: usize>(
-    w: &[u8],
+/// A matrix of blocks of signed bytes and the input rows, quantized and
+/// widened.
+struct Blocks<'a, L> {
+    w: &'a [u8],
     n: usize,
     per_row: usize,
     block_bytes: usize,
-    load: &impl Fn(&[u8]) -> lanes::Wide,
-    (xq, wide): (&[Q8Row], &[Vec<lanes::Wide>]),
-    out: &mut [f32],
-) {
-    let (xq, wide) = (&xq[..R], &wide[..R]);
-    for (col, wrow) in w.chunks_exact(per_row).enumerate() {
-        let mut totals = [lanes::ZERO; R];
-        for (b, block) in wrow.chunks_exact(block_bytes).enumerate() {
-            let dw = block_scale(block[0], block[1]);
-            let weights = load(block);
-            for r in 0..R {
-                totals[r] = lanes::add_scaled(totals[r], &weights, &wide[r][b], dw * xq[r].d[b]);
+    load: L,
+    xq: &'a [Q8Row],
+    wide: &'a [Vec<lanes::Wide>],
+}
+
+impl<L: Fn(&[u8]) -> lanes::Wide> RowGroup for Blocks<'_, L> {
+    #[inline(always)]
+    fn product<const R: usize>(&self, first: usize, out: &mut [f32]) {
+        let (xq, wide) = (&self.xq[first..first + R], &self.wide[first..first + R]);
+        for (col, wrow) in self.w.chunks_exact(self.per_row).enumerate() {
+            let mut totals = [lanes::ZERO; R];
+            for (b, block) in wrow.chunks_exact(self.block_bytes).enumerate() {
+                let dw = block_scale(block[0], block[1]);
+                let weights = (self.load)(block);
+                for r in 0..R {
+                    totals[r] =
+                        lanes::add_scaled(totals[r], &weights, &wide[r][b], dw * xq[r].d[b]);
+                }
             }
-        }
-        for (r, total) in totals.into_iter().enumerate() {
-            out[r * n + col] = lanes::sum(total);
+            for (r, total) in totals.into_iter().enumerate() {
+                out[r * self.n + col] = lanes::sum(total);
+            }
         }
     }
 }
