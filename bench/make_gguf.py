@@ -18,8 +18,10 @@ tokenizer class, and the converter then does not recognise the pre-tokenizer):
 """
 
 import argparse
+import json
 import os
 import subprocess
+import tempfile
 
 import llama_cpp as L
 
@@ -34,6 +36,21 @@ MODELS = {
 }
 
 
+def gpt2_tokenizer_beside(folder, dst):
+    """The checkpoint's files linked into `dst` with a tokenizer_config.json
+    naming GPT-2's tokenizer: without one, transformers 4.57 reads the GPT-2
+    vocabulary of a Llama or Qwen2 folder with that family's tokenizer class,
+    which adds <s>, </s> and <unk> past the vocabulary, and the converter
+    stops ("max(tokenizer.vocab.values()) < vocab_size")."""
+    for name in os.listdir(folder):
+        os.symlink(os.path.join(folder, name), os.path.join(dst, name))
+    if "tokenizer_config.json" not in os.listdir(folder):
+        end = "<|endoftext|>"
+        with open(os.path.join(dst, "tokenizer_config.json"), "w") as f:
+            json.dump({"tokenizer_class": "GPT2Tokenizer", "bos_token": end, "eos_token": end,
+                       "unk_token": end}, f)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--llama-src", required=True)
@@ -45,9 +62,11 @@ def main():
         if args.only and prefix != args.only:
             continue
         f16 = os.path.join(OUT, f"{prefix}-f16.gguf")
-        subprocess.run([args.convert_python, os.path.join(args.llama_src, "convert_hf_to_gguf.py"),
-                        os.path.join(OUT, folder), "--outtype", "f16", "--outfile", f16],
-                       check=True, env=env)
+        with tempfile.TemporaryDirectory() as src:
+            gpt2_tokenizer_beside(os.path.join(OUT, folder), src)
+            subprocess.run([args.convert_python, os.path.join(args.llama_src, "convert_hf_to_gguf.py"),
+                            src, "--outtype", "f16", "--outfile", f16],
+                           check=True, env=env)
         for name, ftype in types.items():
             params = L.llama_model_quantize_default_params()
             params.ftype = ftype
