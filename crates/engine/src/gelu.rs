@@ -10,7 +10,7 @@ use candle_core::{Device, Result, Tensor};
 const SQRT_TWO_OVER_PI: f32 = 0.797_884_6;
 
 /// Fewer elements than this per thread are not worth a wake-up.
-const MIN_PER_PART: usize = 2048;
+const MIN_PER_PART: usize = 1024;
 
 fn gelu_one(v: f32) -> f32 {
     0.5 * v * (1.0 + f32::tanh(SQRT_TWO_OVER_PI * v * (1.0 + 0.044715 * v * v)))

@@ -8,7 +8,7 @@
 //! nibbles first, as weights 0..16, and the high ones as 16..32), so every
 //! output is bit-identical to candle's wasm product (tested in wasm).
 
-use crate::q8_0_kernel::{blocks_matmul, lanes::Wide};
+use crate::q8_0_kernel::{blocks_product, lanes::Wide, Input};
 
 /// Bytes of one Q4_0 block: an f16 scale and 16 bytes of nibble pairs.
 pub const Q4_0_BYTES: usize = 18;
@@ -16,7 +16,13 @@ pub const Q4_0_BYTES: usize = 18;
 /// `x` (`rows × k`) times the `n × k` Q4_0 matrix `w` (its rows' blocks end
 /// to end): `rows × n`.
 pub fn matmul(w: &[u8], n: usize, k: usize, x: &[f32], rows: usize) -> Vec<f32> {
-    blocks_matmul(w, n, k, x, rows, Q4_0_BYTES, load)
+    assert!(x.len() == rows * k, "q4_0 matmul: shapes do not match");
+    product(w, n, &Input::new(x, k))
+}
+
+/// The prepared `input` times the `n`-row Q4_0 matrix `w`.
+pub fn product(w: &[u8], n: usize, input: &Input) -> Vec<f32> {
+    blocks_product(w, n, input, Q4_0_BYTES, load)
 }
 
 /// A block's weights, widened: weight `j` is the low (`j < 16`) or high

@@ -97,23 +97,48 @@ fn min_sums(bsums: &[i16; QK_K / 16], mins: &[u8; 8]) -> [i32; 4] {
 /// `x` (`rows × k`) times the `n × k` Q4_K matrix `w` (its rows' blocks end
 /// to end): `rows × n`.
 pub fn matmul(w: &[u8], n: usize, k: usize, x: &[f32], rows: usize) -> Vec<f32> {
-    assert!(
-        k.is_multiple_of(QK_K) && w.len() == n * (k / QK_K) * Q4_K_BYTES && x.len() == rows * k,
-        "q4_k matmul: shapes do not match"
-    );
-    let xq: Vec<Vec<Q8K>> = x.chunks_exact(k).map(quantize_row).collect();
-    let wide: Vec<Vec<lanes::Wide>> = xq
-        .iter()
-        .map(|r| r.iter().map(|b| lanes::widen(&b.qs)).collect())
-        .collect();
+    assert!(x.len() == rows * k, "q4_k matmul: shapes do not match");
+    product(w, n, &Input::new(x, k))
+}
+
+/// Input rows quantized to Q8_K blocks as candle quantizes them, and
+/// widened: made once per product, before its rows of weights are shared
+/// out over threads.
+pub struct Input {
+    k: usize,
+    xq: Vec<Vec<Q8K>>,
+    wide: Vec<Vec<lanes::Wide>>,
+}
+
+impl Input {
+    /// `x`: rows of `k` values, `k` a multiple of 256.
+    pub fn new(x: &[f32], k: usize) -> Input {
+        assert!(
+            k > 0 && k.is_multiple_of(QK_K) && x.len().is_multiple_of(k),
+            "q4_k matmul: {} values are not rows of {k} in blocks of {QK_K}",
+            x.len()
+        );
+        let xq: Vec<Vec<Q8K>> = x.chunks_exact(k).map(quantize_row).collect();
+        let wide = xq
+            .iter()
+            .map(|r| r.iter().map(|b| lanes::widen(&b.qs)).collect())
+            .collect();
+        Input { k, xq, wide }
+    }
+}
+
+/// The prepared `input` times the `n`-row Q4_K matrix `w`.
+pub fn product(w: &[u8], n: usize, input: &Input) -> Vec<f32> {
+    let per_row = input.k / QK_K * Q4_K_BYTES;
+    assert!(w.len() == n * per_row, "q4_k matmul: shapes do not match");
     let kernel = Blocks {
         w,
         n,
-        per_row: k / QK_K * Q4_K_BYTES,
-        xq: &xq,
-        wide: &wide,
+        per_row,
+        xq: &input.xq,
+        wide: &input.wide,
     };
-    in_fours(rows, n, &kernel)
+    in_fours(input.xq.len(), n, &kernel)
 }
 
 /// A Q4_K matrix and the input rows, quantized to Q8_K and widened.

@@ -12,8 +12,8 @@
 //! every output is bit-identical to candle's (tested natively and in wasm).
 //! Measured in the page: see BENCHMARKS.md.
 
-use crate::q8_0_kernel::lanes::{widen, Wide};
-use crate::q8_activation::{block_scale, quantize_row, Q8Row, QK};
+use crate::q8_0_kernel::{lanes::Wide, Input};
+use crate::q8_activation::{block_scale, Q8Row, QK};
 use crate::row_groups::{in_fours, RowGroup};
 
 /// Bytes of one Q5_0 block: an f16 scale, 32 fifth bits, 16 bytes of low
@@ -24,20 +24,22 @@ pub const Q5_0_BYTES: usize = 22;
 /// to end): `rows × n`. Each weight block is read and unpacked once for all
 /// input rows (four lanes cost one pass over the weights, not four).
 pub fn matmul(w: &[u8], n: usize, k: usize, x: &[f32], rows: usize) -> Vec<f32> {
-    assert!(
-        k.is_multiple_of(QK) && w.len() == n * (k / QK) * Q5_0_BYTES && x.len() == rows * k,
-        "q5_0 matmul: shapes do not match"
-    );
-    let xq: Vec<Q8Row> = x.chunks_exact(k).map(quantize_row).collect();
-    let wide: Vec<Vec<Wide>> = xq.iter().map(|r| widen(&r.qs)).collect();
+    assert!(x.len() == rows * k, "q5_0 matmul: shapes do not match");
+    product(w, n, &Input::new(x, k))
+}
+
+/// The prepared `input` times the `n`-row Q5_0 matrix `w`.
+pub fn product(w: &[u8], n: usize, input: &Input) -> Vec<f32> {
+    let per_row = input.k / QK * Q5_0_BYTES;
+    assert!(w.len() == n * per_row, "q5_0 matmul: shapes do not match");
     let kernel = Blocks {
         w,
         n,
-        per_row: k / QK * Q5_0_BYTES,
-        xq: &xq,
-        wide: &wide,
+        per_row,
+        xq: &input.xq,
+        wide: &input.wide,
     };
-    in_fours(rows, n, &kernel)
+    in_fours(input.rows(), n, &kernel)
 }
 
 /// A Q5_0 matrix and the input rows, quantized to Q8_0 blocks and widened.

@@ -23,39 +23,71 @@ pub const Q8_0_BYTES: usize = 34;
 /// `x` (`rows × k`) times the `n × k` Q8_0 matrix `w` (its rows' blocks end
 /// to end): `rows × n`.
 pub fn matmul(w: &[u8], n: usize, k: usize, x: &[f32], rows: usize) -> Vec<f32> {
-    blocks_matmul(w, n, k, x, rows, Q8_0_BYTES, lanes::load)
+    assert!(x.len() == rows * k, "quantized matmul: shapes do not match");
+    product(w, n, &Input::new(x, k))
 }
 
-/// `x` (`rows × k`) times an `n × k` matrix of blocks of 32 weights, each
+/// The prepared `input` times the `n`-row Q8_0 matrix `w`.
+pub fn product(w: &[u8], n: usize, input: &Input) -> Vec<f32> {
+    blocks_product(w, n, input, Q8_0_BYTES, lanes::load)
+}
+
+/// Input rows as the kernels of blocks of 32 weights (Q8_0, Q4_0, Q5_0) take
+/// them: quantized to Q8_0 blocks as candle quantizes them, and widened.
+/// Made once per product, before its rows of weights are shared out over
+/// threads (each part quantizing the rows again cost a sixth of a threaded
+/// one-lane Q8_0 step in Chromium's profile).
+pub struct Input {
+    pub(crate) k: usize,
+    pub(crate) xq: Vec<Q8Row>,
+    pub(crate) wide: Vec<Vec<lanes::Wide>>,
+}
+
+impl Input {
+    /// `x`: rows of `k` values, `k` a multiple of 32.
+    pub fn new(x: &[f32], k: usize) -> Input {
+        assert!(
+            k > 0 && k.is_multiple_of(QK) && x.len().is_multiple_of(k),
+            "quantized matmul: {} values are not rows of {k} in blocks of {QK}",
+            x.len()
+        );
+        let xq: Vec<Q8Row> = x.chunks_exact(k).map(quantize_row).collect();
+        let wide = xq.iter().map(|r| lanes::widen(&r.qs)).collect();
+        Input { k, xq, wide }
+    }
+
+    pub fn rows(&self) -> usize {
+        self.xq.len()
+    }
+}
+
+/// `input` times an `n × k` matrix of blocks of 32 weights, each
 /// `block_bytes` long, an f16 scale first, its weights widened by `load`:
 /// the sums candle's wasm kernels make for blocks of signed bytes (Q8_0,
 /// Q4_0), each weight block read once for all rows.
-pub(crate) fn blocks_matmul(
+pub(crate) fn blocks_product(
     w: &[u8],
     n: usize,
-    k: usize,
-    x: &[f32],
-    rows: usize,
+    input: &Input,
     block_bytes: usize,
     // A generic, not a fn pointer: each block format gets its own inlined loop.
     load: impl Fn(&[u8]) -> lanes::Wide,
 ) -> Vec<f32> {
+    let per_row = input.k / QK * block_bytes;
     assert!(
-        k.is_multiple_of(QK) && w.len() == n * (k / QK) * block_bytes && x.len() == rows * k,
+        w.len() == n * per_row,
         "quantized matmul: shapes do not match"
     );
-    let xq: Vec<Q8Row> = x.chunks_exact(k).map(quantize_row).collect();
-    let wide: Vec<Vec<lanes::Wide>> = xq.iter().map(|r| lanes::widen(&r.qs)).collect();
     let kernel = Blocks {
         w,
         n,
-        per_row: k / QK * block_bytes,
+        per_row,
         block_bytes,
         load,
-        xq: &xq,
-        wide: &wide,
+        xq: &input.xq,
+        wide: &input.wide,
     };
-    in_fours(rows, n, &kernel)
+    in_fours(input.rows(), n, &kernel)
 }
 
 /// A matrix of blocks of signed bytes and the input rows, quantized and

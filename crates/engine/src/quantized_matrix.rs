@@ -16,38 +16,59 @@ use candle_core::{Device, Module, Result, Tensor};
 use std::ops::Range;
 use std::sync::Arc;
 
-/// Row blocks a matrix is cut into: in the threaded worker enough for its
-/// threads to share out (2 here, up to 8 on a larger machine). Elsewhere one:
+/// Row blocks a matrix is cut into: in the threaded worker several per
+/// thread (2 here, up to 8 on a larger machine), each thread taking the next
+/// as it becomes free, so one that starts late or runs slower leaves its
+/// share to the others (with the input prepared once per product, 16 blocks
+/// cost no more than 8). Elsewhere one:
 /// natively candle's own pool splits it, and in the single-threaded worker
 /// each block costs a kernel call (cut into 8, a SmolLM2 Q8_0 step took 65 ms
 /// instead of 51).
 const PARTS: usize = if cfg!(all(target_arch = "wasm32", target_feature = "atomics")) {
-    8
+    16
 } else {
     1
 };
 
-/// A product by this crate's own kernel: `(weights, n, k, x, rows)`.
-type Kernel = fn(&[u8], usize, usize, &[f32], usize) -> Vec<f32>;
+/// An input prepared once per product for this crate's kernel of a block
+/// format, where it has one, in wasm: Q5_0 (candle's is scalar there), Q8_0,
+/// and for more than one row Q4_0 and Q4_K (candle's unpack each weight
+/// block and convert its f16 scales again for every row). Each gives
+/// candle's bits, so which one runs changes no number. Measured in Chromium,
+/// 3072 × 768, best of 5 × 100 (ms, candle / own): one row Q8_0 0.43 / 0.30,
+/// Q4_0 0.46 / 0.78, Q4_K 0.50 / 0.55; four rows Q8_0 1.64 / 0.70, Q4_0 1.89
+/// / 1.23, Q4_K 2.01 / 1.51. Natively candle's kernels run on its pool of
+/// threads.
+enum Prepared {
+    Q8_0(q8_0_kernel::Input),
+    Q4_0(q8_0_kernel::Input),
+    Q5_0(q8_0_kernel::Input),
+    Q4K(q4_k_kernel::Input),
+}
 
-/// This crate's kernel for a block format and a number of input rows, where
-/// it has one, in wasm: Q5_0 (candle's is scalar there), Q8_0, and for more
-/// than one row Q4_0 and Q4_K (candle's unpack each weight block and convert
-/// its f16 scales again for every row). Each gives candle's bits, so which
-/// one runs changes no number. Measured in Chromium, 3072 × 768, best of 5 ×
-/// 100 (ms, candle / own): one row Q8_0 0.43 / 0.30, Q4_0 0.46 / 0.78, Q4_K
-/// 0.50 / 0.55; four rows Q8_0 1.64 / 0.70, Q4_0 1.89 / 1.23, Q4_K 2.01 /
-/// 1.51. Natively candle's kernels run on its pool of threads.
-fn own_kernel(dtype: GgmlDType, rows: usize) -> Option<Kernel> {
-    if !cfg!(target_arch = "wasm32") {
-        return None;
+impl Prepared {
+    fn new(dtype: GgmlDType, x: &[f32], rows: usize, k: usize) -> Option<Prepared> {
+        if !cfg!(target_arch = "wasm32") {
+            return None;
+        }
+        let q8 = || q8_0_kernel::Input::new(x, k);
+        match dtype {
+            GgmlDType::Q5_0 => Some(Prepared::Q5_0(q8())),
+            GgmlDType::Q8_0 => Some(Prepared::Q8_0(q8())),
+            GgmlDType::Q4_0 if rows > 1 => Some(Prepared::Q4_0(q8())),
+            GgmlDType::Q4K if rows > 1 => Some(Prepared::Q4K(q4_k_kernel::Input::new(x, k))),
+            _ => None,
+        }
     }
-    match dtype {
-        GgmlDType::Q5_0 => Some(q5_0_kernel::matmul),
-        GgmlDType::Q8_0 => Some(q8_0_kernel::matmul),
-        GgmlDType::Q4_0 if rows > 1 => Some(q4_0_kernel::matmul),
-        GgmlDType::Q4K if rows > 1 => Some(q4_k_kernel::matmul),
-        _ => None,
+
+    /// The input times the `n`-row matrix `w` (the format's blocks).
+    fn times(&self, w: &[u8], n: usize) -> Vec<f32> {
+        match self {
+            Prepared::Q8_0(x) => q8_0_kernel::product(w, n, x),
+            Prepared::Q4_0(x) => q4_0_kernel::product(w, n, x),
+            Prepared::Q5_0(x) => q5_0_kernel::product(w, n, x),
+            Prepared::Q4K(x) => q4_k_kernel::product(w, n, x),
+        }
     }
 }
 
@@ -89,8 +110,8 @@ fn candle_product(w: &Arc<QTensor>, x: &Tensor) -> Result<Tensor> {
 /// Inputs per Q8_0 block.
 const QK8_0: usize = 32;
 
-/// Fewer rows than this per block are not worth a thread's wake-up.
-const MIN_ROWS_PER_PART: usize = 64;
+/// Fewer rows than this per block are not worth a kernel call of their own.
+const MIN_ROWS_PER_PART: usize = 32;
 
 struct Part {
     w: Arc<QTensor>,
@@ -182,21 +203,20 @@ impl QuantizedMatrix {
                 self.k
             );
         }
-        match self.parts.as_slice() {
-            [one] if own_kernel(self.dtype, rows).is_none() => {
-                return candle_product(&one.w, &x.contiguous()?)
-            }
-            _ => {}
-        }
         // Each thread gets the input as plain numbers (a tensor is not
-        // shared across the worker's threads) and writes its block's columns.
+        // shared across the worker's threads), prepared once for this
+        // crate's kernel, and writes its block's columns.
         let xs: Vec<f32> = x.flatten_all()?.to_vec1()?;
+        let prepared = Prepared::new(self.dtype, &xs, rows, self.k);
+        if let ([one], None) = (self.parts.as_slice(), &prepared) {
+            return candle_product(&one.w, &x.contiguous()?);
+        }
         let mut out = vec![0f32; rows * self.n];
         let dst = ntl_parallel::Disjoint::new(&mut out);
         let failed = std::sync::Mutex::new(None);
         ntl_parallel::each(self.parts.len(), &|i| {
             let part = &self.parts[i];
-            let product = self.part_product(part, &xs, rows);
+            let product = self.part_product(part, prepared.as_ref(), &xs, rows);
             match product {
                 Ok(y) => {
                     let width = part.rows.len();
@@ -215,11 +235,17 @@ impl QuantizedMatrix {
         Tensor::from_vec(out, (rows, self.n), &Device::Cpu)
     }
 
-    /// `xs` (`rows × k`) times one row block: `rows × part.rows.len()`.
-    fn part_product(&self, part: &Part, xs: &[f32], rows: usize) -> Result<Vec<f32>> {
-        if let Some(kernel) = own_kernel(self.dtype, rows) {
-            let w = part.w.data()?;
-            return Ok(kernel(&w, part.rows.len(), self.k, xs, rows));
+    /// `xs` (`rows × k`), or the same rows `prepared` for this crate's
+    /// kernel, times one row block: `rows × part.rows.len()`.
+    fn part_product(
+        &self,
+        part: &Part,
+        prepared: Option<&Prepared>,
+        xs: &[f32],
+        rows: usize,
+    ) -> Result<Vec<f32>> {
+        if let Some(prepared) = prepared {
+            return Ok(prepared.times(&part.w.data()?, part.rows.len()));
         }
         Tensor::from_slice(xs, (rows, self.k), &Device::Cpu)
             .and_then(|x| candle_product(&part.w, &x))
@@ -402,8 +428,8 @@ mod tests {
 
     #[test]
     fn row_blocks_start_at_fours_cover_every_row_and_stay_whole_when_small() {
-        assert_eq!(row_blocks(50, 8), vec![0..50]);
-        assert_eq!(row_blocks(130, 8), vec![0..68, 68..130]);
+        assert_eq!(row_blocks(2 * MIN_ROWS_PER_PART - 1, 8), vec![0..63]);
+        assert_eq!(row_blocks(130, 8), vec![0..36, 36..72, 72..108, 108..130]);
         for (n, parts) in [(896, 8), (1152, 8), (50257, 8), (4864, 3), (257, 4)] {
             let blocks = row_blocks(n, parts);
             assert!(blocks.len() <= parts);

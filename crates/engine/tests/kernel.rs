@@ -246,6 +246,59 @@ fn the_q8_0_kernel_gives_candle_s_q8_0_products() {
     );
 }
 
+/// An input value half way between two steps of its block rounds away from
+/// zero, as candle rounds it: a unit matrix picks each rounded input out
+/// alone (one product per output, so any kernel's order gives the same bits).
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn inputs_half_way_between_steps_round_as_candle_s() {
+    use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
+    use candle_core::{Device, Module, Tensor};
+    use ntl_engine::{q4_0_kernel, q5_0_kernel, q8_0_kernel};
+    let k = 96;
+    let mut x = vec![0f32; k];
+    // Block 0's step is 1 (largest 127), block 1's 0.5 (largest 63.5),
+    // block 2's 2 (largest 254).
+    let halves = [0.5, 1.5, 2.5, 126.5, 0.499_999_97, 3.500_000_2, 7.0, 0.0];
+    for (i, h) in halves.iter().enumerate() {
+        x[1 + 2 * i] = *h;
+        x[2 + 2 * i] = -h;
+        x[33 + 2 * i] = h / 2.0;
+        x[34 + 2 * i] = -h / 2.0;
+        x[65 + 2 * i] = h * 2.0;
+        x[66 + 2 * i] = -h * 2.0;
+    }
+    x[0] = 127.0;
+    x[32] = -63.5;
+    x[64] = 254.0;
+    x[95] = f32::from_bits(1); // a subnormal beside the block's largest
+    let unit: Vec<f32> = (0..k * k).map(|i| f32::from(i % (k + 1) == 0)).collect();
+    let kernels: [(GgmlDType, Kernel); 3] = [
+        (GgmlDType::Q8_0, q8_0_kernel::matmul),
+        (GgmlDType::Q4_0, q4_0_kernel::matmul),
+        (GgmlDType::Q5_0, q5_0_kernel::matmul),
+    ];
+    for (dtype, kernel) in kernels {
+        let w = Tensor::from_vec(unit.clone(), (k, k), &Device::Cpu).unwrap();
+        let q = QTensor::quantize(&w, dtype).unwrap();
+        let bytes = q.data().unwrap().into_owned();
+        let q = std::sync::Arc::new(q);
+        for rows in [1, 2] {
+            let xs: Vec<f32> = x.iter().cycle().take(rows * k).copied().collect();
+            let got = kernel(&bytes, k, k, &xs, rows);
+            let xt = Tensor::from_vec(xs, (rows, k), &Device::Cpu).unwrap();
+            let want: Vec<f32> = QMatMul::QTensor(q.clone())
+                .forward(&xt)
+                .unwrap()
+                .flatten_all()
+                .unwrap()
+                .to_vec1()
+                .unwrap();
+            assert_eq!(bits(&got), bits(&want), "{dtype:?}, {rows} rows");
+        }
+    }
+}
+
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn the_q5_0_kernel_gives_candle_s_q5_0_products_bit_for_bit() {
