@@ -21,12 +21,21 @@ pub fn threads() -> usize {
     1 + imp::ready_helpers()
 }
 
-/// Runs `f` over `0..len` cut into contiguous parts, one per thread, each at
-/// least `min_per_part` long (so small work is not worth a wake-up). Returns
-/// when every part is done.
+/// Parts per thread a [`split`] cuts its range into (when it is long
+/// enough): each thread takes the next part as it becomes free, so a helper
+/// that wakes late, or is descheduled, leaves its parts to the others
+/// instead of holding the caller up.
+const PARTS_PER_THREAD: usize = 4;
+
+/// Runs `f` over `0..len` cut into contiguous parts, each at least
+/// `min_per_part` long (so small work is not worth a wake-up), a few per
+/// thread. Returns when every part is done.
 pub fn split(len: usize, min_per_part: usize, f: &(dyn Fn(Range<usize>) + Sync)) {
-    let parts = threads().min(len / min_per_part.max(1)).max(1);
-    if parts == 1 {
+    let threads = threads();
+    let parts = (threads * PARTS_PER_THREAD)
+        .min(len / min_per_part.max(1))
+        .max(1);
+    if threads == 1 || parts == 1 {
         f(0..len);
     } else {
         imp::run(len, parts, f);
@@ -36,14 +45,11 @@ pub fn split(len: usize, min_per_part: usize, f: &(dyn Fn(Range<usize>) + Sync))
 /// Runs `f(i)` for every `i` in `0..n`, each thread taking the next index
 /// as it becomes free (for items of uneven cost, such as decoding lanes).
 pub fn each(n: usize, f: &(dyn Fn(usize) + Sync)) {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    split(threads().min(n), 1, &|_| loop {
-        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        if i >= n {
-            break;
-        }
-        f(i);
-    });
+    if threads() == 1 || n < 2 {
+        (0..n).for_each(f);
+    } else {
+        imp::run(n, n, &|range| range.for_each(f));
+    }
 }
 
 /// A buffer that the parts of a [`split`] fill, each its own elements: the
@@ -97,21 +103,30 @@ mod imp {
     //! One job at a time, published like a seqlock: the caller makes `EPOCH`
     //! odd, writes the job's words, makes it even again and wakes every
     //! helper; a helper copies the words of an even epoch and keeps them only
-    //! if `EPOCH` did not move meanwhile. A helper that a job does not need
-    //! (it has fewer parts than there are threads) may still be reading when
-    //! the next job is written, hence the odd mark. Helpers spin a little
-    //! before sleeping on `EPOCH` (the matmuls of one forward pass come tens of
-    //! microseconds apart); the caller works on part 0, then waits on `DONE`.
+    //! if `EPOCH` did not move meanwhile. The job's parts are then claimed
+    //! one at a time, by the caller and by any helper awake, from `NEXT`,
+    //! which holds the epoch beside the next part's index: a helper still
+    //! holding an older job's words cannot claim a part of the new one. The
+    //! caller returns once every part is claimed and every claimed part is
+    //! done, so a helper that wakes late (a sleeping helper took up to a few
+    //! milliseconds to start in Chromium on this 2-core machine, measured at
+    //! the first product of most one-lane steps) finds nothing left to claim
+    //! and the caller never waits for it. Helpers spin a little before
+    //! sleeping on `EPOCH` (the matmuls of one forward pass come tens of
+    //! microseconds apart).
     use super::part_range;
     use core::arch::wasm32::{memory_atomic_notify, memory_atomic_wait32};
     use std::ops::Range;
-    use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering::*};
+    use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 
     type Job = dyn Fn(Range<usize>) + Sync;
 
     static HELPERS: AtomicU32 = AtomicU32::new(0);
     /// Even while a job's words are whole, odd while they are being written.
     static EPOCH: AtomicU32 = AtomicU32::new(0);
+    /// The job's epoch (high half) and the index of its next unclaimed part.
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    /// Parts of the job that helpers have finished.
     static DONE: AtomicU32 = AtomicU32::new(0);
     /// The job: the address of the caller's `&Job` (a thin pointer to a
     /// fat one, whose layout is the compiler's business), length and parts.
@@ -147,42 +162,63 @@ mod imp {
         );
     }
 
+    /// The next unclaimed part of the job of `epoch` (of `parts`), claimed,
+    /// or `None` when all are taken or a newer job is out.
+    fn claim(epoch: u32, parts: usize) -> Option<usize> {
+        let mut next = NEXT.load(Acquire);
+        loop {
+            let index = (next & u64::from(u32::MAX)) as usize;
+            if (next >> 32) as u32 != epoch || index >= parts {
+                return None;
+            }
+            match NEXT.compare_exchange_weak(next, next + 1, AcqRel, Acquire) {
+                Ok(_) => return Some(index),
+                Err(now) => next = now,
+            }
+        }
+    }
+
     pub fn run(len: usize, parts: usize, f: &(dyn Fn(Range<usize>) + Sync + '_)) {
         if BUSY.swap(true, Acquire) {
             return f(0..len);
         }
         check_helpers();
-        // Helpers read `job` through its address only while this call waits
-        // for them, so the reference and `f` outlive every use.
+        // Helpers read `job` through its address only after claiming a part,
+        // and this call returns only when every claimed part is done, so the
+        // reference and `f` outlive every use.
         let job: &(dyn Fn(Range<usize>) + Sync + '_) = f;
         let job_address = std::ptr::addr_of!(job) as usize;
-        EPOCH.fetch_add(1, Relaxed);
+        let epoch = EPOCH.fetch_add(1, Relaxed).wrapping_add(2);
         // A helper that reads any of the new words also sees the odd epoch.
         std::sync::atomic::fence(Release);
         for (slot, word) in JOB.iter().zip([job_address, len, parts]) {
             slot.store(word, Relaxed);
         }
         DONE.store(0, Relaxed);
+        NEXT.store(u64::from(epoch) << 32, Relaxed);
         EPOCH.fetch_add(1, Release);
-        // Every sleeper, not `parts - 1` of them: which helpers sleep is not
-        // known, and waking one this job does not need would leave a needed
-        // one asleep and this call waiting for ever.
+        // Every sleeper: which helpers sleep is not known.
         // SAFETY: `EPOCH` is a valid, aligned 32-bit atomic in linear memory.
         unsafe { memory_atomic_notify(EPOCH.as_ptr() as *mut i32, u32::MAX) };
-        f(part_range(len, parts, 0));
+        let mut mine = 0;
+        while let Some(part) = claim(epoch, parts) {
+            f(part_range(len, parts, part));
+            mine += 1;
+        }
         wait_until_changed(&DONE, |done| {
-            done as usize == parts - 1 || FAILED.load(Acquire) != 0
+            done as usize == parts - mine || FAILED.load(Acquire) != 0
         });
         check_helpers();
         BUSY.store(false, Release);
     }
 
-    /// A helper thread's whole life: take part `index + 1` of every job.
+    /// A helper thread's whole life: take parts of every job while any are
+    /// left.
     pub fn helper_loop() -> ! {
         // Read before registering: a job published after registration has a
         // newer epoch, so it cannot be missed.
         let mut seen = EPOCH.load(Acquire) & !1;
-        let index = HELPERS.fetch_add(1, AcqRel) as usize;
+        HELPERS.fetch_add(1, AcqRel);
         loop {
             let epoch = wait_until_changed(&EPOCH, |e| e != seen && e % 2 == 0);
             seen = epoch;
@@ -193,16 +229,16 @@ mod imp {
                 continue; // a newer job was being written; take that one
             }
             let [job_address, len, parts] = words;
-            if index + 1 >= parts {
-                continue; // not needed: fewer parts, or registered after the cut
+            while let Some(part) = claim(epoch, parts) {
+                // SAFETY: `job_address` is the address of `run`'s `&Job`;
+                // this part is claimed and not done, so `run` is still
+                // waiting and keeps it (and the closure) alive.
+                let f: &Job = unsafe { *(job_address as *const &Job) };
+                f(part_range(len, parts, part));
+                DONE.fetch_add(1, Release);
+                // SAFETY: `DONE` is a valid, aligned 32-bit atomic in linear memory.
+                unsafe { memory_atomic_notify(DONE.as_ptr() as *mut i32, 1) };
             }
-            // SAFETY: `job_address` is the address of `run`'s `&Job`, which
-            // `run` keeps alive (with the closure) until this part is done.
-            let f: &Job = unsafe { *(job_address as *const &Job) };
-            f(part_range(len, parts, index + 1));
-            DONE.fetch_add(1, Release);
-            // SAFETY: `DONE` is a valid, aligned 32-bit atomic in linear memory.
-            unsafe { memory_atomic_notify(DONE.as_ptr() as *mut i32, 1) };
         }
     }
 
