@@ -3,7 +3,8 @@
 // from — served as the page is served (cross-origin isolated for the
 // threaded worker, or not) and opened in headless Chromium (or Firefox).
 // BENCH_DIST=DIR serves another build instead of dist/ (to compare two builds
-// in alternating runs).
+// in alternating runs). BENCH_CHROMIUM_ARGS adds Chromium flags, space-separated
+// (`--js-flags=--prof --no-zygote` writes V8 tick logs for `node --prof-process`).
 import { mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,7 +18,7 @@ const { chromium } = require('playwright-core');
 export function launchChromium() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [...(process.env.BENCH_CHROMIUM_ARGS || '').split(' ').filter(Boolean), '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 }
 
