@@ -25,7 +25,7 @@ pub fn threads() -> usize {
 /// enough): each thread takes the next part as it becomes free, so a helper
 /// that wakes late, or is descheduled, leaves its parts to the others
 /// instead of holding the caller up.
-const PARTS_PER_THREAD: usize = 4;
+const PARTS_PER_THREAD: usize = 8;
 
 /// Runs `f` over `0..len` cut into contiguous parts, each at least
 /// `min_per_part` long (so small work is not worth a wake-up), a few per
