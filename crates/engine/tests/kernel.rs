@@ -184,8 +184,8 @@ fn beside_candle(
     check: impl Fn(&[f32], &[f32], &str),
 ) {
     use candle_core::quantized::GgmlDType;
-    use candle_core::quantized::{QMatMul, QTensor};
-    use candle_core::{Device, Module, Tensor};
+    use candle_core::quantized::QTensor;
+    use candle_core::{Device, Tensor};
     // K-quant blocks are 256 wide: GPT-2's 768, Llama's 1536, Qwen2.5's 4864.
     let shapes: &[(usize, usize)] = match dtype {
         GgmlDType::Q4K | GgmlDType::Q6K => &[(1, 256), (7, 512), (37, 768), (9, 4864)],
@@ -199,17 +199,29 @@ fn beside_candle(
         for rows in 1..=5 {
             let x = values(rows * k, x_seed + rows as u32);
             let got = kernel(&bytes, n, k, &x, rows);
-            let xt = Tensor::from_vec(x, (rows, k), &Device::Cpu).unwrap();
-            let want: Vec<f32> = QMatMul::QTensor(q.clone())
-                .forward(&xt)
-                .unwrap()
-                .flatten_all()
-                .unwrap()
-                .to_vec1()
-                .unwrap();
+            let want = candle_s_product(&q, x, rows, k);
             check(&got, &want, &format!("{n}×{k}, {rows} rows"));
         }
     }
+}
+
+/// `x` (`rows × k`) times the quantized matrix `q` by candle's `QMatMul`.
+fn candle_s_product(
+    q: &std::sync::Arc<candle_core::quantized::QTensor>,
+    x: Vec<f32>,
+    rows: usize,
+    k: usize,
+) -> Vec<f32> {
+    use candle_core::quantized::QMatMul;
+    use candle_core::{Device, Module, Tensor};
+    let xt = Tensor::from_vec(x, (rows, k), &Device::Cpu).unwrap();
+    QMatMul::QTensor(q.clone())
+        .forward(&xt)
+        .unwrap()
+        .flatten_all()
+        .unwrap()
+        .to_vec1()
+        .unwrap()
 }
 
 /// The check for a kernel that adds in candle's wasm order: in wasm the same
@@ -252,8 +264,8 @@ fn the_q8_0_kernel_gives_candle_s_q8_0_products() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn inputs_half_way_between_steps_round_as_candle_s() {
-    use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
-    use candle_core::{Device, Module, Tensor};
+    use candle_core::quantized::{GgmlDType, QTensor};
+    use candle_core::{Device, Tensor};
     use ntl_engine::{q4_0_kernel, q5_0_kernel, q8_0_kernel};
     let k = 96;
     let mut x = vec![0f32; k];
@@ -286,14 +298,7 @@ fn inputs_half_way_between_steps_round_as_candle_s() {
         for rows in [1, 2] {
             let xs: Vec<f32> = x.iter().cycle().take(rows * k).copied().collect();
             let got = kernel(&bytes, k, k, &xs, rows);
-            let xt = Tensor::from_vec(xs, (rows, k), &Device::Cpu).unwrap();
-            let want: Vec<f32> = QMatMul::QTensor(q.clone())
-                .forward(&xt)
-                .unwrap()
-                .flatten_all()
-                .unwrap()
-                .to_vec1()
-                .unwrap();
+            let want = candle_s_product(&q, xs, rows, k);
             assert_eq!(bits(&got), bits(&want), "{dtype:?}, {rows} rows");
         }
     }
