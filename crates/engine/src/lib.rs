@@ -25,6 +25,8 @@ pub mod per_model;
 pub mod q4_0_kernel;
 pub mod q4_k_kernel;
 pub mod q5_0_kernel;
+pub mod q5_1_kernel;
+pub mod q5_k_kernel;
 pub mod q8_0_kernel;
 mod q8_activation;
 mod quantize_at_load;

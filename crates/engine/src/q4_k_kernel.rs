@@ -24,10 +24,10 @@ pub const Q4_K_BYTES: usize = 144;
 
 /// One input block quantized to Q8_K: a scale, 256 values, and the sums of
 /// each 16 of them.
-struct Q8K {
-    d: f32,
-    qs: [i8; QK_K],
-    bsums: [i16; QK_K / 16],
+pub(crate) struct Q8K {
+    pub d: f32,
+    pub qs: [i8; QK_K],
+    pub bsums: [i16; QK_K / 16],
 }
 
 /// `x` in Q8_K blocks as candle's `BlockQ8K::from_float` makes them: the
@@ -65,7 +65,7 @@ fn quantize_row(x: &[f32]) -> Vec<Q8K> {
 }
 
 /// A block's eight 6-bit sub-block scales and mins (ggml's packing).
-fn scales_and_mins(packed: &[u8]) -> ([u8; 8], [u8; 8]) {
+pub(crate) fn scales_and_mins(packed: &[u8]) -> ([u8; 8], [u8; 8]) {
     const KMASK1: u32 = 0x3f3f3f3f;
     const KMASK2: u32 = 0x0f0f0f0f;
     const KMASK3: u32 = 0x03030303;
@@ -105,9 +105,9 @@ pub fn matmul(w: &[u8], n: usize, k: usize, x: &[f32], rows: usize) -> Vec<f32> 
 /// widened: made once per product, before its rows of weights are shared
 /// out over threads.
 pub struct Input {
-    k: usize,
-    xq: Vec<Vec<Q8K>>,
-    wide: Vec<Vec<lanes::Wide>>,
+    pub(crate) k: usize,
+    pub(crate) xq: Vec<Vec<Q8K>>,
+    pub(crate) wide: Vec<Vec<lanes::Wide>>,
 }
 
 impl Input {
@@ -183,7 +183,7 @@ impl RowGroup for Blocks<'_> {
 
 /// Four lanes of sums with wasm SIMD.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-mod lanes {
+pub(crate) mod lanes {
     use super::QK_K;
     use std::arch::wasm32::*;
 
@@ -266,7 +266,7 @@ mod lanes {
 
 /// The same four lanes without SIMD.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-mod lanes {
+pub(crate) mod lanes {
     use super::QK_K;
 
     pub type Wide = [i16; QK_K];

@@ -12,7 +12,8 @@
 //! every output is bit-identical to candle's (tested natively and in wasm).
 //! Measured in the page: see BENCHMARKS.md.
 
-use crate::q8_0_kernel::{lanes::Wide, Input};
+use crate::q8_0_kernel::lanes::{dot, Wide};
+use crate::q8_0_kernel::Input;
 use crate::q8_activation::{block_scale, Q8Row, QK};
 use crate::row_groups::{in_fours, RowGroup};
 
@@ -59,10 +60,10 @@ impl RowGroup for Blocks<'_> {
             let mut sums = [0f32; R];
             for (b, block) in wrow.chunks_exact(Q5_0_BYTES).enumerate() {
                 let dw = block_scale(block[0], block[1]);
-                let weights = unpack(block);
+                let weights = five_bit_weights(block, 2, 16);
                 // Added block by block, as candle adds them.
                 for r in 0..R {
-                    sums[r] += block_sum(&weights, &wide[r][b]) as f32 * dw * xq[r].d[b];
+                    sums[r] += dot(&weights, &wide[r][b]) as f32 * dw * xq[r].d[b];
                 }
             }
             for (r, sum) in sums.into_iter().enumerate() {
@@ -72,38 +73,37 @@ impl RowGroup for Blocks<'_> {
     }
 }
 
-/// A block's 32 weights as -16..15: weight `j` is the low (`j < 16`) or
-/// high nibble of byte `j % 16` with fifth bit `j` of `qh`, minus 16.
+/// The 32 weights of a block whose fifth bits (4 bytes) start at `at` and
+/// low nibbles (16 bytes) follow, each minus `offset` (Q5_0's 16, Q5_1's 0):
+/// weight `j` is the low (`j < 16`) or high nibble of byte `j % 16` with
+/// fifth bit `j`.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-fn unpack(block: &[u8]) -> Wide {
-    let qh = u32::from_le_bytes([block[2], block[3], block[4], block[5]]);
-    let qs = &block[6..22];
+#[inline(always)]
+pub(crate) fn five_bit_weights(block: &[u8], at: usize, offset: i16) -> Wide {
+    let qh = u32::from_le_bytes([block[at], block[at + 1], block[at + 2], block[at + 3]]);
+    let qs = &block[at + 4..at + 20];
     let mut x = [0i16; QK];
     for j in 0..QK / 2 {
-        x[j] = ((qs[j] & 0x0F) | ((((qh >> j) & 1) << 4) as u8)) as i16 - 16;
-        x[j + QK / 2] = ((qs[j] >> 4) | ((((qh >> (j + 16)) & 1) << 4) as u8)) as i16 - 16;
+        x[j] = ((qs[j] & 0x0F) | ((((qh >> j) & 1) << 4) as u8)) as i16 - offset;
+        x[j + QK / 2] = ((qs[j] >> 4) | ((((qh >> (j + 16)) & 1) << 4) as u8)) as i16 - offset;
     }
     x
 }
 
-/// The exact integer sum of a block's 32 products.
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-fn block_sum(x: &Wide, y: &Wide) -> i32 {
-    x.iter().zip(y).map(|(&a, &b)| a as i32 * b as i32).sum()
-}
-
-/// A block's 32 weights as -16..15, widened to 16 bits: weights 0..8,
-/// 8..16, 16..24, 24..32.
+/// The same with wasm SIMD, widened to 16 bits: weights 0..8, 8..16,
+/// 16..24, 24..32.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-fn unpack(block: &[u8]) -> Wide {
+#[inline(always)]
+pub(crate) fn five_bit_weights(block: &[u8], at: usize, offset: i16) -> Wide {
     use std::arch::wasm32::*;
-    assert!(block.len() == Q5_0_BYTES);
-    // SAFETY: `block` holds 22 bytes (asserted), so the 16-byte load at 6
-    // ends at 22 and the 4-byte load at 2 at 6; v128 loads need no alignment.
+    assert!(block.len() >= at + 20);
+    // SAFETY: `block` holds at least `at + 20` bytes (asserted), so the
+    // 16-byte load at `at + 4` and the 4-byte load at `at` are in bounds;
+    // v128 loads need no alignment.
     let (qs, qh) = unsafe {
         (
-            v128_load(block.as_ptr().add(6) as *const v128),
-            v128_load32_splat(block.as_ptr().add(2) as *const u32),
+            v128_load(block.as_ptr().add(at + 4) as *const v128),
+            v128_load32_splat(block.as_ptr().add(at) as *const u32),
         )
     };
     // Fifth bits: byte b of qh spread over eight lanes, each lane its own bit.
@@ -112,24 +112,11 @@ fn unpack(block: &[u8]) -> Wide {
     let h_hi = i8x16_swizzle(qh, u8x16(2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3));
     let sixteen = u8x16_splat(16);
     let fifth = |h: v128| v128_and(i8x16_ne(v128_and(h, bit), u8x16_splat(0)), sixteen);
+    let offset = i8x16_splat(offset as i8);
     let x0 = i8x16_sub(
         v128_or(v128_and(qs, u8x16_splat(0x0F)), fifth(h_lo)),
-        sixteen,
+        offset,
     );
-    let x1 = i8x16_sub(v128_or(u8x16_shr(qs, 4), fifth(h_hi)), sixteen);
+    let x1 = i8x16_sub(v128_or(u8x16_shr(qs, 4), fifth(h_hi)), offset);
     crate::q8_0_kernel::lanes::widen_bytes(x0, x1)
-}
-
-/// The exact integer sum of a block's 32 products, eight at a time.
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-fn block_sum(x: &Wide, y: &Wide) -> i32 {
-    use std::arch::wasm32::*;
-    let s = i32x4_add(
-        i32x4_add(i32x4_dot_i16x8(x[0], y[0]), i32x4_dot_i16x8(x[1], y[1])),
-        i32x4_add(i32x4_dot_i16x8(x[2], y[2]), i32x4_dot_i16x8(x[3], y[3])),
-    );
-    i32x4_extract_lane::<0>(s)
-        + i32x4_extract_lane::<1>(s)
-        + i32x4_extract_lane::<2>(s)
-        + i32x4_extract_lane::<3>(s)
 }

@@ -174,6 +174,19 @@ pub(crate) mod lanes {
         widen_bytes(lo, hi)
     }
 
+    /// The exact integer sum of a block's 32 products, eight at a time.
+    #[inline(always)]
+    pub fn dot(x: &Wide, y: &Wide) -> i32 {
+        let s = i32x4_add(
+            i32x4_add(i32x4_dot_i16x8(x[0], y[0]), i32x4_dot_i16x8(x[1], y[1])),
+            i32x4_add(i32x4_dot_i16x8(x[2], y[2]), i32x4_dot_i16x8(x[3], y[3])),
+        );
+        i32x4_extract_lane::<0>(s)
+            + i32x4_extract_lane::<1>(s)
+            + i32x4_extract_lane::<2>(s)
+            + i32x4_extract_lane::<3>(s)
+    }
+
     #[inline(always)]
     pub fn add_scaled(total: v128, w: &Wide, y: &Wide, d: f32) -> v128 {
         let sums = i32x4_add(
@@ -206,6 +219,11 @@ pub(crate) mod lanes {
     pub fn load(block: &[u8]) -> Wide {
         assert!(block.len() == Q8_0_BYTES);
         std::array::from_fn(|i| block[2 + i] as i8 as i16)
+    }
+
+    /// The exact integer sum of a block's 32 products.
+    pub fn dot(x: &Wide, y: &Wide) -> i32 {
+        x.iter().zip(y).map(|(&a, &b)| a as i32 * b as i32).sum()
     }
 
     pub fn add_scaled(total: [f32; 4], w: &Wide, y: &Wide, d: f32) -> [f32; 4] {

@@ -10,7 +10,7 @@
 //! every output is summed by the same kernel call as in one piece, and the
 //! product is bit-identical however the rows are cut.
 
-use crate::{q4_0_kernel, q4_k_kernel, q5_0_kernel, q8_0_kernel};
+use crate::{q4_0_kernel, q4_k_kernel, q5_0_kernel, q5_1_kernel, q5_k_kernel, q8_0_kernel};
 use candle_core::quantized::{ggml_file::qtensor_from_ggml, GgmlDType, QMatMul, QTensor};
 use candle_core::{Device, Module, Result, Tensor};
 use std::ops::Range;
@@ -31,19 +31,22 @@ const PARTS: usize = if cfg!(all(target_arch = "wasm32", target_feature = "atomi
 };
 
 /// An input prepared once per product for this crate's kernel of a block
-/// format, where it has one, in wasm: Q5_0 (candle's is scalar there), Q8_0,
-/// and for more than one row Q4_0 and Q4_K (candle's unpack each weight
-/// block and convert its f16 scales again for every row). Each gives
-/// candle's bits, so which one runs changes no number. Measured in Chromium,
-/// 3072 × 768, best of 5 × 100 (ms, candle / own): one row Q8_0 0.43 / 0.30,
-/// Q4_0 0.46 / 0.78, Q4_K 0.50 / 0.55; four rows Q8_0 1.64 / 0.70, Q4_0 1.89
-/// / 1.23, Q4_K 2.01 / 1.51. Natively candle's kernels run on its pool of
-/// threads.
+/// format, where it has one, in wasm: Q5_0, Q5_1, Q4_1 and Q5_K (candle's
+/// are scalar there), Q8_0, and for more than one row Q4_0 and Q4_K
+/// (candle's unpack each weight block and convert its f16 scales again for
+/// every row). Each gives candle's bits, so which one runs changes no
+/// number. Measured in Chromium, 3072 × 768, best of 5 × 100 (ms, candle /
+/// own): one row Q8_0 0.43 / 0.30, Q4_0 0.46 / 0.78, Q4_K 0.50 / 0.55; four
+/// rows Q8_0 1.64 / 0.70, Q4_0 1.89 / 1.23, Q4_K 2.01 / 1.51. Natively
+/// candle's kernels run on its pool of threads.
 enum Prepared {
     Q8_0(q8_0_kernel::Input),
     Q4_0(q8_0_kernel::Input),
     Q5_0(q8_0_kernel::Input),
+    Q4_1(q5_1_kernel::Input),
+    Q5_1(q5_1_kernel::Input),
     Q4K(q4_k_kernel::Input),
+    Q5K(q4_k_kernel::Input),
 }
 
 impl Prepared {
@@ -52,11 +55,16 @@ impl Prepared {
             return None;
         }
         let q8 = || q8_0_kernel::Input::new(x, k);
+        let q8_1 = || q5_1_kernel::Input::new(x, k);
+        let q8_k = || q4_k_kernel::Input::new(x, k);
         match dtype {
             GgmlDType::Q5_0 => Some(Prepared::Q5_0(q8())),
             GgmlDType::Q8_0 => Some(Prepared::Q8_0(q8())),
             GgmlDType::Q4_0 if rows > 1 => Some(Prepared::Q4_0(q8())),
-            GgmlDType::Q4K if rows > 1 => Some(Prepared::Q4K(q4_k_kernel::Input::new(x, k))),
+            GgmlDType::Q4_1 => Some(Prepared::Q4_1(q8_1())),
+            GgmlDType::Q5_1 => Some(Prepared::Q5_1(q8_1())),
+            GgmlDType::Q4K if rows > 1 => Some(Prepared::Q4K(q8_k())),
+            GgmlDType::Q5K => Some(Prepared::Q5K(q8_k())),
             _ => None,
         }
     }
@@ -67,7 +75,10 @@ impl Prepared {
             Prepared::Q8_0(x) => q8_0_kernel::product(w, n, x),
             Prepared::Q4_0(x) => q4_0_kernel::product(w, n, x),
             Prepared::Q5_0(x) => q5_0_kernel::product(w, n, x),
+            Prepared::Q4_1(x) => q5_1_kernel::product_q4_1(w, n, x),
+            Prepared::Q5_1(x) => q5_1_kernel::product_q5_1(w, n, x),
             Prepared::Q4K(x) => q4_k_kernel::product(w, n, x),
+            Prepared::Q5K(x) => q5_k_kernel::product(w, n, x),
         }
     }
 }

@@ -188,7 +188,9 @@ fn beside_candle(
     use candle_core::{Device, Tensor};
     // K-quant blocks are 256 wide: GPT-2's 768, Llama's 1536, Qwen2.5's 4864.
     let shapes: &[(usize, usize)] = match dtype {
-        GgmlDType::Q4K | GgmlDType::Q6K => &[(1, 256), (7, 512), (37, 768), (9, 4864)],
+        GgmlDType::Q4K | GgmlDType::Q5K | GgmlDType::Q6K => {
+            &[(1, 256), (7, 512), (37, 768), (9, 4864)]
+        }
         _ => &[(1, 32), (7, 64), (96, 576), (37, 896)],
     };
     for &(n, k) in shapes {
@@ -266,7 +268,7 @@ fn the_q8_0_kernel_gives_candle_s_q8_0_products() {
 fn inputs_half_way_between_steps_round_as_candle_s() {
     use candle_core::quantized::{GgmlDType, QTensor};
     use candle_core::{Device, Tensor};
-    use ntl_engine::{q4_0_kernel, q5_0_kernel, q8_0_kernel};
+    use ntl_engine::{q4_0_kernel, q5_0_kernel, q5_1_kernel, q8_0_kernel};
     let k = 96;
     let mut x = vec![0f32; k];
     // Block 0's step is 1 (largest 127), block 1's 0.5 (largest 63.5),
@@ -285,10 +287,12 @@ fn inputs_half_way_between_steps_round_as_candle_s() {
     x[64] = 254.0;
     x[95] = f32::from_bits(1); // a subnormal beside the block's largest
     let unit: Vec<f32> = (0..k * k).map(|i| f32::from(i % (k + 1) == 0)).collect();
-    let kernels: [(GgmlDType, Kernel); 3] = [
+    let kernels: [(GgmlDType, Kernel); 5] = [
         (GgmlDType::Q8_0, q8_0_kernel::matmul),
         (GgmlDType::Q4_0, q4_0_kernel::matmul),
         (GgmlDType::Q5_0, q5_0_kernel::matmul),
+        (GgmlDType::Q4_1, q5_1_kernel::matmul_q4_1),
+        (GgmlDType::Q5_1, q5_1_kernel::matmul_q5_1),
     ];
     for (dtype, kernel) in kernels {
         let w = Tensor::from_vec(unit.clone(), (k, k), &Device::Cpu).unwrap();
@@ -345,6 +349,35 @@ fn the_q4_k_kernel_gives_candle_s_q4_k_products() {
         GgmlDType::Q4K,
         (9, 23),
         q4_k_kernel::matmul,
+        candle_s_bits_in_wasm(1e-4),
+    );
+}
+
+/// candle's Q4_1 and Q5_1 dot products are scalar on every target: the
+/// kernel's Q8_1 inputs, integer sums and float steps are theirs, the same
+/// bits natively and in wasm.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn the_q4_1_and_q5_1_kernels_give_candle_s_products_bit_for_bit() {
+    use candle_core::quantized::GgmlDType;
+    use ntl_engine::q5_1_kernel;
+    let same = |got: &[f32], want: &[f32], case: &str| assert_eq!(bits(got), bits(want), "{case}");
+    beside_candle(GgmlDType::Q4_1, (19, 29), q5_1_kernel::matmul_q4_1, same);
+    beside_candle(GgmlDType::Q5_1, (31, 37), q5_1_kernel::matmul_q5_1, same);
+}
+
+/// The Q5_K kernel makes candle's eight integer lanes and float steps: the
+/// same bits in wasm (where candle's is scalar), the same values to
+/// rounding natively (where candle's AVX kernel adds in another order).
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn the_q5_k_kernel_gives_candle_s_q5_k_products() {
+    use candle_core::quantized::GgmlDType;
+    use ntl_engine::q5_k_kernel;
+    beside_candle(
+        GgmlDType::Q5K,
+        (41, 43),
+        q5_k_kernel::matmul,
         candle_s_bits_in_wasm(1e-4),
     );
 }
