@@ -37,8 +37,10 @@ const PARTS: usize = if cfg!(all(target_arch = "wasm32", target_feature = "atomi
 /// every row). Each gives candle's bits, so which one runs changes no
 /// number. Measured in Chromium, 3072 × 768, best of 5 × 100 (ms, candle /
 /// own): one row Q8_0 0.43 / 0.30, Q4_0 0.46 / 0.78, Q4_K 0.50 / 0.55; four
-/// rows Q8_0 1.64 / 0.70, Q4_0 1.89 / 1.23, Q4_K 2.01 / 1.51. Natively
-/// candle's kernels run on its pool of threads.
+/// rows Q8_0 1.64 / 0.70, Q4_0 1.89 / 1.23, Q4_K 2.01 / 1.51; best of 7 ×
+/// 40, one / four rows: Q5_0 2.00 / 0.65, 8.05 / 1.35; Q4_1 1.75 / 0.55,
+/// 7.12 / 1.25; Q5_1 1.65 / 0.75, 6.65 / 1.48; Q5_K 0.55 / 0.47, 2.23 /
+/// 1.45. Natively candle's kernels run on its pool of threads.
 enum Prepared {
     Q8_0(q8_0_kernel::Input),
     Q4_0(q8_0_kernel::Input),
