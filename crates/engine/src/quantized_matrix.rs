@@ -40,7 +40,10 @@ const PARTS: usize = if cfg!(all(target_arch = "wasm32", target_feature = "atomi
 /// rows Q8_0 1.64 / 0.70, Q4_0 1.89 / 1.23, Q4_K 2.01 / 1.51; best of 7 ×
 /// 40, one / four rows: Q5_0 2.00 / 0.65, 8.05 / 1.35; Q4_1 1.75 / 0.55,
 /// 7.12 / 1.25; Q5_1 1.65 / 0.75, 6.65 / 1.48; Q5_K 0.55 / 0.47, 2.23 /
-/// 1.45. Natively candle's kernels run on its pool of threads.
+/// 1.45; and again Q4_0 0.38 / 0.40 and Q4_K 0.45 / 0.47 for one row (so
+/// one row stays on candle's for those two; Q4_K with bytes and widening
+/// multiplies, as Q5_K has, was no faster for one row and slower for four).
+/// Natively candle's kernels run on its pool of threads.
 enum Prepared {
     Q8_0(q8_0_kernel::Input),
     Q4_0(q8_0_kernel::Input),
