@@ -1,0 +1,1 @@
+//! Empty: the check is tests/same_bits.rs.
