@@ -35,7 +35,8 @@ fn a_folder_of_several_gguf_files_asks_which() {
         other => panic!("expected a question, got {:?}", other.map(|_| ())),
     };
     assert!(
-        e.contains("gpt2-q8_0.gguf, llama-q4_0.gguf, qwen2-q4_k_m.gguf") && e.contains("--model"),
+        e.contains("gpt2-q8_0.gguf, llama-q4_0.gguf, llama-q5_k_m.gguf, qwen2-q4_k_m.gguf")
+            && e.contains("--model"),
         "{e}"
     );
 }
