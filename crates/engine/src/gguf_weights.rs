@@ -193,6 +193,17 @@ impl<'a> GgufWeights<'a> {
         })
     }
 
+    /// Drops the vocabulary's lists from the metadata (a 50k vocabulary's
+    /// tokens, merges and token types are some 8 MB as parsed values),
+    /// once the tokenizer has been read from them or is not wanted.
+    pub fn forget_tokenizer_lists(&mut self) {
+        for key in ["tokens", "merges", "token_type", "scores"] {
+            self.content
+                .metadata
+                .remove(&format!("tokenizer.ggml.{key}"));
+        }
+    }
+
     /// Rows of the token embedding: the vocabulary the weights are for.
     pub fn vocab_rows(&self) -> Result<usize, LoadError> {
         let info = self
@@ -241,14 +252,9 @@ impl<'a> GgufWeights<'a> {
         }
     }
 
-    /// The raw blocks of the tensor HF calls `key`, its shape checked
+    /// Where the tensor HF calls `key` lies in the file, its shape checked
     /// against `shape` (llama.cpp's order: outputs, then inputs).
-    fn raw(
-        &mut self,
-        key: &str,
-        shape: &[usize],
-        hint: &str,
-    ) -> Result<(String, GgmlDType, Vec<u8>), LoadError> {
+    fn locate(&mut self, key: &str, shape: &[usize], hint: &str) -> Result<Located, LoadError> {
         let name = gguf_name(key).ok_or_else(|| {
             LoadError::gguf(format!(
                 "has no name for `{key}` (an engine fault: report it)"
@@ -277,19 +283,56 @@ impl<'a> GgufWeights<'a> {
         }
         let bytes = byte_size(info.ggml_dtype, shape)
             .ok_or_else(|| LoadError::gguf(bad_shape(&name, shape)))?;
-        let mut raw = vec![0u8; bytes];
-        let start = (self.content.tensor_data_offset + info.offset) as usize;
-        self.reader.source.read(start, &mut raw);
-        if let Some(groups) = self.interleaved_groups(key) {
-            raw = unpermute_rows(&raw, shape[0], groups).ok_or_else(|| {
-                LoadError::gguf(format!(
-                    "tensor `{name}` has {} rows, which do not split into {groups} heads of \
-                     two halves",
-                    shape[0]
-                ))
-            })?;
+        let groups = self.interleaved_groups(key);
+        let rows = shape.first().copied().unwrap_or(1);
+        if groups.is_some_and(|g| !interleave_fits(rows, g)) {
+            return Err(LoadError::gguf(format!(
+                "tensor `{name}` has {rows} rows, which do not split into {} heads of two \
+                 halves",
+                groups.unwrap_or(0)
+            )));
         }
-        Ok((name, info.ggml_dtype, raw))
+        Ok(Located {
+            start: (self.content.tensor_data_offset + info.offset) as usize,
+            bytes,
+            dtype: info.ggml_dtype,
+            groups,
+            name,
+        })
+    }
+
+    /// The tensor's rows `rows` (in HF's order) into `dst`, end to end.
+    fn read_rows(&self, at: &Located, rows: std::ops::Range<usize>, n: usize, dst: &mut [u8]) {
+        let row_bytes = at.bytes / n.max(1);
+        match at.groups {
+            None => self
+                .reader
+                .source
+                .read(at.start + rows.start * row_bytes, dst),
+            Some(groups) => {
+                for (i, row) in rows.enumerate() {
+                    let from = llama_cpp_row(row, n, groups);
+                    self.reader.source.read(
+                        at.start + from * row_bytes,
+                        &mut dst[i * row_bytes..(i + 1) * row_bytes],
+                    );
+                }
+            }
+        }
+    }
+
+    /// The raw blocks of the tensor HF calls `key`, in HF's row order.
+    fn raw(
+        &mut self,
+        key: &str,
+        shape: &[usize],
+        hint: &str,
+    ) -> Result<(String, GgmlDType, Vec<u8>), LoadError> {
+        let at = self.locate(key, shape, hint)?;
+        let mut raw = vec![0u8; at.bytes];
+        let n = shape.first().copied().unwrap_or(1);
+        self.read_rows(&at, 0..n, n, &mut raw);
+        Ok((at.name, at.dtype, raw))
     }
 
     /// Llama's query and key projections (and their biases), whose rows the
@@ -375,31 +418,30 @@ fn file_type_name(n: u32) -> Option<&'static str> {
     })
 }
 
-/// HF's row order from llama.cpp's: within each of `groups` heads, the
-/// converter moved row `s·half + j` (half `s` of the rotary pair, index `j`)
-/// to `2j + s`. Rows are whole blocks, so this is byte-exact in any format.
-fn unpermute_rows(raw: &[u8], rows: usize, groups: usize) -> Option<Vec<u8>> {
-    if groups == 0
-        || !rows.is_multiple_of(groups)
-        || !(rows / groups).is_multiple_of(2)
-        || !raw.len().is_multiple_of(rows)
-    {
-        return None;
-    }
-    let (head, row_bytes) = (rows / groups, raw.len() / rows);
+/// A tensor's place in the file.
+struct Located {
+    name: String,
+    dtype: GgmlDType,
+    start: usize,
+    bytes: usize,
+    /// Heads whose rows llama's converter interleaved, if any.
+    groups: Option<usize>,
+}
+
+/// Whether `rows` split into `groups` heads of two halves.
+fn interleave_fits(rows: usize, groups: usize) -> bool {
+    groups > 0 && rows.is_multiple_of(groups) && (rows / groups).is_multiple_of(2)
+}
+
+/// Which of llama.cpp's rows is HF's row `row`: within each of `groups`
+/// heads, the converter moved row `s·half + j` (half `s` of the rotary
+/// pair, index `j`) to `2j + s`. Rows are whole blocks, so reading them in
+/// this order is byte-exact in any format.
+fn llama_cpp_row(row: usize, rows: usize, groups: usize) -> usize {
+    let head = rows / groups;
     let half = head / 2;
-    let mut out = vec![0u8; raw.len()];
-    for g in 0..groups {
-        for s in 0..2 {
-            for j in 0..half {
-                let to = g * head + s * half + j;
-                let from = g * head + 2 * j + s;
-                out[to * row_bytes..(to + 1) * row_bytes]
-                    .copy_from_slice(&raw[from * row_bytes..(from + 1) * row_bytes]);
-            }
-        }
-    }
-    Some(out)
+    let (g, r) = (row / head, row % head);
+    g * head + 2 * (r % half) + r / half
 }
 
 impl Weights for GgufWeights<'_> {
@@ -419,17 +461,19 @@ impl Weights for GgufWeights<'_> {
         [n, k]: [usize; 2],
         hint: &str,
     ) -> Result<Matrix, LoadError> {
-        let (name, dtype, raw) = self.raw(key, &[n, k], hint)?;
-        match dtype {
+        let at = self.locate(key, &[n, k], hint)?;
+        match at.dtype {
             GgmlDType::F32 | GgmlDType::F16 | GgmlDType::BF16 => {
-                float_matrix(&name, dtype, raw, n, k)
+                let mut raw = vec![0u8; at.bytes];
+                self.read_rows(&at, 0..n, n, &mut raw);
+                float_matrix(&at.name, at.dtype, raw, n, k)
             }
-            _ => GgufWeights::qtensor(&name, dtype, &raw, &[n, k])
-                .and_then(|q| {
-                    QuantizedMatrix::new(q)
-                        .map_err(|e| gguf_err(format!("tensor `{name}`: {e}"), e))
-                })
-                .map(Matrix::Quantized),
+            // Straight from the file into the kernels' blocks, one copy.
+            dtype => {
+                QuantizedMatrix::read(dtype, n, k, |rows, dst| self.read_rows(&at, rows, n, dst))
+                    .map_err(|e| gguf_err(format!("tensor `{}`: {e}", at.name), e))
+                    .map(Matrix::Quantized)
+            }
         }
     }
 
@@ -515,7 +559,7 @@ mod tests {
         // Two heads of four rows, one byte per row: the converter's
         // `reshape(n_head, 2, half).swapaxes(1, 2)` sends HF row s·2+j to 2j+s.
         let hf: Vec<u8> = (0..8).collect();
-        let mut converted = vec![0u8; 8];
+        let mut converted = [0u8; 8];
         for g in 0..2 {
             for s in 0..2 {
                 for j in 0..2 {
@@ -523,8 +567,19 @@ mod tests {
                 }
             }
         }
-        assert_eq!(unpermute_rows(&converted, 8, 2).unwrap(), hf);
-        assert!(unpermute_rows(&converted, 8, 3).is_none());
+        let read: Vec<u8> = (0..8)
+            .map(|row| converted[llama_cpp_row(row, 8, 2)])
+            .collect();
+        assert_eq!(read, hf);
+        assert!(interleave_fits(8, 2));
+        assert!(
+            !interleave_fits(8, 3),
+            "three heads do not split eight rows"
+        );
+        assert!(
+            !interleave_fits(6, 2),
+            "heads of three rows have no two halves"
+        );
     }
 
     #[test]

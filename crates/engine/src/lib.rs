@@ -3,6 +3,7 @@
 //! Builds natively (CLI, tests, benchmarks) and for wasm32 (the page's worker).
 
 mod attention;
+mod block_storage;
 pub mod chat_template;
 mod checkpoint;
 pub mod error;
@@ -113,6 +114,7 @@ impl Engine {
         // when the weights fail too: it says which file does not belong.
         let loaded = load_model(&cfg, shards, precision);
         let weight_bytes = shards.iter().map(|w| w.len()).sum();
+        let tokenizer = TextTokenizer::from_bytes(tokenizer, cfg.vocab_size);
         Engine::assemble(cfg, loaded, weight_bytes, tokenizer)
     }
 
@@ -124,9 +126,13 @@ impl Engine {
         gguf: &dyn WeightSource,
         tokenizer: Option<&[u8]>,
     ) -> Result<Engine, LoadError> {
-        let (cfg, loaded, own) = gguf_model(gguf, tokenizer.is_none())?;
-        // gguf_model reads the file's own tokenizer when none is given.
-        let tokenizer = tokenizer.unwrap_or(own.as_deref().unwrap_or_default());
+        let from = match tokenizer {
+            Some(bytes) => GgufTokenizer::Given(bytes),
+            None => GgufTokenizer::Own,
+        };
+        let (cfg, tokenizer, loaded) = gguf_model(gguf, from)?;
+        let tokenizer = tokenizer
+            .ok_or_else(|| LoadError::tokenizer("was not read (an engine fault: report it)"));
         Engine::assemble(cfg, loaded, gguf.len(), tokenizer)
     }
 
@@ -159,22 +165,17 @@ impl Engine {
     }
 
     /// The engine for a loaded model (or the error that stopped it) and its
-    /// tokenizer.
+    /// tokenizer; a tokenizer at odds with the model is the error named
+    /// first, even when the weights fail too: it says which file does not
+    /// belong.
     fn assemble(
         cfg: ModelConfig,
         loaded: Result<(Model, String), LoadError>,
         weight_bytes: usize,
-        tokenizer: &[u8],
+        tokenizer: Result<TextTokenizer, LoadError>,
     ) -> Result<Engine, LoadError> {
-        let (model, storage_dtype) = match loaded {
-            Ok(m) => m,
-            Err(e) => {
-                return Err(TextTokenizer::from_bytes(tokenizer, cfg.vocab_size)
-                    .err()
-                    .unwrap_or(e))
-            }
-        };
-        let tokenizer = TextTokenizer::from_bytes(tokenizer, cfg.vocab_size)?;
+        let tokenizer = tokenizer?;
+        let (model, storage_dtype) = loaded?;
         // A MiniGPT's vocabulary is its tokenizer's: a tokenizer of another
         // size (even a smaller one) is not the one it was trained with.
         let tokens = tokenizer.token_count();
@@ -324,23 +325,30 @@ pub fn check_weights(config: &[u8], weights: &[u8]) -> Result<usize, LoadError> 
     load_model(&cfg, &[&weights], Precision::AsStored).map(|(m, _)| m.parameter_count())
 }
 
-/// A `.gguf` file's config, and its model with what the model line says of
-/// its weights (or why they do not load: a tokenizer at odds with the file
-/// is named first, as for safetensors).
-/// A GGUF file's config, its model (or why not) and, when asked for, the
-/// `tokenizer.json` its metadata describes.
+/// Which tokenizer a GGUF load reads: the repo's `tokenizer.json`, the
+/// one the file's own metadata describes, or none (the readers alone).
+enum GgufTokenizer<'a> {
+    Given(&'a [u8]),
+    Own,
+    Skip,
+}
+
+/// A GGUF file's config, its tokenizer (as asked) and its model with what
+/// the model line says of its weights, or why they do not load.
 type GgufModel = (
     ModelConfig,
+    Option<TextTokenizer>,
     Result<(Model, String), LoadError>,
-    Option<Vec<u8>>,
 );
 
-fn gguf_model(gguf: &dyn WeightSource, own_tokenizer: bool) -> Result<GgufModel, LoadError> {
+fn gguf_model(gguf: &dyn WeightSource, from: GgufTokenizer) -> Result<GgufModel, LoadError> {
     let mut weights = gguf_weights::GgufWeights::parse(gguf)?;
-    let tokenizer = match own_tokenizer {
-        true => Some(gguf_tokenizer::tokenizer_json(&weights.content)?),
-        false => None,
+    let own = match from {
+        GgufTokenizer::Own => Some(gguf_tokenizer::tokenizer_json(&weights.content)?),
+        _ => None,
     };
+    // The vocabulary's strings in the metadata are not read again.
+    weights.forget_tokenizer_lists();
     let vocab = weights.vocab_rows()?;
     let config = gguf_config::hf_config(&weights.content, weights.arch, vocab)?;
     let cfg = ModelConfig::from_value(config).map_err(|e| match e {
@@ -350,6 +358,16 @@ fn gguf_model(gguf: &dyn WeightSource, own_tokenizer: bool) -> Result<GgufModel,
         },
         e => e,
     })?;
+    // The tokenizer before the weights (a safetensors load builds it after):
+    // in wasm, whose memory never shrinks, the tables it builds and drops
+    // while it reads are then reused by the weights instead of landing
+    // above them (ARCHITECTURE.md, step 4, gives what it saved). A tokenizer
+    // at odds with the file is named before any weight is read.
+    let tokenizer = match (from, own) {
+        (GgufTokenizer::Given(bytes), _) => Some(TextTokenizer::from_bytes(bytes, cfg.vocab_size)?),
+        (GgufTokenizer::Own, Some(json)) => Some(TextTokenizer::from_bytes(&json, cfg.vocab_size)?),
+        _ => None,
+    };
     let n_kv_head = match &cfg.family {
         model_config::Family::Llama(s) => s.n_kv_head,
         model_config::Family::Gpt2 { .. } | model_config::Family::MiniGpt { .. } => cfg.n_head,
@@ -357,14 +375,14 @@ fn gguf_model(gguf: &dyn WeightSource, own_tokenizer: bool) -> Result<GgufModel,
     weights.set_heads(cfg.n_head, n_kv_head);
     let described = weights.describe();
     let loaded = Model::load(cfg.clone(), &mut weights).map(|m| (m, described));
-    Ok((cfg, loaded, tokenizer))
+    Ok((cfg, tokenizer, loaded))
 }
 
 /// Loads a `.gguf` file's model, and the tokenizer in its metadata when it
 /// has one, and returns the parameter count: the GGUF readers alone, for
 /// fuzzing and tools.
 pub fn check_gguf(gguf: &[u8]) -> Result<usize, LoadError> {
-    let (cfg, loaded, _) = gguf_model(&gguf, false)?;
+    let (cfg, _, loaded) = gguf_model(&gguf, GgufTokenizer::Skip)?;
     let parameters = loaded.map(|(m, _)| m.parameter_count())?;
     let header = gguf_weights::GgufWeights::parse(&gguf)?;
     if header.content.metadata.contains_key("tokenizer.ggml.model") {

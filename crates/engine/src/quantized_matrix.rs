@@ -10,8 +10,10 @@
 //! every output is summed by the same kernel call as in one piece, and the
 //! product is bit-identical however the rows are cut.
 
-use crate::{q4_0_kernel, q4_k_kernel, q5_0_kernel, q5_1_kernel, q5_k_kernel, q8_0_kernel};
-use candle_core::quantized::{ggml_file::qtensor_from_ggml, GgmlDType, QMatMul, QTensor};
+use crate::{
+    block_storage, q4_0_kernel, q4_k_kernel, q5_0_kernel, q5_1_kernel, q5_k_kernel, q8_0_kernel,
+};
+use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
 use candle_core::{Device, Module, Result, Tensor};
 use std::ops::Range;
 use std::sync::Arc;
@@ -161,10 +163,10 @@ impl QuantizedMatrix {
     /// `w` as row blocks of at most `parts` (tests cut it every which way).
     fn cut(w: QTensor, parts: usize) -> Result<QuantizedMatrix> {
         let (n, k) = w.shape().dims2()?;
-        let blocks = row_blocks(n, parts);
-        if blocks.len() == 1 {
+        let dtype = w.dtype();
+        if row_blocks(n, parts).len() == 1 {
             return Ok(QuantizedMatrix {
-                dtype: w.dtype(),
+                dtype,
                 parts: vec![Part {
                     w: Arc::new(w),
                     rows: 0..n,
@@ -173,37 +175,64 @@ impl QuantizedMatrix {
                 k,
             });
         }
-        let dtype = w.dtype();
-        let bytes = w.data()?.into_owned();
-        drop(w);
-        QuantizedMatrix::from_bytes(dtype, &bytes, n, k, &blocks)
+        let bytes = w.data()?;
+        let row_bytes = bytes.len() / n.max(1);
+        QuantizedMatrix::read_in(dtype, n, k, parts, |rows, dst| {
+            dst.copy_from_slice(&bytes[rows.start * row_bytes..rows.end * row_bytes])
+        })
     }
 
-    /// A matrix from its rows' blocks end to end, cut into `blocks`.
-    fn from_bytes(
+    /// A matrix whose rows' blocks `fill(rows, bytes)` writes straight into
+    /// each row block's storage, in the file's layout: a GGUF file's bytes
+    /// are copied once, from the download into the blocks the kernels read.
+    pub fn read(
         dtype: GgmlDType,
-        bytes: &[u8],
         n: usize,
         k: usize,
-        blocks: &[Range<usize>],
+        fill: impl FnMut(Range<usize>, &mut [u8]),
     ) -> Result<QuantizedMatrix> {
-        let row_bytes = bytes.len() / n.max(1);
-        let parts = blocks
-            .iter()
+        QuantizedMatrix::read_in(dtype, n, k, PARTS, fill)
+    }
+
+    fn read_in(
+        dtype: GgmlDType,
+        n: usize,
+        k: usize,
+        parts: usize,
+        mut fill: impl FnMut(Range<usize>, &mut [u8]),
+    ) -> Result<QuantizedMatrix> {
+        let parts = row_blocks(n, parts)
+            .into_iter()
             .map(|rows| {
-                let w = qtensor_from_ggml(
-                    dtype,
-                    &bytes[rows.start * row_bytes..rows.end * row_bytes],
-                    vec![rows.len(), k],
-                    &Device::Cpu,
-                )?;
+                let w = block_storage::filled(dtype, rows.len(), k, |b| fill(rows.clone(), b))?;
                 Ok(Part {
                     w: Arc::new(w),
-                    rows: rows.clone(),
+                    rows,
                 })
             })
             .collect::<Result<Vec<_>>>()?;
         Ok(QuantizedMatrix { parts, dtype, n, k })
+    }
+
+    /// Bytes of one row's blocks.
+    fn row_bytes(&self) -> usize {
+        self.k / self.dtype.block_size() * self.dtype.type_size()
+    }
+
+    /// The blocks of `rows` end to end into `dst`.
+    fn copy_rows(&self, rows: Range<usize>, dst: &mut [u8]) -> Result<()> {
+        let row_bytes = self.row_bytes();
+        for part in &self.parts {
+            let (from, to) = (rows.start.max(part.rows.start), rows.end.min(part.rows.end));
+            if from >= to {
+                continue;
+            }
+            let data = part.w.data()?;
+            let local = (from - part.rows.start) * row_bytes..(to - part.rows.start) * row_bytes;
+            dst[(from - rows.start) * row_bytes..(to - rows.start) * row_bytes]
+                .copy_from_slice(&data[local]);
+        }
+        Ok(())
     }
 
     pub fn dtype(&self) -> GgmlDType {
@@ -295,19 +324,22 @@ impl QuantizedMatrix {
     }
 
     /// The rows' blocks end to end.
+    #[cfg(test)]
     fn bytes(&self) -> Result<Vec<u8>> {
-        let mut bytes = Vec::new();
-        for p in &self.parts {
-            bytes.extend_from_slice(&p.w.data()?);
-        }
+        let mut bytes = vec![0u8; self.n * self.row_bytes()];
+        self.copy_rows(0..self.n, &mut bytes)?;
         Ok(bytes)
     }
 
     /// Matrices over the same inputs in the same block format as one, their
     /// rows one after another (each row's blocks are its own, so this is
-    /// their bytes end to end); `None` when they differ (a K-quant mix keeps
-    /// `attn_v` in a wider type than `attn_q`).
+    /// their bytes end to end, copied once); `None` when they differ (a
+    /// K-quant mix keeps `attn_v` in a wider type than `attn_q`).
     pub fn stacked(parts: &[&QuantizedMatrix]) -> Option<Result<QuantizedMatrix>> {
+        QuantizedMatrix::stacked_in(parts, PARTS)
+    }
+
+    fn stacked_in(parts: &[&QuantizedMatrix], cut: usize) -> Option<Result<QuantizedMatrix>> {
         let first = parts.first()?;
         if parts
             .iter()
@@ -315,16 +347,27 @@ impl QuantizedMatrix {
         {
             return None;
         }
-        let stack = || {
-            let mut bytes = Vec::new();
+        let n = parts.iter().map(|p| p.n).sum::<usize>();
+        let row_bytes = first.row_bytes();
+        let mut failed = None;
+        let stacked = QuantizedMatrix::read_in(first.dtype(), n, first.k, cut, |rows, dst| {
+            let mut offset = 0;
             for p in parts {
-                bytes.extend_from_slice(&p.bytes()?);
+                let (from, to) = (rows.start.max(offset), rows.end.min(offset + p.n));
+                if from < to {
+                    let at =
+                        &mut dst[(from - rows.start) * row_bytes..(to - rows.start) * row_bytes];
+                    if let Err(e) = p.copy_rows(from - offset..to - offset, at) {
+                        failed.get_or_insert(e);
+                    }
+                }
+                offset += p.n;
             }
-            let n = parts.iter().map(|p| p.n).sum::<usize>();
-            let blocks = row_blocks(n, PARTS);
-            QuantizedMatrix::from_bytes(first.dtype(), &bytes, n, first.k, &blocks)
-        };
-        Some(stack())
+        });
+        Some(match failed {
+            Some(e) => Err(e),
+            None => stacked,
+        })
     }
 }
 
@@ -488,17 +531,30 @@ mod tests {
                 "{dtype:?}"
             );
             assert!(cut.embed(&[270]).is_err());
-            // Stacked, the blocks are cut again over the joined rows.
-            let both = QuantizedMatrix::stacked(&[&cut, &whole]).unwrap().unwrap();
-            assert_eq!((both.n, both.dtype()), (2 * n, dtype));
-            let x = Tensor::from_slice(&ramp(2, k, 0.02), (2, k), &Device::Cpu).unwrap();
-            let got = flat(both.matmul(&x).unwrap());
-            let one = flat(whole.matmul(&x).unwrap());
-            for r in 0..2 {
-                assert_eq!(&got[r * 2 * n..r * 2 * n + n], &one[r * n..(r + 1) * n]);
+            // Stacked, the blocks are cut again over the joined rows
+            // (blocks that straddle the two matrices' seam too).
+            for into in [1, 3] {
+                let both = QuantizedMatrix::stacked_in(&[&cut, &whole], into)
+                    .unwrap()
+                    .unwrap();
+                assert_eq!((both.n, both.dtype()), (2 * n, dtype));
+                assert_eq!(both.parts.len(), into);
+                let x = Tensor::from_slice(&ramp(2, k, 0.02), (2, k), &Device::Cpu).unwrap();
+                let got = flat(both.matmul(&x).unwrap());
+                let one = flat(whole.matmul(&x).unwrap());
+                for r in 0..2 {
+                    assert_eq!(&got[r * 2 * n..r * 2 * n + n], &one[r * n..(r + 1) * n]);
+                    assert_eq!(
+                        &got[r * 2 * n + n..(r + 1) * 2 * n],
+                        &one[r * n..(r + 1) * n]
+                    );
+                }
+                let mut bytes = whole.bytes().unwrap();
+                bytes.extend(whole.bytes().unwrap());
                 assert_eq!(
-                    &got[r * 2 * n + n..(r + 1) * 2 * n],
-                    &one[r * n..(r + 1) * n]
+                    both.bytes().unwrap(),
+                    bytes,
+                    "{dtype:?}: the rows' blocks end to end"
                 );
             }
         }
