@@ -23,4 +23,7 @@ WASM_BINDGEN_TEST_TIMEOUT=1200 \
 
 echo "== the page, built and served on 127.0.0.1, driven in headless Chromium"
 scripts/build.sh
+# scripts/add-model.mjs picks a GGUF repo's file with this binary (`cargo run`);
+# built here, so a first build's minutes are not spent inside a test's limit.
+cargo build -q -p ntl-cli --bin gguf-pick
 (cd tests/e2e && npm test)
