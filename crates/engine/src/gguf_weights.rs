@@ -329,10 +329,15 @@ impl<'a> GgufWeights<'a> {
         hint: &str,
     ) -> Result<(String, GgmlDType, Vec<u8>), LoadError> {
         let at = self.locate(key, shape, hint)?;
-        let mut raw = vec![0u8; at.bytes];
-        let n = shape.first().copied().unwrap_or(1);
-        self.read_rows(&at, 0..n, n, &mut raw);
+        let raw = self.read_all(&at, shape.first().copied().unwrap_or(1));
         Ok((at.name, at.dtype, raw))
+    }
+
+    /// The tensor's `n` rows (in HF's order) as one buffer.
+    fn read_all(&self, at: &Located, n: usize) -> Vec<u8> {
+        let mut bytes = vec![0u8; at.bytes];
+        self.read_rows(at, 0..n, n, &mut bytes);
+        bytes
     }
 
     /// Llama's query and key projections (and their biases), whose rows the
@@ -464,9 +469,7 @@ impl Weights for GgufWeights<'_> {
         let at = self.locate(key, &[n, k], hint)?;
         match at.dtype {
             GgmlDType::F32 | GgmlDType::F16 | GgmlDType::BF16 => {
-                let mut raw = vec![0u8; at.bytes];
-                self.read_rows(&at, 0..n, n, &mut raw);
-                float_matrix(&at.name, at.dtype, raw, n, k)
+                float_matrix(&at.name, at.dtype, self.read_all(&at, n), n, k)
             }
             // Straight from the file into the kernels' blocks, one copy.
             dtype => {
