@@ -1,6 +1,7 @@
 //! The tokenizer a `.gguf` file carries in its metadata (`tokenizer.ggml.*`),
-//! as the `tokenizer.json` that gives llama.cpp's ids: used when no
-//! `tokenizer.json` sits beside the file, as llama.cpp itself needs none.
+//! built as the `tokenizer.json` that gives llama.cpp's ids would build it:
+//! used when no `tokenizer.json` sits beside the file, as llama.cpp itself
+//! needs none.
 //!
 //! llama.cpp names the pre-tokenizer (`tokenizer.ggml.pre`) and keeps a list
 //! of regular expressions for each name (`llm_tokenizer_bpe` in
@@ -87,10 +88,11 @@ fn strings<'c>(content: &'c Content, key: &str) -> Result<Vec<&'c str>, LoadErro
         .collect()
 }
 
-/// `tokenizer.json`'s bytes for the tokenizer a `.gguf` file describes, or a
-/// message saying why the file's own tokenizer cannot be used here (and that
-/// a `tokenizer.json` beside the file would be).
-pub fn tokenizer_json(content: &Content) -> Result<Vec<u8>, LoadError> {
+/// The tokenizer a `.gguf` file describes, or a message saying why the
+/// file's own tokenizer cannot be used here (and that a `tokenizer.json`
+/// beside the file would be). Built directly, not written as JSON and read
+/// back: that round trip held the text and a second parse's tables at once.
+pub fn tokenizer(content: &Content) -> Result<Tokenizer, LoadError> {
     let model = match content.metadata.get("tokenizer.ggml.model") {
         Some(Value::String(s)) => s.as_str(),
         Some(_) => return Err(err("`tokenizer.ggml.model` is not text")),
@@ -175,10 +177,7 @@ pub fn tokenizer_json(content: &Content) -> Result<Vec<u8>, LoadError> {
     tokenizer
         .add_tokens(added(USER_DEFINED))
         .map_err(|e| err(format!("its user-defined tokens cannot be added ({e})")))?;
-    let json = tokenizer
-        .to_string(false)
-        .map_err(|e| err(format!("could not be written as tokenizer.json ({e})")))?;
-    Ok(json.into_bytes())
+    Ok(tokenizer)
 }
 
 fn pre_tokenizer(pre: &PreSplit) -> Result<PreTokenizerWrapper, LoadError> {

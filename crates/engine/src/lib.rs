@@ -344,7 +344,7 @@ type GgufModel = (
 fn gguf_model(gguf: &dyn WeightSource, from: GgufTokenizer) -> Result<GgufModel, LoadError> {
     let mut weights = gguf_weights::GgufWeights::parse(gguf)?;
     let own = match from {
-        GgufTokenizer::Own => Some(gguf_tokenizer::tokenizer_json(&weights.content)?),
+        GgufTokenizer::Own => Some(gguf_tokenizer::tokenizer(&weights.content)?),
         _ => None,
     };
     // The vocabulary's strings in the metadata are not read again.
@@ -365,7 +365,9 @@ fn gguf_model(gguf: &dyn WeightSource, from: GgufTokenizer) -> Result<GgufModel,
     // at odds with the file is named before any weight is read.
     let tokenizer = match (from, own) {
         (GgufTokenizer::Given(bytes), _) => Some(TextTokenizer::from_bytes(bytes, cfg.vocab_size)?),
-        (GgufTokenizer::Own, Some(json)) => Some(TextTokenizer::from_bytes(&json, cfg.vocab_size)?),
+        (GgufTokenizer::Own, Some(own)) => {
+            Some(TextTokenizer::from_tokenizer(own, cfg.vocab_size)?)
+        }
         _ => None,
     };
     let n_kv_head = match &cfg.family {
@@ -386,8 +388,8 @@ pub fn check_gguf(gguf: &[u8]) -> Result<usize, LoadError> {
     let parameters = loaded.map(|(m, _)| m.parameter_count())?;
     let header = gguf_weights::GgufWeights::parse(&gguf)?;
     if header.content.metadata.contains_key("tokenizer.ggml.model") {
-        let json = gguf_tokenizer::tokenizer_json(&header.content)?;
-        TextTokenizer::from_bytes(&json, cfg.vocab_size)?;
+        let own = gguf_tokenizer::tokenizer(&header.content)?;
+        TextTokenizer::from_tokenizer(own, cfg.vocab_size)?;
     }
     Ok(parameters)
 }

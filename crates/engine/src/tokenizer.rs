@@ -23,6 +23,15 @@ impl TextTokenizer {
             message: format!("is not a valid tokenizer.json ({e})"),
             source: Some(e),
         })?;
+        TextTokenizer::from_tokenizer(inner, model_vocab)
+    }
+
+    /// A tokenizer already built (a GGUF file's own), checked as a
+    /// `tokenizer.json` is: byte-level BPE, no more tokens than the model's.
+    pub fn from_tokenizer(
+        inner: Tokenizer,
+        model_vocab: usize,
+    ) -> Result<TextTokenizer, LoadError> {
         let kind = match inner.get_model() {
             ModelWrapper::BPE(_) => None,
             ModelWrapper::WordPiece(_) => Some("WordPiece"),

@@ -12,7 +12,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use candle_core::quantized::gguf_file::{Content, Value};
 use common::*;
-use ntl_engine::gguf_tokenizer::tokenizer_json;
+use ntl_engine::gguf_tokenizer::tokenizer;
 use ntl_engine::tokenizer::TextTokenizer;
 use ntl_engine::Engine;
 
@@ -49,8 +49,8 @@ fn each_pre_tokenizer_name_splits_text_into_llama_cpps_ids() {
     assert_eq!(by_name.len(), 5, "gpt-2, default, smollm, qwen2, llama-bpe");
     let mut wrong = Vec::new();
     for (pre, want) in by_name {
-        let json = tokenizer_json(&with_pre(pre)).unwrap_or_else(|e| panic!("{pre}: {e}"));
-        let tokenizer = TextTokenizer::from_bytes(&json, VOCAB).expect("a tokenizer");
+        let own = tokenizer(&with_pre(pre)).unwrap_or_else(|e| panic!("{pre}: {e}"));
+        let tokenizer = TextTokenizer::from_tokenizer(own, VOCAB).expect("a tokenizer");
         for (text, want) in texts.iter().zip(want.as_array().expect("ids per text")) {
             let got = tokenizer.encode(text).expect("encodes");
             if got != ids(want) {
@@ -67,8 +67,8 @@ fn names_that_split_alike_in_llama_cpp_give_the_same_ids() {
     // Distinct names llama.cpp groups with the ones measured above.
     let text = "I'M 12345678 x+=y\n\n  tabs\t";
     let encode = |pre: &str| {
-        let json = tokenizer_json(&with_pre(pre)).unwrap_or_else(|e| panic!("{pre}: {e}"));
-        TextTokenizer::from_bytes(&json, VOCAB)
+        let own = tokenizer(&with_pre(pre)).unwrap_or_else(|e| panic!("{pre}: {e}"));
+        TextTokenizer::from_tokenizer(own, VOCAB)
             .map(|t| t.encode(text).expect("encodes"))
             .expect("a tokenizer")
     };
@@ -110,7 +110,7 @@ fn a_gguf_file_alone_runs_with_its_own_tokenizer_as_with_the_json_beside_it() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_tokenizer_the_engine_cannot_read_is_named_with_what_to_do() {
-    let refused = |c: Content| tokenizer_json(&c).expect_err("refused").to_string();
+    let refused = |c: Content| tokenizer(&c).expect_err("refused").to_string();
     let e = refused(with_pre("chatglm-bpe"));
     assert!(
         e.contains("`chatglm-bpe`") && e.contains("tokenizer.json beside"),
