@@ -168,6 +168,12 @@ fn window_row<M: LanguageModel>(
     Ok((range, at))
 }
 
+/// The most positions a run asks the cache to make room for at once: a
+/// four-lane GPT-2 run's 256 positions take 38 MB; a lane going further
+/// grows the cache by half again as it goes, and one that stops early
+/// leaves less unused.
+const ROOM_AT_ONCE: usize = 256;
+
 impl<M: LanguageModel> Generation<M> {
     /// Runs the prompt once; every lane starts from that one row.
     pub fn start(
@@ -228,6 +234,11 @@ impl<M: LanguageModel> Generation<M> {
             n_positions: model.n_positions(),
             top_n: opts.top_n,
         };
+        let longest = lanes
+            .iter()
+            .map(|s| s.config.new_token_budget(prompt.len()))
+            .max()
+            .unwrap_or(0);
         let guided: Vec<usize> = lanes
             .iter()
             .enumerate()
@@ -241,6 +252,17 @@ impl<M: LanguageModel> Generation<M> {
             .collect();
         let last = pre.hidden.len() / h - 1;
         let n = lanes.len();
+        // Room in the cache for the longest lane at once (up to
+        // ROOM_AT_ONCE positions), so that its steps write in place; none
+        // when a lane reorders its rows at every step (beams), as each
+        // reordering would copy the room too.
+        let room = if lanes.iter().all(|l| l.one_sequence()) {
+            longest
+                .min(model.n_positions() - prompt.len())
+                .min(ROOM_AT_ONCE)
+        } else {
+            0
+        };
         let guide = if guided.is_empty() {
             None
         } else {
@@ -279,7 +301,7 @@ impl<M: LanguageModel> Generation<M> {
             exits: pre.exits,
             exit_ranges,
             lens,
-            cache: pre.cache,
+            cache: model.with_room(pre.cache, room)?,
             cache_rows: 1,
             ranges,
             active: vec![true; n],

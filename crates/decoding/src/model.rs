@@ -115,6 +115,12 @@ pub trait LanguageModel {
     fn shared(&self, cache: Self::Cache) -> Result<Self::Cache, ModelError> {
         Ok(cache)
     }
+    /// `cache` with room for `positions` more per row, asked for once by a
+    /// run that knows how far its lanes may go, so that its steps need not
+    /// copy the cache to grow it. The logits are the same either way.
+    fn with_room(&self, cache: Self::Cache, _positions: usize) -> Result<Self::Cache, ModelError> {
+        Ok(cache)
+    }
     /// Bytes the cache holds per row and position (every layer's keys and values).
     fn cache_bytes_per_position(&self) -> usize {
         2 * self.n_layers() * self.hidden_size() * std::mem::size_of::<f32>()
@@ -146,6 +152,10 @@ macro_rules! delegate_model {
             }
             fn shared(&self, cache: Self::Cache) -> Result<Self::Cache, ModelError> {
                 (**self).shared(cache)
+            }
+            fn with_room(&self, cache: Self::Cache, positions: usize)
+                -> Result<Self::Cache, ModelError> {
+                (**self).with_room(cache, positions)
             }
             fn cache_bytes_per_position(&self) -> usize {
                 (**self).cache_bytes_per_position()

@@ -1,7 +1,7 @@
 //! Causal self-attention over a cache's keys and values, shared by every
 //! family (GPT-2, Llama/Qwen2, MiniGPT).
 
-use crate::kv_cache::CachedLayer;
+use crate::kv_cache::{CachedLayer, Positions};
 use candle_core::{DType, Device, Result, Tensor};
 
 /// `softmax(q kᵀ · scale + mask) v` for `q` `[rows, heads, t, d]` and `k`,
@@ -41,23 +41,24 @@ pub(crate) fn after_cached(
     cached: Option<CachedLayer>,
     k: Tensor,
     v: Tensor,
-) -> Result<((Tensor, Tensor), (Tensor, Tensor))> {
+) -> Result<((Tensor, Tensor), (Positions, Positions))> {
     let own = match cached.and_then(|c| c.own) {
-        Some((pk, pv)) => (Tensor::cat(&[pk, &k], 2)?, Tensor::cat(&[pv, &v], 2)?),
-        None => (k, v),
+        Some((pk, pv)) => (pk.append(&k)?, pv.append(&v)?),
+        None => (Positions::new(k)?, Positions::new(v)?),
     };
+    let (own_k, own_v) = (own.0.view()?, own.1.view()?);
     let attended = match cached.and_then(|c| c.shared) {
         Some((sk, sv)) => {
-            let rows = own.0.dim(0)?;
+            let rows = own_k.dim(0)?;
             let wide = |shared: &Tensor, own: &Tensor| -> Result<Tensor> {
                 let (_, h, p, d) = shared.dims4()?;
                 // Materialised first: `cat` of a broadcast view is a strided view.
                 let shared = shared.broadcast_as((rows, h, p, d))?.contiguous()?;
                 Tensor::cat(&[&shared, own], 2)
             };
-            (wide(sk, &own.0)?, wide(sv, &own.1)?)
+            (wide(sk, &own_k)?, wide(sv, &own_v)?)
         }
-        None => own.clone(),
+        None => (own_k, own_v),
     };
     Ok((attended, own))
 }

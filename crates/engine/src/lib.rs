@@ -524,6 +524,10 @@ impl LanguageModel for Engine {
         cache.into_shared().map_err(model_err)
     }
 
+    fn with_room(&self, cache: KvCache, positions: usize) -> Result<KvCache, ModelError> {
+        cache.with_room(positions).map_err(model_err)
+    }
+
     fn cache_bytes_per_position(&self) -> usize {
         let cfg = self.model.cfg();
         2 * cfg.n_layer * cfg.kv_width() * std::mem::size_of::<f32>()

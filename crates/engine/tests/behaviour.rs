@@ -553,6 +553,36 @@ fn a_long_prompt_in_one_pass_matches_feeding_it_token_by_token() {
     assert!(worst <= 1e-4, "largest difference {worst}");
 }
 
+/// A run asks the cache for room and its steps then write in place: the
+/// logits must be those of a cache grown by copying, for two lanes' rows,
+/// and for two continuations of one cache (a value: neither sees the
+/// other's positions).
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_cache_with_room_gives_the_logits_of_one_grown_by_copying() {
+    use ntl_decoding::LanguageModel;
+    for name in ["tiny", "tiny-llama"] {
+        let e = engine(name);
+        let pre = e.prefill(&[464, 3290, 286, 262]).unwrap();
+        let copied = e.select(&pre.cache, &[0, 0]).unwrap();
+        let roomy = e
+            .select(&e.with_room(pre.cache.clone(), 6).unwrap(), &[0, 0])
+            .unwrap();
+        let (mut a, mut b) = (copied, roomy);
+        for step in 0..8u32 {
+            let tokens = [11 + step, 40 + step];
+            let fa = e.step(&a, &tokens).unwrap();
+            let fb = e.step(&b, &tokens).unwrap();
+            assert_eq!(fa.logits, fb.logits, "{name} step {step}");
+            // A second continuation of `b`, before `b`'s own goes on.
+            let other = e.step(&b, &[7, 7]).unwrap();
+            let again = e.step(&a, &[7, 7]).unwrap();
+            assert_eq!(other.logits, again.logits, "{name} step {step}, the other way");
+            (a, b) = (fa.cache, fb.cache);
+        }
+    }
+}
+
 /// The sandbox moves knobs over one step's distribution: for the same
 /// context and knobs it must show what a lane run with them recorded.
 #[cfg_attr(not(target_arch = "wasm32"), test)]
