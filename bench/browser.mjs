@@ -34,12 +34,12 @@ const figures = (done) => ({ ms: done.ms, first: done.first_step_ms, tokens: don
 const runs = finished.slice(1).map(figures);
 const result = {
   one: runs.filter((_, i) => i % 2 === 0), four: runs.filter((_, i) => i % 2 === 1),
-  load_ms: loaded.load_ms, weight_bytes: weightBytes, threads: loaded.threads,
+  load_ms: loaded.load_ms, weight_bytes: weightBytes, threads: loaded.threads, load_memory: loaded.memory_bytes,
   memory: Math.max(loaded.memory_bytes, ...runs.map((r) => r.memory)),
 };
 await close();
 
 console.log(JSON.stringify({
-  engine: (firefox ? 'firefox' : 'browser') + (threaded ? '' : '_single_thread') + (q8 ? '_q8_0' : ''), threads: result.threads, runs: RUNS, load_ms: result.load_ms, weight_bytes: result.weight_bytes, peak_memory_bytes: result.memory,
+  engine: (firefox ? 'firefox' : 'browser') + (threaded ? '' : '_single_thread') + (q8 ? '_q8_0' : ''), threads: result.threads, runs: RUNS, load_ms: result.load_ms, weight_bytes: result.weight_bytes, load_memory_bytes: result.load_memory, peak_memory_bytes: result.memory,
   four_lanes: summarize(result.four), one_lane: summarize(result.one),
 }));
