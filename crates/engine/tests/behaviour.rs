@@ -577,7 +577,10 @@ fn a_cache_with_room_gives_the_logits_of_one_grown_by_copying() {
             // A second continuation of `b`, before `b`'s own goes on.
             let other = e.step(&b, &[7, 7]).unwrap();
             let again = e.step(&a, &[7, 7]).unwrap();
-            assert_eq!(other.logits, again.logits, "{name} step {step}, the other way");
+            assert_eq!(
+                other.logits, again.logits,
+                "{name} step {step}, the other way"
+            );
             (a, b) = (fa.cache, fb.cache);
         }
     }
