@@ -131,15 +131,6 @@ impl Positions {
             written: Arc::new(AtomicUsize::new(self.len)),
         })
     }
-
-    /// The positions alone, in a tensor of their own size.
-    fn exact(&self) -> Result<Tensor> {
-        if self.len == self.capacity()? {
-            Ok(self.buffer.clone())
-        } else {
-            self.view()?.contiguous()
-        }
-    }
 }
 
 /// One layer's cached keys and values as a pass reads them.
@@ -231,10 +222,12 @@ impl KvCache {
                 ));
             }
         }
+        // The positions alone, in tensors of their own size (a buffer
+        // without room is taken as it is).
         let shared = self
             .layers
             .iter()
-            .map(|(k, v)| Ok((k.exact()?, v.exact()?)))
+            .map(|(k, v)| Ok((k.view()?.contiguous()?, v.view()?.contiguous()?)))
             .collect::<Result<_>>()?;
         Ok(KvCache {
             shared,
