@@ -31,12 +31,12 @@ const fn ggml_block_bytes(dtype: GgmlDType) -> Option<usize> {
 }
 
 /// A `[rows, k]` tensor of `dtype`'s blocks whose bytes `fill` writes (all
-/// of them, in the file's layout).
+/// of them, in the file's layout), or `fill`'s error.
 pub fn filled(
     dtype: GgmlDType,
     rows: usize,
     k: usize,
-    fill: impl FnOnce(&mut [u8]),
+    fill: impl FnOnce(&mut [u8]) -> Result<()>,
 ) -> Result<QTensor> {
     let blocks = rows * (k / dtype.block_size());
     let storage = match dtype {
@@ -59,7 +59,7 @@ pub fn filled(
 
 fn of<T: GgmlType + Send + Sync + 'static>(
     blocks: usize,
-    fill: impl FnOnce(&mut [u8]),
+    fill: impl FnOnce(&mut [u8]) -> Result<()>,
 ) -> Result<Box<dyn QuantizedType>> {
     if Some(std::mem::size_of::<T>()) != ggml_block_bytes(T::DTYPE) {
         candle_core::bail!(
@@ -74,7 +74,7 @@ fn of<T: GgmlType + Send + Sync + 'static>(
     // padding: the size check above), and a block type is plain data (f16
     // scales and byte arrays), so any bytes `fill` writes make valid blocks.
     let bytes = unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), len) };
-    fill(bytes);
+    fill(bytes)?;
     Ok(Box::new(v))
 }
 
@@ -104,7 +104,11 @@ mod tests {
             let t = Tensor::from_slice(&values, (rows, k), &Device::Cpu).unwrap();
             let q = QTensor::quantize(&t, dtype).unwrap();
             let file = q.data().unwrap().into_owned();
-            let read = filled(dtype, rows, k, |dst| dst.copy_from_slice(&file)).unwrap();
+            let read = filled(dtype, rows, k, |dst| {
+                dst.copy_from_slice(&file);
+                Ok(())
+            })
+            .unwrap();
             assert_eq!(read.data().unwrap().as_ref(), file.as_slice(), "{dtype:?}");
             let back = |q: &QTensor| {
                 q.dequantize(&Device::Cpu)
@@ -117,7 +121,7 @@ mod tests {
             assert_eq!(back(&read), back(&q), "{dtype:?}");
         }
         assert!(
-            filled(GgmlDType::F32, 1, 32, |_| {}).is_err(),
+            filled(GgmlDType::F32, 1, 32, |_| Ok(())).is_err(),
             "floats are not blocks"
         );
     }

@@ -472,11 +472,12 @@ impl Weights for GgufWeights<'_> {
                 float_matrix(&at.name, at.dtype, self.read_all(&at, n), n, k)
             }
             // Straight from the file into the kernels' blocks, one copy.
-            dtype => {
-                QuantizedMatrix::read(dtype, n, k, |rows, dst| self.read_rows(&at, rows, n, dst))
-                    .map_err(|e| gguf_err(format!("tensor `{}`: {e}", at.name), e))
-                    .map(Matrix::Quantized)
-            }
+            dtype => QuantizedMatrix::read(dtype, n, k, |rows, dst| {
+                self.read_rows(&at, rows, n, dst);
+                Ok(())
+            })
+            .map_err(|e| gguf_err(format!("tensor `{}`: {e}", at.name), e))
+            .map(Matrix::Quantized),
         }
     }
 

@@ -178,7 +178,8 @@ impl QuantizedMatrix {
         let bytes = w.data()?;
         let row_bytes = bytes.len() / n.max(1);
         QuantizedMatrix::read_in(dtype, n, k, parts, |rows, dst| {
-            dst.copy_from_slice(&bytes[rows.start * row_bytes..rows.end * row_bytes])
+            dst.copy_from_slice(&bytes[rows.start * row_bytes..rows.end * row_bytes]);
+            Ok(())
         })
     }
 
@@ -189,7 +190,7 @@ impl QuantizedMatrix {
         dtype: GgmlDType,
         n: usize,
         k: usize,
-        fill: impl FnMut(Range<usize>, &mut [u8]),
+        fill: impl FnMut(Range<usize>, &mut [u8]) -> Result<()>,
     ) -> Result<QuantizedMatrix> {
         QuantizedMatrix::read_in(dtype, n, k, PARTS, fill)
     }
@@ -199,7 +200,7 @@ impl QuantizedMatrix {
         n: usize,
         k: usize,
         parts: usize,
-        mut fill: impl FnMut(Range<usize>, &mut [u8]),
+        mut fill: impl FnMut(Range<usize>, &mut [u8]) -> Result<()>,
     ) -> Result<QuantizedMatrix> {
         let parts = row_blocks(n, parts)
             .into_iter()
@@ -349,25 +350,25 @@ impl QuantizedMatrix {
         }
         let n = parts.iter().map(|p| p.n).sum::<usize>();
         let row_bytes = first.row_bytes();
-        let mut failed = None;
-        let stacked = QuantizedMatrix::read_in(first.dtype(), n, first.k, cut, |rows, dst| {
-            let mut offset = 0;
-            for p in parts {
-                let (from, to) = (rows.start.max(offset), rows.end.min(offset + p.n));
-                if from < to {
-                    let at =
-                        &mut dst[(from - rows.start) * row_bytes..(to - rows.start) * row_bytes];
-                    if let Err(e) = p.copy_rows(from - offset..to - offset, at) {
-                        failed.get_or_insert(e);
+        Some(QuantizedMatrix::read_in(
+            first.dtype(),
+            n,
+            first.k,
+            cut,
+            |rows, dst| {
+                let mut offset = 0;
+                for p in parts {
+                    let (from, to) = (rows.start.max(offset), rows.end.min(offset + p.n));
+                    if from < to {
+                        let at = &mut dst
+                            [(from - rows.start) * row_bytes..(to - rows.start) * row_bytes];
+                        p.copy_rows(from - offset..to - offset, at)?;
                     }
+                    offset += p.n;
                 }
-                offset += p.n;
-            }
-        });
-        Some(match failed {
-            Some(e) => Err(e),
-            None => stacked,
-        })
+                Ok(())
+            },
+        ))
     }
 }
 
