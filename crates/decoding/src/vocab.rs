@@ -2,10 +2,14 @@
 //! is shown in tables, and how a stream of tokens becomes text without ever
 //! showing a broken UTF-8 character.
 
-/// Every token id's bytes.
+/// Every token id's bytes, end to end in one buffer: a `Vec` per token cost
+/// about 2 MB more for a 50k vocabulary in wasm (a header and an allocation
+/// each), held for as long as the model.
 #[derive(Debug, Clone)]
 pub struct Vocab {
-    bytes: Vec<Vec<u8>>,
+    bytes: Vec<u8>,
+    /// Where each token's bytes end in `bytes` (token `i` starts where `i - 1` ends).
+    ends: Vec<usize>,
 }
 
 /// GPT-2's `bytes_to_unicode` inverted: the printable character a byte-level
@@ -34,40 +38,55 @@ impl Vocab {
     /// From byte-level BPE token strings indexed by id (`Ġthe` -> b" the").
     /// `special` marks added tokens whose text is literal (`<|endoftext|>`).
     pub fn from_byte_level(tokens: &[String], special: impl Fn(usize) -> bool) -> Vocab {
+        Vocab::from_byte_level_fn(tokens.len(), |id| {
+            Some((std::borrow::Cow::Borrowed(tokens[id].as_str()), special(id)))
+        })
+    }
+
+    /// As [`Vocab::from_byte_level`], asking `token(id)` for each of `size`
+    /// ids in turn (its text, and whether it is a special token; `None`: no
+    /// token has that id, no bytes), so no list of every token's text is held.
+    pub fn from_byte_level_fn<'a>(
+        size: usize,
+        mut token: impl FnMut(usize) -> Option<(std::borrow::Cow<'a, str>, bool)>,
+    ) -> Vocab {
         let map = unicode_to_byte();
-        let bytes = tokens
-            .iter()
-            .enumerate()
-            .map(|(id, t)| {
-                if special(id) {
-                    return t.as_bytes().to_vec();
-                }
-                let mut out = Vec::with_capacity(t.len());
-                for ch in t.chars() {
-                    match map.get(&ch) {
-                        Some(&b) => out.push(b),
-                        None => out.extend_from_slice(ch.to_string().as_bytes()),
+        let mut bytes = Vec::new();
+        let mut ends = Vec::with_capacity(size);
+        for id in 0..size {
+            match token(id) {
+                Some((t, true)) => bytes.extend_from_slice(t.as_bytes()),
+                Some((t, false)) => {
+                    for ch in t.chars() {
+                        match map.get(&ch) {
+                            Some(&b) => bytes.push(b),
+                            None => bytes.extend_from_slice(ch.to_string().as_bytes()),
+                        }
                     }
                 }
-                out
-            })
-            .collect();
-        Vocab { bytes }
+                None => {}
+            }
+            ends.push(bytes.len());
+        }
+        bytes.shrink_to_fit();
+        Vocab { bytes, ends }
     }
 
     pub fn len(&self) -> usize {
-        self.bytes.len()
+        self.ends.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
+        self.ends.is_empty()
     }
 
     pub fn bytes(&self, id: u32) -> &[u8] {
-        self.bytes
-            .get(id as usize)
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
+        let id = id as usize;
+        let Some(&end) = self.ends.get(id) else {
+            return &[];
+        };
+        let start = id.checked_sub(1).map_or(0, |i| self.ends[i]);
+        &self.bytes[start..end]
     }
 
     /// A token as shown in a table: its text, with bytes that are not whole
@@ -192,6 +211,21 @@ mod tests {
         assert_eq!(v.bytes(0), b" the");
         assert_eq!(v.bytes(1), b"\n");
         assert_eq!(v.bytes(2), b"<|endoftext|>");
+    }
+
+    #[test]
+    fn an_id_without_a_token_has_no_bytes_and_moves_no_other_token() {
+        let tokens = ["Ġa", "", "b"];
+        let v = Vocab::from_byte_level_fn(4, |id| {
+            (id != 1 && id < 3).then(|| (tokens[id].into(), false))
+        });
+        assert_eq!(v.len(), 4);
+        assert_eq!(v.bytes(0), b" a");
+        assert_eq!(v.bytes(1), b"");
+        assert_eq!(v.bytes(2), b"b");
+        assert_eq!(v.bytes(3), b"");
+        assert_eq!(v.bytes(4), b"");
+        assert_eq!(v.decode(&[2, 1, 0, 9]), "b a");
     }
 
     #[test]
