@@ -53,6 +53,7 @@ pub use quantize_at_load::Precision;
 pub use run::{Prepared, RunInput};
 pub use tree_run::{PreparedTree, TreeInput};
 
+use candle_core::quantized::gguf_file::Content;
 use model::Model;
 use ntl_decoding::inspect::{predict, Prediction};
 use ntl_decoding::{Exit, Forward, LanguageModel, ModelError, ModelInfo, Vocab};
@@ -126,14 +127,18 @@ impl Engine {
         gguf: &dyn WeightSource,
         tokenizer: Option<&[u8]>,
     ) -> Result<Engine, LoadError> {
-        let from = match tokenizer {
-            Some(bytes) => GgufTokenizer::Given(bytes),
-            None => GgufTokenizer::Own,
-        };
-        let (cfg, tokenizer, loaded) = gguf_model(gguf, from)?;
-        let tokenizer = tokenizer
-            .ok_or_else(|| LoadError::tokenizer("was not read (an engine fault: report it)"));
-        Engine::assemble(cfg, loaded, gguf.len(), tokenizer)
+        let (cfg, tokenizer, loaded) = gguf_model(
+            gguf,
+            |content| match tokenizer {
+                Some(bytes) => Ok(GgufTokenizer::Json(bytes)),
+                None => gguf_tokenizer::tokenizer(content).map(|t| GgufTokenizer::Own(Box::new(t))),
+            },
+            |read, vocab| match read {
+                GgufTokenizer::Json(bytes) => TextTokenizer::from_bytes(bytes, vocab),
+                GgufTokenizer::Own(own) => TextTokenizer::from_tokenizer(*own, vocab),
+            },
+        )?;
+        Engine::assemble(cfg, loaded, gguf.len(), Ok(tokenizer))
     }
 
     /// Loads a student's MiniGPT from its `torch.save` state dict
@@ -325,28 +330,27 @@ pub fn check_weights(config: &[u8], weights: &[u8]) -> Result<usize, LoadError> 
     load_model(&cfg, &[&weights], Precision::AsStored).map(|(m, _)| m.parameter_count())
 }
 
-/// Which tokenizer a GGUF load reads: the repo's `tokenizer.json`, the
-/// one the file's own metadata describes, or none (the readers alone).
+/// The tokenizer of a GGUF load: the repo's `tokenizer.json`, or the one
+/// the file's own metadata describes.
 enum GgufTokenizer<'a> {
-    Given(&'a [u8]),
-    Own,
-    Skip,
+    Json(&'a [u8]),
+    Own(Box<tokenizers::Tokenizer>),
 }
 
-/// A GGUF file's config, its tokenizer (as asked) and its model with what
-/// the model line says of its weights, or why they do not load.
-type GgufModel = (
-    ModelConfig,
-    Option<TextTokenizer>,
-    Result<(Model, String), LoadError>,
-);
+/// A GGUF file's config, its tokenizer as `check` made it, and its model
+/// with what the model line says of its weights, or why they do not load.
+type GgufModel<T> = (ModelConfig, T, Result<(Model, String), LoadError>);
 
-fn gguf_model(gguf: &dyn WeightSource, from: GgufTokenizer) -> Result<GgufModel, LoadError> {
+/// `read` takes what it needs of the metadata's vocabulary lists (dropped
+/// after it), `check` makes the tokenizer of that and the model's
+/// vocabulary size, before any weight is read.
+fn gguf_model<R, T>(
+    gguf: &dyn WeightSource,
+    read: impl FnOnce(&Content) -> Result<R, LoadError>,
+    check: impl FnOnce(R, usize) -> Result<T, LoadError>,
+) -> Result<GgufModel<T>, LoadError> {
     let mut weights = gguf_weights::GgufWeights::parse(gguf)?;
-    let own = match from {
-        GgufTokenizer::Own => Some(gguf_tokenizer::tokenizer(&weights.content)?),
-        _ => None,
-    };
+    let read = read(&weights.content)?;
     // The vocabulary's strings in the metadata are not read again.
     weights.forget_tokenizer_lists();
     let vocab = weights.vocab_rows()?;
@@ -363,13 +367,7 @@ fn gguf_model(gguf: &dyn WeightSource, from: GgufTokenizer) -> Result<GgufModel,
     // while it reads are then reused by the weights instead of landing
     // above them (ARCHITECTURE.md, step 4, gives what it saved). A tokenizer
     // at odds with the file is named before any weight is read.
-    let tokenizer = match (from, own) {
-        (GgufTokenizer::Given(bytes), _) => Some(TextTokenizer::from_bytes(bytes, cfg.vocab_size)?),
-        (GgufTokenizer::Own, Some(own)) => {
-            Some(TextTokenizer::from_tokenizer(own, cfg.vocab_size)?)
-        }
-        _ => None,
-    };
+    let tokenizer = check(read, cfg.vocab_size)?;
     let n_kv_head = match &cfg.family {
         model_config::Family::Llama(s) => s.n_kv_head,
         model_config::Family::Gpt2 { .. } | model_config::Family::MiniGpt { .. } => cfg.n_head,
@@ -382,16 +380,21 @@ fn gguf_model(gguf: &dyn WeightSource, from: GgufTokenizer) -> Result<GgufModel,
 
 /// Loads a `.gguf` file's model, and the tokenizer in its metadata when it
 /// has one, and returns the parameter count: the GGUF readers alone, for
-/// fuzzing and tools.
+/// fuzzing and tools. Errors come in the order [`Engine::load_gguf`] names
+/// them for a file without a `tokenizer.json` beside it.
 pub fn check_gguf(gguf: &[u8]) -> Result<usize, LoadError> {
-    let (cfg, _, loaded) = gguf_model(&gguf, GgufTokenizer::Skip)?;
-    let parameters = loaded.map(|(m, _)| m.parameter_count())?;
-    let header = gguf_weights::GgufWeights::parse(&gguf)?;
-    if header.content.metadata.contains_key("tokenizer.ggml.model") {
-        let own = gguf_tokenizer::tokenizer(&header.content)?;
-        TextTokenizer::from_tokenizer(own, cfg.vocab_size)?;
-    }
-    Ok(parameters)
+    let (_, (), loaded) = gguf_model(
+        &gguf,
+        |content| {
+            let own = content.metadata.contains_key("tokenizer.ggml.model");
+            own.then(|| gguf_tokenizer::tokenizer(content)).transpose()
+        },
+        |own, vocab| match own {
+            Some(own) => TextTokenizer::from_tokenizer(own, vocab).map(drop),
+            None => Ok(()),
+        },
+    )?;
+    loaded.map(|(m, _)| m.parameter_count())
 }
 
 fn model_err(e: candle_core::Error) -> ModelError {
