@@ -2,9 +2,9 @@
 //! is shown in tables, and how a stream of tokens becomes text without ever
 //! showing a broken UTF-8 character.
 
-/// Every token id's bytes, end to end in one buffer: a `Vec` per token cost
-/// about 2 MB more for a 50k vocabulary in wasm (a header and an allocation
-/// each), held for as long as the model.
+/// Every token id's bytes, end to end in one buffer: a `Vec` per token is a
+/// header and an allocation each, some 40 bytes a token in wasm (2 MB of a
+/// 50k vocabulary), held for as long as the model.
 #[derive(Debug, Clone)]
 pub struct Vocab {
     bytes: Vec<u8>,
